@@ -1,0 +1,222 @@
+"""SchemaDoc -> ir.Revision: which names exist, what they are, and how unions are tagged.
+
+Everything here is derived from the schema itself (openness from `additionalProperties`, tags from
+required `const` properties); there are no per-revision lists.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from . import ir, naming, pointers, schemas
+from .errors import fail
+from .load import DEFS, SchemaDoc
+
+_ARMS = ("anyOf", "oneOf")
+
+
+@dataclass(frozen=True)
+class _Found:
+    pointer: str
+    owner: str  # pointer of the entity whose name prefixes this one
+    suffix: str
+    node: Mapping[str, Any]
+
+
+def analyze(doc: SchemaDoc, *, package: str, sha256: str) -> ir.Revision:
+    document = doc.document
+    definitions = sorted(doc.defs)
+    def_pointers = {name: pointers.join("#", DEFS, name) for name in definitions}
+
+    stems: dict[str, str] = {}
+    nodes: dict[str, Mapping[str, Any]] = {}
+    hoisted: set[str] = set()
+    for definition in definitions:
+        pointer = def_pointers[definition]
+        node = doc.defs[definition]
+        stems[pointer] = naming.base_name(definition)
+        nodes[pointer] = node if isinstance(node, dict) else {}
+        for found in _inline_objects(nodes[pointer], pointer, pointer, ""):
+            stems[found.pointer] = stems[found.owner] + found.suffix
+            nodes[found.pointer] = found.node
+            hoisted.add(found.pointer)
+    names = {pointer: naming.class_name(stem) for pointer, stem in stems.items()}
+    exports = {pointer: pointers.split(pointer)[1] if pointer not in hoisted else names[pointer] for pointer in names}
+
+    _check_unique(names, doc.revision)
+    _check_unique(exports, doc.revision)
+
+    entities = []
+    for pointer in sorted(names):
+        node = nodes[pointer]
+        kind = _kind(node)
+        entity = ir.Entity(
+            pointer=pointer,
+            name=names[pointer],
+            export_name=exports[pointer],
+            kind=kind,
+            is_definition=pointer not in hoisted,
+            closed=node.get("additionalProperties") is False,
+        )
+        if kind is ir.Kind.MODEL:
+            entity = _with_fields(entity, node, doc.revision)
+        elif kind is ir.Kind.UNION:
+            arms = tuple(_arm_pointer(arm, pointers.join(pointer, key, i)) for key, i, arm in _arms(node))
+            tag = _find_tag(document, arms)
+            entity = replace(entity, arms=arms, tag=tag)
+        entities.append(entity)
+
+    formats = sorted(
+        {
+            value["format"]
+            for _, value in schemas.all_subschemas(document)
+            if isinstance(value.get("format"), str) and value.get("type", "string") == "string"
+        }
+    )
+    return ir.Revision(
+        revision=doc.revision,
+        package=package,
+        sha256=sha256,
+        dialect=doc.dialect,
+        entities=tuple(entities),
+        formats=tuple(formats),
+        definitions=tuple(definitions),
+    )
+
+
+def _kind(node: Mapping[str, Any]) -> ir.Kind:
+    if "properties" in node or "allOf" in node:
+        return ir.Kind.MODEL
+    if any(isinstance(node.get(key), list) for key in _ARMS):
+        return ir.Kind.UNION
+    return ir.Kind.ALIAS
+
+
+def _class_worthy(node: Any) -> bool:
+    return isinstance(node, dict) and ("properties" in node or "allOf" in node)
+
+
+def _inline_objects(node: Mapping[str, Any], pointer: str, owner: str, suffix: str) -> Iterator[_Found]:
+    """Inline schemas below node that become classes of their own, outermost first."""
+    for child_pointer, child, step, hoistable in _children(node, pointer):
+        child_suffix = suffix + step
+        if hoistable and _class_worthy(child):
+            yield _Found(child_pointer, owner, child_suffix, child)
+            yield from _inline_objects(child, child_pointer, child_pointer, "")
+        else:
+            yield from _inline_objects(child, child_pointer, owner, child_suffix)
+
+
+_HOIST_KEYWORDS = frozenset({"properties", "patternProperties", "additionalProperties", "items",
+                             "unevaluatedProperties", "prefixItems", "anyOf", "oneOf"})
+
+
+def _children(node: Mapping[str, Any], pointer: str) -> Iterator[tuple[str, Mapping[str, Any], str, bool]]:
+    """(pointer, subschema, name step, may-be-hoisted) for each subschema of node."""
+    for child_pointer, keyword, key, sub in schemas.children(node, pointer):
+        if not isinstance(sub, dict):
+            continue
+        if keyword == "properties":
+            step = naming.pascal(str(key))
+        elif keyword in ("patternProperties", "additionalProperties", "unevaluatedProperties"):
+            step = "Value"
+        elif keyword in ("items", "prefixItems"):
+            step = "Item" if key is None else "Item" + naming.variant_letter(int(key))
+        elif keyword in _ARMS:
+            step = _arm_step(sub, int(key or 0))
+        else:  # allOf members are merged into their owner by the engine; other keywords constrain
+            step = ""
+        yield child_pointer, sub, step, keyword in _HOIST_KEYWORDS
+
+
+def _arm_step(arm: Mapping[str, Any], index: int) -> str:
+    for prop, sub in sorted((arm.get("properties") or {}).items()):
+        if isinstance(sub, dict) and isinstance(sub.get("const"), str) and prop in (arm.get("required") or ()):
+            return naming.pascal(sub["const"]) or "Variant" + naming.variant_letter(index)
+    return "Variant" + naming.variant_letter(index)
+
+
+def _arms(node: Mapping[str, Any]) -> Iterator[tuple[str, int, Any]]:
+    for key in _ARMS:
+        for index, arm in enumerate(node.get(key) or ()):
+            yield key, index, arm
+
+
+def _arm_pointer(arm: Any, own_pointer: str) -> str:
+    if isinstance(arm, dict) and set(arm) <= {"$ref", "description", "title"} and "$ref" in arm:
+        return str(arm["$ref"])
+    return own_pointer
+
+
+def _resolve(document: Mapping[str, Any], pointer: str) -> Mapping[str, Any]:
+    node = pointers.resolve(document, pointer)
+    seen = {pointer}
+    while isinstance(node, dict) and set(node) <= {"$ref", "description", "title"} and "$ref" in node:
+        target = node["$ref"]
+        if target in seen:
+            break
+        seen.add(target)
+        node = pointers.resolve(document, target)
+    return node if isinstance(node, dict) else {}
+
+
+def _required_consts(schema: Mapping[str, Any]) -> dict[str, str]:
+    required = set(schema.get("required") or ())
+    consts = {}
+    for prop, sub in (schema.get("properties") or {}).items():
+        if prop in required and isinstance(sub, dict) and isinstance(sub.get("const"), str):
+            consts[prop] = sub["const"]
+    return consts
+
+
+def _find_tag(document: Mapping[str, Any], arms: tuple[str, ...]) -> ir.Tag | None:
+    """A required string `const` property shared by every arm with pairwise distinct values."""
+    if len(arms) < 2:
+        return None
+    per_arm = [_required_consts(_resolve(document, arm)) for arm in arms]
+    candidates = sorted(set.intersection(*(set(c) for c in per_arm)))
+    for prop in candidates:
+        values = [c[prop] for c in per_arm]
+        if len(set(values)) == len(values):
+            return ir.Tag(prop, tuple(sorted(zip(values, arms, strict=True))))
+    return None
+
+
+def _with_fields(entity: ir.Entity, node: Mapping[str, Any], revision: str) -> ir.Entity:
+    properties: dict[str, bool] = {}
+    for part in (node, *(m for m in node.get("allOf") or () if isinstance(m, dict) and "$ref" not in m)):
+        required = set(part.get("required") or ())
+        for wire in part.get("properties") or {}:
+            properties[wire] = properties.get(wire, False) or wire in required
+    fields = []
+    taken: dict[str, str] = {}
+    for wire in sorted(properties):
+        python = naming.field_name(wire)
+        if python in taken:
+            raise fail(
+                "MCG302",
+                f"properties {taken[python]!r} and {wire!r} of {entity.name} both become attribute {python!r}",
+                revision=revision,
+                pointer=pointers.join(entity.pointer, "properties", wire),
+                hint="rename one of them in the schema (or with an erratum)",
+            )
+        taken[python] = wire
+        fields.append(ir.Field(wire_name=wire, python_name=python, required=properties[wire]))
+    return replace(entity, fields=tuple(fields))
+
+
+def _check_unique(names: Mapping[str, str], revision: str) -> None:
+    by_name: dict[str, str] = {}
+    for pointer in sorted(names):
+        name = names[pointer]
+        if name in by_name:
+            raise fail(
+                "MCG301",
+                f"{by_name[name]} and {pointer} would both be named {name!r}",
+                revision=revision,
+                pointer=pointer,
+                hint="rename a definition (or add an erratum) so generated names stay distinct",
+            )
+        by_name[name] = pointer

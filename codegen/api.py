@@ -1,0 +1,99 @@
+"""The library API: everything the CLI does, as functions returning values."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import ir, output, spec
+from .errors import fail
+from .limits import DEFAULT_LIMITS, Limits
+from .pipeline import BuiltRevision, build_revision, root_files
+
+DEFAULT_OUT = Path("generated") / "mcp_models"
+
+
+@dataclass(frozen=True)
+class RevisionSummary:
+    revision: str
+    package: str
+    definitions: int
+    classes: int  # models, including hoisted inline objects
+    aliases: int  # unions and other type aliases
+    tagged_unions: tuple[tuple[str, str], ...]  # (union name, tag property)
+    untagged_unions: tuple[str, ...]
+
+    @classmethod
+    def of(cls, revision: ir.Revision) -> RevisionSummary:
+        unions = [e for e in revision.entities if e.kind is ir.Kind.UNION]
+        return cls(
+            revision=revision.revision,
+            package=revision.package,
+            definitions=len(revision.definitions),
+            classes=sum(1 for e in revision.entities if e.kind is ir.Kind.MODEL),
+            aliases=sum(1 for e in revision.entities if e.kind is not ir.Kind.MODEL),
+            tagged_unions=tuple((u.name, u.tag.property) for u in unions if u.tag is not None),
+            untagged_unions=tuple(u.name for u in unions if u.tag is None),
+        )
+
+
+@dataclass(frozen=True)
+class GenerateResult:
+    fileset: output.FileSet
+    summaries: tuple[RevisionSummary, ...]
+    written: output.WriteReport | None = None
+    drift: tuple[str, ...] = field(default=())  # unified diff lines; empty when in sync (check mode)
+
+    @property
+    def in_sync(self) -> bool:
+        return not self.drift
+
+
+def generate(
+    revisions: Sequence[str] | None = None,
+    *,
+    spec_source: str | None = None,
+    out: Path = DEFAULT_OUT,
+    check: bool = False,
+    limits: Limits = DEFAULT_LIMITS,
+) -> GenerateResult:
+    """Generate the packages of pinned revisions (all by default) into out; or, with check, compare."""
+    pins = spec.load_manifest()
+    chosen = [spec.find_pin(r, pins) for r in revisions] if revisions else list(pins)
+    if len({p.revision for p in chosen}) != len(chosen):
+        raise fail("MCG007", "a revision was given more than once")
+    source = spec.resolve_source(spec_source)
+    built: list[BuiltRevision] = []
+    for pin in chosen:
+        fetched = spec.fetch(pin, source)
+        built.append(build_revision(pin.revision, pin.package, fetched.data, pin.sha256, limits=limits))
+    files: dict[str, str] = dict(root_files([b.revision for b in built]))
+    for item in built:
+        files.update({f"{item.revision.package}/{name}": text for name, text in item.files.items()})
+    return _finish(output.FileSet(out, files), [b.revision for b in built], check)
+
+
+def generate_schema(
+    schema: Path,
+    *,
+    out: Path,
+    name: str | None = None,
+    check: bool = False,
+    limits: Limits = DEFAULT_LIMITS,
+) -> GenerateResult:
+    """Generate one package (out itself) from any schema.json on disk, with the same pipeline."""
+    try:
+        data = schema.read_bytes()
+    except OSError as exc:
+        raise fail("MCG003", f"cannot read {schema}: {exc.strerror or exc}") from exc
+    label = name or schema.resolve().parent.name or "custom"
+    item = build_revision(label, out.name, data, spec.sha256_hex(data), limits=limits, use_errata=False)
+    return _finish(output.FileSet(out, {**item.files, "py.typed": ""}), [item.revision], check)
+
+
+def _finish(fileset: output.FileSet, revisions: list[ir.Revision], check: bool) -> GenerateResult:
+    summaries = tuple(RevisionSummary.of(r) for r in revisions)
+    if check:
+        return GenerateResult(fileset, summaries, drift=tuple(output.unified_diff(fileset)))
+    return GenerateResult(fileset, summaries, written=output.write(fileset))

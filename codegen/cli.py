@@ -1,0 +1,182 @@
+"""The `mcp-codegen` command: a thin typer shell over the library API.
+
+Exit codes: 0 ok, 1 drift (check) or breaking change (diff), 2 error. Errors are printed one line
+each on stderr; `--debug` adds the traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, NoReturn
+
+import typer
+
+from . import __version__
+from .errors import CodegenError, ExitCode
+from .limits import DEFAULT_LIMITS, Limits
+
+app = typer.Typer(
+    name="mcp-codegen",
+    help="Typed, lossless Pydantic v2 models for every Model Context Protocol spec revision.",
+    no_args_is_help=True,
+    rich_markup_mode="rich",
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+
+RevisionOpt = Annotated[
+    list[str] | None,
+    typer.Option("--revision", "-r", help="Pinned revision to generate (repeatable). Default: all pinned revisions."),
+]
+SpecSourceOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--spec-source",
+        help="Local mirror folder or URL holding <revision>/schema.json. "
+        "Default: $MCP_CODEGEN_SPEC_SOURCE, else the pinned upstream URL.",
+    ),
+]
+OutOpt = Annotated[
+    Path | None,
+    typer.Option("--out", "-o", help="Output package folder. Default: generated/mcp_models."),
+]
+SchemaOpt = Annotated[
+    Path | None,
+    typer.Option("--schema", help="Generate from this schema.json instead of the pins (needs --out)."),
+]
+DebugOpt = Annotated[bool, typer.Option("--debug", help="Show tracebacks of internal errors.")]
+QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="Print errors only.")]
+MaxBytesOpt = Annotated[int | None, typer.Option("--max-schema-bytes", help="Largest schema file accepted.")]
+MaxDepthOpt = Annotated[int | None, typer.Option("--max-depth", help="Deepest JSON nesting accepted.")]
+MaxDefsOpt = Annotated[int | None, typer.Option("--max-definitions", help="Most definitions accepted.")]
+MaxSubOpt = Annotated[int | None, typer.Option("--max-subschemas", help="Most JSON objects in a schema accepted.")]
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"mcp-codegen {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")
+    ] = False,
+) -> None:
+    """Generate, check and compare MCP models."""
+
+
+@app.command()
+def generate(
+    revision: RevisionOpt = None,
+    spec_source: SpecSourceOpt = None,
+    out: OutOpt = None,
+    schema: SchemaOpt = None,
+    check: Annotated[bool, typer.Option("--check", help="Do not write; exit 1 with a diff if out is stale.")] = False,
+    quiet: QuietOpt = False,
+    debug: DebugOpt = False,
+    max_schema_bytes: MaxBytesOpt = None,
+    max_depth: MaxDepthOpt = None,
+    max_definitions: MaxDefsOpt = None,
+    max_subschemas: MaxSubOpt = None,
+) -> None:
+    """Generate the model packages (all pinned revisions by default)."""
+    limits = _limits(max_schema_bytes, max_depth, max_definitions, max_subschemas)
+    _run(
+        lambda: _generate(revision, spec_source, out, schema, check, limits, quiet),
+        debug=debug,
+    )
+
+
+@app.command()
+def check(
+    revision: RevisionOpt = None,
+    spec_source: SpecSourceOpt = None,
+    out: OutOpt = None,
+    schema: SchemaOpt = None,
+    quiet: QuietOpt = False,
+    debug: DebugOpt = False,
+) -> None:
+    """Exit 1 with a unified diff when the output folder differs from a fresh generation."""
+    _run(lambda: _generate(revision, spec_source, out, schema, True, DEFAULT_LIMITS, quiet), debug=debug)
+
+
+def _generate(
+    revisions: list[str] | None,
+    spec_source: str | None,
+    out: Path | None,
+    schema: Path | None,
+    check: bool,
+    limits: Limits,
+    quiet: bool,
+) -> int:
+    from . import api
+    from .errors import fail
+
+    if schema is not None:
+        if out is None:
+            raise fail("MCG008", "--schema needs --out", hint="e.g. --schema spec/schema.json --out src/pkg/_mcp")
+        if revisions:
+            raise fail("MCG008", "--schema and --revision cannot be combined")
+        result = api.generate_schema(schema, out=out, check=check, limits=limits)
+    else:
+        result = api.generate(
+            revisions, spec_source=spec_source, out=out or api.DEFAULT_OUT, check=check, limits=limits
+        )
+    if check:
+        if result.drift:
+            sys.stdout.writelines(result.drift)
+            _err(f"drift: {result.fileset.root} differs from a fresh generation; run `mcp-codegen generate`")
+            return ExitCode.DRIFT
+        if not quiet:
+            typer.echo(f"{result.fileset.root}: up to date ({len(result.fileset.files)} files)")
+        return ExitCode.OK
+    if not quiet:
+        for summary in result.summaries:
+            tagged = ", ".join(f"{name} by {tag}" for name, tag in summary.tagged_unions) or "none"
+            typer.echo(
+                f"{summary.revision} -> {summary.package}: {summary.definitions} definitions, "
+                f"{summary.classes} classes, {summary.aliases} aliases; tagged unions: {tagged}"
+            )
+            if summary.untagged_unions:
+                typer.echo(f"  unions validated in smart mode: {', '.join(summary.untagged_unions)}")
+        written = result.written
+        if written is not None:
+            state = f"{len(written.changed)} written, {len(written.removed)} removed" if written.touched else "unchanged"
+            typer.echo(f"{written.root}: {state}")
+    return ExitCode.OK
+
+
+def _limits(*values: int | None) -> Limits:
+    names = ("max_schema_bytes", "max_depth", "max_definitions", "max_subschemas")
+    return DEFAULT_LIMITS.updated({n: v for n, v in zip(names, values, strict=True) if v is not None})
+
+
+def _err(text: str) -> None:
+    sys.stderr.write(text + "\n")
+
+
+def _run(action, *, debug: bool) -> NoReturn:  # type: ignore[no-untyped-def]
+    try:
+        code = action()
+    except CodegenError as exc:
+        if debug:
+            raise
+        for diagnostic in exc.diagnostics:
+            _err(diagnostic.one_line())
+        raise typer.Exit(ExitCode.ERROR) from None
+    except KeyboardInterrupt:
+        _err("error[MCG900]: interrupted; the output folder was left as it was")
+        raise typer.Exit(ExitCode.ERROR) from None
+    except Exception as exc:  # noqa: BLE001 - the one place that turns bugs into a clean exit
+        if debug:
+            raise
+        _err(f"error[MCG999]: internal error: {type(exc).__name__}: {' '.join(str(exc).split())} (hint: rerun with --debug)")
+        raise typer.Exit(ExitCode.ERROR) from None
+    raise typer.Exit(code)
+
+
+def main() -> None:
+    app()

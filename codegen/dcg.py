@@ -1,0 +1,117 @@
+"""The only importer of datamodel-code-generator: one in-process call per revision.
+
+The engine is steered by its own options, keyed by our names (scoped field aliases) and by the
+schema lowered for it (lower.py); its output is checked against the IR so that every pointer is
+known to have become exactly the class the IR named.
+"""
+
+from __future__ import annotations
+
+import ast
+import warnings
+from collections.abc import Mapping
+from typing import Any
+
+from . import ir
+from .errors import fail
+from .resources import templates_dir
+
+BASE_MODULE = "_base"
+BASE_CLASS = "MCPModel"
+
+
+def engine_version() -> str:
+    from datamodel_code_generator import get_version
+
+    return get_version()
+
+
+def engine_options(revision: ir.Revision, header: str) -> dict[str, Any]:
+    from datamodel_code_generator.enums import DataModelType, InputFileType, TargetPydanticVersion
+    from datamodel_code_generator.format import PythonVersion
+    from datamodel_code_generator.parser import LiteralType
+
+    aliases = {
+        f"{entity.name}.{field.wire_name}": field.python_name
+        for entity in revision.entities
+        for field in entity.fields
+        if field.python_name != field.wire_name
+    }
+    return {
+        "input_file_type": InputFileType.JsonSchema,
+        "output_model_type": DataModelType.PydanticV2BaseModel,
+        "target_python_version": PythonVersion.PY_311,
+        "target_pydantic_version": TargetPydanticVersion.V2_14,
+        # absent stays absent: optional fields default to pydantic.MISSING, not None
+        "use_missing_sentinel": True,
+        "use_annotated": True,
+        "use_union_operator": True,
+        "use_standard_collections": True,
+        "enum_field_as_literal": LiteralType.All,
+        "use_type_alias": True,
+        "skip_root_model": True,
+        "base_class": f"{BASE_MODULE}.{BASE_CLASS}",
+        "import_overrides": {BASE_CLASS: f".{BASE_MODULE}"},
+        "aliases": aliases,
+        # `format` is an annotation in JSON Schema: keep such strings plain str
+        "type_mappings": [f"string+{fmt}=string" for fmt in revision.formats],
+        "use_schema_description": True,
+        "use_field_description": True,
+        "custom_template_dir": templates_dir() / "dcg",
+        "custom_file_header": header,
+        "formatters": [],
+        "disable_timestamp": True,
+        "allow_remote_refs": False,
+    }
+
+
+def generate_models(
+    lowered: Mapping[str, Any], revision: ir.Revision, header: str
+) -> str:
+    """Run the engine on the lowered schema and return the models module source."""
+    import datamodel_code_generator as dcg
+
+    options = engine_options(revision, header)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            source = dcg.generate(dict(lowered), **options)
+    except dcg.Error as exc:
+        raise fail(
+            "MCG401",
+            f"datamodel-code-generator refused the schema: {exc}",
+            revision=revision.revision,
+        ) from exc
+    if not isinstance(source, str):
+        raise fail("MCG402", "datamodel-code-generator returned no single module", revision=revision.revision)
+    _check_names(source, revision)
+    return source
+
+
+def _check_names(source: str, revision: ir.Revision) -> None:
+    """Every IR entity became a top-level name, and the engine invented none of its own."""
+    tree = ast.parse(source)
+    defined: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef):
+            defined.add(node.name)
+        elif isinstance(node, ast.Assign):
+            defined.update(t.id for t in node.targets if isinstance(t, ast.Name))
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            defined.add(node.target.id)
+    expected = {entity.name for entity in revision.entities}
+    missing = sorted(expected - defined)
+    invented = sorted(defined - expected)
+    if missing or invented:
+        by_name = {e.name: e.pointer for e in revision.entities}
+        detail = []
+        if missing:
+            detail.append("not generated: " + ", ".join(f"{n} ({by_name[n]})" for n in missing))
+        if invented:
+            detail.append("generated without a pointer: " + ", ".join(invented))
+        raise fail(
+            "MCG403",
+            "the engine's classes do not match the IR; " + "; ".join(detail),
+            revision=revision.revision,
+            hint="hoist or rename the schema part in analyze/lower rather than editing the output",
+        )

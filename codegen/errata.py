@@ -1,0 +1,108 @@
+"""Known upstream schema defects, fixed by RFC 6902 JSON Patches kept as data in spec/errata/<rev>.json.
+
+Every changing op must be guarded by a `test` op on the same value, so that when upstream fixes the
+defect the `test` fails and generation stops, asking for the erratum to be retired.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import jsonpatch
+import jsonpointer as rfc6901
+
+from .errors import fail
+from .resources import spec_dir
+
+
+@dataclass(frozen=True)
+class Erratum:
+    id: str
+    reason: str
+    upstream: str
+    patch: tuple[dict[str, Any], ...]
+
+
+def errata_path(revision: str, folder: Path | None = None) -> Path:
+    return (folder or spec_dir() / "errata") / f"{revision}.json"
+
+
+def load_errata(revision: str, folder: Path | None = None) -> tuple[Erratum, ...]:
+    path = errata_path(revision, folder)
+    if not path.exists():
+        return ()
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise fail("MCG201", f"cannot read errata file {path.name}: {exc}", revision=revision) from exc
+    entries = raw.get("errata") if isinstance(raw, dict) else None
+    if not isinstance(entries, list):
+        raise fail("MCG201", f"{path.name} must be an object with an `errata` list", revision=revision)
+    errata = []
+    for index, entry in enumerate(entries):
+        missing = [k for k in ("id", "reason", "upstream", "patch") if not entry.get(k)]
+        if missing:
+            raise fail(
+                "MCG201",
+                f"erratum #{index} in {path.name} lacks {', '.join(missing)}",
+                revision=revision,
+            )
+        erratum = Erratum(str(entry["id"]), str(entry["reason"]), str(entry["upstream"]), tuple(entry["patch"]))
+        _check_guarded(erratum, revision)
+        errata.append(erratum)
+    return tuple(errata)
+
+
+def apply_errata(document: dict[str, Any], errata: tuple[Erratum, ...], revision: str) -> dict[str, Any]:
+    """A patched copy of document; a failed `test` means upstream changed and the erratum must go."""
+    patched = copy.deepcopy(document)
+    for erratum in errata:
+        try:
+            patched = jsonpatch.JsonPatch(list(erratum.patch)).apply(patched)
+        except jsonpatch.JsonPatchTestFailed as exc:
+            raise fail(
+                "MCG202",
+                f"erratum {erratum.id!r} no longer matches the upstream schema ({exc})",
+                revision=revision,
+                pointer=_first_test_pointer(erratum),
+                hint=f"upstream may have fixed it: check {erratum.upstream} and retire the erratum",
+            ) from exc
+        except (jsonpatch.JsonPatchException, rfc6901.JsonPointerException) as exc:
+            raise fail(
+                "MCG202",
+                f"erratum {erratum.id!r} cannot be applied: {exc}",
+                revision=revision,
+                pointer=_first_test_pointer(erratum),
+                hint="the schema's layout changed; rewrite or retire the erratum",
+            ) from exc
+    return patched
+
+
+def _check_guarded(erratum: Erratum, revision: str) -> None:
+    tested: set[str] = set()
+    for op in erratum.patch:
+        kind, path = op.get("op"), op.get("path")
+        if not isinstance(path, str):
+            raise fail("MCG201", f"erratum {erratum.id!r} has an op without a path", revision=revision)
+        if kind == "test":
+            tested.add(path)
+            continue
+        guard = path.rsplit("/", 1)[0] if kind == "add" else path
+        if guard not in tested and path not in tested:
+            raise fail(
+                "MCG201",
+                f"erratum {erratum.id!r}: `{kind}` at {path} is not preceded by a `test` op",
+                revision=revision,
+                hint="guard every change with a `test` of the upstream value so a fix upstream is noticed",
+            )
+
+
+def _first_test_pointer(erratum: Erratum) -> str | None:
+    for op in erratum.patch:
+        if op.get("op") == "test":
+            return "#" + str(op.get("path", ""))
+    return None

@@ -1,0 +1,68 @@
+"""The typed intermediate representation: plain frozen dataclasses, keyed by JSON pointer.
+
+Built by analyze.py from a SchemaDoc, read by lower.py, dcg.py and render.py. It knows nothing
+about datamodel-code-generator or jinja2. Collections are tuples sorted at construction.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+
+class Kind(enum.Enum):
+    MODEL = "model"  # an object with properties -> a pydantic model class
+    UNION = "union"  # anyOf/oneOf of alternatives -> a type alias of a union
+    ALIAS = "alias"  # anything else (a $ref, a scalar, a map, an array) -> a type alias
+
+
+@dataclass(frozen=True)
+class Field:
+    wire_name: str
+    python_name: str
+    required: bool
+
+
+@dataclass(frozen=True)
+class Tag:
+    """A union whose arms each carry a distinct `const` value in the same required property."""
+
+    property: str
+    values: tuple[tuple[str, str], ...]  # (tag value, arm pointer), sorted by value
+
+
+@dataclass(frozen=True)
+class Entity:
+    """One generated top-level name: a spec definition or an inline object hoisted out of one."""
+
+    pointer: str  # where it is in the (normalised) schema: "#/$defs/Tool/properties/inputSchema"
+    name: str  # the Python name it gets in the models module
+    export_name: str  # the name the package exports it under: the spec's own name for a definition
+    kind: Kind
+    is_definition: bool  # True for a `$defs` entry, False for a hoisted inline object
+    closed: bool = False  # additionalProperties: false
+    fields: tuple[Field, ...] = ()
+    arms: tuple[str, ...] = ()  # union arms, as pointers (a `$ref` target or the arm's own pointer)
+    tag: Tag | None = None
+
+    @property
+    def definition_name(self) -> str:
+        """The spec's own name of the definition this entity is or belongs to."""
+        return self.pointer.split("/")[2].replace("~1", "/").replace("~0", "~")
+
+
+@dataclass(frozen=True)
+class Revision:
+    revision: str
+    package: str
+    sha256: str
+    dialect: str
+    entities: tuple[Entity, ...]  # sorted by pointer
+    formats: tuple[str, ...] = ()  # `format` values used with type string (annotations only)
+    definitions: tuple[str, ...] = field(default=())  # spec definition names, sorted
+
+    def by_pointer(self) -> dict[str, Entity]:
+        return {e.pointer: e for e in self.entities}
+
+    def name_of(self, pointer: str) -> str:
+        return self.by_pointer()[pointer].name

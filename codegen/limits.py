@@ -1,0 +1,24 @@
+"""Named resource limits for reading schemas: generous for every real MCP schema, bounded for hostile ones."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_schema_bytes: int = 8 * 1024 * 1024  # the largest MCP schema.json is ~200 KB
+    max_depth: int = 64  # nesting of JSON containers; MCP schemas reach ~12
+    max_definitions: int = 2_000  # MCP revisions have 79..155
+    max_subschemas: int = 50_000  # every object node counted; MCP revisions have ~3,000
+
+    def updated(self, overrides: dict[str, Any]) -> Limits:
+        known = {f.name for f in fields(self)}
+        unknown = sorted(set(overrides) - known)
+        if unknown:
+            raise KeyError(", ".join(unknown))
+        return replace(self, **{k: int(v) for k, v in overrides.items() if v is not None})
+
+
+DEFAULT_LIMITS = Limits()

@@ -1,0 +1,239 @@
+"""Schema bytes -> a validated SchemaDoc: JSON parsed within limits, draft-07 `definitions` and
+2020-12 `$defs` normalised to `$defs`, every `$ref` local and resolvable."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from . import pointers
+from .errors import fail
+from .limits import Limits
+
+DEFS = "$defs"
+_LEGACY_DEFS = "definitions"
+_LEGACY_PREFIX = "#/definitions/"
+_DEFS_PREFIX = "#/$defs/"
+
+
+@dataclass(frozen=True)
+class SchemaDoc:
+    """A schema ready for analysis. `document` is normalised (definitions under `$defs`)."""
+
+    revision: str
+    dialect: str  # "draft-07" | "2020-12"
+    document: Mapping[str, Any]
+
+    @property
+    def defs(self) -> Mapping[str, Any]:
+        defs: Mapping[str, Any] = self.document[DEFS]
+        return defs
+
+
+def parse_json(data: bytes, revision: str, limits: Limits) -> dict[str, Any]:
+    """Bytes -> the raw JSON document (a dict), with size checked before parsing."""
+    if len(data) > limits.max_schema_bytes:
+        raise fail(
+            "MCG101",
+            f"schema is {len(data):,} bytes, over the limit of {limits.max_schema_bytes:,}",
+            revision=revision,
+            pointer="#",
+            hint="raise --max-schema-bytes if this schema is trusted",
+        )
+    if not data.strip():
+        raise fail("MCG102", "schema file is empty", revision=revision, pointer="#")
+    try:
+        text = data.decode("utf-8-sig")
+        document = json.loads(text)
+    except UnicodeDecodeError as exc:
+        raise fail(
+            "MCG102", f"schema is not UTF-8: {exc.reason} at byte {exc.start}", revision=revision, pointer="#"
+        ) from exc
+    except json.JSONDecodeError as exc:
+        raise fail(
+            "MCG102",
+            f"schema is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}",
+            revision=revision,
+            pointer="#",
+            hint="is the file truncated?" if exc.pos >= len(text.rstrip()) else None,
+        ) from exc
+    except RecursionError as exc:
+        raise fail(
+            "MCG103",
+            f"schema nests deeper than the JSON parser allows (limit {limits.max_depth})",
+            revision=revision,
+            pointer="#",
+        ) from exc
+    if not isinstance(document, dict):
+        raise fail(
+            "MCG104",
+            f"schema root must be a JSON object, got {_json_type(document)}",
+            revision=revision,
+            pointer="#",
+        )
+    return document
+
+
+def to_schema_doc(document: dict[str, Any], revision: str, limits: Limits) -> SchemaDoc:
+    """Check limits and references, and normalise definitions to `$defs`."""
+    _check_shape(document, revision, limits)
+    has_legacy = isinstance(document.get(_LEGACY_DEFS), dict)
+    has_defs = isinstance(document.get(DEFS), dict)
+    if has_legacy and has_defs:
+        raise fail(
+            "MCG105",
+            "schema has both `definitions` and `$defs`",
+            revision=revision,
+            pointer="#",
+            hint="keep one of them",
+        )
+    if not has_legacy and not has_defs:
+        raise fail(
+            "MCG106",
+            "schema has no definitions (neither `$defs` nor `definitions` is an object)",
+            revision=revision,
+            pointer="#",
+        )
+    if has_legacy:
+        normalised = {k: v for k, v in document.items() if k != _LEGACY_DEFS}
+        normalised[DEFS] = _rewrite_legacy_refs(document[_LEGACY_DEFS])
+        dialect = "draft-07"
+    else:
+        normalised = dict(document)
+        dialect = "2020-12"
+    defs = normalised[DEFS]
+    if not defs:
+        raise fail("MCG106", "schema has no definitions (`$defs` is empty)", revision=revision, pointer="#")
+    if len(defs) > limits.max_definitions:
+        raise fail(
+            "MCG107",
+            f"schema has {len(defs):,} definitions, over the limit of {limits.max_definitions:,}",
+            revision=revision,
+            pointer=f"#/{DEFS}",
+            hint="raise --max-definitions if this schema is trusted",
+        )
+    for name, schema in defs.items():
+        if not isinstance(schema, dict | bool):
+            raise fail(
+                "MCG108",
+                f"definition {name!r} is {_json_type(schema)}, not a schema",
+                revision=revision,
+                pointer=pointers.join("#", DEFS, name),
+            )
+    _check_refs(normalised, revision)
+    return SchemaDoc(revision=revision, dialect=dialect, document=normalised)
+
+
+def walk(node: Any, pointer: str = "#") -> Iterator[tuple[str, Any]]:
+    """Every (pointer, value) below node, iteratively (hostile schemas can nest deeply)."""
+    stack: list[tuple[str, Any]] = [(pointer, node)]
+    while stack:
+        here, value = stack.pop()
+        yield here, value
+        if isinstance(value, dict):
+            for key in reversed(list(value)):
+                stack.append((pointers.join(here, key), value[key]))
+        elif isinstance(value, list):
+            for index in range(len(value) - 1, -1, -1):
+                stack.append((pointers.join(here, index), value[index]))
+
+
+def _check_shape(document: dict[str, Any], revision: str, limits: Limits) -> None:
+    nodes = 0
+    stack: list[tuple[Any, int, str]] = [(document, 1, "#")]
+    while stack:
+        value, depth, pointer = stack.pop()
+        if depth > limits.max_depth:
+            raise fail(
+                "MCG103",
+                f"schema nests {depth} levels deep, over the limit of {limits.max_depth}",
+                revision=revision,
+                pointer=pointer,
+                hint="raise --max-depth if this schema is trusted",
+            )
+        if isinstance(value, dict):
+            nodes += 1
+            if nodes > limits.max_subschemas:
+                raise fail(
+                    "MCG109",
+                    f"schema has more than {limits.max_subschemas:,} objects",
+                    revision=revision,
+                    pointer=pointer,
+                    hint="raise --max-subschemas if this schema is trusted",
+                )
+            for key, child in value.items():
+                if not isinstance(key, str):  # pragma: no cover - JSON keys are strings
+                    continue
+                if isinstance(child, dict | list):
+                    stack.append((child, depth + 1, pointers.join(pointer, key)))
+        elif isinstance(value, list):
+            for index, child in enumerate(value):
+                if isinstance(child, dict | list):
+                    stack.append((child, depth + 1, pointers.join(pointer, index)))
+
+
+def _rewrite_legacy_refs(node: Any) -> Any:
+    """A copy of node with '#/definitions/...' references pointing at '#/$defs/...'."""
+    if isinstance(node, dict):
+        out = {}
+        for key, value in node.items():
+            if key == "$ref" and isinstance(value, str) and value.startswith(_LEGACY_PREFIX):
+                out[key] = _DEFS_PREFIX + value[len(_LEGACY_PREFIX) :]
+            else:
+                out[key] = _rewrite_legacy_refs(value)
+        return out
+    if isinstance(node, list):
+        return [_rewrite_legacy_refs(item) for item in node]
+    return node
+
+
+def _check_refs(document: dict[str, Any], revision: str) -> None:
+    anchors = {
+        value["$anchor"]
+        for _, value in walk(document)
+        if isinstance(value, dict) and isinstance(value.get("$anchor"), str)
+    }
+    for pointer, value in walk(document):
+        if not (isinstance(value, dict) and "$ref" in value):
+            continue
+        ref = value["$ref"]
+        ref_pointer = pointers.join(pointer, "$ref")
+        if not isinstance(ref, str):
+            raise fail("MCG110", f"`$ref` must be a string, got {_json_type(ref)}", revision=revision, pointer=ref_pointer)
+        if not ref.startswith("#"):
+            raise fail(
+                "MCG111",
+                f"`$ref` {ref!r} leaves the document; only local references are followed",
+                revision=revision,
+                pointer=ref_pointer,
+                hint="remote and file references are never fetched; inline the target under `$defs`",
+            )
+        if ref.startswith("#/") or ref == "#":
+            try:
+                pointers.resolve(document, ref)
+            except (KeyError, ValueError):
+                raise fail(
+                    "MCG112",
+                    f"dangling `$ref` {ref!r}",
+                    revision=revision,
+                    pointer=ref_pointer,
+                    hint="the target does not exist in this document",
+                ) from None
+        elif ref[1:] not in anchors:
+            raise fail("MCG112", f"dangling `$ref` {ref!r} (no such `$anchor`)", revision=revision, pointer=ref_pointer)
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    return "an object"

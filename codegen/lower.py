@@ -1,0 +1,92 @@
+"""ir.Revision + SchemaDoc -> the JSON Schema document handed to datamodel-code-generator.
+
+The engine names a class after its `$defs` key, so every entity is given its own `$defs` entry
+under its assigned name; the rest shapes the schema so the engine's output is lossless:
+- `number` becomes `integer | number`, so a JSON integer stays an int (50 never turns into 50.0);
+- a union whose arms share a `const` tag carries an OpenAPI-style `discriminator`.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from . import ir, pointers, schemas
+from .load import DEFS, SchemaDoc
+
+_REF_ONLY = frozenset({"$ref"})
+
+
+def lower(doc: SchemaDoc, revision: ir.Revision) -> dict[str, Any]:
+    document: dict[str, Any] = copy.deepcopy(dict(doc.document))
+    entities = revision.by_pointer()
+    renames = {e.pointer: pointers.join("#", DEFS, e.name) for e in revision.entities}
+
+    # Hoist inline objects, deepest first so the path to each is still intact when it moves.
+    moved: dict[str, Any] = {}
+    for pointer in sorted((p for p, e in entities.items() if not e.is_definition), key=_depth, reverse=True):
+        tokens = pointers.split(pointer)
+        parent = pointers.resolve(document, pointers.from_tokens(tokens[:-1]))
+        key: str | int = int(tokens[-1]) if isinstance(parent, list) else tokens[-1]
+        node = parent[key]
+        moved[entities[pointer].name] = node
+        parent[key] = _reference(renames[pointer], node)
+
+    old_defs = document.pop(DEFS)
+    new_defs: dict[str, Any] = {}
+    for entity in revision.entities:
+        if entity.is_definition:
+            new_defs[entity.name] = old_defs[entity.definition_name]
+        else:
+            new_defs[entity.name] = moved[entity.name]
+    document[DEFS] = {name: new_defs[name] for name in sorted(new_defs)}
+
+    _retarget_refs(document, renames)
+    for entity in revision.entities:
+        if entity.tag is not None:
+            _add_discriminator(document[DEFS][entity.name], entity.tag, renames)
+    _widen_numbers(document)
+    _drop_redundant_any_extras(document)
+    return document
+
+
+def _depth(pointer: str) -> int:
+    return len(pointers.split(pointer))
+
+
+def _reference(target: str, node: Any) -> dict[str, Any]:
+    ref: dict[str, Any] = {"$ref": target}
+    if isinstance(node, dict) and isinstance(node.get("description"), str):
+        ref["description"] = node["description"]
+    return ref
+
+
+def _retarget_refs(document: dict[str, Any], renames: dict[str, str]) -> None:
+    for _, node in schemas.all_subschemas(document):
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref in renames:
+            node["$ref"] = renames[ref]
+
+
+def _add_discriminator(node: dict[str, Any], tag: ir.Tag, renames: dict[str, str]) -> None:
+    node["discriminator"] = {
+        "propertyName": tag.property,
+        "mapping": {value: renames.get(arm, arm) for value, arm in tag.values},
+    }
+
+
+def _widen_numbers(document: dict[str, Any]) -> None:
+    """`type: number` -> `type: [integer, number]` (an equivalent schema the engine maps to `int | float`)."""
+    for _, node in schemas.all_subschemas(document):
+        kind = node.get("type")
+        if kind == "number":
+            node["type"] = ["integer", "number"]
+        elif isinstance(kind, list) and "number" in kind and "integer" not in kind:
+            node["type"] = [t for t in kind if t != "number"] + ["integer", "number"]
+
+
+def _drop_redundant_any_extras(document: dict[str, Any]) -> None:
+    """`additionalProperties: {}`/`true` beside `properties` is the default (every model keeps unknown keys)."""
+    for _, node in schemas.all_subschemas(document):
+        if "properties" in node and node.get("additionalProperties") in ({}, True):
+            del node["additionalProperties"]

@@ -1,0 +1,59 @@
+"""The stages wired together: schema bytes -> formatted files of one revision package."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import __version__, analyze, dcg, errata, ir, load, lower, render
+from .errors import CodegenError
+from .format import format_python
+from .limits import Limits
+from .output import MARKER
+
+
+@dataclass(frozen=True)
+class BuiltRevision:
+    revision: ir.Revision
+    files: dict[str, str]  # relative to the revision package
+
+
+def header(revision: str | None = None, sha256: str | None = None) -> str:
+    lines = [f"# {MARKER} {__version__} with datamodel-code-generator {dcg.engine_version()}. Do not edit."]
+    if revision is not None:
+        lines.append(f"# MCP schema revision {revision}, sha256 {sha256}.")
+    return "\n".join(lines)
+
+
+def build_revision(
+    revision: str,
+    package: str,
+    data: bytes,
+    sha256: str,
+    *,
+    limits: Limits,
+    errata_dir: Path | None = None,
+    use_errata: bool = True,
+) -> BuiltRevision:
+    try:
+        raw = load.parse_json(data, revision, limits)
+        if use_errata:
+            raw = errata.apply_errata(raw, errata.load_errata(revision, errata_dir), revision)
+        doc = load.to_schema_doc(raw, revision, limits)
+        model = analyze.analyze(doc, package=package, sha256=sha256)
+        lowered = lower.lower(doc, model)
+        stamp = header(revision, sha256)
+        sources = {"models.py": dcg.generate_models(lowered, model, stamp), **render.revision_files(model, stamp)}
+        files = {
+            name: format_python(text, name=f"{package}/{name}", revision=revision) for name, text in sources.items()
+        }
+    except CodegenError as exc:
+        raise exc.with_revision(revision) from exc
+    return BuiltRevision(model, files)
+
+
+def root_files(revisions: list[ir.Revision]) -> dict[str, str]:
+    files = render.root_files(revisions, header())
+    return {
+        name: format_python(text, name=name) if name.endswith(".py") else text for name, text in files.items()
+    }

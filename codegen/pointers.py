@@ -1,0 +1,47 @@
+"""RFC 6901 JSON pointers in URI-fragment form ("#/$defs/Tool/properties/name")."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+
+def escape(token: str) -> str:
+    return token.replace("~", "~0").replace("/", "~1")
+
+
+def unescape(token: str) -> str:
+    return token.replace("~1", "/").replace("~0", "~")
+
+
+def join(base: str, *tokens: str | int) -> str:
+    return base + "".join("/" + escape(str(t)) for t in tokens)
+
+
+def split(pointer: str) -> list[str]:
+    """Tokens of a '#/a/b' pointer; '#' is the document root."""
+    if not pointer.startswith("#"):
+        raise ValueError(f"not a fragment pointer: {pointer!r}")
+    body = pointer[1:]
+    if body == "":
+        return []
+    if not body.startswith("/"):
+        raise ValueError(f"not a JSON pointer fragment: {pointer!r}")
+    return [unescape(t) for t in body[1:].split("/")]
+
+
+def resolve(document: Any, pointer: str) -> Any:
+    """The value at pointer; KeyError if it does not exist."""
+    node = document
+    for token in split(pointer):
+        if isinstance(node, dict) and token in node:
+            node = node[token]
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            raise KeyError(pointer)
+    return node
+
+
+def from_tokens(tokens: Iterable[str | int]) -> str:
+    return join("#", *tokens)
