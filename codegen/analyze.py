@@ -61,7 +61,8 @@ def analyze(doc: SchemaDoc, *, package: str, sha256: str) -> ir.Revision:
             closed=node.get("additionalProperties") is False,
         )
         if kind is ir.Kind.MODEL:
-            entity = _with_fields(entity, node, doc.revision)
+            flat = schemas.flatten_all_of(dict(node), lambda ref: _resolve(document, ref))
+            entity = _with_fields(entity, flat, doc.revision)
         elif kind is ir.Kind.UNION:
             arms = tuple(_arm_pointer(arm, pointers.join(pointer, key, i)) for key, i, arm in _arms(node))
             tag = _find_tag(document, arms)
@@ -185,11 +186,8 @@ def _find_tag(document: Mapping[str, Any], arms: tuple[str, ...]) -> ir.Tag | No
 
 
 def _with_fields(entity: ir.Entity, node: Mapping[str, Any], revision: str) -> ir.Entity:
-    properties: dict[str, bool] = {}
-    for part in (node, *(m for m in node.get("allOf") or () if isinstance(m, dict) and "$ref" not in m)):
-        required = set(part.get("required") or ())
-        for wire in part.get("properties") or {}:
-            properties[wire] = properties.get(wire, False) or wire in required
+    required = set(node.get("required") or ())
+    properties = {wire: wire in required for wire in node.get("properties") or {}}
     fields = []
     taken: dict[str, str] = {}
     for wire in sorted(properties):

@@ -65,10 +65,8 @@ def engine_options(revision: ir.Revision, header: str) -> dict[str, Any]:
     }
 
 
-def generate_models(
-    lowered: Mapping[str, Any], revision: ir.Revision, header: str
-) -> str:
-    """Run the engine on the lowered schema and return the models module source."""
+def generate_models(lowered: Mapping[str, Any], revision: ir.Revision, header: str) -> tuple[str, tuple[str, ...]]:
+    """Run the engine on the lowered schema: the models module source and its names in definition order."""
     import datamodel_code_generator as dcg
 
     options = engine_options(revision, header)
@@ -84,21 +82,25 @@ def generate_models(
         ) from exc
     if not isinstance(source, str):
         raise fail("MCG402", "datamodel-code-generator returned no single module", revision=revision.revision)
-    _check_names(source, revision)
-    return source
+    return source, _check_names(source, revision)
 
 
-def _check_names(source: str, revision: ir.Revision) -> None:
-    """Every IR entity became a top-level name, and the engine invented none of its own."""
+def _check_names(source: str, revision: ir.Revision) -> tuple[str, ...]:
+    """Every IR entity became a top-level name, and the engine invented none of its own.
+
+    Returns the names in the order the module defines them: importing them in that order keeps
+    pyright from evaluating a recursive alias (JSONValue) through another alias first.
+    """
     tree = ast.parse(source)
-    defined: set[str] = set()
+    order: list[str] = []
     for node in tree.body:
         if isinstance(node, ast.ClassDef):
-            defined.add(node.name)
+            order.append(node.name)
         elif isinstance(node, ast.Assign):
-            defined.update(t.id for t in node.targets if isinstance(t, ast.Name))
+            order.extend(t.id for t in node.targets if isinstance(t, ast.Name))
         elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
-            defined.add(node.target.id)
+            order.append(node.target.id)
+    defined = set(order)
     expected = {entity.name for entity in revision.entities}
     missing = sorted(expected - defined)
     invented = sorted(defined - expected)
@@ -115,3 +117,4 @@ def _check_names(source: str, revision: ir.Revision) -> None:
             revision=revision.revision,
             hint="hoist or rename the schema part in analyze/lower rather than editing the output",
         )
+    return tuple(order)

@@ -42,6 +42,11 @@ def lower(doc: SchemaDoc, revision: ir.Revision) -> dict[str, Any]:
     document[DEFS] = {name: new_defs[name] for name in sorted(new_defs)}
 
     _retarget_refs(document, renames)
+    defs = document[DEFS]
+    for name in defs:
+        if "allOf" in defs[name]:
+            defs[name] = schemas.flatten_all_of(defs[name], lambda ref: pointers.resolve(document, ref))
+    _break_alias_cycles(defs, {e.name for e in revision.entities if e.kind is not ir.Kind.MODEL})
     for entity in revision.entities:
         if entity.tag is not None:
             _add_discriminator(document[DEFS][entity.name], entity.tag, renames)
@@ -90,3 +95,96 @@ def _drop_redundant_any_extras(document: dict[str, Any]) -> None:
     for _, node in schemas.all_subschemas(document):
         if "properties" in node and node.get("additionalProperties") in ({}, True):
             del node["additionalProperties"]
+
+
+def _break_alias_cycles(defs: dict[str, Any], alias_names: set[str]) -> None:
+    """Make mutually recursive type aliases (JSONValue <-> JSONObject) self-recursive.
+
+    Type checkers accept a type alias that refers to itself, not a ring of aliases. In each ring,
+    the member the others point at most keeps its name and gets the others inlined into it.
+    """
+    prefix = f"#/{DEFS}/"
+
+    def alias_refs(name: str) -> set[str]:
+        return {
+            ref[len(prefix) :]
+            for _, node in schemas.all_subschemas(defs[name])
+            if isinstance(ref := node.get("$ref"), str) and ref.startswith(prefix) and ref[len(prefix) :] in alias_names
+        }
+
+    edges = {name: alias_refs(name) for name in sorted(alias_names)}
+    uses = {
+        name: sum(
+            node.get("$ref") == prefix + name for schema in defs.values() for _, node in schemas.all_subschemas(schema)
+        )
+        for name in alias_names
+    }
+    for ring in _strongly_connected(edges):
+        if len(ring) < 2:
+            continue
+        # Inlining terminates only if the others form no ring without the keeper: try keepers in order.
+        for keeper in sorted(ring, key=lambda n: (n not in edges[n], -uses[n], n)):
+            inlined = _inline_ring(copy.deepcopy(defs[keeper]), defs, {prefix + n for n in ring if n != keeper}, prefix)
+            if inlined is not None:
+                defs[keeper] = inlined
+                break
+
+
+def _inline_ring(schema: dict[str, Any], defs: dict[str, Any], others: set[str], prefix: str) -> dict[str, Any] | None:
+    for _ in range(len(others) + 1):
+        sites = [node for _, node in schemas.all_subschemas(schema) if node.get("$ref") in others]
+        if not sites:
+            return schema
+        for node in sites:
+            target = copy.deepcopy(defs[node.pop("$ref")[len(prefix) :]])
+            node.update({k: v for k, v in target.items() if k not in node})
+    return None
+
+
+def _strongly_connected(edges: dict[str, set[str]]) -> list[list[str]]:
+    """Tarjan's algorithm, iterative; rings come out sorted for determinism."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    rings: list[list[str]] = []
+    counter = 0
+    for root in sorted(edges):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(edges[root])))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, successors = work[-1]
+            advanced = False
+            for succ in successors:
+                if succ not in edges:
+                    continue
+                if succ not in index:
+                    index[succ] = low[succ] = counter
+                    counter += 1
+                    stack.append(succ)
+                    on_stack.add(succ)
+                    work.append((succ, iter(sorted(edges[succ]))))
+                    advanced = True
+                    break
+                if succ in on_stack:
+                    low[node] = min(low[node], index[succ])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                ring = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    ring.append(member)
+                    if member == node:
+                        break
+                rings.append(sorted(ring))
+    return sorted(rings)

@@ -43,7 +43,8 @@ def build_revision(
         model = analyze.analyze(doc, package=package, sha256=sha256)
         lowered = lower.lower(doc, model)
         stamp = header(revision, sha256)
-        sources = {"models.py": dcg.generate_models(lowered, model, stamp), **render.revision_files(model, stamp)}
+        models, order = dcg.generate_models(lowered, model, stamp)
+        sources = {"models.py": models, **render.revision_files(model, stamp, order)}
         files = {
             name: format_python(text, name=f"{package}/{name}", revision=revision) for name, text in sources.items()
         }

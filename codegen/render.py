@@ -28,9 +28,13 @@ def render(template: str, **context: object) -> str:
     return str(_environment().get_template(template).render(**context))
 
 
-def revision_files(revision: ir.Revision, header: str) -> dict[str, str]:
-    """The package files of one revision other than models.py, by path relative to the package."""
-    exports = sorted((e.export_name, e.name) for e in revision.entities)
+def revision_files(revision: ir.Revision, header: str, order: Sequence[str]) -> dict[str, str]:
+    """The package files of one revision other than models.py, by path relative to the package.
+
+    order: the models module's names in definition order (exports follow it).
+    """
+    by_name = {e.name: e for e in revision.entities}
+    exports = [(by_name[name].export_name, name) for name in order]
     return {
         "__init__.py": render("revision_init.py.jinja2", header=header, revision=revision, exports=exports),
         "_base.py": render("_base.py.jinja2", header=header, base_class=BASE_CLASS),

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from . import pointers
@@ -43,3 +43,42 @@ def all_subschemas(node: Any, pointer: str = "#") -> Iterator[tuple[str, dict[st
             continue
         yield here, value
         stack.extend((p, sub) for p, _, _, sub in reversed(list(children(value, here))))
+
+
+def flatten_all_of(node: dict[str, Any], resolve: Callable[[str], Any], _seen: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """node with its `allOf` merged in: properties (later members refine earlier ones), required keys
+    and the rest of each member. `$ref` members are resolved with resolve(ref). The engine would
+    otherwise emit a subclass that narrows its base's field types, which type checkers reject."""
+    members = node.get("allOf")
+    if not isinstance(members, list):
+        return node
+    merged: dict[str, Any] = {}
+    properties: dict[str, Any] = {}
+    required: list[str] = []
+    parts: list[dict[str, Any]] = []
+    for member in members:
+        if isinstance(member, dict) and isinstance(member.get("$ref"), str) and member["$ref"] not in _seen:
+            target = resolve(member["$ref"])
+            if isinstance(target, dict):
+                parts.append(flatten_all_of(target, resolve, _seen | {member["$ref"]}))
+        elif isinstance(member, dict):
+            parts.append(flatten_all_of(member, resolve, _seen))
+    parts.append({k: v for k, v in node.items() if k != "allOf"})
+    for part in parts:
+        for key, value in part.items():
+            if key == "properties" and isinstance(value, dict):
+                for name, schema in value.items():
+                    previous = properties.get(name)
+                    if isinstance(previous, dict) and isinstance(schema, dict):
+                        properties[name] = {**previous, **schema}
+                    else:
+                        properties[name] = schema
+            elif key == "required" and isinstance(value, list):
+                required.extend(r for r in value if r not in required)
+            elif key not in ("$ref",):
+                merged[key] = value
+    if properties:
+        merged["properties"] = properties
+    if required:
+        merged["required"] = required
+    return merged

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from pydantic import Field, MISSING
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal, Optional, Union
 from typing_extensions import TypeAliasType
 from ._base import MCPModel
 
@@ -143,10 +143,18 @@ class Error(MCPModel):
     """
 
 
-class HeaderMismatchErrorError(Error):
+class HeaderMismatchErrorError(MCPModel):
     code: Literal[-32020]
     """
     The error type that occurred.
+    """
+    data: Any | MISSING = MISSING
+    """
+    Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
+    """
+    message: str
+    """
+    A short description of the error. The message SHOULD be limited to a concise single sentence.
     """
 
 
@@ -329,6 +337,11 @@ class JSONRPCNotification(MCPModel):
     jsonrpc: Literal["2.0"]
     method: str
     params: dict[str, Any] | MISSING = MISSING
+
+
+JSONValue = TypeAliasType(
+    "JSONValue", Optional[Union["dict[str, JSONValue]", "list[JSONValue]", str, bool, int, float]]
+)
 
 
 class LegacyTitledEnumSchema(MCPModel):
@@ -1174,6 +1187,12 @@ class ImageContent(MCPModel):
     type: Literal["image"]
 
 
+JSONArray = TypeAliasType("JSONArray", list[JSONValue])
+
+
+JSONObject = TypeAliasType("JSONObject", dict[str, JSONValue])
+
+
 class JSONRPCErrorResponse(MCPModel):
     """
     A response to a request that indicates an error occurred.
@@ -1584,6 +1603,46 @@ class Result(MCPModel):
     """
 
 
+class ServerCapabilities(MCPModel):
+    """
+    Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
+    """
+
+    completions: JSONObject | MISSING = MISSING
+    """
+    Present if the server supports argument autocompletion suggestions.
+    """
+    experimental: dict[str, JSONObject] | MISSING = MISSING
+    """
+    Experimental, non-standard capabilities that the server supports.
+    """
+    extensions: dict[str, JSONObject] | MISSING = MISSING
+    """
+    Optional MCP extensions that the server supports. Keys are extension identifiers
+    (e.g., "io.modelcontextprotocol/tasks"), and values are per-extension settings
+    objects. An empty object indicates support with no settings.
+
+    Keys MUST follow the {@link MetaObject`_meta` key naming rules}, with a
+    mandatory prefix.
+    """
+    logging: JSONObject | MISSING = MISSING
+    """
+    Present if the server supports sending log messages to the client.
+    """
+    prompts: ServerCapabilitiesPrompts | MISSING = MISSING
+    """
+    Present if the server offers any prompt templates.
+    """
+    resources: ServerCapabilitiesResources | MISSING = MISSING
+    """
+    Present if the server offers any resources to read.
+    """
+    tools: ServerCapabilitiesTools | MISSING = MISSING
+    """
+    Present if the server offers any tools to call.
+    """
+
+
 class SubscriptionsAcknowledgedNotificationParams(MCPModel):
     """
     Parameters for a {@link SubscriptionsAcknowledgedNotificationnotifications/subscriptions/acknowledged} notification.
@@ -1763,12 +1822,19 @@ class ToolListChangedNotification(MCPModel):
     params: NotificationParams | MISSING = MISSING
 
 
-class UnsupportedProtocolVersionErrorError(Error):
+class UnsupportedProtocolVersionErrorError(MCPModel):
     code: Literal[-32022]
     """
     The error type that occurred.
     """
     data: UnsupportedProtocolVersionErrorErrorData
+    """
+    Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
+    """
+    message: str
+    """
+    A short description of the error. The message SHOULD be limited to a concise single sentence.
+    """
 
 
 class UntitledMultiSelectEnumSchema(MCPModel):
@@ -1821,6 +1887,31 @@ class CancelledNotificationParams(MCPModel):
     """
 
 
+class ClientCapabilitiesElicitation(MCPModel):
+    """
+    Present if the client supports elicitation from the server.
+    """
+
+    form: JSONObject | MISSING = MISSING
+    url: JSONObject | MISSING = MISSING
+
+
+class ClientCapabilitiesSampling(MCPModel):
+    """
+    Present if the client supports sampling from an LLM.
+    """
+
+    context: JSONObject | MISSING = MISSING
+    """
+    Whether the client supports context inclusion via `includeContext` parameter.
+    If not declared, servers SHOULD only use `includeContext: "none"` (or omit it).
+    """
+    tools: JSONObject | MISSING = MISSING
+    """
+    Whether the client supports tool use via `tools` and `toolChoice` parameters.
+    """
+
+
 class ClientNotification(MCPModel):
     """
     This notification is sent by the client to indicate that it is cancelling a request it previously issued.
@@ -1850,6 +1941,76 @@ ContentBlock = TypeAliasType(
         Field(discriminator="type"),
     ],
 )
+
+
+class DiscoverResult(MCPModel):
+    """
+    The result returned by the server for a {@link DiscoverRequestserver/discover} request.
+    """
+
+    meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
+    cache_scope: Annotated[Literal["private", "public"], Field(alias="cacheScope")]
+    """
+    Indicates the intended scope of the cached response, analogous to HTTP
+    `Cache-Control: public` vs `Cache-Control: private`.
+
+    - `"public"`: The response does not contain user-specific data. Any
+      client or intermediary (e.g., shared gateway, caching proxy) MAY cache
+      the response and serve it across authorization contexts.
+    - `"private"`: The response MAY be cached and reused only within the
+      same authorization context. Caches MUST NOT be shared across
+      authorization contexts (e.g., a different access token requires a
+      different cache).
+    """
+    capabilities: ServerCapabilities
+    """
+    The capabilities of the server.
+    """
+    instructions: str | MISSING = MISSING
+    """
+    Natural-language guidance describing the server and its features.
+
+    This can be used by clients to improve an LLM's understanding of
+    available tools (e.g., by including it in a system prompt). It should
+    focus on information that helps the model use the server effectively
+    and should not duplicate information already in tool descriptions.
+    """
+    result_type: Annotated[str, Field(alias="resultType")]
+    """
+    Indicates the type of the result, which allows the client to determine
+    how to parse the result object.
+
+    Servers implementing this protocol version MUST include this field.
+    For backward compatibility, when a client receives a result from a
+    server implementing an earlier protocol version (which does not include
+    `resultType`), the client MUST treat the absent field as `"complete"`.
+    """
+    supported_versions: Annotated[list[str], Field(alias="supportedVersions")]
+    """
+    MCP Protocol Versions this server supports. The client should choose a
+    version from this list for use in subsequent requests.
+    """
+    ttl_ms: Annotated[int, Field(alias="ttlMs", ge=0)]
+    """
+    A hint from the server indicating how long (in milliseconds) the
+    client MAY cache this response before re-fetching. Semantics are
+    analogous to HTTP Cache-Control max-age.
+
+    - If 0, The response SHOULD be considered immediately stale,
+      The client MAY re-fetch every time the result is needed.
+    - If positive, the client SHOULD consider the result fresh for this many
+      milliseconds after receiving the response.
+    """
+
+
+class DiscoverResultResponse(MCPModel):
+    """
+    A successful response from the server for a {@link DiscoverRequestserver/discover} request.
+    """
+
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    result: DiscoverResult
 
 
 EmptyResult = TypeAliasType("EmptyResult", Result)
@@ -2336,6 +2497,38 @@ class CancelledNotification(MCPModel):
     params: CancelledNotificationParams
 
 
+class ClientCapabilities(MCPModel):
+    """
+    Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
+    """
+
+    elicitation: ClientCapabilitiesElicitation | MISSING = MISSING
+    """
+    Present if the client supports elicitation from the server.
+    """
+    experimental: dict[str, JSONObject] | MISSING = MISSING
+    """
+    Experimental, non-standard capabilities that the client supports.
+    """
+    extensions: dict[str, JSONObject] | MISSING = MISSING
+    """
+    Optional MCP extensions that the client supports. Keys are extension identifiers
+    (e.g., "io.modelcontextprotocol/oauth-client-credentials"), and values are
+    per-extension settings objects. An empty object indicates support with no settings.
+
+    Keys MUST follow the {@link MetaObject`_meta` key naming rules}, with a
+    mandatory prefix.
+    """
+    roots: ClientCapabilitiesRoots | MISSING = MISSING
+    """
+    Present if the client supports listing roots.
+    """
+    sampling: ClientCapabilitiesSampling | MISSING = MISSING
+    """
+    Present if the client supports sampling from an LLM.
+    """
+
+
 EnumSchema = TypeAliasType(
     "EnumSchema",
     UntitledSingleSelectEnumSchema
@@ -2394,6 +2587,13 @@ class LoggingMessageNotification(MCPModel):
     params: LoggingMessageNotificationParams
 
 
+class MissingRequiredClientCapabilityErrorErrorData(MCPModel):
+    required_capabilities: Annotated[ClientCapabilities, Field(alias="requiredCapabilities")]
+    """
+    The capabilities the server requires from the client to process this request.
+    """
+
+
 MultiSelectEnumSchema = TypeAliasType(
     "MultiSelectEnumSchema", UntitledMultiSelectEnumSchema | TitledMultiSelectEnumSchema
 )
@@ -2414,652 +2614,6 @@ PrimitiveSchemaDefinition = TypeAliasType(
 Restricted schema definitions that only allow primitive types
 without nested objects or arrays.
 """
-
-
-SamplingMessageContentBlock = TypeAliasType(
-    "SamplingMessageContentBlock",
-    Annotated[
-        TextContent | ImageContent | AudioContent | ToolUseContent | ToolResultContent,
-        Field(discriminator="type"),
-    ],
-)
-
-
-ServerNotification = TypeAliasType(
-    "ServerNotification",
-    Annotated[
-        CancelledNotification
-        | ProgressNotification
-        | ResourceListChangedNotification
-        | SubscriptionsAcknowledgedNotification
-        | ResourceUpdatedNotification
-        | PromptListChangedNotification
-        | ToolListChangedNotification
-        | LoggingMessageNotification,
-        Field(discriminator="method"),
-    ],
-)
-
-
-class CreateMessageResult(MCPModel):
-    """
-    The result returned by the client for a {@link CreateMessageRequestsampling/createMessage} request.
-    The client should inform the user before returning the sampled message, to allow them
-    to inspect the response (human in the loop) and decide whether to allow the server to see it.
-    """
-
-    meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
-    content: (
-        TextContent
-        | ImageContent
-        | AudioContent
-        | ToolUseContent
-        | ToolResultContent
-        | list[SamplingMessageContentBlock]
-    )
-    model: str
-    """
-    The name of the model that generated the message.
-    """
-    role: Role
-    stop_reason: Annotated[str | MISSING, Field(alias="stopReason")] = MISSING
-    """
-    The reason why sampling stopped, if known.
-
-    Standard values:
-    - `"endTurn"`: Natural end of the assistant's turn
-    - `"stopSequence"`: A stop sequence was encountered
-    - `"maxTokens"`: Maximum token limit was reached
-    - `"toolUse"`: The model wants to use one or more tools
-
-    This field is an open string to allow for provider-specific stop reasons.
-    """
-
-
-class ElicitRequestFormParamsRequestedSchema(MCPModel):
-    """
-    A restricted subset of JSON Schema.
-    Only top-level properties are allowed, without nesting.
-    """
-
-    schema_: Annotated[str | MISSING, Field(alias="$schema")] = MISSING
-    properties: dict[str, PrimitiveSchemaDefinition]
-    required: list[str] | MISSING = MISSING
-    type: Literal["object"]
-
-
-InputResponse = TypeAliasType("InputResponse", CreateMessageResult | ListRootsResult | ElicitResult)
-
-
-InputResponses = TypeAliasType("InputResponses", dict[str, InputResponse])
-"""
-A map of client responses to server-initiated requests.
-Keys correspond to the keys in the {@link InputRequests} map;
-values are the client's result for each request.
-"""
-
-
-class SamplingMessage(MCPModel):
-    """
-    Describes a message issued to or received from an LLM API.
-    """
-
-    meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
-    content: (
-        TextContent
-        | ImageContent
-        | AudioContent
-        | ToolUseContent
-        | ToolResultContent
-        | list[SamplingMessageContentBlock]
-    )
-    role: Role
-
-
-class ElicitRequestFormParams(MCPModel):
-    """
-    The parameters for a request to elicit non-sensitive information from the user via a form in the client.
-    """
-
-    message: str
-    """
-    The message to present to the user describing what information is being requested.
-    """
-    mode: Literal["form"] | MISSING = MISSING
-    """
-    The elicitation mode.
-    """
-    requested_schema: Annotated[
-        ElicitRequestFormParamsRequestedSchema, Field(alias="requestedSchema")
-    ]
-    """
-    A restricted subset of JSON Schema.
-    Only top-level properties are allowed, without nesting.
-    """
-
-
-ElicitRequestParams = TypeAliasType(
-    "ElicitRequestParams", ElicitRequestFormParams | ElicitRequestURLParams
-)
-"""
-The parameters for a request to elicit additional information from the user via the client.
-"""
-
-
-class ElicitRequest(MCPModel):
-    """
-    A request from the server to elicit additional information from the user via the client.
-    """
-
-    method: Literal["elicitation/create"]
-    params: ElicitRequestParams
-
-
-class CallToolRequest(MCPModel):
-    """
-    Used by the client to invoke a tool provided by the server.
-    """
-
-    id: RequestId
-    jsonrpc: Literal["2.0"]
-    method: Literal["tools/call"]
-    params: CallToolRequestParams
-
-
-class CallToolRequestParams(MCPModel):
-    """
-    Parameters for a `tools/call` request.
-    """
-
-    meta: Annotated[RequestMetaObject, Field(alias="_meta")]
-    arguments: dict[str, Any] | MISSING = MISSING
-    """
-    Arguments to use for the tool call.
-    """
-    input_responses: Annotated[InputResponses | MISSING, Field(alias="inputResponses")] = MISSING
-    name: str
-    """
-    The name of the tool.
-    """
-    request_state: Annotated[str | MISSING, Field(alias="requestState")] = MISSING
-
-
-class CallToolResultResponse(MCPModel):
-    """
-    A successful response from the server for a {@link CallToolRequesttools/call} request.
-    """
-
-    id: RequestId
-    jsonrpc: Literal["2.0"]
-    result: InputRequiredResult | CallToolResult
-
-
-class ClientCapabilities(MCPModel):
-    """
-    Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
-    """
-
-    elicitation: ClientCapabilitiesElicitation | MISSING = MISSING
-    """
-    Present if the client supports elicitation from the server.
-    """
-    experimental: dict[str, JSONObject] | MISSING = MISSING
-    """
-    Experimental, non-standard capabilities that the client supports.
-    """
-    extensions: dict[str, JSONObject] | MISSING = MISSING
-    """
-    Optional MCP extensions that the client supports. Keys are extension identifiers
-    (e.g., "io.modelcontextprotocol/oauth-client-credentials"), and values are
-    per-extension settings objects. An empty object indicates support with no settings.
-
-    Keys MUST follow the {@link MetaObject`_meta` key naming rules}, with a
-    mandatory prefix.
-    """
-    roots: ClientCapabilitiesRoots | MISSING = MISSING
-    """
-    Present if the client supports listing roots.
-    """
-    sampling: ClientCapabilitiesSampling | MISSING = MISSING
-    """
-    Present if the client supports sampling from an LLM.
-    """
-
-
-class ClientCapabilitiesElicitation(MCPModel):
-    """
-    Present if the client supports elicitation from the server.
-    """
-
-    form: JSONObject | MISSING = MISSING
-    url: JSONObject | MISSING = MISSING
-
-
-class ClientCapabilitiesSampling(MCPModel):
-    """
-    Present if the client supports sampling from an LLM.
-    """
-
-    context: JSONObject | MISSING = MISSING
-    """
-    Whether the client supports context inclusion via `includeContext` parameter.
-    If not declared, servers SHOULD only use `includeContext: "none"` (or omit it).
-    """
-    tools: JSONObject | MISSING = MISSING
-    """
-    Whether the client supports tool use via `tools` and `toolChoice` parameters.
-    """
-
-
-ClientRequest = TypeAliasType(
-    "ClientRequest",
-    Annotated[
-        Union[
-            "DiscoverRequest",
-            "ListResourcesRequest",
-            "ListResourceTemplatesRequest",
-            "ReadResourceRequest",
-            "SubscriptionsListenRequest",
-            "ListPromptsRequest",
-            "GetPromptRequest",
-            "ListToolsRequest",
-            CallToolRequest,
-            "CompleteRequest",
-        ],
-        Field(discriminator="method"),
-    ],
-)
-
-
-class CompleteRequest(MCPModel):
-    """
-    A request from the client to the server, to ask for completion options.
-    """
-
-    id: RequestId
-    jsonrpc: Literal["2.0"]
-    method: Literal["completion/complete"]
-    params: CompleteRequestParams
-
-
-class CompleteRequestParams(MCPModel):
-    """
-    Parameters for a `completion/complete` request.
-    """
-
-    meta: Annotated[RequestMetaObject, Field(alias="_meta")]
-    argument: CompleteRequestParamsArgument
-    """
-    The argument's information
-    """
-    context: CompleteRequestParamsContext | MISSING = MISSING
-    """
-    Additional, optional context for completions
-    """
-    ref: PromptReference | ResourceTemplateReference
-
-
-class CreateMessageRequest(MCPModel):
-    """
-    A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
-    """
-
-    method: Literal["sampling/createMessage"]
-    params: CreateMessageRequestParams
-
-
-class CreateMessageRequestParams(MCPModel):
-    """
-    Parameters for a `sampling/createMessage` request.
-    """
-
-    include_context: Annotated[
-        Literal["allServers", "none", "thisServer"] | MISSING, Field(alias="includeContext")
-    ] = MISSING
-    """
-    A request to include context from one or more MCP servers (including the caller), to be attached to the prompt.
-    The client MAY ignore this request.
-
-    Default is `"none"`. The values `"thisServer"` and `"allServers"` are deprecated (SEP-2596): servers SHOULD
-    omit this field or use `"none"`, and SHOULD only use the deprecated values if the client declares
-    {@link ClientCapabilities.sampling.context}.
-    """
-    max_tokens: Annotated[int, Field(alias="maxTokens")]
-    """
-    The requested maximum number of tokens to sample (to prevent runaway completions).
-
-    The client MAY choose to sample fewer tokens than the requested maximum.
-    """
-    messages: list[SamplingMessage]
-    metadata: JSONObject | MISSING = MISSING
-    """
-    Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
-    """
-    model_preferences: Annotated[ModelPreferences | MISSING, Field(alias="modelPreferences")] = (
-        MISSING
-    )
-    """
-    The server's preferences for which model to select. The client MAY ignore these preferences.
-    """
-    stop_sequences: Annotated[list[str] | MISSING, Field(alias="stopSequences")] = MISSING
-    system_prompt: Annotated[str | MISSING, Field(alias="systemPrompt")] = MISSING
-    """
-    An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
-    """
-    temperature: int | float | MISSING = MISSING
-    tool_choice: Annotated[ToolChoice | MISSING, Field(alias="toolChoice")] = MISSING
-    """
-    Controls how the model uses tools.
-    The client MUST return an error if this field is provided but {@link ClientCapabilities.sampling.tools} is not declared.
-    Default is `{ mode: "auto" }`.
-    """
-    tools: list[Tool] | MISSING = MISSING
-    """
-    Tools that the model may use during generation.
-    The client MUST return an error if this field is provided but {@link ClientCapabilities.sampling.tools} is not declared.
-    """
-
-
-class DiscoverRequest(MCPModel):
-    """
-    A request from the client asking the server to advertise its supported
-    protocol versions, capabilities, and other metadata. Servers **MUST**
-    implement `server/discover`. Clients **MAY** call it but are not required
-    to — version negotiation can also happen inline via per-request `_meta`.
-    """
-
-    id: RequestId
-    jsonrpc: Literal["2.0"]
-    method: Literal["server/discover"]
-    params: RequestParams
-
-
-class DiscoverResult(MCPModel):
-    """
-    The result returned by the server for a {@link DiscoverRequestserver/discover} request.
-    """
-
-    meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
-    cache_scope: Annotated[Literal["private", "public"], Field(alias="cacheScope")]
-    """
-    Indicates the intended scope of the cached response, analogous to HTTP
-    `Cache-Control: public` vs `Cache-Control: private`.
-
-    - `"public"`: The response does not contain user-specific data. Any
-      client or intermediary (e.g., shared gateway, caching proxy) MAY cache
-      the response and serve it across authorization contexts.
-    - `"private"`: The response MAY be cached and reused only within the
-      same authorization context. Caches MUST NOT be shared across
-      authorization contexts (e.g., a different access token requires a
-      different cache).
-    """
-    capabilities: ServerCapabilities
-    """
-    The capabilities of the server.
-    """
-    instructions: str | MISSING = MISSING
-    """
-    Natural-language guidance describing the server and its features.
-
-    This can be used by clients to improve an LLM's understanding of
-    available tools (e.g., by including it in a system prompt). It should
-    focus on information that helps the model use the server effectively
-    and should not duplicate information already in tool descriptions.
-    """
-    result_type: Annotated[str, Field(alias="resultType")]
-    """
-    Indicates the type of the result, which allows the client to determine
-    how to parse the result object.
-
-    Servers implementing this protocol version MUST include this field.
-    For backward compatibility, when a client receives a result from a
-    server implementing an earlier protocol version (which does not include
-    `resultType`), the client MUST treat the absent field as `"complete"`.
-    """
-    supported_versions: Annotated[list[str], Field(alias="supportedVersions")]
-    """
-    MCP Protocol Versions this server supports. The client should choose a
-    version from this list for use in subsequent requests.
-    """
-    ttl_ms: Annotated[int, Field(alias="ttlMs", ge=0)]
-    """
-    A hint from the server indicating how long (in milliseconds) the
-    client MAY cache this response before re-fetching. Semantics are
-    analogous to HTTP Cache-Control max-age.
-
-    - If 0, The response SHOULD be considered immediately stale,
-      The client MAY re-fetch every time the result is needed.
-    - If positive, the client SHOULD consider the result fresh for this many
-      milliseconds after receiving the response.
-    """
-
-
-class DiscoverResultResponse(MCPModel):
-    """
-    A successful response from the server for a {@link DiscoverRequestserver/discover} request.
-    """
-
-    id: RequestId
-    jsonrpc: Literal["2.0"]
-    result: DiscoverResult
-
-
-class GetPromptRequest(MCPModel):
-    """
-    Used by the client to get a prompt provided by the server.
-    """
-
-    id: RequestId
-    jsonrpc: Literal["2.0"]
-    method: Literal["prompts/get"]
-    params: GetPromptRequestParams
-
-
-class GetPromptRequestParams(MCPModel):
-    """
-    Parameters for a `prompts/get` request.
-    """
-
-    meta: Annotated[RequestMetaObject, Field(alias="_meta")]
-    arguments: dict[str, str] | MISSING = MISSING
-    """
-    Arguments to use for templating the prompt.
-    """
-    input_responses: Annotated[InputResponses | MISSING, Field(alias="inputResponses")] = MISSING
-    name: str
-    """
-    The name of the prompt or prompt template.
-    """
-    request_state: Annotated[str | MISSING, Field(alias="requestState")] = MISSING
-
-
-class GetPromptResultResponse(MCPModel):
-    """
-    A successful response from the server for a {@link GetPromptRequestprompts/get} request.
-    """
-
-    id: RequestId
-    jsonrpc: Literal["2.0"]
-    result: InputRequiredResult | GetPromptResult
-
-
-InputRequest = TypeAliasType(
-    "InputRequest",
-    Annotated[
-        CreateMessageRequest | ListRootsRequest | ElicitRequest, Field(discriminator="method")
-    ],
-)
-
-
-InputRequests = TypeAliasType("InputRequests", dict[str, InputRequest])
-"""
-A map of server-initiated requests that the client must fulfill.
-Keys are server-assigned identifiers; values are the request objects.
-"""
-
-
-class InputRequiredResult(MCPModel):
-    """
-    An InputRequiredResult sent by the server to indicate that additional input is needed
-    before the request can be completed.
-
-    At least one of `inputRequests` or `requestState` MUST be present.
-    """
-
-    meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
-    input_requests: Annotated[InputRequests | MISSING, Field(alias="inputRequests")] = MISSING
-    request_state: Annotated[str | MISSING, Field(alias="requestState")] = MISSING
-    result_type: Annotated[str, Field(alias="resultType")]
-    """
-    Indicates the type of the result, which allows the client to determine
-    how to parse the result object.
-
-    Servers implementing this protocol version MUST include this field.
-    For backward compatibility, when a client receives a result from a
-    server implementing an earlier protocol version (which does not include
-    `resultType`), the client MUST treat the absent field as `"complete"`.
-    """
-
-
-class InputResponseRequestParams(MCPModel):
-    meta: Annotated[RequestMetaObject, Field(alias="_meta")]
-    input_responses: Annotated[InputResponses | MISSING, Field(alias="inputResponses")] = MISSING
-    request_state: Annotated[str | MISSING, Field(alias="requestState")] = MISSING
-
-
-JSONArray = TypeAliasType("JSONArray", list["JSONValue"])
-
-
-JSONObject = TypeAliasType("JSONObject", dict[str, "JSONValue"])
-
-
-JSONValue = TypeAliasType("JSONValue", Union[JSONObject, "list[JSONValue]", str, int, bool])
-
-
-class ListPromptsRequest(MCPModel):
-    """
-    Sent from the client to request a list of prompts and prompt templates the server has.
-    """
-
-    id: RequestId
-    jsonrpc: Literal["2.0"]
-    method: Literal["prompts/list"]
-    params: PaginatedRequestParams
-
-
-class ListResourceTemplatesRequest(MCPModel):
-    """
-    Sent from the client to request a list of resource templates the server has.
-    """
-
-    id: RequestId
-    jsonrpc: Literal["2.0"]
-    method: Literal["resources/templates/list"]
-    params: PaginatedRequestParams
-
-
-class ListResourcesRequest(MCPModel):
-    """
-    Sent from the client to request a list of resources the server has.
-    """
-
-    id: RequestId
-    jsonrpc: Literal["2.0"]
-    method: Literal["resources/list"]
-    params: PaginatedRequestParams
-
-
-class ListToolsRequest(MCPModel):
-    """
-    Sent from the client to request a list of tools the server has.
-    """
-
-    id: RequestId
-    jsonrpc: Literal["2.0"]
-    method: Literal["tools/list"]
-    params: PaginatedRequestParams
-
-
-class MissingRequiredClientCapabilityError(MCPModel):
-    """
-    Returned when processing a request requires a capability the client did not
-    declare in `clientCapabilities`. For HTTP, the response status code MUST be
-    `400 Bad Request`.
-    """
-
-    error: MissingRequiredClientCapabilityErrorError
-    id: RequestId | MISSING = MISSING
-    jsonrpc: Literal["2.0"]
-
-
-class MissingRequiredClientCapabilityErrorError(Error):
-    code: Literal[-32021]
-    """
-    The error type that occurred.
-    """
-    data: MissingRequiredClientCapabilityErrorErrorData
-
-
-class MissingRequiredClientCapabilityErrorErrorData(MCPModel):
-    required_capabilities: Annotated[ClientCapabilities, Field(alias="requiredCapabilities")]
-    """
-    The capabilities the server requires from the client to process this request.
-    """
-
-
-class PaginatedRequest(MCPModel):
-    id: RequestId
-    jsonrpc: Literal["2.0"]
-    method: str
-    params: PaginatedRequestParams
-
-
-class PaginatedRequestParams(MCPModel):
-    """
-    Common params for paginated requests.
-    """
-
-    meta: Annotated[RequestMetaObject, Field(alias="_meta")]
-    cursor: str | MISSING = MISSING
-    """
-    An opaque token representing the current pagination position.
-    If provided, the server should return results starting after this cursor.
-    """
-
-
-class ReadResourceRequest(MCPModel):
-    """
-    Sent from the client to the server, to read a specific resource URI.
-    """
-
-    id: RequestId
-    jsonrpc: Literal["2.0"]
-    method: Literal["resources/read"]
-    params: ReadResourceRequestParams
-
-
-class ReadResourceRequestParams(MCPModel):
-    """
-    Parameters for a `resources/read` request.
-    """
-
-    meta: Annotated[RequestMetaObject, Field(alias="_meta")]
-    input_responses: Annotated[InputResponses | MISSING, Field(alias="inputResponses")] = MISSING
-    request_state: Annotated[str | MISSING, Field(alias="requestState")] = MISSING
-    uri: str
-    """
-    The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
-    """
-
-
-class ReadResourceResultResponse(MCPModel):
-    """
-    A successful response from the server for a {@link ReadResourceRequestresources/read} request.
-    """
-
-    id: RequestId
-    jsonrpc: Literal["2.0"]
-    result: InputRequiredResult | ReadResourceResult
 
 
 class RequestMetaObject(MCPModel):
@@ -3140,44 +2694,501 @@ class ResourceRequestParams(MCPModel):
     """
 
 
-class ServerCapabilities(MCPModel):
+SamplingMessageContentBlock = TypeAliasType(
+    "SamplingMessageContentBlock",
+    Annotated[
+        TextContent | ImageContent | AudioContent | ToolUseContent | ToolResultContent,
+        Field(discriminator="type"),
+    ],
+)
+
+
+ServerNotification = TypeAliasType(
+    "ServerNotification",
+    Annotated[
+        CancelledNotification
+        | ProgressNotification
+        | ResourceListChangedNotification
+        | SubscriptionsAcknowledgedNotification
+        | ResourceUpdatedNotification
+        | PromptListChangedNotification
+        | ToolListChangedNotification
+        | LoggingMessageNotification,
+        Field(discriminator="method"),
+    ],
+)
+
+
+class SubscriptionsListenRequestParams(MCPModel):
     """
-    Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
+    Parameters for a {@link SubscriptionsListenRequestsubscriptions/listen} request.
     """
 
-    completions: JSONObject | MISSING = MISSING
+    meta: Annotated[RequestMetaObject, Field(alias="_meta")]
+    notifications: SubscriptionFilter
     """
-    Present if the server supports argument autocompletion suggestions.
+    The notifications the client opts in to on this stream. The server
+    **MUST NOT** send notification types the client has not explicitly
+    requested.
     """
-    experimental: dict[str, JSONObject] | MISSING = MISSING
-    """
-    Experimental, non-standard capabilities that the server supports.
-    """
-    extensions: dict[str, JSONObject] | MISSING = MISSING
-    """
-    Optional MCP extensions that the server supports. Keys are extension identifiers
-    (e.g., "io.modelcontextprotocol/tasks"), and values are per-extension settings
-    objects. An empty object indicates support with no settings.
 
-    Keys MUST follow the {@link MetaObject`_meta` key naming rules}, with a
-    mandatory prefix.
+
+class CompleteRequestParams(MCPModel):
     """
-    logging: JSONObject | MISSING = MISSING
+    Parameters for a `completion/complete` request.
     """
-    Present if the server supports sending log messages to the client.
+
+    meta: Annotated[RequestMetaObject, Field(alias="_meta")]
+    argument: CompleteRequestParamsArgument
     """
-    prompts: ServerCapabilitiesPrompts | MISSING = MISSING
+    The argument's information
     """
-    Present if the server offers any prompt templates.
+    context: CompleteRequestParamsContext | MISSING = MISSING
     """
-    resources: ServerCapabilitiesResources | MISSING = MISSING
+    Additional, optional context for completions
     """
-    Present if the server offers any resources to read.
+    ref: PromptReference | ResourceTemplateReference
+
+
+class CreateMessageResult(MCPModel):
     """
-    tools: ServerCapabilitiesTools | MISSING = MISSING
+    The result returned by the client for a {@link CreateMessageRequestsampling/createMessage} request.
+    The client should inform the user before returning the sampled message, to allow them
+    to inspect the response (human in the loop) and decide whether to allow the server to see it.
     """
-    Present if the server offers any tools to call.
+
+    meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
+    content: (
+        TextContent
+        | ImageContent
+        | AudioContent
+        | ToolUseContent
+        | ToolResultContent
+        | list[SamplingMessageContentBlock]
+    )
+    model: str
     """
+    The name of the model that generated the message.
+    """
+    role: Role
+    stop_reason: Annotated[str | MISSING, Field(alias="stopReason")] = MISSING
+    """
+    The reason why sampling stopped, if known.
+
+    Standard values:
+    - `"endTurn"`: Natural end of the assistant's turn
+    - `"stopSequence"`: A stop sequence was encountered
+    - `"maxTokens"`: Maximum token limit was reached
+    - `"toolUse"`: The model wants to use one or more tools
+
+    This field is an open string to allow for provider-specific stop reasons.
+    """
+
+
+class DiscoverRequest(MCPModel):
+    """
+    A request from the client asking the server to advertise its supported
+    protocol versions, capabilities, and other metadata. Servers **MUST**
+    implement `server/discover`. Clients **MAY** call it but are not required
+    to — version negotiation can also happen inline via per-request `_meta`.
+    """
+
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    method: Literal["server/discover"]
+    params: RequestParams
+
+
+class ElicitRequestFormParamsRequestedSchema(MCPModel):
+    """
+    A restricted subset of JSON Schema.
+    Only top-level properties are allowed, without nesting.
+    """
+
+    schema_: Annotated[str | MISSING, Field(alias="$schema")] = MISSING
+    properties: dict[str, PrimitiveSchemaDefinition]
+    required: list[str] | MISSING = MISSING
+    type: Literal["object"]
+
+
+InputResponse = TypeAliasType("InputResponse", CreateMessageResult | ListRootsResult | ElicitResult)
+
+
+InputResponses = TypeAliasType("InputResponses", dict[str, InputResponse])
+"""
+A map of client responses to server-initiated requests.
+Keys correspond to the keys in the {@link InputRequests} map;
+values are the client's result for each request.
+"""
+
+
+class MissingRequiredClientCapabilityErrorError(MCPModel):
+    code: Literal[-32021]
+    """
+    The error type that occurred.
+    """
+    data: MissingRequiredClientCapabilityErrorErrorData
+    """
+    Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
+    """
+    message: str
+    """
+    A short description of the error. The message SHOULD be limited to a concise single sentence.
+    """
+
+
+class PaginatedRequestParams(MCPModel):
+    """
+    Common params for paginated requests.
+    """
+
+    meta: Annotated[RequestMetaObject, Field(alias="_meta")]
+    cursor: str | MISSING = MISSING
+    """
+    An opaque token representing the current pagination position.
+    If provided, the server should return results starting after this cursor.
+    """
+
+
+class ReadResourceRequestParams(MCPModel):
+    """
+    Parameters for a `resources/read` request.
+    """
+
+    meta: Annotated[RequestMetaObject, Field(alias="_meta")]
+    input_responses: Annotated[InputResponses | MISSING, Field(alias="inputResponses")] = MISSING
+    request_state: Annotated[str | MISSING, Field(alias="requestState")] = MISSING
+    uri: str
+    """
+    The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
+    """
+
+
+class SamplingMessage(MCPModel):
+    """
+    Describes a message issued to or received from an LLM API.
+    """
+
+    meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
+    content: (
+        TextContent
+        | ImageContent
+        | AudioContent
+        | ToolUseContent
+        | ToolResultContent
+        | list[SamplingMessageContentBlock]
+    )
+    role: Role
+
+
+class SubscriptionsListenRequest(MCPModel):
+    """
+    Sent from the client to open a long-lived channel for receiving notifications
+    outside the context of a specific request. Replaces the previous HTTP GET
+    endpoint and ensures consistent behavior between HTTP and STDIO.
+    """
+
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    method: Literal["subscriptions/listen"]
+    params: SubscriptionsListenRequestParams
+
+
+class CallToolRequestParams(MCPModel):
+    """
+    Parameters for a `tools/call` request.
+    """
+
+    meta: Annotated[RequestMetaObject, Field(alias="_meta")]
+    arguments: dict[str, Any] | MISSING = MISSING
+    """
+    Arguments to use for the tool call.
+    """
+    input_responses: Annotated[InputResponses | MISSING, Field(alias="inputResponses")] = MISSING
+    name: str
+    """
+    The name of the tool.
+    """
+    request_state: Annotated[str | MISSING, Field(alias="requestState")] = MISSING
+
+
+class CompleteRequest(MCPModel):
+    """
+    A request from the client to the server, to ask for completion options.
+    """
+
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    method: Literal["completion/complete"]
+    params: CompleteRequestParams
+
+
+class CreateMessageRequestParams(MCPModel):
+    """
+    Parameters for a `sampling/createMessage` request.
+    """
+
+    include_context: Annotated[
+        Literal["allServers", "none", "thisServer"] | MISSING, Field(alias="includeContext")
+    ] = MISSING
+    """
+    A request to include context from one or more MCP servers (including the caller), to be attached to the prompt.
+    The client MAY ignore this request.
+
+    Default is `"none"`. The values `"thisServer"` and `"allServers"` are deprecated (SEP-2596): servers SHOULD
+    omit this field or use `"none"`, and SHOULD only use the deprecated values if the client declares
+    {@link ClientCapabilities.sampling.context}.
+    """
+    max_tokens: Annotated[int, Field(alias="maxTokens")]
+    """
+    The requested maximum number of tokens to sample (to prevent runaway completions).
+
+    The client MAY choose to sample fewer tokens than the requested maximum.
+    """
+    messages: list[SamplingMessage]
+    metadata: JSONObject | MISSING = MISSING
+    """
+    Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
+    """
+    model_preferences: Annotated[ModelPreferences | MISSING, Field(alias="modelPreferences")] = (
+        MISSING
+    )
+    """
+    The server's preferences for which model to select. The client MAY ignore these preferences.
+    """
+    stop_sequences: Annotated[list[str] | MISSING, Field(alias="stopSequences")] = MISSING
+    system_prompt: Annotated[str | MISSING, Field(alias="systemPrompt")] = MISSING
+    """
+    An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
+    """
+    temperature: int | float | MISSING = MISSING
+    tool_choice: Annotated[ToolChoice | MISSING, Field(alias="toolChoice")] = MISSING
+    """
+    Controls how the model uses tools.
+    The client MUST return an error if this field is provided but {@link ClientCapabilities.sampling.tools} is not declared.
+    Default is `{ mode: "auto" }`.
+    """
+    tools: list[Tool] | MISSING = MISSING
+    """
+    Tools that the model may use during generation.
+    The client MUST return an error if this field is provided but {@link ClientCapabilities.sampling.tools} is not declared.
+    """
+
+
+class ElicitRequestFormParams(MCPModel):
+    """
+    The parameters for a request to elicit non-sensitive information from the user via a form in the client.
+    """
+
+    message: str
+    """
+    The message to present to the user describing what information is being requested.
+    """
+    mode: Literal["form"] | MISSING = MISSING
+    """
+    The elicitation mode.
+    """
+    requested_schema: Annotated[
+        ElicitRequestFormParamsRequestedSchema, Field(alias="requestedSchema")
+    ]
+    """
+    A restricted subset of JSON Schema.
+    Only top-level properties are allowed, without nesting.
+    """
+
+
+ElicitRequestParams = TypeAliasType(
+    "ElicitRequestParams", ElicitRequestFormParams | ElicitRequestURLParams
+)
+"""
+The parameters for a request to elicit additional information from the user via the client.
+"""
+
+
+class GetPromptRequestParams(MCPModel):
+    """
+    Parameters for a `prompts/get` request.
+    """
+
+    meta: Annotated[RequestMetaObject, Field(alias="_meta")]
+    arguments: dict[str, str] | MISSING = MISSING
+    """
+    Arguments to use for templating the prompt.
+    """
+    input_responses: Annotated[InputResponses | MISSING, Field(alias="inputResponses")] = MISSING
+    name: str
+    """
+    The name of the prompt or prompt template.
+    """
+    request_state: Annotated[str | MISSING, Field(alias="requestState")] = MISSING
+
+
+class InputResponseRequestParams(MCPModel):
+    meta: Annotated[RequestMetaObject, Field(alias="_meta")]
+    input_responses: Annotated[InputResponses | MISSING, Field(alias="inputResponses")] = MISSING
+    request_state: Annotated[str | MISSING, Field(alias="requestState")] = MISSING
+
+
+class ListPromptsRequest(MCPModel):
+    """
+    Sent from the client to request a list of prompts and prompt templates the server has.
+    """
+
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    method: Literal["prompts/list"]
+    params: PaginatedRequestParams
+
+
+class ListResourceTemplatesRequest(MCPModel):
+    """
+    Sent from the client to request a list of resource templates the server has.
+    """
+
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    method: Literal["resources/templates/list"]
+    params: PaginatedRequestParams
+
+
+class ListResourcesRequest(MCPModel):
+    """
+    Sent from the client to request a list of resources the server has.
+    """
+
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    method: Literal["resources/list"]
+    params: PaginatedRequestParams
+
+
+class ListToolsRequest(MCPModel):
+    """
+    Sent from the client to request a list of tools the server has.
+    """
+
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    method: Literal["tools/list"]
+    params: PaginatedRequestParams
+
+
+class MissingRequiredClientCapabilityError(MCPModel):
+    """
+    Returned when processing a request requires a capability the client did not
+    declare in `clientCapabilities`. For HTTP, the response status code MUST be
+    `400 Bad Request`.
+    """
+
+    error: MissingRequiredClientCapabilityErrorError
+    id: RequestId | MISSING = MISSING
+    jsonrpc: Literal["2.0"]
+
+
+class PaginatedRequest(MCPModel):
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    method: str
+    params: PaginatedRequestParams
+
+
+class ReadResourceRequest(MCPModel):
+    """
+    Sent from the client to the server, to read a specific resource URI.
+    """
+
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    method: Literal["resources/read"]
+    params: ReadResourceRequestParams
+
+
+class CallToolRequest(MCPModel):
+    """
+    Used by the client to invoke a tool provided by the server.
+    """
+
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    method: Literal["tools/call"]
+    params: CallToolRequestParams
+
+
+class CreateMessageRequest(MCPModel):
+    """
+    A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
+    """
+
+    method: Literal["sampling/createMessage"]
+    params: CreateMessageRequestParams
+
+
+class ElicitRequest(MCPModel):
+    """
+    A request from the server to elicit additional information from the user via the client.
+    """
+
+    method: Literal["elicitation/create"]
+    params: ElicitRequestParams
+
+
+class GetPromptRequest(MCPModel):
+    """
+    Used by the client to get a prompt provided by the server.
+    """
+
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    method: Literal["prompts/get"]
+    params: GetPromptRequestParams
+
+
+InputRequest = TypeAliasType(
+    "InputRequest",
+    Annotated[
+        CreateMessageRequest | ListRootsRequest | ElicitRequest, Field(discriminator="method")
+    ],
+)
+
+
+InputRequests = TypeAliasType("InputRequests", dict[str, InputRequest])
+"""
+A map of server-initiated requests that the client must fulfill.
+Keys are server-assigned identifiers; values are the request objects.
+"""
+
+
+class InputRequiredResult(MCPModel):
+    """
+    An InputRequiredResult sent by the server to indicate that additional input is needed
+    before the request can be completed.
+
+    At least one of `inputRequests` or `requestState` MUST be present.
+    """
+
+    meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
+    input_requests: Annotated[InputRequests | MISSING, Field(alias="inputRequests")] = MISSING
+    request_state: Annotated[str | MISSING, Field(alias="requestState")] = MISSING
+    result_type: Annotated[str, Field(alias="resultType")]
+    """
+    Indicates the type of the result, which allows the client to determine
+    how to parse the result object.
+
+    Servers implementing this protocol version MUST include this field.
+    For backward compatibility, when a client receives a result from a
+    server implementing an earlier protocol version (which does not include
+    `resultType`), the client MUST treat the absent field as `"complete"`.
+    """
+
+
+class ReadResourceResultResponse(MCPModel):
+    """
+    A successful response from the server for a {@link ReadResourceRequestresources/read} request.
+    """
+
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    result: InputRequiredResult | ReadResourceResult
 
 
 ServerResult = TypeAliasType(
@@ -3197,57 +3208,39 @@ ServerResult = TypeAliasType(
 )
 
 
-class SubscriptionsListenRequest(MCPModel):
+class CallToolResultResponse(MCPModel):
     """
-    Sent from the client to open a long-lived channel for receiving notifications
-    outside the context of a specific request. Replaces the previous HTTP GET
-    endpoint and ensures consistent behavior between HTTP and STDIO.
+    A successful response from the server for a {@link CallToolRequesttools/call} request.
     """
 
     id: RequestId
     jsonrpc: Literal["2.0"]
-    method: Literal["subscriptions/listen"]
-    params: SubscriptionsListenRequestParams
+    result: InputRequiredResult | CallToolResult
 
 
-class SubscriptionsListenRequestParams(MCPModel):
+ClientRequest = TypeAliasType(
+    "ClientRequest",
+    Annotated[
+        DiscoverRequest
+        | ListResourcesRequest
+        | ListResourceTemplatesRequest
+        | ReadResourceRequest
+        | SubscriptionsListenRequest
+        | ListPromptsRequest
+        | GetPromptRequest
+        | ListToolsRequest
+        | CallToolRequest
+        | CompleteRequest,
+        Field(discriminator="method"),
+    ],
+)
+
+
+class GetPromptResultResponse(MCPModel):
     """
-    Parameters for a {@link SubscriptionsListenRequestsubscriptions/listen} request.
+    A successful response from the server for a {@link GetPromptRequestprompts/get} request.
     """
 
-    meta: Annotated[RequestMetaObject, Field(alias="_meta")]
-    notifications: SubscriptionFilter
-    """
-    The notifications the client opts in to on this stream. The server
-    **MUST NOT** send notification types the client has not explicitly
-    requested.
-    """
-
-
-CallToolRequest.model_rebuild()
-CallToolRequestParams.model_rebuild()
-CallToolResultResponse.model_rebuild()
-ClientCapabilities.model_rebuild()
-ClientCapabilitiesElicitation.model_rebuild()
-ClientCapabilitiesSampling.model_rebuild()
-CompleteRequest.model_rebuild()
-CompleteRequestParams.model_rebuild()
-CreateMessageRequest.model_rebuild()
-CreateMessageRequestParams.model_rebuild()
-DiscoverRequest.model_rebuild()
-DiscoverResult.model_rebuild()
-GetPromptRequest.model_rebuild()
-GetPromptRequestParams.model_rebuild()
-GetPromptResultResponse.model_rebuild()
-InputResponseRequestParams.model_rebuild()
-ListPromptsRequest.model_rebuild()
-ListResourceTemplatesRequest.model_rebuild()
-ListResourcesRequest.model_rebuild()
-ListToolsRequest.model_rebuild()
-MissingRequiredClientCapabilityError.model_rebuild()
-MissingRequiredClientCapabilityErrorError.model_rebuild()
-PaginatedRequest.model_rebuild()
-PaginatedRequestParams.model_rebuild()
-ReadResourceRequest.model_rebuild()
-ReadResourceRequestParams.model_rebuild()
-SubscriptionsListenRequest.model_rebuild()
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    result: InputRequiredResult | GetPromptResult

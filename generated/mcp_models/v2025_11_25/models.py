@@ -878,6 +878,49 @@ The status of a task.
 """
 
 
+class TaskStatusNotificationParams(MCPModel):
+    """
+    Parameters for a `notifications/tasks/status` notification.
+    """
+
+    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    """
+    See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    """
+    created_at: Annotated[str, Field(alias="createdAt")]
+    """
+    ISO 8601 timestamp when the task was created.
+    """
+    last_updated_at: Annotated[str, Field(alias="lastUpdatedAt")]
+    """
+    ISO 8601 timestamp when the task was last updated.
+    """
+    poll_interval: Annotated[int | MISSING, Field(alias="pollInterval")] = MISSING
+    """
+    Suggested polling interval in milliseconds.
+    """
+    status: TaskStatus
+    """
+    Current task state.
+    """
+    status_message: Annotated[str | MISSING, Field(alias="statusMessage")] = MISSING
+    """
+    Optional human-readable message describing the current task state.
+    This can provide context for any status, including:
+    - Reasons for "cancelled" status
+    - Summaries for "completed" status
+    - Diagnostic information for "failed" status (e.g., error details, what went wrong)
+    """
+    task_id: Annotated[str, Field(alias="taskId")]
+    """
+    The task identifier.
+    """
+    ttl: int | None
+    """
+    Actual retention duration from creation in milliseconds, null for unlimited.
+    """
+
+
 class TextResourceContents(MCPModel):
     meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
     """
@@ -1175,6 +1218,49 @@ class CancelTaskRequest(MCPModel):
     params: CancelTaskRequestParams
 
 
+class CancelTaskResult(MCPModel):
+    """
+    The response to a tasks/cancel request.
+    """
+
+    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    """
+    See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    """
+    created_at: Annotated[str, Field(alias="createdAt")]
+    """
+    ISO 8601 timestamp when the task was created.
+    """
+    last_updated_at: Annotated[str, Field(alias="lastUpdatedAt")]
+    """
+    ISO 8601 timestamp when the task was last updated.
+    """
+    poll_interval: Annotated[int | MISSING, Field(alias="pollInterval")] = MISSING
+    """
+    Suggested polling interval in milliseconds.
+    """
+    status: TaskStatus
+    """
+    Current task state.
+    """
+    status_message: Annotated[str | MISSING, Field(alias="statusMessage")] = MISSING
+    """
+    Optional human-readable message describing the current task state.
+    This can provide context for any status, including:
+    - Reasons for "cancelled" status
+    - Summaries for "completed" status
+    - Diagnostic information for "failed" status (e.g., error details, what went wrong)
+    """
+    task_id: Annotated[str, Field(alias="taskId")]
+    """
+    The task identifier.
+    """
+    ttl: int | None
+    """
+    Actual retention duration from creation in milliseconds, null for unlimited.
+    """
+
+
 class CancelledNotificationParams(MCPModel):
     """
     Parameters for a `notifications/cancelled` notification.
@@ -1367,6 +1453,49 @@ class GetTaskRequest(MCPModel):
     jsonrpc: Literal["2.0"]
     method: Literal["tasks/get"]
     params: GetTaskRequestParams
+
+
+class GetTaskResult(MCPModel):
+    """
+    The response to a tasks/get request.
+    """
+
+    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    """
+    See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    """
+    created_at: Annotated[str, Field(alias="createdAt")]
+    """
+    ISO 8601 timestamp when the task was created.
+    """
+    last_updated_at: Annotated[str, Field(alias="lastUpdatedAt")]
+    """
+    ISO 8601 timestamp when the task was last updated.
+    """
+    poll_interval: Annotated[int | MISSING, Field(alias="pollInterval")] = MISSING
+    """
+    Suggested polling interval in milliseconds.
+    """
+    status: TaskStatus
+    """
+    Current task state.
+    """
+    status_message: Annotated[str | MISSING, Field(alias="statusMessage")] = MISSING
+    """
+    Optional human-readable message describing the current task state.
+    This can provide context for any status, including:
+    - Reasons for "cancelled" status
+    - Summaries for "completed" status
+    - Diagnostic information for "failed" status (e.g., error details, what went wrong)
+    """
+    task_id: Annotated[str, Field(alias="taskId")]
+    """
+    The task identifier.
+    """
+    ttl: int | None
+    """
+    Actual retention duration from creation in milliseconds, null for unlimited.
+    """
 
 
 class ImageContent(MCPModel):
@@ -1891,10 +2020,14 @@ class TaskAugmentedRequestParams(MCPModel):
     """
 
 
-class TaskStatusNotificationParams(NotificationParams, Task):
+class TaskStatusNotification(MCPModel):
     """
-    Parameters for a `notifications/tasks/status` notification.
+    An optional notification from the receiver to the requestor, informing them that a task's status has changed. Receivers are not required to send these notifications.
     """
+
+    jsonrpc: Literal["2.0"]
+    method: Literal["notifications/tasks/status"]
+    params: TaskStatusNotificationParams
 
 
 class TextContent(MCPModel):
@@ -2053,12 +2186,6 @@ class CallToolRequestParams(MCPModel):
     """
 
 
-class CancelTaskResult(Result, Task):
-    """
-    The response to a tasks/cancel request.
-    """
-
-
 class CancelledNotification(MCPModel):
     """
     This notification can be sent by either side to indicate that it is cancelling a previously-issued request.
@@ -2186,12 +2313,6 @@ class GetPromptRequestParams(MCPModel):
     name: str
     """
     The name of the prompt or prompt template.
-    """
-
-
-class GetTaskResult(Result, Task):
-    """
-    The response to a tasks/get request.
     """
 
 
@@ -2366,6 +2487,23 @@ class ServerCapabilitiesTasksRequests(MCPModel):
     """
 
 
+ServerNotification = TypeAliasType(
+    "ServerNotification",
+    Annotated[
+        CancelledNotification
+        | ProgressNotification
+        | ResourceListChangedNotification
+        | ResourceUpdatedNotification
+        | PromptListChangedNotification
+        | ToolListChangedNotification
+        | TaskStatusNotification
+        | LoggingMessageNotification
+        | ElicitationCompleteNotification,
+        Field(discriminator="method"),
+    ],
+)
+
+
 class SetLevelRequest(MCPModel):
     """
     A request from the client to the server, to enable or adjust logging.
@@ -2391,16 +2529,6 @@ class SubscribeRequest(MCPModel):
     jsonrpc: Literal["2.0"]
     method: Literal["resources/subscribe"]
     params: SubscribeRequestParams
-
-
-class TaskStatusNotification(MCPModel):
-    """
-    An optional notification from the receiver to the requestor, informing them that a task's status has changed. Receivers are not required to send these notifications.
-    """
-
-    jsonrpc: Literal["2.0"]
-    method: Literal["notifications/tasks/status"]
-    params: TaskStatusNotificationParams
 
 
 class TitledMultiSelectEnumSchema(MCPModel):
@@ -2813,29 +2941,19 @@ class ServerCapabilitiesTasks(MCPModel):
     """
 
 
-ServerNotification = TypeAliasType(
-    "ServerNotification",
-    Annotated[
-        CancelledNotification
-        | ProgressNotification
-        | ResourceListChangedNotification
-        | ResourceUpdatedNotification
-        | PromptListChangedNotification
-        | ToolListChangedNotification
-        | TaskStatusNotification
-        | LoggingMessageNotification
-        | ElicitationCompleteNotification,
-        Field(discriminator="method"),
-    ],
-)
-
-
-class URLElicitationRequiredErrorError(Error):
+class URLElicitationRequiredErrorError(MCPModel):
     code: Literal[-32042]
     """
     The error type that occurred.
     """
     data: URLElicitationRequiredErrorErrorData
+    """
+    Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
+    """
+    message: str
+    """
+    A short description of the error. The message SHOULD be limited to a concise single sentence.
+    """
 
 
 class ClientCapabilities(MCPModel):
