@@ -79,16 +79,22 @@ def generate_schema(
     *,
     out: Path,
     name: str | None = None,
+    errata_file: Path | None = None,
     check: bool = False,
     limits: Limits = DEFAULT_LIMITS,
 ) -> GenerateResult:
-    """Generate one package (out itself) from any schema.json on disk, with the same pipeline."""
+    """Generate one package (out itself) from any schema.json on disk, with the same pipeline.
+
+    errata_file: an errata JSON file (the format of spec/errata/<rev>.json) to apply first.
+    """
     try:
         data = schema.read_bytes()
     except OSError as exc:
         raise fail("MCG003", f"cannot read {schema}: {exc.strerror or exc}") from exc
     label = name or schema.resolve().parent.name or "custom"
-    item = build_revision(label, out.name, data, spec.sha256_hex(data), limits=limits, use_errata=False)
+    item = build_revision(
+        label, out.name, data, spec.sha256_hex(data), limits=limits, errata_file=errata_file, use_errata=bool(errata_file)
+    )
     return _finish(output.FileSet(out, {**item.files, "py.typed": ""}), [item.revision], check)
 
 

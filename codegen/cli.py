@@ -74,6 +74,9 @@ def generate(
     spec_source: SpecSourceOpt = None,
     out: OutOpt = None,
     schema: SchemaOpt = None,
+    errata_file: Annotated[
+        Path | None, typer.Option("--errata", help="Errata JSON Patch file to apply to --schema first.")
+    ] = None,
     check: Annotated[bool, typer.Option("--check", help="Do not write; exit 1 with a diff if out is stale.")] = False,
     quiet: QuietOpt = False,
     debug: DebugOpt = False,
@@ -85,7 +88,7 @@ def generate(
     """Generate the model packages (all pinned revisions by default)."""
     limits = _limits(max_schema_bytes, max_depth, max_definitions, max_subschemas)
     _run(
-        lambda: _generate(revision, spec_source, out, schema, check, limits, quiet),
+        lambda: _generate(revision, spec_source, out, schema, check, limits, quiet, errata_file),
         debug=debug,
     )
 
@@ -111,6 +114,7 @@ def _generate(
     check: bool,
     limits: Limits,
     quiet: bool,
+    errata_file: Path | None = None,
 ) -> int:
     from . import api
     from .errors import fail
@@ -120,7 +124,7 @@ def _generate(
             raise fail("MCG008", "--schema needs --out", hint="e.g. --schema spec/schema.json --out src/pkg/_mcp")
         if revisions:
             raise fail("MCG008", "--schema and --revision cannot be combined")
-        result = api.generate_schema(schema, out=out, check=check, limits=limits)
+        result = api.generate_schema(schema, out=out, errata_file=errata_file, check=check, limits=limits)
     else:
         result = api.generate(
             revisions, spec_source=spec_source, out=out or api.DEFAULT_OUT, check=check, limits=limits

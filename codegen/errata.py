@@ -27,13 +27,16 @@ class Erratum:
     patch: tuple[dict[str, Any], ...]
 
 
-def errata_path(revision: str, folder: Path | None = None) -> Path:
-    return (folder or spec_dir() / "errata") / f"{revision}.json"
+def errata_path(revision: str) -> Path:
+    return spec_dir() / "errata" / f"{revision}.json"
 
 
-def load_errata(revision: str, folder: Path | None = None) -> tuple[Erratum, ...]:
-    path = errata_path(revision, folder)
+def load_errata(revision: str, path: Path | None = None) -> tuple[Erratum, ...]:
+    """The errata of a pinned revision (spec/errata/<rev>.json), or of an explicit errata file."""
+    path = path or errata_path(revision)
     if not path.exists():
+        if path != errata_path(revision):
+            raise fail("MCG201", f"errata file {path} does not exist", revision=revision)
         return ()
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))

@@ -20,7 +20,6 @@ MODULE_NAMES = frozenset(
     {
         "Annotated", "Any", "AwareDatetime", "BaseModel", "ConfigDict", "Discriminator", "Field",
         "Literal", "MISSING", "Optional", "RootModel", "Tag", "TypeAdapter", "TypeAliasType", "Union",
-        "annotations",
     }
 )  # fmt: skip
 BUILTIN_TYPE_NAMES = frozenset({"bool", "bytes", "dict", "float", "int", "list", "object", "set", "str", "tuple"})

@@ -32,13 +32,13 @@ def build_revision(
     sha256: str,
     *,
     limits: Limits,
-    errata_dir: Path | None = None,
+    errata_file: Path | None = None,
     use_errata: bool = True,
 ) -> BuiltRevision:
     try:
         raw = load.parse_json(data, revision, limits)
         if use_errata:
-            raw = errata.apply_errata(raw, errata.load_errata(revision, errata_dir), revision)
+            raw = errata.apply_errata(raw, errata.load_errata(revision, errata_file), revision)
         doc = load.to_schema_doc(raw, revision, limits)
         model = analyze.analyze(doc, package=package, sha256=sha256)
         lowered = lower.lower(doc, model)

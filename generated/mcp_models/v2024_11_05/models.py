@@ -577,7 +577,7 @@ class AnnotatedModel(MCPModel):
     Base for objects that include optional annotations for the client. The client can use annotations to inform how objects are used or displayed
     """
 
-    annotations_: Annotated[AnnotatedAnnotations | MISSING, Field(alias="annotations")] = MISSING
+    annotations: AnnotatedAnnotations | MISSING = MISSING
 
 
 class CallToolRequest(MCPModel):
@@ -1006,7 +1006,7 @@ class TextContent(MCPModel):
     Text provided to or from an LLM.
     """
 
-    annotations_: Annotated[TextContentAnnotations | MISSING, Field(alias="annotations")] = MISSING
+    annotations: TextContentAnnotations | MISSING = MISSING
     text: str
     """
     The text content of the message.
@@ -1074,9 +1074,7 @@ class EmbeddedResource(MCPModel):
     of the LLM and/or the user.
     """
 
-    annotations_: Annotated[EmbeddedResourceAnnotations | MISSING, Field(alias="annotations")] = (
-        MISSING
-    )
+    annotations: EmbeddedResourceAnnotations | MISSING = MISSING
     resource: TextResourceContents | BlobResourceContents
     type: Literal["resource"]
 
@@ -1086,7 +1084,7 @@ class ImageContent(MCPModel):
     An image provided to or from an LLM.
     """
 
-    annotations_: Annotated[ImageContentAnnotations | MISSING, Field(alias="annotations")] = MISSING
+    annotations: ImageContentAnnotations | MISSING = MISSING
     data: str
     """
     The base64-encoded image data.
@@ -1190,7 +1188,7 @@ class Resource(MCPModel):
     A known resource that the server is capable of reading.
     """
 
-    annotations_: Annotated[ResourceAnnotations | MISSING, Field(alias="annotations")] = MISSING
+    annotations: ResourceAnnotations | MISSING = MISSING
     description: str | MISSING = MISSING
     """
     A description of what this resource represents.
@@ -1224,9 +1222,7 @@ class ResourceTemplate(MCPModel):
     A template description for resources available on the server.
     """
 
-    annotations_: Annotated[ResourceTemplateAnnotations | MISSING, Field(alias="annotations")] = (
-        MISSING
-    )
+    annotations: ResourceTemplateAnnotations | MISSING = MISSING
     description: str | MISSING = MISSING
     """
     A description of what this template is for.

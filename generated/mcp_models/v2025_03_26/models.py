@@ -621,7 +621,7 @@ class AudioContent(MCPModel):
     Audio provided to or from an LLM.
     """
 
-    annotations_: Annotated[Annotations | MISSING, Field(alias="annotations")] = MISSING
+    annotations: Annotations | MISSING = MISSING
     """
     Optional annotations for the client.
     """
@@ -705,7 +705,7 @@ class EmbeddedResource(MCPModel):
     of the LLM and/or the user.
     """
 
-    annotations_: Annotated[Annotations | MISSING, Field(alias="annotations")] = MISSING
+    annotations: Annotations | MISSING = MISSING
     """
     Optional annotations for the client.
     """
@@ -730,7 +730,7 @@ class ImageContent(MCPModel):
     An image provided to or from an LLM.
     """
 
-    annotations_: Annotated[Annotations | MISSING, Field(alias="annotations")] = MISSING
+    annotations: Annotations | MISSING = MISSING
     """
     Optional annotations for the client.
     """
@@ -960,7 +960,7 @@ class Resource(MCPModel):
     A known resource that the server is capable of reading.
     """
 
-    annotations_: Annotated[Annotations | MISSING, Field(alias="annotations")] = MISSING
+    annotations: Annotations | MISSING = MISSING
     """
     Optional annotations for the client.
     """
@@ -1006,7 +1006,7 @@ class ResourceTemplate(MCPModel):
     A template description for resources available on the server.
     """
 
-    annotations_: Annotated[Annotations | MISSING, Field(alias="annotations")] = MISSING
+    annotations: Annotations | MISSING = MISSING
     """
     Optional annotations for the client.
     """
@@ -1106,7 +1106,7 @@ class TextContent(MCPModel):
     Text provided to or from an LLM.
     """
 
-    annotations_: Annotated[Annotations | MISSING, Field(alias="annotations")] = MISSING
+    annotations: Annotations | MISSING = MISSING
     """
     Optional annotations for the client.
     """
@@ -1373,7 +1373,7 @@ class Tool(MCPModel):
     Definition for a tool the client can call.
     """
 
-    annotations_: Annotated[ToolAnnotations | MISSING, Field(alias="annotations")] = MISSING
+    annotations: ToolAnnotations | MISSING = MISSING
     """
     Optional additional tool information.
     """

@@ -780,7 +780,7 @@ class AudioContent(MCPModel):
     """
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
-    annotations_: Annotated[Annotations | MISSING, Field(alias="annotations")] = MISSING
+    annotations: Annotations | MISSING = MISSING
     """
     Optional annotations for the client.
     """
@@ -876,7 +876,7 @@ class EmbeddedResource(MCPModel):
     """
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
-    annotations_: Annotated[Annotations | MISSING, Field(alias="annotations")] = MISSING
+    annotations: Annotations | MISSING = MISSING
     """
     Optional annotations for the client.
     """
@@ -905,7 +905,7 @@ class ImageContent(MCPModel):
     """
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
-    annotations_: Annotated[Annotations | MISSING, Field(alias="annotations")] = MISSING
+    annotations: Annotations | MISSING = MISSING
     """
     Optional annotations for the client.
     """
@@ -1176,7 +1176,7 @@ class Resource(MCPModel):
     """
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
-    annotations_: Annotated[Annotations | MISSING, Field(alias="annotations")] = MISSING
+    annotations: Annotations | MISSING = MISSING
     """
     Optional annotations for the client.
     """
@@ -1226,7 +1226,7 @@ class ResourceLink(MCPModel):
     """
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
-    annotations_: Annotated[Annotations | MISSING, Field(alias="annotations")] = MISSING
+    annotations: Annotations | MISSING = MISSING
     """
     Optional annotations for the client.
     """
@@ -1284,7 +1284,7 @@ class ResourceTemplate(MCPModel):
     """
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
-    annotations_: Annotated[Annotations | MISSING, Field(alias="annotations")] = MISSING
+    annotations: Annotations | MISSING = MISSING
     """
     Optional annotations for the client.
     """
@@ -1395,7 +1395,7 @@ class TextContent(MCPModel):
     """
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
-    annotations_: Annotated[Annotations | MISSING, Field(alias="annotations")] = MISSING
+    annotations: Annotations | MISSING = MISSING
     """
     Optional annotations for the client.
     """
@@ -1673,7 +1673,7 @@ class Tool(MCPModel):
     """
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
-    annotations_: Annotated[ToolAnnotations | MISSING, Field(alias="annotations")] = MISSING
+    annotations: ToolAnnotations | MISSING = MISSING
     """
     Optional additional tool information.
 

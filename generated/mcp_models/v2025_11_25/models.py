@@ -1181,7 +1181,7 @@ class AudioContent(MCPModel):
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    annotations_: Annotated[Annotations | MISSING, Field(alias="annotations")] = MISSING
+    annotations: Annotations | MISSING = MISSING
     """
     Optional annotations for the client.
     """
@@ -1411,7 +1411,7 @@ class EmbeddedResource(MCPModel):
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    annotations_: Annotated[Annotations | MISSING, Field(alias="annotations")] = MISSING
+    annotations: Annotations | MISSING = MISSING
     """
     Optional annotations for the client.
     """
@@ -1507,7 +1507,7 @@ class ImageContent(MCPModel):
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    annotations_: Annotated[Annotations | MISSING, Field(alias="annotations")] = MISSING
+    annotations: Annotations | MISSING = MISSING
     """
     Optional annotations for the client.
     """
@@ -1727,7 +1727,7 @@ class Resource(MCPModel):
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    annotations_: Annotated[Annotations | MISSING, Field(alias="annotations")] = MISSING
+    annotations: Annotations | MISSING = MISSING
     """
     Optional annotations for the client.
     """
@@ -1789,7 +1789,7 @@ class ResourceLink(MCPModel):
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    annotations_: Annotated[Annotations | MISSING, Field(alias="annotations")] = MISSING
+    annotations: Annotations | MISSING = MISSING
     """
     Optional annotations for the client.
     """
@@ -1865,7 +1865,7 @@ class ResourceTemplate(MCPModel):
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    annotations_: Annotated[Annotations | MISSING, Field(alias="annotations")] = MISSING
+    annotations: Annotations | MISSING = MISSING
     """
     Optional annotations for the client.
     """
@@ -2039,7 +2039,7 @@ class TextContent(MCPModel):
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    annotations_: Annotated[Annotations | MISSING, Field(alias="annotations")] = MISSING
+    annotations: Annotations | MISSING = MISSING
     """
     Optional annotations for the client.
     """
@@ -2572,7 +2572,7 @@ class Tool(MCPModel):
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    annotations_: Annotated[ToolAnnotations | MISSING, Field(alias="annotations")] = MISSING
+    annotations: ToolAnnotations | MISSING = MISSING
     """
     Optional additional tool information.
 

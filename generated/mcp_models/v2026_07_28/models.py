@@ -1034,7 +1034,7 @@ class AudioContent(MCPModel):
     """
 
     meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
-    annotations_: Annotated[Annotations | MISSING, Field(alias="annotations")] = MISSING
+    annotations: Annotations | MISSING = MISSING
     """
     Optional annotations for the client.
     """
@@ -1145,7 +1145,7 @@ class EmbeddedResource(MCPModel):
     """
 
     meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
-    annotations_: Annotated[Annotations | MISSING, Field(alias="annotations")] = MISSING
+    annotations: Annotations | MISSING = MISSING
     """
     Optional annotations for the client.
     """
@@ -1172,7 +1172,7 @@ class ImageContent(MCPModel):
     """
 
     meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
-    annotations_: Annotated[Annotations | MISSING, Field(alias="annotations")] = MISSING
+    annotations: Annotations | MISSING = MISSING
     """
     Optional annotations for the client.
     """
@@ -1401,7 +1401,7 @@ class Resource(MCPModel):
     """
 
     meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
-    annotations_: Annotated[Annotations | MISSING, Field(alias="annotations")] = MISSING
+    annotations: Annotations | MISSING = MISSING
     """
     Optional annotations for the client.
     """
@@ -1460,7 +1460,7 @@ class ResourceLink(MCPModel):
     """
 
     meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
-    annotations_: Annotated[Annotations | MISSING, Field(alias="annotations")] = MISSING
+    annotations: Annotations | MISSING = MISSING
     """
     Optional annotations for the client.
     """
@@ -1528,7 +1528,7 @@ class ResourceTemplate(MCPModel):
     """
 
     meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
-    annotations_: Annotated[Annotations | MISSING, Field(alias="annotations")] = MISSING
+    annotations: Annotations | MISSING = MISSING
     """
     Optional annotations for the client.
     """
@@ -1697,7 +1697,7 @@ class TextContent(MCPModel):
     """
 
     meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
-    annotations_: Annotated[Annotations | MISSING, Field(alias="annotations")] = MISSING
+    annotations: Annotations | MISSING = MISSING
     """
     Optional annotations for the client.
     """
@@ -1749,7 +1749,7 @@ class Tool(MCPModel):
     """
 
     meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
-    annotations_: Annotated[ToolAnnotations | MISSING, Field(alias="annotations")] = MISSING
+    annotations: ToolAnnotations | MISSING = MISSING
     """
     Optional additional tool information.
 

@@ -1,0 +1,73 @@
+"""Case folders: a small schema in, the expected package files out.
+
+Each tests/cases/<case>/ holds schema.json (and optionally errata.json) and expected/, the exact files
+`mcp-codegen generate --schema` must produce. After an intended change, refresh them with
+UPDATE_EXPECTED=1 pytest tests/test_cases.py and review the diff.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from codegen import generate_schema
+from codegen.output import read_tree
+
+CASES = Path(__file__).parent / "cases"
+UPDATE = os.environ.get("UPDATE_EXPECTED") == "1"
+
+
+def _generate(case: Path, out: Path) -> dict[str, bytes]:
+    errata = case / "errata.json"
+    generate_schema(case / "schema.json", out=out, name=case.name, errata_file=errata if errata.exists() else None)
+    return read_tree(out)
+
+
+@pytest.mark.parametrize("case", sorted(p.name for p in CASES.iterdir() if (p / "schema.json").exists()))
+def test_case_folder(case: str, tmp_path: Path) -> None:
+    folder = CASES / case
+    produced = _generate(folder, tmp_path / case)
+    expected_dir = folder / "expected"
+    if UPDATE:
+        for rel, data in produced.items():
+            (expected_dir / rel).parent.mkdir(parents=True, exist_ok=True)
+            (expected_dir / rel).write_bytes(data)
+    expected = read_tree(expected_dir)
+    assert sorted(produced) == sorted(expected)
+    for rel in produced:
+        assert produced[rel].decode() == expected[rel].decode(), rel
+
+
+def test_draft07_definitions_and_2020_12_defs_give_the_same_models(tmp_path: Path) -> None:
+    def body(case: str) -> list[str]:
+        files = _generate(CASES / case, tmp_path / case)
+        # the header names the case and its sha256; everything after it must be the same
+        return files["models.py"].decode().splitlines()[2:]
+
+    assert body("dialect_draft07") == body("dialect_2020_12")
+
+
+def test_openness_follows_additional_properties(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib
+
+    from pydantic import ValidationError
+
+    _generate(CASES / "openness", tmp_path / "openness_pkg")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    models = importlib.import_module("openness_pkg")
+
+    open_data = {"name": "n", "extra": {"kept": [1, 2.5]}}
+    assert models.Open.model_validate(open_data).model_dump(mode="json") == open_data
+    assert models.OpenExplicit.model_validate(open_data).model_dump(mode="json") == open_data
+    with pytest.raises(ValidationError):
+        models.Closed.model_validate(open_data)
+    assert models.Closed.model_validate({"name": "n"}).model_dump(mode="json") == {"name": "n"}
+    typed = {"name": "n", "other": "string extra"}
+    assert models.TypedExtras.model_validate(typed).model_dump(mode="json") == typed
+    with pytest.raises(ValidationError):
+        models.TypedExtras.model_validate({"name": "n", "other": 5})
+    nullable = {"maybe": None, "count": 7}
+    dumped = models.Nullable.model_validate(nullable).model_dump(mode="json")
+    assert dumped == nullable and type(dumped["count"]) is int
