@@ -10,7 +10,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from . import ir, naming, pointers, schemas
+from . import discriminate, ir, naming, pointers, schemas
 from .errors import fail
 from .load import DEFS, SchemaDoc
 
@@ -48,6 +48,7 @@ def analyze(doc: SchemaDoc, *, package: str, sha256: str) -> ir.Revision:
     _check_unique(names, doc.revision)
     _check_unique(exports, doc.revision)
 
+    kinds = {pointer: _kind(node) for pointer, node in nodes.items()}
     entities = []
     for pointer in sorted(names):
         node = nodes[pointer]
@@ -64,9 +65,7 @@ def analyze(doc: SchemaDoc, *, package: str, sha256: str) -> ir.Revision:
             flat = schemas.flatten_all_of(dict(node), lambda ref: _resolve(document, ref))
             entity = _with_fields(entity, flat, doc.revision)
         elif kind is ir.Kind.UNION:
-            arms = tuple(_arm_pointer(arm, pointers.join(pointer, key, i)) for key, i, arm in _arms(node))
-            tag = _find_tag(document, arms)
-            entity = replace(entity, arms=arms, tag=tag)
+            entity = _with_arms(entity, node, document, kinds)
         entities.append(entity)
 
     formats = sorted(
@@ -96,14 +95,77 @@ def _kind(node: Mapping[str, Any]) -> ir.Kind:
 
 
 def _class_worthy(node: Any) -> bool:
-    return isinstance(node, dict) and ("properties" in node or "allOf" in node)
+    """An object with properties becomes a class; a union of objects a named (discriminable) alias."""
+    if not isinstance(node, dict):
+        return False
+    if "properties" in node or "allOf" in node:
+        return True
+    return _dispatchable_union(node)
+
+
+def _dispatchable_union(node: Mapping[str, Any]) -> bool:
+    """A union of at least two arms, each an object (by `$ref` or inline) or of one JSON type, some an object."""
+    arms = [arm for key in _ARMS for arm in node.get(key) or ()]
+    if len(arms) < 2 or not all(isinstance(a, dict) for a in arms):
+        return False
+    objects = [a for a in arms if "$ref" in a or "properties" in a]
+    typed = [a for a in arms if a not in objects and isinstance(a.get("type"), str) and a["type"] != "object"]
+    return bool(objects) and len(objects) + len(typed) == len(arms)
+
+
+def _with_arms(
+    entity: ir.Entity, node: Mapping[str, Any], document: Mapping[str, Any], kinds: Mapping[str, ir.Kind]
+) -> ir.Entity:
+    arms = tuple(_arm_pointer(arm, pointers.join(entity.pointer, key, i)) for key, i, arm in _arms(node))
+    tag = _find_tag(document, arms)
+    if tag is not None:
+        return replace(entity, arms=arms, tag=tag)
+    untyped = [
+        arm
+        for arm in arms
+        if kinds.get(_model_target(document, arm)) is not ir.Kind.MODEL
+        and not isinstance(_resolve(document, arm).get("type"), str)
+    ]
+    if untyped:
+        reason = (
+            "arms of several JSON types each, told apart exactly by strict validation: "
+            + ", ".join(_arm_label(entity.pointer, arm) for arm in untyped)
+        )
+        return replace(entity, arms=arms, smart_reason=reason)
+    found = discriminate.structural_dispatch(arms, lambda ref: _resolve(document, ref))
+    if isinstance(found, str):
+        return replace(entity, arms=arms, smart_reason=found)
+    return replace(entity, arms=arms, dispatch=found)
+
+
+def _arm_label(union: str, arm: str) -> str:
+    return arm[len(union) + 1 :] if arm.startswith(union + "/") else arm.rsplit("/", 1)[-1]
+
+
+def _model_target(document: Mapping[str, Any], pointer: str) -> str:
+    """Follow pure `$ref` aliases from pointer to the pointer of what they name."""
+    seen = {pointer}
+    node = pointers.resolve(document, pointer)
+    while isinstance(node, dict) and set(node) <= {"$ref", "description", "title"} and "$ref" in node:
+        pointer = node["$ref"]
+        if pointer in seen:
+            break
+        seen.add(pointer)
+        node = pointers.resolve(document, pointer)
+    return pointer
 
 
 def _inline_objects(node: Mapping[str, Any], pointer: str, owner: str, suffix: str) -> Iterator[_Found]:
-    """Inline schemas below node that become classes of their own, outermost first."""
+    """Inline schemas below node that become classes of their own, outermost first.
+
+    In a union that gets a discriminator, an arm of another JSON type (a batch array) is named too,
+    so that the discriminator can tag it.
+    """
+    dispatchable = _dispatchable_union(node)
     for child_pointer, child, step, hoistable in _children(node, pointer):
         child_suffix = suffix + step
-        if hoistable and _class_worthy(child):
+        typed_arm = dispatchable and child_pointer.rsplit("/", 2)[-2] in _ARMS and isinstance(child.get("type"), str)
+        if hoistable and (_class_worthy(child) or typed_arm):
             yield _Found(child_pointer, owner, child_suffix, child)
             yield from _inline_objects(child, child_pointer, child_pointer, "")
         else:

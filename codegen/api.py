@@ -22,7 +22,8 @@ class RevisionSummary:
     classes: int  # models, including hoisted inline objects
     aliases: int  # unions and other type aliases
     tagged_unions: tuple[tuple[str, str], ...]  # (union name, tag property)
-    untagged_unions: tuple[str, ...]
+    structural_unions: tuple[str, ...]  # told apart by shape (callable discriminator)
+    smart_unions: tuple[tuple[str, str], ...]  # (union name, why it cannot be discriminated)
 
     @classmethod
     def of(cls, revision: ir.Revision) -> RevisionSummary:
@@ -33,8 +34,9 @@ class RevisionSummary:
             definitions=len(revision.definitions),
             classes=sum(1 for e in revision.entities if e.kind is ir.Kind.MODEL),
             aliases=sum(1 for e in revision.entities if e.kind is not ir.Kind.MODEL),
-            tagged_unions=tuple((u.name, u.tag.property) for u in unions if u.tag is not None),
-            untagged_unions=tuple(u.name for u in unions if u.tag is None),
+            tagged_unions=tuple((u.export_name, u.tag.property) for u in unions if u.tag is not None),
+            structural_unions=tuple(u.export_name for u in unions if u.dispatch is not None),
+            smart_unions=tuple((u.export_name, u.smart_reason or "") for u in unions if u.smart_reason),
         )
 
 

@@ -144,8 +144,10 @@ def _generate(
                 f"{summary.revision} -> {summary.package}: {summary.definitions} definitions, "
                 f"{summary.classes} classes, {summary.aliases} aliases; tagged unions: {tagged}"
             )
-            if summary.untagged_unions:
-                typer.echo(f"  unions validated in smart mode: {', '.join(summary.untagged_unions)}")
+            if summary.structural_unions:
+                typer.echo(f"  unions told apart by shape: {', '.join(summary.structural_unions)}")
+            for name, reason in summary.smart_unions:
+                typer.echo(f"  not discriminated: {name}: {reason}")
         written = result.written
         if written is not None:
             state = f"{len(written.changed)} written, {len(written.removed)} removed" if written.touched else "unchanged"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import warnings
+from collections import defaultdict
 from collections.abc import Mapping
 from typing import Any
 
@@ -18,6 +19,7 @@ from .resources import templates_dir
 
 BASE_MODULE = "_base"
 BASE_CLASS = "MCPModel"
+STRUCTURAL_MODULE = "_structural"
 
 
 def engine_version() -> str:
@@ -31,6 +33,17 @@ def engine_options(revision: ir.Revision, header: str) -> dict[str, Any]:
     from datamodel_code_generator.format import PythonVersion
     from datamodel_code_generator.parser import LiteralType
 
+    structural = {
+        entity.pointer_in_engine_input: {"structural_arms": [revision.name_of(arm) for arm in entity.arm_order]}
+        for entity in revision.entities
+        if entity.dispatch is not None
+    }
+    imports: dict[str, Any] = {}
+    if structural:
+        imports = {
+            "additional_imports": ["typing.Annotated", "typing.Union", "pydantic.Tag", f"{STRUCTURAL_MODULE}.structural"],
+            "import_overrides": {BASE_CLASS: f".{BASE_MODULE}", "structural": f".{STRUCTURAL_MODULE}"},
+        }
     aliases = {
         f"{entity.name}.{field.wire_name}": field.python_name
         for entity in revision.entities
@@ -59,6 +72,8 @@ def engine_options(revision: ir.Revision, header: str) -> dict[str, Any]:
         "use_field_description": True,
         "custom_template_dir": templates_dir() / "dcg",
         "custom_file_header": header,
+        "extra_template_data": defaultdict(dict, structural),
+        **imports,
         "formatters": [],
         "disable_timestamp": True,
         "allow_remote_refs": False,

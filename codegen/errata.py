@@ -94,8 +94,12 @@ def _check_guarded(erratum: Erratum, revision: str) -> None:
         if kind == "test":
             tested.add(path)
             continue
-        guard = path.rsplit("/", 1)[0] if kind == "add" else path
-        if guard not in tested and path not in tested:
+        if kind == "add":  # guarded by a test of the parent or of anything inside it
+            parent = path.rsplit("/", 1)[0]
+            guarded = any(t == parent or t.startswith(parent + "/") for t in tested)
+        else:
+            guarded = path in tested
+        if not guarded:
             raise fail(
                 "MCG201",
                 f"erratum {erratum.id!r}: `{kind}` at {path} is not preceded by a `test` op",

@@ -31,6 +31,32 @@ class Tag:
     values: tuple[tuple[str, str], ...]  # (tag value, arm pointer), sorted by value
 
 
+JSONScalar = str | int | float | bool | None
+
+
+@dataclass(frozen=True, order=True)
+class Predicate:
+    """A test on a value: `is` a JSON type, `has` a key path, `eq` one of values there, or `eq_or_absent`."""
+
+    op: str  # "is" | "has" | "eq" | "eq_or_absent"
+    path: tuple[str, ...]
+    values: tuple[JSONScalar, ...] = ()
+
+
+@dataclass(frozen=True)
+class Rule:
+    arm: str  # arm pointer
+    predicates: tuple[Predicate, ...]
+
+
+@dataclass(frozen=True)
+class Dispatch:
+    """A structural discriminator: the first rule whose predicates all hold names the arm."""
+
+    rules: tuple[Rule, ...]  # in evaluation order
+    closed_keys: tuple[tuple[str, tuple[JSONScalar, ...]], ...]  # keys whose every value is known
+
+
 @dataclass(frozen=True)
 class Entity:
     """One generated top-level name: a spec definition or an inline object hoisted out of one."""
@@ -44,6 +70,18 @@ class Entity:
     fields: tuple[Field, ...] = ()
     arms: tuple[str, ...] = ()  # union arms, as pointers (a `$ref` target or the arm's own pointer)
     tag: Tag | None = None
+    dispatch: Dispatch | None = None
+    smart_reason: str | None = None  # why a union is left to pydantic's smart mode
+
+    @property
+    def pointer_in_engine_input(self) -> str:
+        """Where lower.py puts this entity in the engine's schema: `$defs` under its class name."""
+        return "#/$defs/" + self.name
+
+    @property
+    def arm_order(self) -> tuple[str, ...]:
+        """Arm pointers in the order their tags are tried."""
+        return tuple(rule.arm for rule in self.dispatch.rules) if self.dispatch else self.arms
 
     @property
     def definition_name(self) -> str:

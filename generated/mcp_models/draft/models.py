@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+from typing import Annotated, Union
+from pydantic import Tag
+from ._structural import structural
 from pydantic import Field, MISSING
 from typing import Annotated, Any, Literal, Optional, Union
 from typing_extensions import TypeAliasType
@@ -84,9 +87,6 @@ class CompleteResultCompletion(MCPModel):
 
 
 Cursor = TypeAliasType("Cursor", str)
-"""
-An opaque token used to represent a cursor for pagination.
-"""
 
 
 class ElicitRequestURLParams(MCPModel):
@@ -366,12 +366,6 @@ LoggingLevel = TypeAliasType(
     "LoggingLevel",
     Literal["alert", "critical", "debug", "emergency", "error", "info", "notice", "warning"],
 )
-"""
-The severity of a log message.
-
-These map to syslog message severities, as specified in RFC-5424:
-https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1
-"""
 
 
 class MetaObject(MCPModel):
@@ -524,9 +518,6 @@ class ParseError(MCPModel):
 
 
 ProgressToken = TypeAliasType("ProgressToken", str | int)
-"""
-A progress token, used to associate progress notifications with the original request.
-"""
 
 
 class PromptArgument(MCPModel):
@@ -584,9 +575,6 @@ class Request(MCPModel):
 
 
 RequestId = TypeAliasType("RequestId", str | int)
-"""
-A uniquely identifying ID for a request in JSON-RPC.
-"""
 
 
 class ResourceContents(MCPModel):
@@ -641,19 +629,9 @@ class ResultMetaObject(MCPModel):
 
 
 ResultType = TypeAliasType("ResultType", str)
-"""
-Indicates the type of a {@link Result} object, allowing the client to
-determine how to parse the response.
-
-complete - the request completed successfully and the result contains the final content.
-input_required - the request requires additional input and the result contains an {@link InputRequiredResult} object with instructions for the client to provide additional input before retrying the original request.
-"""
 
 
 Role = TypeAliasType("Role", Literal["assistant", "user"])
-"""
-The sender or recipient of messages and data in a conversation.
-"""
 
 
 class Root(MCPModel):
@@ -1107,6 +1085,12 @@ class CacheableResult(MCPModel):
     """
 
 
+CompleteRequestParamsRef = TypeAliasType(
+    "CompleteRequestParamsRef",
+    Annotated[PromptReference | ResourceTemplateReference, Field(discriminator="type")],
+)
+
+
 class CompleteResult(MCPModel):
     """
     The result returned by the server for a {@link CompleteRequestcompletion/complete} request.
@@ -1136,21 +1120,16 @@ class CompleteResultResponse(MCPModel):
     result: CompleteResult
 
 
-class EmbeddedResource(MCPModel):
-    """
-    The contents of a resource, embedded into a prompt or tool call result.
-
-    It is up to the client how best to render embedded resources for the benefit
-    of the LLM and/or the user.
-    """
-
-    meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
-    annotations: Annotations | MISSING = MISSING
-    """
-    Optional annotations for the client.
-    """
-    resource: TextResourceContents | BlobResourceContents
-    type: Literal["resource"]
+EmbeddedResourceResource = TypeAliasType(
+    "EmbeddedResourceResource",
+    Annotated[
+        Union[
+            Annotated["TextResourceContents", Tag("TextResourceContents")],
+            Annotated["BlobResourceContents", Tag("BlobResourceContents")],
+        ],
+        structural("EmbeddedResourceResource"),
+    ],
+)
 
 
 class HeaderMismatchError(MCPModel):
@@ -1352,47 +1331,16 @@ class PromptListChangedNotification(MCPModel):
     params: NotificationParams | MISSING = MISSING
 
 
-class ReadResourceResult(MCPModel):
-    """
-    The result returned by the server for a {@link ReadResourceRequestresources/read} request.
-    """
-
-    meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
-    cache_scope: Annotated[Literal["private", "public"], Field(alias="cacheScope")]
-    """
-    Indicates the intended scope of the cached response, analogous to HTTP
-    `Cache-Control: public` vs `Cache-Control: private`.
-
-    - `"public"`: The response does not contain user-specific data. Any
-      client or intermediary (e.g., shared gateway, caching proxy) MAY cache
-      the response and serve it across authorization contexts.
-    - `"private"`: The response MAY be cached and reused only within the
-      same authorization context. Caches MUST NOT be shared across
-      authorization contexts (e.g., a different access token requires a
-      different cache).
-    """
-    contents: list[TextResourceContents | BlobResourceContents]
-    result_type: Annotated[str, Field(alias="resultType")]
-    """
-    Indicates the type of the result, which allows the client to determine
-    how to parse the result object.
-
-    Servers implementing this protocol version MUST include this field.
-    For backward compatibility, when a client receives a result from a
-    server implementing an earlier protocol version (which does not include
-    `resultType`), the client MUST treat the absent field as `"complete"`.
-    """
-    ttl_ms: Annotated[int, Field(alias="ttlMs", ge=0)]
-    """
-    A hint from the server indicating how long (in milliseconds) the
-    client MAY cache this response before re-fetching. Semantics are
-    analogous to HTTP Cache-Control max-age.
-
-    - If 0, The response SHOULD be considered immediately stale,
-      The client MAY re-fetch every time the result is needed.
-    - If positive, the client SHOULD consider the result fresh for this many
-      milliseconds after receiving the response.
-    """
+ReadResourceResultContentsItem = TypeAliasType(
+    "ReadResourceResultContentsItem",
+    Annotated[
+        Union[
+            Annotated["TextResourceContents", Tag("TextResourceContents")],
+            Annotated["BlobResourceContents", Tag("BlobResourceContents")],
+        ],
+        structural("ReadResourceResultContentsItem"),
+    ],
+)
 
 
 class Resource(MCPModel):
@@ -1929,18 +1877,6 @@ class ClientNotification(MCPModel):
 
 
 ClientResult = TypeAliasType("ClientResult", Result)
-"""
-Common result fields.
-"""
-
-
-ContentBlock = TypeAliasType(
-    "ContentBlock",
-    Annotated[
-        TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource,
-        Field(discriminator="type"),
-    ],
-)
 
 
 class DiscoverResult(MCPModel):
@@ -2013,10 +1949,24 @@ class DiscoverResultResponse(MCPModel):
     result: DiscoverResult
 
 
+class EmbeddedResource(MCPModel):
+    """
+    The contents of a resource, embedded into a prompt or tool call result.
+
+    It is up to the client how best to render embedded resources for the benefit
+    of the LLM and/or the user.
+    """
+
+    meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
+    annotations: Annotations | MISSING = MISSING
+    """
+    Optional annotations for the client.
+    """
+    resource: EmbeddedResourceResource
+    type: Literal["resource"]
+
+
 EmptyResult = TypeAliasType("EmptyResult", Result)
-"""
-Common result fields.
-"""
 
 
 class JSONRPCResultResponse(MCPModel):
@@ -2306,16 +2256,47 @@ class ProgressNotification(MCPModel):
     params: ProgressNotificationParams
 
 
-class PromptMessage(MCPModel):
+class ReadResourceResult(MCPModel):
     """
-    Describes a message returned as part of a prompt.
-
-    This is similar to {@link SamplingMessage}, but also supports the embedding of
-    resources from the MCP server.
+    The result returned by the server for a {@link ReadResourceRequestresources/read} request.
     """
 
-    content: ContentBlock
-    role: Role
+    meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
+    cache_scope: Annotated[Literal["private", "public"], Field(alias="cacheScope")]
+    """
+    Indicates the intended scope of the cached response, analogous to HTTP
+    `Cache-Control: public` vs `Cache-Control: private`.
+
+    - `"public"`: The response does not contain user-specific data. Any
+      client or intermediary (e.g., shared gateway, caching proxy) MAY cache
+      the response and serve it across authorization contexts.
+    - `"private"`: The response MAY be cached and reused only within the
+      same authorization context. Caches MUST NOT be shared across
+      authorization contexts (e.g., a different access token requires a
+      different cache).
+    """
+    contents: list[ReadResourceResultContentsItem]
+    result_type: Annotated[str, Field(alias="resultType")]
+    """
+    Indicates the type of the result, which allows the client to determine
+    how to parse the result object.
+
+    Servers implementing this protocol version MUST include this field.
+    For backward compatibility, when a client receives a result from a
+    server implementing an earlier protocol version (which does not include
+    `resultType`), the client MUST treat the absent field as `"complete"`.
+    """
+    ttl_ms: Annotated[int, Field(alias="ttlMs", ge=0)]
+    """
+    A hint from the server indicating how long (in milliseconds) the
+    client MAY cache this response before re-fetching. Semantics are
+    analogous to HTTP Cache-Control max-age.
+
+    - If 0, The response SHOULD be considered immediately stale,
+      The client MAY re-fetch every time the result is needed.
+    - If positive, the client SHOULD consider the result fresh for this many
+      milliseconds after receiving the response.
+    """
 
 
 class ResourceUpdatedNotification(MCPModel):
@@ -2329,7 +2310,14 @@ class ResourceUpdatedNotification(MCPModel):
 
 
 SingleSelectEnumSchema = TypeAliasType(
-    "SingleSelectEnumSchema", UntitledSingleSelectEnumSchema | TitledSingleSelectEnumSchema
+    "SingleSelectEnumSchema",
+    Annotated[
+        Union[
+            Annotated["UntitledSingleSelectEnumSchema", Tag("UntitledSingleSelectEnumSchema")],
+            Annotated["TitledSingleSelectEnumSchema", Tag("TitledSingleSelectEnumSchema")],
+        ],
+        structural("SingleSelectEnumSchema"),
+    ],
 )
 
 
@@ -2384,46 +2372,6 @@ class TitledMultiSelectEnumSchema(MCPModel):
     type: Literal["array"]
 
 
-class ToolResultContent(MCPModel):
-    """
-    The result of a tool use, provided by the user back to the assistant.
-    """
-
-    meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
-    """
-    Optional metadata about the tool result. Clients SHOULD preserve this field when
-    including tool results in subsequent sampling requests to enable caching optimizations.
-    """
-    content: list[ContentBlock]
-    """
-    The unstructured result content of the tool use.
-
-    This has the same format as {@link CallToolResult.content} and can include text, images,
-    audio, resource links, and embedded resources.
-    """
-    is_error: Annotated[bool | MISSING, Field(alias="isError")] = MISSING
-    """
-    Whether the tool use resulted in an error.
-
-    If true, the content typically describes the error that occurred.
-    Default: false
-    """
-    structured_content: Annotated[Any | MISSING, Field(alias="structuredContent")] = MISSING
-    """
-    An optional structured result value.
-
-    This can be any JSON value (object, array, string, number, boolean, or null).
-    If the tool defined an {@link Tool.outputSchema}, this SHOULD conform to that schema.
-    """
-    tool_use_id: Annotated[str, Field(alias="toolUseId")]
-    """
-    The ID of the tool use this result corresponds to.
-
-    This MUST match the ID from a previous {@link ToolUseContent}.
-    """
-    type: Literal["tool_result"]
-
-
 class UnsupportedProtocolVersionError(MCPModel):
     """
     Returned when the request's protocol version is unknown to the server or
@@ -2435,50 +2383,6 @@ class UnsupportedProtocolVersionError(MCPModel):
     error: UnsupportedProtocolVersionErrorError
     id: RequestId | MISSING = MISSING
     jsonrpc: Literal["2.0"]
-
-
-class CallToolResult(MCPModel):
-    """
-    The result returned by the server for a {@link CallToolRequesttools/call} request.
-    """
-
-    meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
-    content: list[ContentBlock]
-    """
-    A list of content objects that represent the unstructured result of the tool call.
-    """
-    is_error: Annotated[bool | MISSING, Field(alias="isError")] = MISSING
-    """
-    Whether the tool call ended in an error.
-
-    If not set, this is assumed to be false (the call was successful).
-
-    Any errors that originate from the tool SHOULD be reported inside the result
-    object, with `isError` set to true, _not_ as an MCP protocol-level error
-    response. Otherwise, the LLM would not be able to see that an error occurred
-    and self-correct.
-
-    However, any errors in _finding_ the tool, an error indicating that the
-    server does not support tool calls, or any other exceptional conditions,
-    should be reported as an MCP error response.
-    """
-    result_type: Annotated[str, Field(alias="resultType")]
-    """
-    Indicates the type of the result, which allows the client to determine
-    how to parse the result object.
-
-    Servers implementing this protocol version MUST include this field.
-    For backward compatibility, when a client receives a result from a
-    server implementing an earlier protocol version (which does not include
-    `resultType`), the client MUST treat the absent field as `"complete"`.
-    """
-    structured_content: Annotated[Any | MISSING, Field(alias="structuredContent")] = MISSING
-    """
-    An optional JSON value that represents the structured result of the tool call.
-
-    This can be any JSON value (object, array, string, number, boolean, or null)
-    that conforms to the tool's outputSchema if one is defined.
-    """
 
 
 class CancelledNotification(MCPModel):
@@ -2529,52 +2433,54 @@ class ClientCapabilities(MCPModel):
     """
 
 
-EnumSchema = TypeAliasType(
-    "EnumSchema",
-    UntitledSingleSelectEnumSchema
-    | TitledSingleSelectEnumSchema
-    | UntitledMultiSelectEnumSchema
-    | TitledMultiSelectEnumSchema
-    | LegacyTitledEnumSchema,
+ContentBlock = TypeAliasType(
+    "ContentBlock",
+    Annotated[
+        TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource,
+        Field(discriminator="type"),
+    ],
 )
 
 
-class GetPromptResult(MCPModel):
-    """
-    The result returned by the server for a {@link GetPromptRequestprompts/get} request.
-    """
-
-    meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
-    description: str | MISSING = MISSING
-    """
-    An optional description for the prompt.
-    """
-    messages: list[PromptMessage]
-    result_type: Annotated[str, Field(alias="resultType")]
-    """
-    Indicates the type of the result, which allows the client to determine
-    how to parse the result object.
-
-    Servers implementing this protocol version MUST include this field.
-    For backward compatibility, when a client receives a result from a
-    server implementing an earlier protocol version (which does not include
-    `resultType`), the client MUST treat the absent field as `"complete"`.
-    """
+EnumSchema = TypeAliasType(
+    "EnumSchema",
+    Annotated[
+        Union[
+            Annotated["UntitledMultiSelectEnumSchema", Tag("UntitledMultiSelectEnumSchema")],
+            Annotated["TitledMultiSelectEnumSchema", Tag("TitledMultiSelectEnumSchema")],
+            Annotated["LegacyTitledEnumSchema", Tag("LegacyTitledEnumSchema")],
+            Annotated["UntitledSingleSelectEnumSchema", Tag("UntitledSingleSelectEnumSchema")],
+            Annotated["TitledSingleSelectEnumSchema", Tag("TitledSingleSelectEnumSchema")],
+        ],
+        structural("EnumSchema"),
+    ],
+)
 
 
 JSONRPCMessage = TypeAliasType(
     "JSONRPCMessage",
-    JSONRPCRequest | JSONRPCNotification | JSONRPCResultResponse | JSONRPCErrorResponse,
+    Annotated[
+        Union[
+            Annotated["JSONRPCRequest", Tag("JSONRPCRequest")],
+            Annotated["JSONRPCResultResponse", Tag("JSONRPCResultResponse")],
+            Annotated["JSONRPCNotification", Tag("JSONRPCNotification")],
+            Annotated["JSONRPCErrorResponse", Tag("JSONRPCErrorResponse")],
+        ],
+        structural("JSONRPCMessage"),
+    ],
 )
-"""
-Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
-"""
 
 
-JSONRPCResponse = TypeAliasType("JSONRPCResponse", JSONRPCResultResponse | JSONRPCErrorResponse)
-"""
-A response to a request, containing either the result or error.
-"""
+JSONRPCResponse = TypeAliasType(
+    "JSONRPCResponse",
+    Annotated[
+        Union[
+            Annotated["JSONRPCResultResponse", Tag("JSONRPCResultResponse")],
+            Annotated["JSONRPCErrorResponse", Tag("JSONRPCErrorResponse")],
+        ],
+        structural("JSONRPCResponse"),
+    ],
+)
 
 
 class LoggingMessageNotification(MCPModel):
@@ -2595,25 +2501,45 @@ class MissingRequiredClientCapabilityErrorErrorData(MCPModel):
 
 
 MultiSelectEnumSchema = TypeAliasType(
-    "MultiSelectEnumSchema", UntitledMultiSelectEnumSchema | TitledMultiSelectEnumSchema
+    "MultiSelectEnumSchema",
+    Annotated[
+        Union[
+            Annotated["UntitledMultiSelectEnumSchema", Tag("UntitledMultiSelectEnumSchema")],
+            Annotated["TitledMultiSelectEnumSchema", Tag("TitledMultiSelectEnumSchema")],
+        ],
+        structural("MultiSelectEnumSchema"),
+    ],
 )
 
 
 PrimitiveSchemaDefinition = TypeAliasType(
     "PrimitiveSchemaDefinition",
-    StringSchema
-    | NumberSchema
-    | BooleanSchema
-    | UntitledSingleSelectEnumSchema
-    | TitledSingleSelectEnumSchema
-    | UntitledMultiSelectEnumSchema
-    | TitledMultiSelectEnumSchema
-    | LegacyTitledEnumSchema,
+    Annotated[
+        Union[
+            Annotated["UntitledMultiSelectEnumSchema", Tag("UntitledMultiSelectEnumSchema")],
+            Annotated["TitledMultiSelectEnumSchema", Tag("TitledMultiSelectEnumSchema")],
+            Annotated["LegacyTitledEnumSchema", Tag("LegacyTitledEnumSchema")],
+            Annotated["UntitledSingleSelectEnumSchema", Tag("UntitledSingleSelectEnumSchema")],
+            Annotated["TitledSingleSelectEnumSchema", Tag("TitledSingleSelectEnumSchema")],
+            Annotated["StringSchema", Tag("StringSchema")],
+            Annotated["BooleanSchema", Tag("BooleanSchema")],
+            Annotated["NumberSchema", Tag("NumberSchema")],
+        ],
+        structural("PrimitiveSchemaDefinition"),
+    ],
 )
-"""
-Restricted schema definitions that only allow primitive types
-without nested objects or arrays.
-"""
+
+
+class PromptMessage(MCPModel):
+    """
+    Describes a message returned as part of a prompt.
+
+    This is similar to {@link SamplingMessage}, but also supports the embedding of
+    resources from the MCP server.
+    """
+
+    content: ContentBlock
+    role: Role
 
 
 class RequestMetaObject(MCPModel):
@@ -2694,15 +2620,6 @@ class ResourceRequestParams(MCPModel):
     """
 
 
-SamplingMessageContentBlock = TypeAliasType(
-    "SamplingMessageContentBlock",
-    Annotated[
-        TextContent | ImageContent | AudioContent | ToolUseContent | ToolResultContent,
-        Field(discriminator="type"),
-    ],
-)
-
-
 ServerNotification = TypeAliasType(
     "ServerNotification",
     Annotated[
@@ -2733,6 +2650,90 @@ class SubscriptionsListenRequestParams(MCPModel):
     """
 
 
+class ToolResultContent(MCPModel):
+    """
+    The result of a tool use, provided by the user back to the assistant.
+    """
+
+    meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
+    """
+    Optional metadata about the tool result. Clients SHOULD preserve this field when
+    including tool results in subsequent sampling requests to enable caching optimizations.
+    """
+    content: list[ContentBlock]
+    """
+    The unstructured result content of the tool use.
+
+    This has the same format as {@link CallToolResult.content} and can include text, images,
+    audio, resource links, and embedded resources.
+    """
+    is_error: Annotated[bool | MISSING, Field(alias="isError")] = MISSING
+    """
+    Whether the tool use resulted in an error.
+
+    If true, the content typically describes the error that occurred.
+    Default: false
+    """
+    structured_content: Annotated[Any | MISSING, Field(alias="structuredContent")] = MISSING
+    """
+    An optional structured result value.
+
+    This can be any JSON value (object, array, string, number, boolean, or null).
+    If the tool defined an {@link Tool.outputSchema}, this SHOULD conform to that schema.
+    """
+    tool_use_id: Annotated[str, Field(alias="toolUseId")]
+    """
+    The ID of the tool use this result corresponds to.
+
+    This MUST match the ID from a previous {@link ToolUseContent}.
+    """
+    type: Literal["tool_result"]
+
+
+class CallToolResult(MCPModel):
+    """
+    The result returned by the server for a {@link CallToolRequesttools/call} request.
+    """
+
+    meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
+    content: list[ContentBlock]
+    """
+    A list of content objects that represent the unstructured result of the tool call.
+    """
+    is_error: Annotated[bool | MISSING, Field(alias="isError")] = MISSING
+    """
+    Whether the tool call ended in an error.
+
+    If not set, this is assumed to be false (the call was successful).
+
+    Any errors that originate from the tool SHOULD be reported inside the result
+    object, with `isError` set to true, _not_ as an MCP protocol-level error
+    response. Otherwise, the LLM would not be able to see that an error occurred
+    and self-correct.
+
+    However, any errors in _finding_ the tool, an error indicating that the
+    server does not support tool calls, or any other exceptional conditions,
+    should be reported as an MCP error response.
+    """
+    result_type: Annotated[str, Field(alias="resultType")]
+    """
+    Indicates the type of the result, which allows the client to determine
+    how to parse the result object.
+
+    Servers implementing this protocol version MUST include this field.
+    For backward compatibility, when a client receives a result from a
+    server implementing an earlier protocol version (which does not include
+    `resultType`), the client MUST treat the absent field as `"complete"`.
+    """
+    structured_content: Annotated[Any | MISSING, Field(alias="structuredContent")] = MISSING
+    """
+    An optional JSON value that represents the structured result of the tool call.
+
+    This can be any JSON value (object, array, string, number, boolean, or null)
+    that conforms to the tool's outputSchema if one is defined.
+    """
+
+
 class CompleteRequestParams(MCPModel):
     """
     Parameters for a `completion/complete` request.
@@ -2747,42 +2748,7 @@ class CompleteRequestParams(MCPModel):
     """
     Additional, optional context for completions
     """
-    ref: PromptReference | ResourceTemplateReference
-
-
-class CreateMessageResult(MCPModel):
-    """
-    The result returned by the client for a {@link CreateMessageRequestsampling/createMessage} request.
-    The client should inform the user before returning the sampled message, to allow them
-    to inspect the response (human in the loop) and decide whether to allow the server to see it.
-    """
-
-    meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
-    content: (
-        TextContent
-        | ImageContent
-        | AudioContent
-        | ToolUseContent
-        | ToolResultContent
-        | list[SamplingMessageContentBlock]
-    )
-    model: str
-    """
-    The name of the model that generated the message.
-    """
-    role: Role
-    stop_reason: Annotated[str | MISSING, Field(alias="stopReason")] = MISSING
-    """
-    The reason why sampling stopped, if known.
-
-    Standard values:
-    - `"endTurn"`: Natural end of the assistant's turn
-    - `"stopSequence"`: A stop sequence was encountered
-    - `"maxTokens"`: Maximum token limit was reached
-    - `"toolUse"`: The model wants to use one or more tools
-
-    This field is an open string to allow for provider-specific stop reasons.
-    """
+    ref: CompleteRequestParamsRef
 
 
 class DiscoverRequest(MCPModel):
@@ -2811,15 +2777,27 @@ class ElicitRequestFormParamsRequestedSchema(MCPModel):
     type: Literal["object"]
 
 
-InputResponse = TypeAliasType("InputResponse", CreateMessageResult | ListRootsResult | ElicitResult)
+class GetPromptResult(MCPModel):
+    """
+    The result returned by the server for a {@link GetPromptRequestprompts/get} request.
+    """
 
+    meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
+    description: str | MISSING = MISSING
+    """
+    An optional description for the prompt.
+    """
+    messages: list[PromptMessage]
+    result_type: Annotated[str, Field(alias="resultType")]
+    """
+    Indicates the type of the result, which allows the client to determine
+    how to parse the result object.
 
-InputResponses = TypeAliasType("InputResponses", dict[str, InputResponse])
-"""
-A map of client responses to server-initiated requests.
-Keys correspond to the keys in the {@link InputRequests} map;
-values are the client's result for each request.
-"""
+    Servers implementing this protocol version MUST include this field.
+    For backward compatibility, when a client receives a result from a
+    server implementing an earlier protocol version (which does not include
+    `resultType`), the client MUST treat the absent field as `"complete"`.
+    """
 
 
 class MissingRequiredClientCapabilityErrorError(MCPModel):
@@ -2850,35 +2828,18 @@ class PaginatedRequestParams(MCPModel):
     """
 
 
-class ReadResourceRequestParams(MCPModel):
-    """
-    Parameters for a `resources/read` request.
-    """
-
-    meta: Annotated[RequestMetaObject, Field(alias="_meta")]
-    input_responses: Annotated[InputResponses | MISSING, Field(alias="inputResponses")] = MISSING
-    request_state: Annotated[str | MISSING, Field(alias="requestState")] = MISSING
-    uri: str
-    """
-    The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
-    """
+SamplingMessageContentBlock = TypeAliasType(
+    "SamplingMessageContentBlock",
+    Annotated[
+        TextContent | ImageContent | AudioContent | ToolUseContent | ToolResultContent,
+        Field(discriminator="type"),
+    ],
+)
 
 
-class SamplingMessage(MCPModel):
-    """
-    Describes a message issued to or received from an LLM API.
-    """
-
-    meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
-    content: (
-        TextContent
-        | ImageContent
-        | AudioContent
-        | ToolUseContent
-        | ToolResultContent
-        | list[SamplingMessageContentBlock]
-    )
-    role: Role
+SamplingMessageContentVariantF = TypeAliasType(
+    "SamplingMessageContentVariantF", list[SamplingMessageContentBlock]
+)
 
 
 class SubscriptionsListenRequest(MCPModel):
@@ -2894,24 +2855,6 @@ class SubscriptionsListenRequest(MCPModel):
     params: SubscriptionsListenRequestParams
 
 
-class CallToolRequestParams(MCPModel):
-    """
-    Parameters for a `tools/call` request.
-    """
-
-    meta: Annotated[RequestMetaObject, Field(alias="_meta")]
-    arguments: dict[str, Any] | MISSING = MISSING
-    """
-    Arguments to use for the tool call.
-    """
-    input_responses: Annotated[InputResponses | MISSING, Field(alias="inputResponses")] = MISSING
-    name: str
-    """
-    The name of the tool.
-    """
-    request_state: Annotated[str | MISSING, Field(alias="requestState")] = MISSING
-
-
 class CompleteRequest(MCPModel):
     """
     A request from the client to the server, to ask for completion options.
@@ -2923,56 +2866,9 @@ class CompleteRequest(MCPModel):
     params: CompleteRequestParams
 
 
-class CreateMessageRequestParams(MCPModel):
-    """
-    Parameters for a `sampling/createMessage` request.
-    """
-
-    include_context: Annotated[
-        Literal["allServers", "none", "thisServer"] | MISSING, Field(alias="includeContext")
-    ] = MISSING
-    """
-    A request to include context from one or more MCP servers (including the caller), to be attached to the prompt.
-    The client MAY ignore this request.
-
-    Default is `"none"`. The values `"thisServer"` and `"allServers"` are deprecated (SEP-2596): servers SHOULD
-    omit this field or use `"none"`, and SHOULD only use the deprecated values if the client declares
-    {@link ClientCapabilities.sampling.context}.
-    """
-    max_tokens: Annotated[int, Field(alias="maxTokens")]
-    """
-    The requested maximum number of tokens to sample (to prevent runaway completions).
-
-    The client MAY choose to sample fewer tokens than the requested maximum.
-    """
-    messages: list[SamplingMessage]
-    metadata: JSONObject | MISSING = MISSING
-    """
-    Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
-    """
-    model_preferences: Annotated[ModelPreferences | MISSING, Field(alias="modelPreferences")] = (
-        MISSING
-    )
-    """
-    The server's preferences for which model to select. The client MAY ignore these preferences.
-    """
-    stop_sequences: Annotated[list[str] | MISSING, Field(alias="stopSequences")] = MISSING
-    system_prompt: Annotated[str | MISSING, Field(alias="systemPrompt")] = MISSING
-    """
-    An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
-    """
-    temperature: int | float | MISSING = MISSING
-    tool_choice: Annotated[ToolChoice | MISSING, Field(alias="toolChoice")] = MISSING
-    """
-    Controls how the model uses tools.
-    The client MUST return an error if this field is provided but {@link ClientCapabilities.sampling.tools} is not declared.
-    Default is `{ mode: "auto" }`.
-    """
-    tools: list[Tool] | MISSING = MISSING
-    """
-    Tools that the model may use during generation.
-    The client MUST return an error if this field is provided but {@link ClientCapabilities.sampling.tools} is not declared.
-    """
+CreateMessageResultContentVariantF = TypeAliasType(
+    "CreateMessageResultContentVariantF", list[SamplingMessageContentBlock]
+)
 
 
 class ElicitRequestFormParams(MCPModel):
@@ -2998,35 +2894,15 @@ class ElicitRequestFormParams(MCPModel):
 
 
 ElicitRequestParams = TypeAliasType(
-    "ElicitRequestParams", ElicitRequestFormParams | ElicitRequestURLParams
+    "ElicitRequestParams",
+    Annotated[
+        Union[
+            Annotated["ElicitRequestFormParams", Tag("ElicitRequestFormParams")],
+            Annotated["ElicitRequestURLParams", Tag("ElicitRequestURLParams")],
+        ],
+        structural("ElicitRequestParams"),
+    ],
 )
-"""
-The parameters for a request to elicit additional information from the user via the client.
-"""
-
-
-class GetPromptRequestParams(MCPModel):
-    """
-    Parameters for a `prompts/get` request.
-    """
-
-    meta: Annotated[RequestMetaObject, Field(alias="_meta")]
-    arguments: dict[str, str] | MISSING = MISSING
-    """
-    Arguments to use for templating the prompt.
-    """
-    input_responses: Annotated[InputResponses | MISSING, Field(alias="inputResponses")] = MISSING
-    name: str
-    """
-    The name of the prompt or prompt template.
-    """
-    request_state: Annotated[str | MISSING, Field(alias="requestState")] = MISSING
-
-
-class InputResponseRequestParams(MCPModel):
-    meta: Annotated[RequestMetaObject, Field(alias="_meta")]
-    input_responses: Annotated[InputResponses | MISSING, Field(alias="inputResponses")] = MISSING
-    request_state: Annotated[str | MISSING, Field(alias="requestState")] = MISSING
 
 
 class ListPromptsRequest(MCPModel):
@@ -3092,35 +2968,38 @@ class PaginatedRequest(MCPModel):
     params: PaginatedRequestParams
 
 
-class ReadResourceRequest(MCPModel):
-    """
-    Sent from the client to the server, to read a specific resource URI.
-    """
-
-    id: RequestId
-    jsonrpc: Literal["2.0"]
-    method: Literal["resources/read"]
-    params: ReadResourceRequestParams
-
-
-class CallToolRequest(MCPModel):
-    """
-    Used by the client to invoke a tool provided by the server.
-    """
-
-    id: RequestId
-    jsonrpc: Literal["2.0"]
-    method: Literal["tools/call"]
-    params: CallToolRequestParams
+SamplingMessageContent = TypeAliasType(
+    "SamplingMessageContent",
+    Annotated[
+        Union[
+            Annotated["ToolUseContent", Tag("ToolUseContent")],
+            Annotated["ImageContent", Tag("ImageContent")],
+            Annotated["AudioContent", Tag("AudioContent")],
+            Annotated["ToolResultContent", Tag("ToolResultContent")],
+            Annotated["TextContent", Tag("TextContent")],
+            Annotated["SamplingMessageContentVariantF", Tag("SamplingMessageContentVariantF")],
+        ],
+        structural("SamplingMessageContent"),
+    ],
+)
 
 
-class CreateMessageRequest(MCPModel):
-    """
-    A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
-    """
-
-    method: Literal["sampling/createMessage"]
-    params: CreateMessageRequestParams
+CreateMessageResultContent = TypeAliasType(
+    "CreateMessageResultContent",
+    Annotated[
+        Union[
+            Annotated["ToolUseContent", Tag("ToolUseContent")],
+            Annotated["ImageContent", Tag("ImageContent")],
+            Annotated["AudioContent", Tag("AudioContent")],
+            Annotated["ToolResultContent", Tag("ToolResultContent")],
+            Annotated["TextContent", Tag("TextContent")],
+            Annotated[
+                "CreateMessageResultContentVariantF", Tag("CreateMessageResultContentVariantF")
+            ],
+        ],
+        structural("CreateMessageResultContent"),
+    ],
+)
 
 
 class ElicitRequest(MCPModel):
@@ -3132,15 +3011,174 @@ class ElicitRequest(MCPModel):
     params: ElicitRequestParams
 
 
-class GetPromptRequest(MCPModel):
+class SamplingMessage(MCPModel):
     """
-    Used by the client to get a prompt provided by the server.
+    Describes a message issued to or received from an LLM API.
     """
 
-    id: RequestId
-    jsonrpc: Literal["2.0"]
-    method: Literal["prompts/get"]
-    params: GetPromptRequestParams
+    meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
+    content: SamplingMessageContent
+    role: Role
+
+
+class CreateMessageRequestParams(MCPModel):
+    """
+    Parameters for a `sampling/createMessage` request.
+    """
+
+    include_context: Annotated[
+        Literal["allServers", "none", "thisServer"] | MISSING, Field(alias="includeContext")
+    ] = MISSING
+    """
+    A request to include context from one or more MCP servers (including the caller), to be attached to the prompt.
+    The client MAY ignore this request.
+
+    Default is `"none"`. The values `"thisServer"` and `"allServers"` are deprecated (SEP-2596): servers SHOULD
+    omit this field or use `"none"`, and SHOULD only use the deprecated values if the client declares
+    {@link ClientCapabilities.sampling.context}.
+    """
+    max_tokens: Annotated[int, Field(alias="maxTokens")]
+    """
+    The requested maximum number of tokens to sample (to prevent runaway completions).
+
+    The client MAY choose to sample fewer tokens than the requested maximum.
+    """
+    messages: list[SamplingMessage]
+    metadata: JSONObject | MISSING = MISSING
+    """
+    Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
+    """
+    model_preferences: Annotated[ModelPreferences | MISSING, Field(alias="modelPreferences")] = (
+        MISSING
+    )
+    """
+    The server's preferences for which model to select. The client MAY ignore these preferences.
+    """
+    stop_sequences: Annotated[list[str] | MISSING, Field(alias="stopSequences")] = MISSING
+    system_prompt: Annotated[str | MISSING, Field(alias="systemPrompt")] = MISSING
+    """
+    An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
+    """
+    temperature: int | float | MISSING = MISSING
+    tool_choice: Annotated[ToolChoice | MISSING, Field(alias="toolChoice")] = MISSING
+    """
+    Controls how the model uses tools.
+    The client MUST return an error if this field is provided but {@link ClientCapabilities.sampling.tools} is not declared.
+    Default is `{ mode: "auto" }`.
+    """
+    tools: list[Tool] | MISSING = MISSING
+    """
+    Tools that the model may use during generation.
+    The client MUST return an error if this field is provided but {@link ClientCapabilities.sampling.tools} is not declared.
+    """
+
+
+class CreateMessageResult(MCPModel):
+    """
+    The result returned by the client for a {@link CreateMessageRequestsampling/createMessage} request.
+    The client should inform the user before returning the sampled message, to allow them
+    to inspect the response (human in the loop) and decide whether to allow the server to see it.
+    """
+
+    meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
+    content: CreateMessageResultContent
+    model: str
+    """
+    The name of the model that generated the message.
+    """
+    role: Role
+    stop_reason: Annotated[str | MISSING, Field(alias="stopReason")] = MISSING
+    """
+    The reason why sampling stopped, if known.
+
+    Standard values:
+    - `"endTurn"`: Natural end of the assistant's turn
+    - `"stopSequence"`: A stop sequence was encountered
+    - `"maxTokens"`: Maximum token limit was reached
+    - `"toolUse"`: The model wants to use one or more tools
+
+    This field is an open string to allow for provider-specific stop reasons.
+    """
+
+
+InputResponse = TypeAliasType(
+    "InputResponse",
+    Annotated[
+        Union[
+            Annotated["CreateMessageResult", Tag("CreateMessageResult")],
+            Annotated["ElicitResult", Tag("ElicitResult")],
+            Annotated["ListRootsResult", Tag("ListRootsResult")],
+        ],
+        structural("InputResponse"),
+    ],
+)
+
+
+InputResponses = TypeAliasType("InputResponses", dict[str, InputResponse])
+"""
+A map of client responses to server-initiated requests.
+Keys correspond to the keys in the {@link InputRequests} map;
+values are the client's result for each request.
+"""
+
+
+class ReadResourceRequestParams(MCPModel):
+    """
+    Parameters for a `resources/read` request.
+    """
+
+    meta: Annotated[RequestMetaObject, Field(alias="_meta")]
+    input_responses: Annotated[InputResponses | MISSING, Field(alias="inputResponses")] = MISSING
+    request_state: Annotated[str | MISSING, Field(alias="requestState")] = MISSING
+    uri: str
+    """
+    The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
+    """
+
+
+class CallToolRequestParams(MCPModel):
+    """
+    Parameters for a `tools/call` request.
+    """
+
+    meta: Annotated[RequestMetaObject, Field(alias="_meta")]
+    arguments: dict[str, Any] | MISSING = MISSING
+    """
+    Arguments to use for the tool call.
+    """
+    input_responses: Annotated[InputResponses | MISSING, Field(alias="inputResponses")] = MISSING
+    name: str
+    """
+    The name of the tool.
+    """
+    request_state: Annotated[str | MISSING, Field(alias="requestState")] = MISSING
+
+
+class CreateMessageRequest(MCPModel):
+    """
+    A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
+    """
+
+    method: Literal["sampling/createMessage"]
+    params: CreateMessageRequestParams
+
+
+class GetPromptRequestParams(MCPModel):
+    """
+    Parameters for a `prompts/get` request.
+    """
+
+    meta: Annotated[RequestMetaObject, Field(alias="_meta")]
+    arguments: dict[str, str] | MISSING = MISSING
+    """
+    Arguments to use for templating the prompt.
+    """
+    input_responses: Annotated[InputResponses | MISSING, Field(alias="inputResponses")] = MISSING
+    name: str
+    """
+    The name of the prompt or prompt template.
+    """
+    request_state: Annotated[str | MISSING, Field(alias="requestState")] = MISSING
 
 
 InputRequest = TypeAliasType(
@@ -3169,7 +3207,7 @@ class InputRequiredResult(MCPModel):
     meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
     input_requests: Annotated[InputRequests | MISSING, Field(alias="inputRequests")] = MISSING
     request_state: Annotated[str | MISSING, Field(alias="requestState")] = MISSING
-    result_type: Annotated[str, Field(alias="resultType")]
+    result_type: Annotated[Literal["input_required"], Field(alias="resultType")]
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -3181,14 +3219,33 @@ class InputRequiredResult(MCPModel):
     """
 
 
-class ReadResourceResultResponse(MCPModel):
+class InputResponseRequestParams(MCPModel):
+    meta: Annotated[RequestMetaObject, Field(alias="_meta")]
+    input_responses: Annotated[InputResponses | MISSING, Field(alias="inputResponses")] = MISSING
+    request_state: Annotated[str | MISSING, Field(alias="requestState")] = MISSING
+
+
+class ReadResourceRequest(MCPModel):
     """
-    A successful response from the server for a {@link ReadResourceRequestresources/read} request.
+    Sent from the client to the server, to read a specific resource URI.
     """
 
     id: RequestId
     jsonrpc: Literal["2.0"]
-    result: InputRequiredResult | ReadResourceResult
+    method: Literal["resources/read"]
+    params: ReadResourceRequestParams
+
+
+ReadResourceResultResponseResult = TypeAliasType(
+    "ReadResourceResultResponseResult",
+    Annotated[
+        Union[
+            Annotated["InputRequiredResult", Tag("InputRequiredResult")],
+            Annotated["ReadResourceResult", Tag("ReadResourceResult")],
+        ],
+        structural("ReadResourceResultResponseResult"),
+    ],
+)
 
 
 ServerResult = TypeAliasType(
@@ -3208,6 +3265,62 @@ ServerResult = TypeAliasType(
 )
 
 
+class CallToolRequest(MCPModel):
+    """
+    Used by the client to invoke a tool provided by the server.
+    """
+
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    method: Literal["tools/call"]
+    params: CallToolRequestParams
+
+
+CallToolResultResponseResult = TypeAliasType(
+    "CallToolResultResponseResult",
+    Annotated[
+        Union[
+            Annotated["InputRequiredResult", Tag("InputRequiredResult")],
+            Annotated["CallToolResult", Tag("CallToolResult")],
+        ],
+        structural("CallToolResultResponseResult"),
+    ],
+)
+
+
+class GetPromptRequest(MCPModel):
+    """
+    Used by the client to get a prompt provided by the server.
+    """
+
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    method: Literal["prompts/get"]
+    params: GetPromptRequestParams
+
+
+GetPromptResultResponseResult = TypeAliasType(
+    "GetPromptResultResponseResult",
+    Annotated[
+        Union[
+            Annotated["InputRequiredResult", Tag("InputRequiredResult")],
+            Annotated["GetPromptResult", Tag("GetPromptResult")],
+        ],
+        structural("GetPromptResultResponseResult"),
+    ],
+)
+
+
+class ReadResourceResultResponse(MCPModel):
+    """
+    A successful response from the server for a {@link ReadResourceRequestresources/read} request.
+    """
+
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    result: ReadResourceResultResponseResult
+
+
 class CallToolResultResponse(MCPModel):
     """
     A successful response from the server for a {@link CallToolRequesttools/call} request.
@@ -3215,7 +3328,7 @@ class CallToolResultResponse(MCPModel):
 
     id: RequestId
     jsonrpc: Literal["2.0"]
-    result: InputRequiredResult | CallToolResult
+    result: CallToolResultResponseResult
 
 
 ClientRequest = TypeAliasType(
@@ -3243,4 +3356,4 @@ class GetPromptResultResponse(MCPModel):
 
     id: RequestId
     jsonrpc: Literal["2.0"]
-    result: InputRequiredResult | GetPromptResult
+    result: GetPromptResultResponseResult

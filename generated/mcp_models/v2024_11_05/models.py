@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+from typing import Annotated, Union
+from pydantic import Tag
+from ._structural import structural
 from typing import Annotated, Any, Literal
 from pydantic import Field, MISSING
 from typing_extensions import TypeAliasType
@@ -87,9 +90,6 @@ class CreateMessageRequestParamsMetadata(MCPModel):
 
 
 Cursor = TypeAliasType("Cursor", str)
-"""
-An opaque token used to represent a cursor for pagination.
-"""
 
 
 class GetPromptRequestParams(MCPModel):
@@ -177,12 +177,6 @@ LoggingLevel = TypeAliasType(
     "LoggingLevel",
     Literal["alert", "critical", "debug", "emergency", "error", "info", "notice", "warning"],
 )
-"""
-The severity of a log message.
-
-These map to syslog message severities, as specified in RFC-5424:
-https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1
-"""
 
 
 class LoggingMessageNotificationParams(MCPModel):
@@ -301,9 +295,6 @@ class PaginatedResult(MCPModel):
 
 
 ProgressToken = TypeAliasType("ProgressToken", str | int)
-"""
-A progress token, used to associate progress notifications with the original request.
-"""
 
 
 class PromptArgument(MCPModel):
@@ -352,9 +343,6 @@ class ReadResourceRequestParams(MCPModel):
 
 
 RequestId = TypeAliasType("RequestId", str | int)
-"""
-A uniquely identifying ID for a request in JSON-RPC.
-"""
 
 
 class RequestParamsMeta(MCPModel):
@@ -413,9 +401,6 @@ class Result(MCPModel):
 
 
 Role = TypeAliasType("Role", Literal["assistant", "user"])
-"""
-The sender or recipient of messages and data in a conversation.
-"""
 
 
 class Root(MCPModel):
@@ -621,12 +606,10 @@ class ClientCapabilities(MCPModel):
     """
 
 
-class CompleteRequestParams(MCPModel):
-    argument: CompleteRequestParamsArgument
-    """
-    The argument's information
-    """
-    ref: PromptReference | ResourceReference
+CompleteRequestParamsRef = TypeAliasType(
+    "CompleteRequestParamsRef",
+    Annotated[PromptReference | ResourceReference, Field(discriminator="type")],
+)
 
 
 class CompleteResult(MCPModel):
@@ -656,6 +639,18 @@ class EmbeddedResourceAnnotations(MCPModel):
     effectively required, while 0 means "least important," and indicates that
     the data is entirely optional.
     """
+
+
+EmbeddedResourceResource = TypeAliasType(
+    "EmbeddedResourceResource",
+    Annotated[
+        Union[
+            Annotated["TextResourceContents", Tag("TextResourceContents")],
+            Annotated["BlobResourceContents", Tag("BlobResourceContents")],
+        ],
+        structural("EmbeddedResourceResource"),
+    ],
+)
 
 
 EmptyResult = TypeAliasType("EmptyResult", Result)
@@ -877,16 +872,16 @@ class ReadResourceRequest(MCPModel):
     params: ReadResourceRequestParams
 
 
-class ReadResourceResult(MCPModel):
-    """
-    The server's response to a resources/read request from the client.
-    """
-
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
-    """
-    This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    """
-    contents: list[TextResourceContents | BlobResourceContents]
+ReadResourceResultContentsItem = TypeAliasType(
+    "ReadResourceResultContentsItem",
+    Annotated[
+        Union[
+            Annotated["TextResourceContents", Tag("TextResourceContents")],
+            Annotated["BlobResourceContents", Tag("BlobResourceContents")],
+        ],
+        structural("ReadResourceResultContentsItem"),
+    ],
+)
 
 
 class RequestParams(MCPModel):
@@ -1057,13 +1052,12 @@ class CancelledNotification(MCPModel):
     params: CancelledNotificationParams
 
 
-class CompleteRequest(MCPModel):
+class CompleteRequestParams(MCPModel):
+    argument: CompleteRequestParamsArgument
     """
-    A request from the client to the server, to ask for completion options.
+    The argument's information
     """
-
-    method: Literal["completion/complete"]
-    params: CompleteRequestParams
+    ref: CompleteRequestParamsRef
 
 
 class EmbeddedResource(MCPModel):
@@ -1075,7 +1069,7 @@ class EmbeddedResource(MCPModel):
     """
 
     annotations: EmbeddedResourceAnnotations | MISSING = MISSING
-    resource: TextResourceContents | BlobResourceContents
+    resource: EmbeddedResourceResource
     type: Literal["resource"]
 
 
@@ -1166,16 +1160,22 @@ class ProgressNotification(MCPModel):
     params: ProgressNotificationParams
 
 
-class PromptMessage(MCPModel):
-    """
-    Describes a message returned as part of a prompt.
+PromptMessageContent = TypeAliasType(
+    "PromptMessageContent",
+    Annotated[TextContent | ImageContent | EmbeddedResource, Field(discriminator="type")],
+)
 
-    This is similar to `SamplingMessage`, but also supports the embedding of
-    resources from the MCP server.
+
+class ReadResourceResult(MCPModel):
+    """
+    The server's response to a resources/read request from the client.
     """
 
-    content: TextContent | ImageContent | EmbeddedResource
-    role: Role
+    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    """
+    This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
+    """
+    contents: list[ReadResourceResultContentsItem]
 
 
 class Request(MCPModel):
@@ -1245,13 +1245,9 @@ class ResourceTemplate(MCPModel):
     """
 
 
-class SamplingMessage(MCPModel):
-    """
-    Describes a message issued to or received from an LLM API.
-    """
-
-    content: TextContent | ImageContent
-    role: Role
+SamplingMessageContent = TypeAliasType(
+    "SamplingMessageContent", Annotated[TextContent | ImageContent, Field(discriminator="type")]
+)
 
 
 ServerNotification = TypeAliasType(
@@ -1288,31 +1284,10 @@ class Tool(MCPModel):
     """
 
 
-class CallToolResult(MCPModel):
-    """
-    The server's response to a tool call.
-
-    Any errors that originate from the tool SHOULD be reported inside the result
-    object, with `isError` set to true, _not_ as an MCP protocol-level error
-    response. Otherwise, the LLM would not be able to see that an error occurred
-    and self-correct.
-
-    However, any errors in _finding_ the tool, an error indicating that the
-    server does not support tool calls, or any other exceptional conditions,
-    should be reported as an MCP error response.
-    """
-
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
-    """
-    This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    """
-    content: list[TextContent | ImageContent | EmbeddedResource]
-    is_error: Annotated[bool | MISSING, Field(alias="isError")] = MISSING
-    """
-    Whether the tool call ended in an error.
-
-    If not set, this is assumed to be false (the call was successful).
-    """
+CallToolResultContentItem = TypeAliasType(
+    "CallToolResultContentItem",
+    Annotated[TextContent | ImageContent | EmbeddedResource, Field(discriminator="type")],
+)
 
 
 ClientNotification = TypeAliasType(
@@ -1327,71 +1302,18 @@ ClientNotification = TypeAliasType(
 )
 
 
-class CreateMessageRequestParams(MCPModel):
-    include_context: Annotated[
-        Literal["allServers", "none", "thisServer"] | MISSING, Field(alias="includeContext")
-    ] = MISSING
+class CompleteRequest(MCPModel):
     """
-    A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request.
-    """
-    max_tokens: Annotated[int, Field(alias="maxTokens")]
-    """
-    The maximum number of tokens to sample, as requested by the server. The client MAY choose to sample fewer tokens than requested.
-    """
-    messages: list[SamplingMessage]
-    metadata: CreateMessageRequestParamsMetadata | MISSING = MISSING
-    """
-    Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
-    """
-    model_preferences: Annotated[ModelPreferences | MISSING, Field(alias="modelPreferences")] = (
-        MISSING
-    )
-    """
-    The server's preferences for which model to select. The client MAY ignore these preferences.
-    """
-    stop_sequences: Annotated[list[str] | MISSING, Field(alias="stopSequences")] = MISSING
-    system_prompt: Annotated[str | MISSING, Field(alias="systemPrompt")] = MISSING
-    """
-    An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
-    """
-    temperature: int | float | MISSING = MISSING
-
-
-class CreateMessageResult(MCPModel):
-    """
-    The client's response to a sampling/create_message request from the server. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it.
+    A request from the client to the server, to ask for completion options.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
-    """
-    This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    """
-    content: TextContent | ImageContent
-    model: str
-    """
-    The name of the model that generated the message.
-    """
-    role: Role
-    stop_reason: Annotated[str | MISSING, Field(alias="stopReason")] = MISSING
-    """
-    The reason why sampling stopped, if known.
-    """
+    method: Literal["completion/complete"]
+    params: CompleteRequestParams
 
 
-class GetPromptResult(MCPModel):
-    """
-    The server's response to a prompts/get request from the client.
-    """
-
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
-    """
-    This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    """
-    description: str | MISSING = MISSING
-    """
-    An optional description for the prompt.
-    """
-    messages: list[PromptMessage]
+CreateMessageResultContent = TypeAliasType(
+    "CreateMessageResultContent", Annotated[TextContent | ImageContent, Field(discriminator="type")]
+)
 
 
 class JSONRPCRequest(MCPModel):
@@ -1480,19 +1402,52 @@ class PingRequest(MCPModel):
     params: PingRequestParams | MISSING = MISSING
 
 
-ServerResult = TypeAliasType(
-    "ServerResult",
-    Result
-    | InitializeResult
-    | ListResourcesResult
-    | ListResourceTemplatesResult
-    | ReadResourceResult
-    | ListPromptsResult
-    | GetPromptResult
-    | ListToolsResult
-    | CallToolResult
-    | CompleteResult,
-)
+class PromptMessage(MCPModel):
+    """
+    Describes a message returned as part of a prompt.
+
+    This is similar to `SamplingMessage`, but also supports the embedding of
+    resources from the MCP server.
+    """
+
+    content: PromptMessageContent
+    role: Role
+
+
+class SamplingMessage(MCPModel):
+    """
+    Describes a message issued to or received from an LLM API.
+    """
+
+    content: SamplingMessageContent
+    role: Role
+
+
+class CallToolResult(MCPModel):
+    """
+    The server's response to a tool call.
+
+    Any errors that originate from the tool SHOULD be reported inside the result
+    object, with `isError` set to true, _not_ as an MCP protocol-level error
+    response. Otherwise, the LLM would not be able to see that an error occurred
+    and self-correct.
+
+    However, any errors in _finding_ the tool, an error indicating that the
+    server does not support tool calls, or any other exceptional conditions,
+    should be reported as an MCP error response.
+    """
+
+    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    """
+    This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
+    """
+    content: list[CallToolResultContentItem]
+    is_error: Annotated[bool | MISSING, Field(alias="isError")] = MISSING
+    """
+    Whether the tool call ended in an error.
+
+    If not set, this is assumed to be false (the call was successful).
+    """
 
 
 ClientRequest = TypeAliasType(
@@ -1516,7 +1471,113 @@ ClientRequest = TypeAliasType(
 )
 
 
-ClientResult = TypeAliasType("ClientResult", Result | CreateMessageResult | ListRootsResult)
+class CreateMessageRequestParams(MCPModel):
+    include_context: Annotated[
+        Literal["allServers", "none", "thisServer"] | MISSING, Field(alias="includeContext")
+    ] = MISSING
+    """
+    A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request.
+    """
+    max_tokens: Annotated[int, Field(alias="maxTokens")]
+    """
+    The maximum number of tokens to sample, as requested by the server. The client MAY choose to sample fewer tokens than requested.
+    """
+    messages: list[SamplingMessage]
+    metadata: CreateMessageRequestParamsMetadata | MISSING = MISSING
+    """
+    Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
+    """
+    model_preferences: Annotated[ModelPreferences | MISSING, Field(alias="modelPreferences")] = (
+        MISSING
+    )
+    """
+    The server's preferences for which model to select. The client MAY ignore these preferences.
+    """
+    stop_sequences: Annotated[list[str] | MISSING, Field(alias="stopSequences")] = MISSING
+    system_prompt: Annotated[str | MISSING, Field(alias="systemPrompt")] = MISSING
+    """
+    An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
+    """
+    temperature: int | float | MISSING = MISSING
+
+
+class CreateMessageResult(MCPModel):
+    """
+    The client's response to a sampling/create_message request from the server. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it.
+    """
+
+    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    """
+    This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
+    """
+    content: CreateMessageResultContent
+    model: str
+    """
+    The name of the model that generated the message.
+    """
+    role: Role
+    stop_reason: Annotated[str | MISSING, Field(alias="stopReason")] = MISSING
+    """
+    The reason why sampling stopped, if known.
+    """
+
+
+class GetPromptResult(MCPModel):
+    """
+    The server's response to a prompts/get request from the client.
+    """
+
+    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    """
+    This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
+    """
+    description: str | MISSING = MISSING
+    """
+    An optional description for the prompt.
+    """
+    messages: list[PromptMessage]
+
+
+JSONRPCMessage = TypeAliasType(
+    "JSONRPCMessage",
+    Annotated[
+        Union[
+            Annotated["JSONRPCError", Tag("JSONRPCError")],
+            Annotated["JSONRPCRequest", Tag("JSONRPCRequest")],
+            Annotated["JSONRPCResponse", Tag("JSONRPCResponse")],
+            Annotated["JSONRPCNotification", Tag("JSONRPCNotification")],
+        ],
+        structural("JSONRPCMessage"),
+    ],
+)
+
+
+ServerResult = TypeAliasType(
+    "ServerResult",
+    Result
+    | InitializeResult
+    | ListResourcesResult
+    | ListResourceTemplatesResult
+    | ReadResourceResult
+    | ListPromptsResult
+    | GetPromptResult
+    | ListToolsResult
+    | CallToolResult
+    | CompleteResult,
+)
+
+
+ClientResult = TypeAliasType(
+    "ClientResult",
+    Annotated[
+        Union[
+            Annotated["CreateMessageResult", Tag("CreateMessageResult")],
+            Annotated["ListRootsResult", Tag("ListRootsResult")],
+            Annotated["Result", Tag("Result")],
+        ],
+        structural("ClientResult"),
+    ],
+)
 
 
 class CreateMessageRequest(MCPModel):
@@ -1526,11 +1587,6 @@ class CreateMessageRequest(MCPModel):
 
     method: Literal["sampling/createMessage"]
     params: CreateMessageRequestParams
-
-
-JSONRPCMessage = TypeAliasType(
-    "JSONRPCMessage", JSONRPCRequest | JSONRPCNotification | JSONRPCResponse | JSONRPCError
-)
 
 
 ServerRequest = TypeAliasType(

@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+from typing import Annotated, Union
+from pydantic import Tag
+from ._structural import structural
 from typing import Annotated, Any, Literal
 from pydantic import Field, MISSING
 from typing_extensions import TypeAliasType
@@ -87,9 +90,6 @@ class CreateMessageRequestParamsMetadata(MCPModel):
 
 
 Cursor = TypeAliasType("Cursor", str)
-"""
-An opaque token used to represent a cursor for pagination.
-"""
 
 
 class GetPromptRequestParams(MCPModel):
@@ -177,12 +177,6 @@ LoggingLevel = TypeAliasType(
     "LoggingLevel",
     Literal["alert", "critical", "debug", "emergency", "error", "info", "notice", "warning"],
 )
-"""
-The severity of a log message.
-
-These map to syslog message severities, as specified in RFC-5424:
-https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1
-"""
 
 
 class LoggingMessageNotificationParams(MCPModel):
@@ -301,9 +295,6 @@ class PaginatedResult(MCPModel):
 
 
 ProgressToken = TypeAliasType("ProgressToken", str | int)
-"""
-A progress token, used to associate progress notifications with the original request.
-"""
 
 
 class PromptArgument(MCPModel):
@@ -352,9 +343,6 @@ class ReadResourceRequestParams(MCPModel):
 
 
 RequestId = TypeAliasType("RequestId", str | int)
-"""
-A uniquely identifying ID for a request in JSON-RPC.
-"""
 
 
 class RequestParamsMeta(MCPModel):
@@ -413,9 +401,6 @@ class Result(MCPModel):
 
 
 Role = TypeAliasType("Role", Literal["assistant", "user"])
-"""
-The sender or recipient of messages and data in a conversation.
-"""
 
 
 class Root(MCPModel):
@@ -677,12 +662,10 @@ class ClientCapabilities(MCPModel):
     """
 
 
-class CompleteRequestParams(MCPModel):
-    argument: CompleteRequestParamsArgument
-    """
-    The argument's information
-    """
-    ref: PromptReference | ResourceReference
+CompleteRequestParamsRef = TypeAliasType(
+    "CompleteRequestParamsRef",
+    Annotated[PromptReference | ResourceReference, Field(discriminator="type")],
+)
 
 
 class CompleteResult(MCPModel):
@@ -697,20 +680,16 @@ class CompleteResult(MCPModel):
     completion: CompleteResultCompletion
 
 
-class EmbeddedResource(MCPModel):
-    """
-    The contents of a resource, embedded into a prompt or tool call result.
-
-    It is up to the client how best to render embedded resources for the benefit
-    of the LLM and/or the user.
-    """
-
-    annotations: Annotations | MISSING = MISSING
-    """
-    Optional annotations for the client.
-    """
-    resource: TextResourceContents | BlobResourceContents
-    type: Literal["resource"]
+EmbeddedResourceResource = TypeAliasType(
+    "EmbeddedResourceResource",
+    Annotated[
+        Union[
+            Annotated["TextResourceContents", Tag("TextResourceContents")],
+            Annotated["BlobResourceContents", Tag("BlobResourceContents")],
+        ],
+        structural("EmbeddedResourceResource"),
+    ],
+)
 
 
 EmptyResult = TypeAliasType("EmptyResult", Result)
@@ -939,16 +918,16 @@ class ReadResourceRequest(MCPModel):
     params: ReadResourceRequestParams
 
 
-class ReadResourceResult(MCPModel):
-    """
-    The server's response to a resources/read request from the client.
-    """
-
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
-    """
-    This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    """
-    contents: list[TextResourceContents | BlobResourceContents]
+ReadResourceResultContentsItem = TypeAliasType(
+    "ReadResourceResultContentsItem",
+    Annotated[
+        Union[
+            Annotated["TextResourceContents", Tag("TextResourceContents")],
+            Annotated["BlobResourceContents", Tag("BlobResourceContents")],
+        ],
+        structural("ReadResourceResultContentsItem"),
+    ],
+)
 
 
 class RequestParams(MCPModel):
@@ -1145,33 +1124,6 @@ class UnsubscribeRequest(MCPModel):
     params: UnsubscribeRequestParams
 
 
-class CallToolResult(MCPModel):
-    """
-    The server's response to a tool call.
-
-    Any errors that originate from the tool SHOULD be reported inside the result
-    object, with `isError` set to true, _not_ as an MCP protocol-level error
-    response. Otherwise, the LLM would not be able to see that an error occurred
-    and self-correct.
-
-    However, any errors in _finding_ the tool, an error indicating that the
-    server does not support tool calls, or any other exceptional conditions,
-    should be reported as an MCP error response.
-    """
-
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
-    """
-    This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    """
-    content: list[TextContent | ImageContent | AudioContent | EmbeddedResource]
-    is_error: Annotated[bool | MISSING, Field(alias="isError")] = MISSING
-    """
-    Whether the tool call ended in an error.
-
-    If not set, this is assumed to be false (the call was successful).
-    """
-
-
 class CancelledNotification(MCPModel):
     """
     This notification can be sent by either side to indicate that it is cancelling a previously-issued request.
@@ -1187,34 +1139,34 @@ class CancelledNotification(MCPModel):
     params: CancelledNotificationParams
 
 
-class CompleteRequest(MCPModel):
+class CompleteRequestParams(MCPModel):
+    argument: CompleteRequestParamsArgument
     """
-    A request from the client to the server, to ask for completion options.
+    The argument's information
+    """
+    ref: CompleteRequestParamsRef
+
+
+CreateMessageResultContent = TypeAliasType(
+    "CreateMessageResultContent",
+    Annotated[TextContent | ImageContent | AudioContent, Field(discriminator="type")],
+)
+
+
+class EmbeddedResource(MCPModel):
+    """
+    The contents of a resource, embedded into a prompt or tool call result.
+
+    It is up to the client how best to render embedded resources for the benefit
+    of the LLM and/or the user.
     """
 
-    method: Literal["completion/complete"]
-    params: CompleteRequestParams
-
-
-class CreateMessageResult(MCPModel):
+    annotations: Annotations | MISSING = MISSING
     """
-    The client's response to a sampling/create_message request from the server. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it.
+    Optional annotations for the client.
     """
-
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
-    """
-    This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    """
-    content: TextContent | ImageContent | AudioContent
-    model: str
-    """
-    The name of the model that generated the message.
-    """
-    role: Role
-    stop_reason: Annotated[str | MISSING, Field(alias="stopReason")] = MISSING
-    """
-    The reason why sampling stopped, if known.
-    """
+    resource: EmbeddedResourceResource
+    type: Literal["resource"]
 
 
 class InitializeRequest(MCPModel):
@@ -1249,10 +1201,28 @@ class InitializeResult(MCPModel):
     server_info: Annotated[Implementation, Field(alias="serverInfo")]
 
 
-JSONRPCBatchResponse = TypeAliasType("JSONRPCBatchResponse", list[JSONRPCResponse | JSONRPCError])
-"""
-A JSON-RPC batch response, as described in https://www.jsonrpc.org/specification#batch.
-"""
+JSONRPCBatchResponseItem = TypeAliasType(
+    "JSONRPCBatchResponseItem",
+    Annotated[
+        Union[
+            Annotated["JSONRPCError", Tag("JSONRPCError")],
+            Annotated["JSONRPCResponse", Tag("JSONRPCResponse")],
+        ],
+        structural("JSONRPCBatchResponseItem"),
+    ],
+)
+
+
+JSONRPCMessageVariantFItem = TypeAliasType(
+    "JSONRPCMessageVariantFItem",
+    Annotated[
+        Union[
+            Annotated["JSONRPCError", Tag("JSONRPCError")],
+            Annotated["JSONRPCResponse", Tag("JSONRPCResponse")],
+        ],
+        structural("JSONRPCMessageVariantFItem"),
+    ],
+)
 
 
 class JSONRPCRequestParams(MCPModel):
@@ -1327,16 +1297,24 @@ class ProgressNotification(MCPModel):
     params: ProgressNotificationParams
 
 
-class PromptMessage(MCPModel):
-    """
-    Describes a message returned as part of a prompt.
+PromptMessageContent = TypeAliasType(
+    "PromptMessageContent",
+    Annotated[
+        TextContent | ImageContent | AudioContent | EmbeddedResource, Field(discriminator="type")
+    ],
+)
 
-    This is similar to `SamplingMessage`, but also supports the embedding of
-    resources from the MCP server.
+
+class ReadResourceResult(MCPModel):
+    """
+    The server's response to a resources/read request from the client.
     """
 
-    content: TextContent | ImageContent | AudioContent | EmbeddedResource
-    role: Role
+    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    """
+    This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
+    """
+    contents: list[ReadResourceResultContentsItem]
 
 
 class Request(MCPModel):
@@ -1344,13 +1322,10 @@ class Request(MCPModel):
     params: RequestParams | MISSING = MISSING
 
 
-class SamplingMessage(MCPModel):
-    """
-    Describes a message issued to or received from an LLM API.
-    """
-
-    content: TextContent | ImageContent | AudioContent
-    role: Role
+SamplingMessageContent = TypeAliasType(
+    "SamplingMessageContent",
+    Annotated[TextContent | ImageContent | AudioContent, Field(discriminator="type")],
+)
 
 
 ServerNotification = TypeAliasType(
@@ -1393,6 +1368,14 @@ class Tool(MCPModel):
     """
 
 
+CallToolResultContentItem = TypeAliasType(
+    "CallToolResultContentItem",
+    Annotated[
+        TextContent | ImageContent | AudioContent | EmbeddedResource, Field(discriminator="type")
+    ],
+)
+
+
 ClientNotification = TypeAliasType(
     "ClientNotification",
     Annotated[
@@ -1405,53 +1388,46 @@ ClientNotification = TypeAliasType(
 )
 
 
-ClientResult = TypeAliasType("ClientResult", Result | CreateMessageResult | ListRootsResult)
+class CompleteRequest(MCPModel):
+    """
+    A request from the client to the server, to ask for completion options.
+    """
+
+    method: Literal["completion/complete"]
+    params: CompleteRequestParams
 
 
-class CreateMessageRequestParams(MCPModel):
-    include_context: Annotated[
-        Literal["allServers", "none", "thisServer"] | MISSING, Field(alias="includeContext")
-    ] = MISSING
+class CreateMessageResult(MCPModel):
     """
-    A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request.
-    """
-    max_tokens: Annotated[int, Field(alias="maxTokens")]
-    """
-    The maximum number of tokens to sample, as requested by the server. The client MAY choose to sample fewer tokens than requested.
-    """
-    messages: list[SamplingMessage]
-    metadata: CreateMessageRequestParamsMetadata | MISSING = MISSING
-    """
-    Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
-    """
-    model_preferences: Annotated[ModelPreferences | MISSING, Field(alias="modelPreferences")] = (
-        MISSING
-    )
-    """
-    The server's preferences for which model to select. The client MAY ignore these preferences.
-    """
-    stop_sequences: Annotated[list[str] | MISSING, Field(alias="stopSequences")] = MISSING
-    system_prompt: Annotated[str | MISSING, Field(alias="systemPrompt")] = MISSING
-    """
-    An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
-    """
-    temperature: int | float | MISSING = MISSING
-
-
-class GetPromptResult(MCPModel):
-    """
-    The server's response to a prompts/get request from the client.
+    The client's response to a sampling/create_message request from the server. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it.
     """
 
     meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
     """
     This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     """
-    description: str | MISSING = MISSING
+    content: CreateMessageResultContent
+    model: str
     """
-    An optional description for the prompt.
+    The name of the model that generated the message.
     """
-    messages: list[PromptMessage]
+    role: Role
+    stop_reason: Annotated[str | MISSING, Field(alias="stopReason")] = MISSING
+    """
+    The reason why sampling stopped, if known.
+    """
+
+
+JSONRPCBatchResponse = TypeAliasType("JSONRPCBatchResponse", list[JSONRPCBatchResponseItem])
+"""
+A JSON-RPC batch response, as described in https://www.jsonrpc.org/specification#batch.
+"""
+
+
+JSONRPCMessageVariantF = TypeAliasType("JSONRPCMessageVariantF", list[JSONRPCMessageVariantFItem])
+"""
+A JSON-RPC batch response, as described in https://www.jsonrpc.org/specification#batch.
+"""
 
 
 class JSONRPCRequest(MCPModel):
@@ -1506,19 +1482,52 @@ class PingRequest(MCPModel):
     params: PingRequestParams | MISSING = MISSING
 
 
-ServerResult = TypeAliasType(
-    "ServerResult",
-    Result
-    | InitializeResult
-    | ListResourcesResult
-    | ListResourceTemplatesResult
-    | ReadResourceResult
-    | ListPromptsResult
-    | GetPromptResult
-    | ListToolsResult
-    | CallToolResult
-    | CompleteResult,
-)
+class PromptMessage(MCPModel):
+    """
+    Describes a message returned as part of a prompt.
+
+    This is similar to `SamplingMessage`, but also supports the embedding of
+    resources from the MCP server.
+    """
+
+    content: PromptMessageContent
+    role: Role
+
+
+class SamplingMessage(MCPModel):
+    """
+    Describes a message issued to or received from an LLM API.
+    """
+
+    content: SamplingMessageContent
+    role: Role
+
+
+class CallToolResult(MCPModel):
+    """
+    The server's response to a tool call.
+
+    Any errors that originate from the tool SHOULD be reported inside the result
+    object, with `isError` set to true, _not_ as an MCP protocol-level error
+    response. Otherwise, the LLM would not be able to see that an error occurred
+    and self-correct.
+
+    However, any errors in _finding_ the tool, an error indicating that the
+    server does not support tool calls, or any other exceptional conditions,
+    should be reported as an MCP error response.
+    """
+
+    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    """
+    This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
+    """
+    content: list[CallToolResultContentItem]
+    is_error: Annotated[bool | MISSING, Field(alias="isError")] = MISSING
+    """
+    Whether the tool call ended in an error.
+
+    If not set, this is assumed to be false (the call was successful).
+    """
 
 
 ClientRequest = TypeAliasType(
@@ -1542,6 +1551,104 @@ ClientRequest = TypeAliasType(
 )
 
 
+ClientResult = TypeAliasType(
+    "ClientResult",
+    Annotated[
+        Union[
+            Annotated["CreateMessageResult", Tag("CreateMessageResult")],
+            Annotated["ListRootsResult", Tag("ListRootsResult")],
+            Annotated["Result", Tag("Result")],
+        ],
+        structural("ClientResult"),
+    ],
+)
+
+
+class CreateMessageRequestParams(MCPModel):
+    include_context: Annotated[
+        Literal["allServers", "none", "thisServer"] | MISSING, Field(alias="includeContext")
+    ] = MISSING
+    """
+    A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request.
+    """
+    max_tokens: Annotated[int, Field(alias="maxTokens")]
+    """
+    The maximum number of tokens to sample, as requested by the server. The client MAY choose to sample fewer tokens than requested.
+    """
+    messages: list[SamplingMessage]
+    metadata: CreateMessageRequestParamsMetadata | MISSING = MISSING
+    """
+    Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
+    """
+    model_preferences: Annotated[ModelPreferences | MISSING, Field(alias="modelPreferences")] = (
+        MISSING
+    )
+    """
+    The server's preferences for which model to select. The client MAY ignore these preferences.
+    """
+    stop_sequences: Annotated[list[str] | MISSING, Field(alias="stopSequences")] = MISSING
+    system_prompt: Annotated[str | MISSING, Field(alias="systemPrompt")] = MISSING
+    """
+    An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
+    """
+    temperature: int | float | MISSING = MISSING
+
+
+class GetPromptResult(MCPModel):
+    """
+    The server's response to a prompts/get request from the client.
+    """
+
+    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    """
+    This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
+    """
+    description: str | MISSING = MISSING
+    """
+    An optional description for the prompt.
+    """
+    messages: list[PromptMessage]
+
+
+JSONRPCBatchRequestItem = TypeAliasType(
+    "JSONRPCBatchRequestItem",
+    Annotated[
+        Union[
+            Annotated["JSONRPCRequest", Tag("JSONRPCRequest")],
+            Annotated["JSONRPCNotification", Tag("JSONRPCNotification")],
+        ],
+        structural("JSONRPCBatchRequestItem"),
+    ],
+)
+
+
+JSONRPCMessageVariantCItem = TypeAliasType(
+    "JSONRPCMessageVariantCItem",
+    Annotated[
+        Union[
+            Annotated["JSONRPCRequest", Tag("JSONRPCRequest")],
+            Annotated["JSONRPCNotification", Tag("JSONRPCNotification")],
+        ],
+        structural("JSONRPCMessageVariantCItem"),
+    ],
+)
+
+
+ServerResult = TypeAliasType(
+    "ServerResult",
+    Result
+    | InitializeResult
+    | ListResourcesResult
+    | ListResourceTemplatesResult
+    | ReadResourceResult
+    | ListPromptsResult
+    | GetPromptResult
+    | ListToolsResult
+    | CallToolResult
+    | CompleteResult,
+)
+
+
 class CreateMessageRequest(MCPModel):
     """
     A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
@@ -1551,29 +1658,30 @@ class CreateMessageRequest(MCPModel):
     params: CreateMessageRequestParams
 
 
-JSONRPCBatchRequest = TypeAliasType(
-    "JSONRPCBatchRequest", list[JSONRPCRequest | JSONRPCNotification]
-)
+JSONRPCBatchRequest = TypeAliasType("JSONRPCBatchRequest", list[JSONRPCBatchRequestItem])
 """
 A JSON-RPC batch request, as described in https://www.jsonrpc.org/specification#batch.
 """
 
 
-JSONRPCMessage = TypeAliasType(
-    "JSONRPCMessage",
-    JSONRPCRequest
-    | JSONRPCNotification
-    | list[JSONRPCRequest | JSONRPCNotification]
-    | JSONRPCResponse
-    | JSONRPCError
-    | list[JSONRPCResponse | JSONRPCError],
-)
+JSONRPCMessageVariantC = TypeAliasType("JSONRPCMessageVariantC", list[JSONRPCMessageVariantCItem])
 """
-Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
+A JSON-RPC batch request, as described in https://www.jsonrpc.org/specification#batch.
 """
 
 
 ServerRequest = TypeAliasType(
     "ServerRequest",
     Annotated[PingRequest | CreateMessageRequest | ListRootsRequest, Field(discriminator="method")],
+)
+
+
+JSONRPCMessage = TypeAliasType(
+    "JSONRPCMessage",
+    JSONRPCRequest
+    | JSONRPCNotification
+    | JSONRPCMessageVariantC
+    | JSONRPCResponse
+    | JSONRPCError
+    | JSONRPCMessageVariantF,
 )

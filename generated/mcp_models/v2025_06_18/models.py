@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+from typing import Annotated, Union
+from pydantic import Tag
+from ._structural import structural
 from pydantic import Field, MISSING
 from typing import Annotated, Any, Literal
 from typing_extensions import TypeAliasType
@@ -135,9 +138,6 @@ class CreateMessageRequestParamsMetadata(MCPModel):
 
 
 Cursor = TypeAliasType("Cursor", str)
-"""
-An opaque token used to represent a cursor for pagination.
-"""
 
 
 class ElicitResult(MCPModel):
@@ -268,12 +268,6 @@ LoggingLevel = TypeAliasType(
     "LoggingLevel",
     Literal["alert", "critical", "debug", "emergency", "error", "info", "notice", "warning"],
 )
-"""
-The severity of a log message.
-
-These map to syslog message severities, as specified in RFC-5424:
-https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1
-"""
 
 
 class LoggingMessageNotificationParams(MCPModel):
@@ -400,9 +394,6 @@ class PaginatedResult(MCPModel):
 
 
 ProgressToken = TypeAliasType("ProgressToken", str | int)
-"""
-A progress token, used to associate progress notifications with the original request.
-"""
 
 
 class PromptArgument(MCPModel):
@@ -469,9 +460,6 @@ class ReadResourceRequestParams(MCPModel):
 
 
 RequestId = TypeAliasType("RequestId", str | int)
-"""
-A uniquely identifying ID for a request in JSON-RPC.
-"""
 
 
 class RequestParamsMeta(MCPModel):
@@ -538,9 +526,6 @@ class Result(MCPModel):
 
 
 Role = TypeAliasType("Role", Literal["assistant", "user"])
-"""
-The sender or recipient of messages and data in a conversation.
-"""
 
 
 class Root(MCPModel):
@@ -840,16 +825,10 @@ class ClientCapabilities(MCPModel):
     """
 
 
-class CompleteRequestParams(MCPModel):
-    argument: CompleteRequestParamsArgument
-    """
-    The argument's information
-    """
-    context: CompleteRequestParamsContext | MISSING = MISSING
-    """
-    Additional, optional context for completions
-    """
-    ref: PromptReference | ResourceTemplateReference
+CompleteRequestParamsRef = TypeAliasType(
+    "CompleteRequestParamsRef",
+    Annotated[PromptReference | ResourceTemplateReference, Field(discriminator="type")],
+)
 
 
 class CompleteResult(MCPModel):
@@ -864,24 +843,16 @@ class CompleteResult(MCPModel):
     completion: CompleteResultCompletion
 
 
-class EmbeddedResource(MCPModel):
-    """
-    The contents of a resource, embedded into a prompt or tool call result.
-
-    It is up to the client how best to render embedded resources for the benefit
-    of the LLM and/or the user.
-    """
-
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
-    """
-    See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    """
-    annotations: Annotations | MISSING = MISSING
-    """
-    Optional annotations for the client.
-    """
-    resource: TextResourceContents | BlobResourceContents
-    type: Literal["resource"]
+EmbeddedResourceResource = TypeAliasType(
+    "EmbeddedResourceResource",
+    Annotated[
+        Union[
+            Annotated["TextResourceContents", Tag("TextResourceContents")],
+            Annotated["BlobResourceContents", Tag("BlobResourceContents")],
+        ],
+        structural("EmbeddedResourceResource"),
+    ],
+)
 
 
 EmptyResult = TypeAliasType("EmptyResult", Result)
@@ -1071,12 +1042,17 @@ class PingRequestParamsMeta(MCPModel):
 
 
 PrimitiveSchemaDefinition = TypeAliasType(
-    "PrimitiveSchemaDefinition", StringSchema | NumberSchema | BooleanSchema | EnumSchema
+    "PrimitiveSchemaDefinition",
+    Annotated[
+        Union[
+            Annotated["EnumSchema", Tag("EnumSchema")],
+            Annotated["StringSchema", Tag("StringSchema")],
+            Annotated["BooleanSchema", Tag("BooleanSchema")],
+            Annotated["NumberSchema", Tag("NumberSchema")],
+        ],
+        structural("PrimitiveSchemaDefinition"),
+    ],
 )
-"""
-Restricted schema definitions that only allow primitive types
-without nested objects or arrays.
-"""
 
 
 class ProgressNotificationParams(MCPModel):
@@ -1148,16 +1124,16 @@ class ReadResourceRequest(MCPModel):
     params: ReadResourceRequestParams
 
 
-class ReadResourceResult(MCPModel):
-    """
-    The server's response to a resources/read request from the client.
-    """
-
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
-    """
-    See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    """
-    contents: list[TextResourceContents | BlobResourceContents]
+ReadResourceResultContentsItem = TypeAliasType(
+    "ReadResourceResultContentsItem",
+    Annotated[
+        Union[
+            Annotated["TextResourceContents", Tag("TextResourceContents")],
+            Annotated["BlobResourceContents", Tag("BlobResourceContents")],
+        ],
+        structural("ReadResourceResultContentsItem"),
+    ],
+)
 
 
 class RequestParams(MCPModel):
@@ -1460,43 +1436,22 @@ class CancelledNotification(MCPModel):
     params: CancelledNotificationParams
 
 
-class CompleteRequest(MCPModel):
+class CompleteRequestParams(MCPModel):
+    argument: CompleteRequestParamsArgument
     """
-    A request from the client to the server, to ask for completion options.
+    The argument's information
     """
+    context: CompleteRequestParamsContext | MISSING = MISSING
+    """
+    Additional, optional context for completions
+    """
+    ref: CompleteRequestParamsRef
 
-    method: Literal["completion/complete"]
-    params: CompleteRequestParams
 
-
-ContentBlock = TypeAliasType(
-    "ContentBlock",
-    Annotated[
-        TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource,
-        Field(discriminator="type"),
-    ],
+CreateMessageResultContent = TypeAliasType(
+    "CreateMessageResultContent",
+    Annotated[TextContent | ImageContent | AudioContent, Field(discriminator="type")],
 )
-
-
-class CreateMessageResult(MCPModel):
-    """
-    The client's response to a sampling/create_message request from the server. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it.
-    """
-
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
-    """
-    See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    """
-    content: TextContent | ImageContent | AudioContent
-    model: str
-    """
-    The name of the model that generated the message.
-    """
-    role: Role
-    stop_reason: Annotated[str | MISSING, Field(alias="stopReason")] = MISSING
-    """
-    The reason why sampling stopped, if known.
-    """
 
 
 class ElicitRequestParamsRequestedSchema(MCPModel):
@@ -1508,6 +1463,26 @@ class ElicitRequestParamsRequestedSchema(MCPModel):
     properties: dict[str, PrimitiveSchemaDefinition]
     required: list[str] | MISSING = MISSING
     type: Literal["object"]
+
+
+class EmbeddedResource(MCPModel):
+    """
+    The contents of a resource, embedded into a prompt or tool call result.
+
+    It is up to the client how best to render embedded resources for the benefit
+    of the LLM and/or the user.
+    """
+
+    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    """
+    See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    """
+    annotations: Annotations | MISSING = MISSING
+    """
+    Optional annotations for the client.
+    """
+    resource: EmbeddedResourceResource
+    type: Literal["resource"]
 
 
 class InitializeRequest(MCPModel):
@@ -1623,16 +1598,16 @@ class ProgressNotification(MCPModel):
     params: ProgressNotificationParams
 
 
-class PromptMessage(MCPModel):
+class ReadResourceResult(MCPModel):
     """
-    Describes a message returned as part of a prompt.
-
-    This is similar to `SamplingMessage`, but also supports the embedding of
-    resources from the MCP server.
+    The server's response to a resources/read request from the client.
     """
 
-    content: ContentBlock
-    role: Role
+    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    """
+    See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    """
+    contents: list[ReadResourceResultContentsItem]
 
 
 class Request(MCPModel):
@@ -1640,13 +1615,10 @@ class Request(MCPModel):
     params: RequestParams | MISSING = MISSING
 
 
-class SamplingMessage(MCPModel):
-    """
-    Describes a message issued to or received from an LLM API.
-    """
-
-    content: TextContent | ImageContent | AudioContent
-    role: Role
+SamplingMessageContent = TypeAliasType(
+    "SamplingMessageContent",
+    Annotated[TextContent | ImageContent | AudioContent, Field(discriminator="type")],
+)
 
 
 ServerNotification = TypeAliasType(
@@ -1709,42 +1681,6 @@ class Tool(MCPModel):
     """
 
 
-class CallToolResult(MCPModel):
-    """
-    The server's response to a tool call.
-    """
-
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
-    """
-    See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    """
-    content: list[ContentBlock]
-    """
-    A list of content objects that represent the unstructured result of the tool call.
-    """
-    is_error: Annotated[bool | MISSING, Field(alias="isError")] = MISSING
-    """
-    Whether the tool call ended in an error.
-
-    If not set, this is assumed to be false (the call was successful).
-
-    Any errors that originate from the tool SHOULD be reported inside the result
-    object, with `isError` set to true, _not_ as an MCP protocol-level error
-    response. Otherwise, the LLM would not be able to see that an error occurred
-    and self-correct.
-
-    However, any errors in _finding_ the tool, an error indicating that the
-    server does not support tool calls, or any other exceptional conditions,
-    should be reported as an MCP error response.
-    """
-    structured_content: Annotated[dict[str, Any] | MISSING, Field(alias="structuredContent")] = (
-        MISSING
-    )
-    """
-    An optional JSON object that represents the structured result of the tool call.
-    """
-
-
 ClientNotification = TypeAliasType(
     "ClientNotification",
     Annotated[
@@ -1757,41 +1693,43 @@ ClientNotification = TypeAliasType(
 )
 
 
-ClientResult = TypeAliasType(
-    "ClientResult", Result | CreateMessageResult | ListRootsResult | ElicitResult
+class CompleteRequest(MCPModel):
+    """
+    A request from the client to the server, to ask for completion options.
+    """
+
+    method: Literal["completion/complete"]
+    params: CompleteRequestParams
+
+
+ContentBlock = TypeAliasType(
+    "ContentBlock",
+    Annotated[
+        TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource,
+        Field(discriminator="type"),
+    ],
 )
 
 
-class CreateMessageRequestParams(MCPModel):
-    include_context: Annotated[
-        Literal["allServers", "none", "thisServer"] | MISSING, Field(alias="includeContext")
-    ] = MISSING
+class CreateMessageResult(MCPModel):
     """
-    A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request.
+    The client's response to a sampling/create_message request from the server. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it.
     """
-    max_tokens: Annotated[int, Field(alias="maxTokens")]
-    """
-    The requested maximum number of tokens to sample (to prevent runaway completions).
 
-    The client MAY choose to sample fewer tokens than the requested maximum.
+    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
     """
-    messages: list[SamplingMessage]
-    metadata: CreateMessageRequestParamsMetadata | MISSING = MISSING
+    See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
-    Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
+    content: CreateMessageResultContent
+    model: str
     """
-    model_preferences: Annotated[ModelPreferences | MISSING, Field(alias="modelPreferences")] = (
-        MISSING
-    )
+    The name of the model that generated the message.
     """
-    The server's preferences for which model to select. The client MAY ignore these preferences.
+    role: Role
+    stop_reason: Annotated[str | MISSING, Field(alias="stopReason")] = MISSING
     """
-    stop_sequences: Annotated[list[str] | MISSING, Field(alias="stopSequences")] = MISSING
-    system_prompt: Annotated[str | MISSING, Field(alias="systemPrompt")] = MISSING
+    The reason why sampling stopped, if known.
     """
-    An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
-    """
-    temperature: int | float | MISSING = MISSING
 
 
 class ElicitRequestParams(MCPModel):
@@ -1804,22 +1742,6 @@ class ElicitRequestParams(MCPModel):
     A restricted subset of JSON Schema.
     Only top-level properties are allowed, without nesting.
     """
-
-
-class GetPromptResult(MCPModel):
-    """
-    The server's response to a prompts/get request from the client.
-    """
-
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
-    """
-    See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    """
-    description: str | MISSING = MISSING
-    """
-    An optional description for the prompt.
-    """
-    messages: list[PromptMessage]
 
 
 class JSONRPCRequest(MCPModel):
@@ -1874,19 +1796,61 @@ class PingRequest(MCPModel):
     params: PingRequestParams | MISSING = MISSING
 
 
-ServerResult = TypeAliasType(
-    "ServerResult",
-    Result
-    | InitializeResult
-    | ListResourcesResult
-    | ListResourceTemplatesResult
-    | ReadResourceResult
-    | ListPromptsResult
-    | GetPromptResult
-    | ListToolsResult
-    | CallToolResult
-    | CompleteResult,
-)
+class PromptMessage(MCPModel):
+    """
+    Describes a message returned as part of a prompt.
+
+    This is similar to `SamplingMessage`, but also supports the embedding of
+    resources from the MCP server.
+    """
+
+    content: ContentBlock
+    role: Role
+
+
+class SamplingMessage(MCPModel):
+    """
+    Describes a message issued to or received from an LLM API.
+    """
+
+    content: SamplingMessageContent
+    role: Role
+
+
+class CallToolResult(MCPModel):
+    """
+    The server's response to a tool call.
+    """
+
+    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    """
+    See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    """
+    content: list[ContentBlock]
+    """
+    A list of content objects that represent the unstructured result of the tool call.
+    """
+    is_error: Annotated[bool | MISSING, Field(alias="isError")] = MISSING
+    """
+    Whether the tool call ended in an error.
+
+    If not set, this is assumed to be false (the call was successful).
+
+    Any errors that originate from the tool SHOULD be reported inside the result
+    object, with `isError` set to true, _not_ as an MCP protocol-level error
+    response. Otherwise, the LLM would not be able to see that an error occurred
+    and self-correct.
+
+    However, any errors in _finding_ the tool, an error indicating that the
+    server does not support tool calls, or any other exceptional conditions,
+    should be reported as an MCP error response.
+    """
+    structured_content: Annotated[dict[str, Any] | MISSING, Field(alias="structuredContent")] = (
+        MISSING
+    )
+    """
+    An optional JSON object that represents the structured result of the tool call.
+    """
 
 
 ClientRequest = TypeAliasType(
@@ -1910,13 +1874,50 @@ ClientRequest = TypeAliasType(
 )
 
 
-class CreateMessageRequest(MCPModel):
-    """
-    A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
-    """
+ClientResult = TypeAliasType(
+    "ClientResult",
+    Annotated[
+        Union[
+            Annotated["CreateMessageResult", Tag("CreateMessageResult")],
+            Annotated["ElicitResult", Tag("ElicitResult")],
+            Annotated["ListRootsResult", Tag("ListRootsResult")],
+            Annotated["Result", Tag("Result")],
+        ],
+        structural("ClientResult"),
+    ],
+)
 
-    method: Literal["sampling/createMessage"]
-    params: CreateMessageRequestParams
+
+class CreateMessageRequestParams(MCPModel):
+    include_context: Annotated[
+        Literal["allServers", "none", "thisServer"] | MISSING, Field(alias="includeContext")
+    ] = MISSING
+    """
+    A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request.
+    """
+    max_tokens: Annotated[int, Field(alias="maxTokens")]
+    """
+    The requested maximum number of tokens to sample (to prevent runaway completions).
+
+    The client MAY choose to sample fewer tokens than the requested maximum.
+    """
+    messages: list[SamplingMessage]
+    metadata: CreateMessageRequestParamsMetadata | MISSING = MISSING
+    """
+    Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
+    """
+    model_preferences: Annotated[ModelPreferences | MISSING, Field(alias="modelPreferences")] = (
+        MISSING
+    )
+    """
+    The server's preferences for which model to select. The client MAY ignore these preferences.
+    """
+    stop_sequences: Annotated[list[str] | MISSING, Field(alias="stopSequences")] = MISSING
+    system_prompt: Annotated[str | MISSING, Field(alias="systemPrompt")] = MISSING
+    """
+    An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
+    """
+    temperature: int | float | MISSING = MISSING
 
 
 class ElicitRequest(MCPModel):
@@ -1928,12 +1929,58 @@ class ElicitRequest(MCPModel):
     params: ElicitRequestParams
 
 
+class GetPromptResult(MCPModel):
+    """
+    The server's response to a prompts/get request from the client.
+    """
+
+    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    """
+    See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    """
+    description: str | MISSING = MISSING
+    """
+    An optional description for the prompt.
+    """
+    messages: list[PromptMessage]
+
+
 JSONRPCMessage = TypeAliasType(
-    "JSONRPCMessage", JSONRPCRequest | JSONRPCNotification | JSONRPCResponse | JSONRPCError
+    "JSONRPCMessage",
+    Annotated[
+        Union[
+            Annotated["JSONRPCError", Tag("JSONRPCError")],
+            Annotated["JSONRPCRequest", Tag("JSONRPCRequest")],
+            Annotated["JSONRPCResponse", Tag("JSONRPCResponse")],
+            Annotated["JSONRPCNotification", Tag("JSONRPCNotification")],
+        ],
+        structural("JSONRPCMessage"),
+    ],
 )
-"""
-Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
-"""
+
+
+ServerResult = TypeAliasType(
+    "ServerResult",
+    Result
+    | InitializeResult
+    | ListResourcesResult
+    | ListResourceTemplatesResult
+    | ReadResourceResult
+    | ListPromptsResult
+    | GetPromptResult
+    | ListToolsResult
+    | CallToolResult
+    | CompleteResult,
+)
+
+
+class CreateMessageRequest(MCPModel):
+    """
+    A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
+    """
+
+    method: Literal["sampling/createMessage"]
+    params: CreateMessageRequestParams
 
 
 ServerRequest = TypeAliasType(

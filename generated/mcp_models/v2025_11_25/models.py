@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+from typing import Annotated, Union
+from pydantic import Tag
+from ._structural import structural
 from pydantic import Field, MISSING
 from typing import Annotated, Any, Literal
 from typing_extensions import TypeAliasType
@@ -170,9 +173,6 @@ class CreateMessageRequestParamsMetadata(MCPModel):
 
 
 Cursor = TypeAliasType("Cursor", str)
-"""
-An opaque token used to represent a cursor for pagination.
-"""
 
 
 class ElicitResult(MCPModel):
@@ -382,12 +382,6 @@ LoggingLevel = TypeAliasType(
     "LoggingLevel",
     Literal["alert", "critical", "debug", "emergency", "error", "info", "notice", "warning"],
 )
-"""
-The severity of a log message.
-
-These map to syslog message severities, as specified in RFC-5424:
-https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1
-"""
 
 
 class LoggingMessageNotificationParams(MCPModel):
@@ -520,9 +514,6 @@ class PaginatedResult(MCPModel):
 
 
 ProgressToken = TypeAliasType("ProgressToken", str | int)
-"""
-A progress token, used to associate progress notifications with the original request.
-"""
 
 
 class PromptArgument(MCPModel):
@@ -613,9 +604,6 @@ class Request(MCPModel):
 
 
 RequestId = TypeAliasType("RequestId", str | int)
-"""
-A uniquely identifying ID for a request in JSON-RPC.
-"""
 
 
 class RequestParamsMeta(MCPModel):
@@ -704,9 +692,6 @@ class Result(MCPModel):
 
 
 Role = TypeAliasType("Role", Literal["assistant", "user"])
-"""
-The sender or recipient of messages and data in a conversation.
-"""
 
 
 class Root(MCPModel):
@@ -873,9 +858,6 @@ class TaskMetadata(MCPModel):
 TaskStatus = TypeAliasType(
     "TaskStatus", Literal["cancelled", "completed", "failed", "input_required", "working"]
 )
-"""
-The status of a task.
-"""
 
 
 class TaskStatusNotificationParams(MCPModel):
@@ -1344,6 +1326,12 @@ class CompleteRequestParamsMeta(MCPModel):
     """
 
 
+CompleteRequestParamsRef = TypeAliasType(
+    "CompleteRequestParamsRef",
+    Annotated[PromptReference | ResourceTemplateReference, Field(discriminator="type")],
+)
+
+
 class CompleteResult(MCPModel):
     """
     The server's response to a completion/complete request
@@ -1399,24 +1387,16 @@ class ElicitationCompleteNotification(MCPModel):
     params: ElicitationCompleteNotificationParams
 
 
-class EmbeddedResource(MCPModel):
-    """
-    The contents of a resource, embedded into a prompt or tool call result.
-
-    It is up to the client how best to render embedded resources for the benefit
-    of the LLM and/or the user.
-    """
-
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
-    """
-    See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    """
-    annotations: Annotations | MISSING = MISSING
-    """
-    Optional annotations for the client.
-    """
-    resource: TextResourceContents | BlobResourceContents
-    type: Literal["resource"]
+EmbeddedResourceResource = TypeAliasType(
+    "EmbeddedResourceResource",
+    Annotated[
+        Union[
+            Annotated["TextResourceContents", Tag("TextResourceContents")],
+            Annotated["BlobResourceContents", Tag("BlobResourceContents")],
+        ],
+        structural("EmbeddedResourceResource"),
+    ],
+)
 
 
 EmptyResult = TypeAliasType("EmptyResult", Result)
@@ -1695,16 +1675,16 @@ class ReadResourceRequestParams(MCPModel):
     """
 
 
-class ReadResourceResult(MCPModel):
-    """
-    The server's response to a resources/read request from the client.
-    """
-
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
-    """
-    See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    """
-    contents: list[TextResourceContents | BlobResourceContents]
+ReadResourceResultContentsItem = TypeAliasType(
+    "ReadResourceResultContentsItem",
+    Annotated[
+        Union[
+            Annotated["TextResourceContents", Tag("TextResourceContents")],
+            Annotated["BlobResourceContents", Tag("BlobResourceContents")],
+        ],
+        structural("ReadResourceResultContentsItem"),
+    ],
+)
 
 
 class RequestParams(MCPModel):
@@ -2236,16 +2216,7 @@ class CompleteRequestParams(MCPModel):
     """
     Additional, optional context for completions
     """
-    ref: PromptReference | ResourceTemplateReference
-
-
-ContentBlock = TypeAliasType(
-    "ContentBlock",
-    Annotated[
-        TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource,
-        Field(discriminator="type"),
-    ],
-)
+    ref: CompleteRequestParamsRef
 
 
 class CreateTaskResult(MCPModel):
@@ -2297,6 +2268,26 @@ class ElicitRequestURLParams(MCPModel):
     """
 
 
+class EmbeddedResource(MCPModel):
+    """
+    The contents of a resource, embedded into a prompt or tool call result.
+
+    It is up to the client how best to render embedded resources for the benefit
+    of the LLM and/or the user.
+    """
+
+    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    """
+    See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    """
+    annotations: Annotations | MISSING = MISSING
+    """
+    Optional annotations for the client.
+    """
+    resource: EmbeddedResourceResource
+    type: Literal["resource"]
+
+
 class GetPromptRequestParams(MCPModel):
     """
     Parameters for a `prompts/get` request.
@@ -2318,17 +2309,28 @@ class GetPromptRequestParams(MCPModel):
 
 JSONRPCMessage = TypeAliasType(
     "JSONRPCMessage",
-    JSONRPCRequest | JSONRPCNotification | JSONRPCResultResponse | JSONRPCErrorResponse,
+    Annotated[
+        Union[
+            Annotated["JSONRPCRequest", Tag("JSONRPCRequest")],
+            Annotated["JSONRPCResultResponse", Tag("JSONRPCResultResponse")],
+            Annotated["JSONRPCNotification", Tag("JSONRPCNotification")],
+            Annotated["JSONRPCErrorResponse", Tag("JSONRPCErrorResponse")],
+        ],
+        structural("JSONRPCMessage"),
+    ],
 )
-"""
-Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
-"""
 
 
-JSONRPCResponse = TypeAliasType("JSONRPCResponse", JSONRPCResultResponse | JSONRPCErrorResponse)
-"""
-A response to a request, containing either the result or error.
-"""
+JSONRPCResponse = TypeAliasType(
+    "JSONRPCResponse",
+    Annotated[
+        Union[
+            Annotated["JSONRPCResultResponse", Tag("JSONRPCResultResponse")],
+            Annotated["JSONRPCErrorResponse", Tag("JSONRPCErrorResponse")],
+        ],
+        structural("JSONRPCResponse"),
+    ],
+)
 
 
 class ListPromptsResult(MCPModel):
@@ -2453,18 +2455,6 @@ class ProgressNotification(MCPModel):
     params: ProgressNotificationParams
 
 
-class PromptMessage(MCPModel):
-    """
-    Describes a message returned as part of a prompt.
-
-    This is similar to `SamplingMessage`, but also supports the embedding of
-    resources from the MCP server.
-    """
-
-    content: ContentBlock
-    role: Role
-
-
 class ReadResourceRequest(MCPModel):
     """
     Sent from the client to the server, to read a specific resource URI.
@@ -2474,6 +2464,18 @@ class ReadResourceRequest(MCPModel):
     jsonrpc: Literal["2.0"]
     method: Literal["resources/read"]
     params: ReadResourceRequestParams
+
+
+class ReadResourceResult(MCPModel):
+    """
+    The server's response to a resources/read request from the client.
+    """
+
+    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    """
+    See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    """
+    contents: list[ReadResourceResultContentsItem]
 
 
 class ServerCapabilitiesTasksRequests(MCPModel):
@@ -2516,7 +2518,14 @@ class SetLevelRequest(MCPModel):
 
 
 SingleSelectEnumSchema = TypeAliasType(
-    "SingleSelectEnumSchema", UntitledSingleSelectEnumSchema | TitledSingleSelectEnumSchema
+    "SingleSelectEnumSchema",
+    Annotated[
+        Union[
+            Annotated["UntitledSingleSelectEnumSchema", Tag("UntitledSingleSelectEnumSchema")],
+            Annotated["TitledSingleSelectEnumSchema", Tag("TitledSingleSelectEnumSchema")],
+        ],
+        structural("SingleSelectEnumSchema"),
+    ],
 )
 
 
@@ -2627,49 +2636,6 @@ class Tool(MCPModel):
     """
 
 
-class ToolResultContent(MCPModel):
-    """
-    The result of a tool use, provided by the user back to the assistant.
-    """
-
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
-    """
-    Optional metadata about the tool result. Clients SHOULD preserve this field when
-    including tool results in subsequent sampling requests to enable caching optimizations.
-
-    See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    """
-    content: list[ContentBlock]
-    """
-    The unstructured result content of the tool use.
-
-    This has the same format as CallToolResult.content and can include text, images,
-    audio, resource links, and embedded resources.
-    """
-    is_error: Annotated[bool | MISSING, Field(alias="isError")] = MISSING
-    """
-    Whether the tool use resulted in an error.
-
-    If true, the content typically describes the error that occurred.
-    Default: false
-    """
-    structured_content: Annotated[dict[str, Any] | MISSING, Field(alias="structuredContent")] = (
-        MISSING
-    )
-    """
-    An optional structured result object.
-
-    If the tool defined an outputSchema, this SHOULD conform to that schema.
-    """
-    tool_use_id: Annotated[str, Field(alias="toolUseId")]
-    """
-    The ID of the tool use this result corresponds to.
-
-    This MUST match the ID from a previous ToolUseContent.
-    """
-    type: Literal["tool_result"]
-
-
 class URLElicitationRequiredErrorErrorData(MCPModel):
     elicitations: list[ElicitRequestURLParams]
 
@@ -2694,42 +2660,6 @@ class CallToolRequest(MCPModel):
     jsonrpc: Literal["2.0"]
     method: Literal["tools/call"]
     params: CallToolRequestParams
-
-
-class CallToolResult(MCPModel):
-    """
-    The server's response to a tool call.
-    """
-
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
-    """
-    See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    """
-    content: list[ContentBlock]
-    """
-    A list of content objects that represent the unstructured result of the tool call.
-    """
-    is_error: Annotated[bool | MISSING, Field(alias="isError")] = MISSING
-    """
-    Whether the tool call ended in an error.
-
-    If not set, this is assumed to be false (the call was successful).
-
-    Any errors that originate from the tool SHOULD be reported inside the result
-    object, with `isError` set to true, _not_ as an MCP protocol-level error
-    response. Otherwise, the LLM would not be able to see that an error occurred
-    and self-correct.
-
-    However, any errors in _finding_ the tool, an error indicating that the
-    server does not support tool calls, or any other exceptional conditions,
-    should be reported as an MCP error response.
-    """
-    structured_content: Annotated[dict[str, Any] | MISSING, Field(alias="structuredContent")] = (
-        MISSING
-    )
-    """
-    An optional JSON object that represents the structured result of the tool call.
-    """
 
 
 class ClientCapabilitiesTasks(MCPModel):
@@ -2775,13 +2705,27 @@ class CompleteRequest(MCPModel):
     params: CompleteRequestParams
 
 
+ContentBlock = TypeAliasType(
+    "ContentBlock",
+    Annotated[
+        TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource,
+        Field(discriminator="type"),
+    ],
+)
+
+
 EnumSchema = TypeAliasType(
     "EnumSchema",
-    UntitledSingleSelectEnumSchema
-    | TitledSingleSelectEnumSchema
-    | UntitledMultiSelectEnumSchema
-    | TitledMultiSelectEnumSchema
-    | LegacyTitledEnumSchema,
+    Annotated[
+        Union[
+            Annotated["UntitledMultiSelectEnumSchema", Tag("UntitledMultiSelectEnumSchema")],
+            Annotated["TitledMultiSelectEnumSchema", Tag("TitledMultiSelectEnumSchema")],
+            Annotated["LegacyTitledEnumSchema", Tag("LegacyTitledEnumSchema")],
+            Annotated["UntitledSingleSelectEnumSchema", Tag("UntitledSingleSelectEnumSchema")],
+            Annotated["TitledSingleSelectEnumSchema", Tag("TitledSingleSelectEnumSchema")],
+        ],
+        structural("EnumSchema"),
+    ],
 )
 
 
@@ -2794,22 +2738,6 @@ class GetPromptRequest(MCPModel):
     jsonrpc: Literal["2.0"]
     method: Literal["prompts/get"]
     params: GetPromptRequestParams
-
-
-class GetPromptResult(MCPModel):
-    """
-    The server's response to a prompts/get request from the client.
-    """
-
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
-    """
-    See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    """
-    description: str | MISSING = MISSING
-    """
-    An optional description for the prompt.
-    """
-    messages: list[PromptMessage]
 
 
 class ListPromptsRequest(MCPModel):
@@ -2885,7 +2813,14 @@ class ListToolsResult(MCPModel):
 
 
 MultiSelectEnumSchema = TypeAliasType(
-    "MultiSelectEnumSchema", UntitledMultiSelectEnumSchema | TitledMultiSelectEnumSchema
+    "MultiSelectEnumSchema",
+    Annotated[
+        Union[
+            Annotated["UntitledMultiSelectEnumSchema", Tag("UntitledMultiSelectEnumSchema")],
+            Annotated["TitledMultiSelectEnumSchema", Tag("TitledMultiSelectEnumSchema")],
+        ],
+        structural("MultiSelectEnumSchema"),
+    ],
 )
 
 
@@ -2898,28 +2833,32 @@ class PaginatedRequest(MCPModel):
 
 PrimitiveSchemaDefinition = TypeAliasType(
     "PrimitiveSchemaDefinition",
-    StringSchema
-    | NumberSchema
-    | BooleanSchema
-    | UntitledSingleSelectEnumSchema
-    | TitledSingleSelectEnumSchema
-    | UntitledMultiSelectEnumSchema
-    | TitledMultiSelectEnumSchema
-    | LegacyTitledEnumSchema,
-)
-"""
-Restricted schema definitions that only allow primitive types
-without nested objects or arrays.
-"""
-
-
-SamplingMessageContentBlock = TypeAliasType(
-    "SamplingMessageContentBlock",
     Annotated[
-        TextContent | ImageContent | AudioContent | ToolUseContent | ToolResultContent,
-        Field(discriminator="type"),
+        Union[
+            Annotated["UntitledMultiSelectEnumSchema", Tag("UntitledMultiSelectEnumSchema")],
+            Annotated["TitledMultiSelectEnumSchema", Tag("TitledMultiSelectEnumSchema")],
+            Annotated["LegacyTitledEnumSchema", Tag("LegacyTitledEnumSchema")],
+            Annotated["UntitledSingleSelectEnumSchema", Tag("UntitledSingleSelectEnumSchema")],
+            Annotated["TitledSingleSelectEnumSchema", Tag("TitledSingleSelectEnumSchema")],
+            Annotated["StringSchema", Tag("StringSchema")],
+            Annotated["BooleanSchema", Tag("BooleanSchema")],
+            Annotated["NumberSchema", Tag("NumberSchema")],
+        ],
+        structural("PrimitiveSchemaDefinition"),
     ],
 )
+
+
+class PromptMessage(MCPModel):
+    """
+    Describes a message returned as part of a prompt.
+
+    This is similar to `SamplingMessage`, but also supports the embedding of
+    resources from the MCP server.
+    """
+
+    content: ContentBlock
+    role: Role
 
 
 class ServerCapabilitiesTasks(MCPModel):
@@ -2941,6 +2880,49 @@ class ServerCapabilitiesTasks(MCPModel):
     """
 
 
+class ToolResultContent(MCPModel):
+    """
+    The result of a tool use, provided by the user back to the assistant.
+    """
+
+    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    """
+    Optional metadata about the tool result. Clients SHOULD preserve this field when
+    including tool results in subsequent sampling requests to enable caching optimizations.
+
+    See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    """
+    content: list[ContentBlock]
+    """
+    The unstructured result content of the tool use.
+
+    This has the same format as CallToolResult.content and can include text, images,
+    audio, resource links, and embedded resources.
+    """
+    is_error: Annotated[bool | MISSING, Field(alias="isError")] = MISSING
+    """
+    Whether the tool use resulted in an error.
+
+    If true, the content typically describes the error that occurred.
+    Default: false
+    """
+    structured_content: Annotated[dict[str, Any] | MISSING, Field(alias="structuredContent")] = (
+        MISSING
+    )
+    """
+    An optional structured result object.
+
+    If the tool defined an outputSchema, this SHOULD conform to that schema.
+    """
+    tool_use_id: Annotated[str, Field(alias="toolUseId")]
+    """
+    The ID of the tool use this result corresponds to.
+
+    This MUST match the ID from a previous ToolUseContent.
+    """
+    type: Literal["tool_result"]
+
+
 class URLElicitationRequiredErrorError(MCPModel):
     code: Literal[-32042]
     """
@@ -2953,6 +2935,42 @@ class URLElicitationRequiredErrorError(MCPModel):
     message: str
     """
     A short description of the error. The message SHOULD be limited to a concise single sentence.
+    """
+
+
+class CallToolResult(MCPModel):
+    """
+    The server's response to a tool call.
+    """
+
+    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    """
+    See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    """
+    content: list[ContentBlock]
+    """
+    A list of content objects that represent the unstructured result of the tool call.
+    """
+    is_error: Annotated[bool | MISSING, Field(alias="isError")] = MISSING
+    """
+    Whether the tool call ended in an error.
+
+    If not set, this is assumed to be false (the call was successful).
+
+    Any errors that originate from the tool SHOULD be reported inside the result
+    object, with `isError` set to true, _not_ as an MCP protocol-level error
+    response. Otherwise, the LLM would not be able to see that an error occurred
+    and self-correct.
+
+    However, any errors in _finding_ the tool, an error indicating that the
+    server does not support tool calls, or any other exceptional conditions,
+    should be reported as an MCP error response.
+    """
+    structured_content: Annotated[dict[str, Any] | MISSING, Field(alias="structuredContent")] = (
+        MISSING
+    )
+    """
+    An optional JSON object that represents the structured result of the tool call.
     """
 
 
@@ -2983,44 +3001,6 @@ class ClientCapabilities(MCPModel):
     """
 
 
-class CreateMessageResult(MCPModel):
-    """
-    The client's response to a sampling/createMessage request from the server.
-    The client should inform the user before returning the sampled message, to allow them
-    to inspect the response (human in the loop) and decide whether to allow the server to see it.
-    """
-
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
-    """
-    See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    """
-    content: (
-        TextContent
-        | ImageContent
-        | AudioContent
-        | ToolUseContent
-        | ToolResultContent
-        | list[SamplingMessageContentBlock]
-    )
-    model: str
-    """
-    The name of the model that generated the message.
-    """
-    role: Role
-    stop_reason: Annotated[str | MISSING, Field(alias="stopReason")] = MISSING
-    """
-    The reason why sampling stopped, if known.
-
-    Standard values:
-    - "endTurn": Natural end of the assistant's turn
-    - "stopSequence": A stop sequence was encountered
-    - "maxTokens": Maximum token limit was reached
-    - "toolUse": The model wants to use one or more tools
-
-    This field is an open string to allow for provider-specific stop reasons.
-    """
-
-
 class ElicitRequestFormParamsRequestedSchema(MCPModel):
     """
     A restricted subset of JSON Schema.
@@ -3031,6 +3011,22 @@ class ElicitRequestFormParamsRequestedSchema(MCPModel):
     properties: dict[str, PrimitiveSchemaDefinition]
     required: list[str] | MISSING = MISSING
     type: Literal["object"]
+
+
+class GetPromptResult(MCPModel):
+    """
+    The server's response to a prompts/get request from the client.
+    """
+
+    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    """
+    See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    """
+    description: str | MISSING = MISSING
+    """
+    An optional description for the prompt.
+    """
+    messages: list[PromptMessage]
 
 
 class InitializeRequestParams(MCPModel):
@@ -3050,24 +3046,18 @@ class InitializeRequestParams(MCPModel):
     """
 
 
-class SamplingMessage(MCPModel):
-    """
-    Describes a message issued to or received from an LLM API.
-    """
+SamplingMessageContentBlock = TypeAliasType(
+    "SamplingMessageContentBlock",
+    Annotated[
+        TextContent | ImageContent | AudioContent | ToolUseContent | ToolResultContent,
+        Field(discriminator="type"),
+    ],
+)
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
-    """
-    See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    """
-    content: (
-        TextContent
-        | ImageContent
-        | AudioContent
-        | ToolUseContent
-        | ToolResultContent
-        | list[SamplingMessageContentBlock]
-    )
-    role: Role
+
+SamplingMessageContentVariantF = TypeAliasType(
+    "SamplingMessageContentVariantF", list[SamplingMessageContentBlock]
+)
 
 
 class ServerCapabilities(MCPModel):
@@ -3115,17 +3105,192 @@ class URLElicitationRequiredError(MCPModel):
     jsonrpc: Literal["2.0"]
 
 
-ClientResult = TypeAliasType(
-    "ClientResult",
+CreateMessageResultContentVariantF = TypeAliasType(
+    "CreateMessageResultContentVariantF", list[SamplingMessageContentBlock]
+)
+
+
+class ElicitRequestFormParams(MCPModel):
+    """
+    The parameters for a request to elicit non-sensitive information from the user via a form in the client.
+    """
+
+    meta: Annotated[ElicitRequestFormParamsMeta | MISSING, Field(alias="_meta")] = MISSING
+    """
+    See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    """
+    message: str
+    """
+    The message to present to the user describing what information is being requested.
+    """
+    mode: Literal["form"] | MISSING = MISSING
+    """
+    The elicitation mode.
+    """
+    requested_schema: Annotated[
+        ElicitRequestFormParamsRequestedSchema, Field(alias="requestedSchema")
+    ]
+    """
+    A restricted subset of JSON Schema.
+    Only top-level properties are allowed, without nesting.
+    """
+    task: TaskMetadata | MISSING = MISSING
+    """
+    If specified, the caller is requesting task-augmented execution for this request.
+    The request will return a CreateTaskResult immediately, and the actual result can be
+    retrieved later via tasks/result.
+
+    Task augmentation is subject to capability negotiation - receivers MUST declare support
+    for task augmentation of specific request types in their capabilities.
+    """
+
+
+ElicitRequestParams = TypeAliasType(
+    "ElicitRequestParams",
+    Annotated[
+        Union[
+            Annotated["ElicitRequestFormParams", Tag("ElicitRequestFormParams")],
+            Annotated["ElicitRequestURLParams", Tag("ElicitRequestURLParams")],
+        ],
+        structural("ElicitRequestParams"),
+    ],
+)
+
+
+class InitializeRequest(MCPModel):
+    """
+    This request is sent from the client to the server when it first connects, asking it to begin initialization.
+    """
+
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    method: Literal["initialize"]
+    params: InitializeRequestParams
+
+
+class InitializeResult(MCPModel):
+    """
+    After receiving an initialize request from the client, the server sends this response.
+    """
+
+    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    """
+    See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    """
+    capabilities: ServerCapabilities
+    instructions: str | MISSING = MISSING
+    """
+    Instructions describing how to use the server and its features.
+
+    This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a "hint" to the model. For example, this information MAY be added to the system prompt.
+    """
+    protocol_version: Annotated[str, Field(alias="protocolVersion")]
+    """
+    The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
+    """
+    server_info: Annotated[Implementation, Field(alias="serverInfo")]
+
+
+SamplingMessageContent = TypeAliasType(
+    "SamplingMessageContent",
+    Annotated[
+        Union[
+            Annotated["ToolUseContent", Tag("ToolUseContent")],
+            Annotated["ImageContent", Tag("ImageContent")],
+            Annotated["AudioContent", Tag("AudioContent")],
+            Annotated["ToolResultContent", Tag("ToolResultContent")],
+            Annotated["TextContent", Tag("TextContent")],
+            Annotated["SamplingMessageContentVariantF", Tag("SamplingMessageContentVariantF")],
+        ],
+        structural("SamplingMessageContent"),
+    ],
+)
+
+
+ServerResult = TypeAliasType(
+    "ServerResult",
     Result
+    | InitializeResult
+    | ListResourcesResult
+    | ListResourceTemplatesResult
+    | ReadResourceResult
+    | ListPromptsResult
+    | GetPromptResult
+    | ListToolsResult
+    | CallToolResult
     | GetTaskResult
     | GetTaskPayloadResult
     | CancelTaskResult
     | ListTasksResult
-    | CreateMessageResult
-    | ListRootsResult
-    | ElicitResult,
+    | CompleteResult,
 )
+
+
+ClientRequest = TypeAliasType(
+    "ClientRequest",
+    Annotated[
+        InitializeRequest
+        | PingRequest
+        | ListResourcesRequest
+        | ListResourceTemplatesRequest
+        | ReadResourceRequest
+        | SubscribeRequest
+        | UnsubscribeRequest
+        | ListPromptsRequest
+        | GetPromptRequest
+        | ListToolsRequest
+        | CallToolRequest
+        | GetTaskRequest
+        | GetTaskPayloadRequest
+        | CancelTaskRequest
+        | ListTasksRequest
+        | SetLevelRequest
+        | CompleteRequest,
+        Field(discriminator="method"),
+    ],
+)
+
+
+CreateMessageResultContent = TypeAliasType(
+    "CreateMessageResultContent",
+    Annotated[
+        Union[
+            Annotated["ToolUseContent", Tag("ToolUseContent")],
+            Annotated["ImageContent", Tag("ImageContent")],
+            Annotated["AudioContent", Tag("AudioContent")],
+            Annotated["ToolResultContent", Tag("ToolResultContent")],
+            Annotated["TextContent", Tag("TextContent")],
+            Annotated[
+                "CreateMessageResultContentVariantF", Tag("CreateMessageResultContentVariantF")
+            ],
+        ],
+        structural("CreateMessageResultContent"),
+    ],
+)
+
+
+class ElicitRequest(MCPModel):
+    """
+    A request from the server to elicit additional information from the user via the client.
+    """
+
+    id: RequestId
+    jsonrpc: Literal["2.0"]
+    method: Literal["elicitation/create"]
+    params: ElicitRequestParams
+
+
+class SamplingMessage(MCPModel):
+    """
+    Describes a message issued to or received from an LLM API.
+    """
+
+    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    """
+    See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    """
+    content: SamplingMessageContent
+    role: Role
 
 
 class CreateMessageRequestParams(MCPModel):
@@ -3192,124 +3357,47 @@ class CreateMessageRequestParams(MCPModel):
     """
 
 
-class ElicitRequestFormParams(MCPModel):
+class CreateMessageResult(MCPModel):
     """
-    The parameters for a request to elicit non-sensitive information from the user via a form in the client.
-    """
-
-    meta: Annotated[ElicitRequestFormParamsMeta | MISSING, Field(alias="_meta")] = MISSING
-    """
-    See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    """
-    message: str
-    """
-    The message to present to the user describing what information is being requested.
-    """
-    mode: Literal["form"] | MISSING = MISSING
-    """
-    The elicitation mode.
-    """
-    requested_schema: Annotated[
-        ElicitRequestFormParamsRequestedSchema, Field(alias="requestedSchema")
-    ]
-    """
-    A restricted subset of JSON Schema.
-    Only top-level properties are allowed, without nesting.
-    """
-    task: TaskMetadata | MISSING = MISSING
-    """
-    If specified, the caller is requesting task-augmented execution for this request.
-    The request will return a CreateTaskResult immediately, and the actual result can be
-    retrieved later via tasks/result.
-
-    Task augmentation is subject to capability negotiation - receivers MUST declare support
-    for task augmentation of specific request types in their capabilities.
-    """
-
-
-ElicitRequestParams = TypeAliasType(
-    "ElicitRequestParams", ElicitRequestURLParams | ElicitRequestFormParams
-)
-"""
-The parameters for a request to elicit additional information from the user via the client.
-"""
-
-
-class InitializeRequest(MCPModel):
-    """
-    This request is sent from the client to the server when it first connects, asking it to begin initialization.
-    """
-
-    id: RequestId
-    jsonrpc: Literal["2.0"]
-    method: Literal["initialize"]
-    params: InitializeRequestParams
-
-
-class InitializeResult(MCPModel):
-    """
-    After receiving an initialize request from the client, the server sends this response.
+    The client's response to a sampling/createMessage request from the server.
+    The client should inform the user before returning the sampled message, to allow them
+    to inspect the response (human in the loop) and decide whether to allow the server to see it.
     """
 
     meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    capabilities: ServerCapabilities
-    instructions: str | MISSING = MISSING
+    content: CreateMessageResultContent
+    model: str
     """
-    Instructions describing how to use the server and its features.
+    The name of the model that generated the message.
+    """
+    role: Role
+    stop_reason: Annotated[str | MISSING, Field(alias="stopReason")] = MISSING
+    """
+    The reason why sampling stopped, if known.
 
-    This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a "hint" to the model. For example, this information MAY be added to the system prompt.
+    Standard values:
+    - "endTurn": Natural end of the assistant's turn
+    - "stopSequence": A stop sequence was encountered
+    - "maxTokens": Maximum token limit was reached
+    - "toolUse": The model wants to use one or more tools
+
+    This field is an open string to allow for provider-specific stop reasons.
     """
-    protocol_version: Annotated[str, Field(alias="protocolVersion")]
-    """
-    The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
-    """
-    server_info: Annotated[Implementation, Field(alias="serverInfo")]
 
 
-ServerResult = TypeAliasType(
-    "ServerResult",
+ClientResult = TypeAliasType(
+    "ClientResult",
     Result
-    | InitializeResult
-    | ListResourcesResult
-    | ListResourceTemplatesResult
-    | ReadResourceResult
-    | ListPromptsResult
-    | GetPromptResult
-    | ListToolsResult
-    | CallToolResult
     | GetTaskResult
     | GetTaskPayloadResult
     | CancelTaskResult
     | ListTasksResult
-    | CompleteResult,
-)
-
-
-ClientRequest = TypeAliasType(
-    "ClientRequest",
-    Annotated[
-        InitializeRequest
-        | PingRequest
-        | ListResourcesRequest
-        | ListResourceTemplatesRequest
-        | ReadResourceRequest
-        | SubscribeRequest
-        | UnsubscribeRequest
-        | ListPromptsRequest
-        | GetPromptRequest
-        | ListToolsRequest
-        | CallToolRequest
-        | GetTaskRequest
-        | GetTaskPayloadRequest
-        | CancelTaskRequest
-        | ListTasksRequest
-        | SetLevelRequest
-        | CompleteRequest,
-        Field(discriminator="method"),
-    ],
+    | CreateMessageResult
+    | ListRootsResult
+    | ElicitResult,
 )
 
 
@@ -3322,17 +3410,6 @@ class CreateMessageRequest(MCPModel):
     jsonrpc: Literal["2.0"]
     method: Literal["sampling/createMessage"]
     params: CreateMessageRequestParams
-
-
-class ElicitRequest(MCPModel):
-    """
-    A request from the server to elicit additional information from the user via the client.
-    """
-
-    id: RequestId
-    jsonrpc: Literal["2.0"]
-    method: Literal["elicitation/create"]
-    params: ElicitRequestParams
 
 
 ServerRequest = TypeAliasType(

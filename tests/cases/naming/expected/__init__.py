@@ -16,6 +16,7 @@ from .models import (
     RequestChoiceVariantB,
     RequestItemsItem,
     RequestParamsMeta,
+    RequestChoice,
     RequestParams,
     Request,
 )
@@ -29,6 +30,7 @@ __all__ = [
     "RequestChoiceVariantB",
     "RequestItemsItem",
     "RequestParamsMeta",
+    "RequestChoice",
     "RequestParams",
     "Request",
 ]

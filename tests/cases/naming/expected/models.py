@@ -3,8 +3,12 @@
 
 from __future__ import annotations
 
+from typing import Annotated, Union
+from pydantic import Tag
+from ._structural import structural
 from pydantic import Field, MISSING
 from typing import Annotated, Literal
+from typing_extensions import TypeAliasType
 from ._base import MCPModel
 
 
@@ -50,6 +54,18 @@ class RequestParamsMeta(MCPModel):
     progress_token: Annotated[str | int | MISSING, Field(alias="progressToken")] = MISSING
 
 
+RequestChoice = TypeAliasType(
+    "RequestChoice",
+    Annotated[
+        Union[
+            Annotated["RequestChoiceFirst", Tag("RequestChoiceFirst")],
+            Annotated["RequestChoiceVariantB", Tag("RequestChoiceVariantB")],
+        ],
+        structural("RequestChoice"),
+    ],
+)
+
+
 class RequestParams(MCPModel):
     meta: Annotated[RequestParamsMeta | MISSING, Field(alias="_meta")] = MISSING
     cursor: str | MISSING = MISSING
@@ -60,4 +76,4 @@ class Request(MCPModel):
     params: RequestParams | MISSING = MISSING
     items: list[RequestItemsItem] | MISSING = MISSING
     by_name: Annotated[dict[str, RequestByNameValue] | MISSING, Field(alias="byName")] = MISSING
-    choice: RequestChoiceFirst | RequestChoiceVariantB | MISSING = MISSING
+    choice: RequestChoice | MISSING = MISSING

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from .models import (
     ImageBlock,
+    LooseVariantB,
     TextBlock,
     Alias,
     Block,
@@ -17,6 +18,7 @@ from .models import (
 
 __all__ = [
     "ImageBlock",
+    "LooseVariantB",
     "TextBlock",
     "Alias",
     "Block",

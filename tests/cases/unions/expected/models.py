@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+from typing import Annotated, Union
+from pydantic import Tag
+from ._structural import structural
 from typing import Annotated, Literal
 from typing_extensions import TypeAliasType
 from pydantic import Field
@@ -12,6 +15,9 @@ from ._base import MCPModel
 class ImageBlock(MCPModel):
     type: Literal["image"]
     data: str
+
+
+LooseVariantB = TypeAliasType("LooseVariantB", str)
 
 
 class TextBlock(MCPModel):
@@ -25,4 +31,13 @@ Alias = TypeAliasType("Alias", TextBlock)
 Block = TypeAliasType("Block", Annotated[TextBlock | ImageBlock, Field(discriminator="type")])
 
 
-Loose = TypeAliasType("Loose", TextBlock | str)
+Loose = TypeAliasType(
+    "Loose",
+    Annotated[
+        Union[
+            Annotated["TextBlock", Tag("TextBlock")],
+            Annotated["LooseVariantB", Tag("LooseVariantB")],
+        ],
+        structural("Loose"),
+    ],
+)

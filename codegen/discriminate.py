@@ -1,0 +1,138 @@
+"""Structural discriminators for unions without a shared `const` tag.
+
+For every arm (an object model) the analysis collects what a valid instance must look like —
+required keys, the `const`/`enum` values of required properties (one level into inline objects, so
+`items.anyOf` tells a titled multi-select from `items.enum`), optional `const` properties — drops
+what all arms share, separates arms that still look alike by a key only one of them declares, and
+orders the rules most specific first. Arms that remain indistinguishable leave the union to
+pydantic's smart mode, with the reason reported.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from . import ir, schemas
+
+Resolve = Callable[[str], Mapping[str, Any]]
+
+
+def structural_dispatch(arms: Sequence[str], resolve: Resolve) -> ir.Dispatch | str:
+    """A dispatch for the union of these arm pointers, or the reason there is none."""
+    shapes = [_flat(resolve(arm), resolve) for arm in arms]
+    kinds = [_json_kind(shape) for shape in shapes]
+    others = [k for k in kinds if k != "object"]
+    if len(set(others)) != len(others):
+        return "two arms share the JSON type " + next(k for k in others if others.count(k) > 1)
+    required = [
+        _required_predicates(shape, resolve) if kind == "object" else frozenset()
+        for shape, kind in zip(shapes, kinds, strict=True)
+    ]
+    if others:  # arms of other JSON types (a batch array) are told apart by type first
+        required = [preds | {ir.Predicate("is", (), (kind,))} for preds, kind in zip(required, kinds, strict=True)]
+    common = frozenset.intersection(*required)
+    specific = [preds - common for preds in required]
+
+    # Arms alike so far may differ by an optional key only one of them declares (legacy `enumNames`).
+    for index, preds in enumerate(specific):
+        twins = [j for j, other in enumerate(specific) if j != index and other == preds]
+        if not twins:
+            continue
+        others_declare = set().union(*(_declared(shapes[j]) for j in twins))
+        hints = sorted(_declared(shapes[index]) - others_declare)
+        if hints:
+            specific[index] = preds | {ir.Predicate("has", (hints[0],))}
+    for index, preds in enumerate(specific):
+        for other in range(index + 1, len(specific)):
+            if specific[other] == preds:
+                return f"arms {_short(arms[index])} and {_short(arms[other])} have the same required keys and constants"
+
+    catch_all = [i for i, preds in enumerate(specific) if not preds]
+    weak = [i for i, preds in enumerate(specific) if preds and not any(p.op in ("eq", "is") for p in preds)]
+    if catch_all and len(weak) > 1:
+        return (
+            f"arm {_short(arms[catch_all[0]])} accepts any object, so the keys that mark "
+            f"{', '.join(_short(arms[i]) for i in weak)} cannot decide (such values are not self-describing)"
+        )
+
+    order = sorted(range(len(arms)), key=lambda i: (-_decisive(specific[i]), -len(specific[i]), i))
+    rules = tuple(ir.Rule(arms[i], tuple(sorted(specific[i]))) for i in order)
+    return ir.Dispatch(rules=rules, closed_keys=_closed_keys(rules))
+
+
+def _json_kind(shape: Mapping[str, Any]) -> str:
+    kind = shape.get("type")
+    return kind if isinstance(kind, str) else "object"
+
+
+def _flat(schema: Mapping[str, Any], resolve: Resolve) -> Mapping[str, Any]:
+    return schemas.flatten_all_of(dict(schema), lambda ref: resolve(ref))
+
+
+def _declared(shape: Mapping[str, Any]) -> set[str]:
+    return set(shape.get("properties") or {})
+
+
+def _values(sub: Mapping[str, Any]) -> tuple[ir.JSONScalar, ...] | None:
+    if "const" in sub and _is_scalar(sub["const"]):
+        return (sub["const"],)
+    enum = sub.get("enum")
+    if isinstance(enum, list) and enum and all(_is_scalar(v) for v in enum):
+        return tuple(sorted(enum, key=json.dumps))
+    return None
+
+
+def _is_scalar(value: Any) -> bool:
+    return value is None or isinstance(value, str | int | float | bool)
+
+
+def _required_predicates(shape: Mapping[str, Any], resolve: Resolve, prefix: tuple[str, ...] = ()) -> frozenset[ir.Predicate]:
+    properties = shape.get("properties") or {}
+    required = [r for r in shape.get("required") or () if isinstance(r, str)]
+    preds: set[ir.Predicate] = set()
+    for key in required:
+        path = (*prefix, key)
+        preds.add(ir.Predicate("has", path))
+        sub = properties.get(key)
+        if not isinstance(sub, dict):
+            continue
+        inline = "$ref" not in sub
+        if not inline and set(sub) <= {"$ref", "description"}:
+            sub = resolve(sub["$ref"])
+        values = _values(sub)
+        if values is not None:
+            preds.add(ir.Predicate("eq", path, values))
+        elif not prefix and inline and "properties" in sub:
+            # one level into inline objects only: `items.anyOf` vs `items.enum`
+            preds |= _required_predicates(_flat(sub, resolve), resolve, path)
+    if not prefix:
+        for key, sub in properties.items():
+            if key not in required and isinstance(sub, dict) and "const" in sub and _is_scalar(sub["const"]):
+                preds.add(ir.Predicate("eq_or_absent", (key,), (sub["const"],)))
+    return frozenset(preds)
+
+
+def _decisive(preds: frozenset[ir.Predicate]) -> int:
+    """How many tag-like tests an arm has: arms identified by a value are tried first."""
+    return sum(1 for p in preds if p.op in ("eq", "is") and len(p.values) == 1)
+
+
+def _closed_keys(rules: tuple[ir.Rule, ...]) -> tuple[tuple[str, tuple[ir.JSONScalar, ...]], ...]:
+    """Top-level keys that every arm pins to known values: any other value is a wrong tag."""
+    allowed: dict[str, set[ir.JSONScalar]] | None = None
+    for rule in rules:
+        pinned: dict[str, set[ir.JSONScalar]] = {}
+        for p in rule.predicates:
+            if p.op in ("eq", "eq_or_absent") and len(p.path) == 1:
+                pinned.setdefault(p.path[0], set()).update(p.values)
+        if allowed is None:
+            allowed = pinned
+        else:
+            allowed = {k: allowed[k] | pinned[k] for k in allowed.keys() & pinned.keys()}
+    return tuple((k, tuple(sorted(v, key=json.dumps))) for k, v in sorted((allowed or {}).items()))
+
+
+def _short(pointer: str) -> str:
+    return pointer.rsplit("/", 1)[-1]
