@@ -60,6 +60,25 @@ def load_errata(revision: str, path: Path | None = None) -> tuple[Erratum, ...]:
     return tuple(errata)
 
 
+@dataclass(frozen=True)
+class Contradiction:
+    """A spec example its own schema rejects, and what we decided about it."""
+
+    example: str  # "<TypeName>/<file>.json" under the revision's examples folder
+    decision: str  # "schema": the models reject it like the schema does
+    reason: str
+
+
+def load_contradictions(revision: str) -> tuple[Contradiction, ...]:
+    path = errata_path(revision)
+    if not path.exists():
+        return ()
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    return tuple(
+        Contradiction(str(c["example"]), str(c["decision"]), str(c["reason"])) for c in raw.get("contradictions", ())
+    )
+
+
 def apply_errata(document: dict[str, Any], errata: tuple[Erratum, ...], revision: str) -> dict[str, Any]:
     """A patched copy of document; a failed `test` means upstream changed and the erratum must go."""
     patched = copy.deepcopy(document)
