@@ -10,7 +10,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from . import discriminate, ir, naming, pointers, schemas
+from . import discriminate, ir, methods, naming, pointers, schemas
 from .errors import fail
 from .load import DEFS, SchemaDoc
 
@@ -83,6 +83,7 @@ def analyze(doc: SchemaDoc, *, package: str, sha256: str) -> ir.Revision:
         entities=tuple(entities),
         formats=tuple(formats),
         definitions=tuple(definitions),
+        methods=methods.method_tables(doc, tuple(entities)),
     )
 
 

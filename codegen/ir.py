@@ -90,6 +90,26 @@ class Entity:
 
 
 @dataclass(frozen=True)
+class Method:
+    method: str  # "tools/call"
+    kind: str  # "request" | "notification"
+    message: str  # class of the whole message
+    params: str | None  # type of its params
+    result: str | None  # type of the result answering a request
+    response: str | None  # class of the whole success response, where the revision defines one
+    senders: tuple[str, ...]  # "client" and/or "server", from the Client*/Server* unions
+    wire: bool  # a JSON-RPC message of its own (has `jsonrpc`), not only embedded in a result
+
+
+@dataclass(frozen=True)
+class Methods:
+    methods: tuple[Method, ...] = ()
+    error_responses: tuple[tuple[int, str], ...] = ()  # error code -> class of the whole response
+    error_objects: tuple[tuple[int, str], ...] = ()  # error code -> class of the `error` member
+    envelopes: tuple[tuple[str, str], ...] = ()  # "request"|"notification"|"result"|"error" -> class
+
+
+@dataclass(frozen=True)
 class Revision:
     revision: str
     package: str
@@ -98,6 +118,7 @@ class Revision:
     entities: tuple[Entity, ...]  # sorted by pointer
     formats: tuple[str, ...] = ()  # `format` values used with type string (annotations only)
     definitions: tuple[str, ...] = field(default=())  # spec definition names, sorted
+    methods: Methods = field(default_factory=Methods)
 
     def by_pointer(self) -> dict[str, Entity]:
         return {e.pointer: e for e in self.entities}

@@ -35,14 +35,77 @@ def revision_files(revision: ir.Revision, header: str, order: Sequence[str]) -> 
     """
     by_name = {e.name: e for e in revision.entities}
     exports = [(by_name[name].export_name, name) for name in order]
+    messages = messages_module(revision, header)
     files = {
-        "__init__.py": render("revision_init.py.jinja2", header=header, revision=revision, exports=exports),
+        "__init__.py": render(
+            "revision_init.py.jinja2", header=header, revision=revision, exports=exports, has_messages=messages is not None
+        ),
         "_base.py": render("_base.py.jinja2", header=header, base_class=BASE_CLASS),
     }
     structural = structural_module(revision, header)
     if structural is not None:
         files["_structural.py"] = structural
+    if messages is not None:
+        files["messages.py"] = messages
     return files
+
+
+def messages_module(revision: ir.Revision, header: str) -> str | None:
+    """messages.py: parse_message / parse_result / parse_error from the revision's method tables."""
+    tables = revision.methods
+    envelopes = dict(tables.envelopes)
+    by_export = {e.export_name: e.name for e in revision.entities if e.is_definition}
+    if not {"request", "notification", "result", "error"} <= envelopes.keys() or "Result" not in by_export:
+        return None
+    requests = [m for m in tables.methods if m.kind == "request" and m.wire]
+    notifications = [m for m in tables.methods if m.kind == "notification"]
+    embedded = [m for m in tables.methods if m.kind == "request" and not m.wire]
+    results = [m for m in tables.methods if m.kind == "request" and m.result]
+    generic_error = by_export.get("Error", envelopes["error"])
+    responses = [m for m in tables.methods if m.kind == "request" and m.response]
+    message_classes = _unique(
+        [m.message for m in requests]
+        + [m.message for m in notifications]
+        + [m.message for m in embedded]
+        + [m.response for m in responses if m.response]
+        + [name for _, name in tables.error_responses]
+        + [envelopes[k] for k in ("request", "notification", "result", "error")]
+    )
+    imports = sorted(
+        set(message_classes)
+        | {m.message for m in embedded}
+        | {m.params for m in tables.methods if m.params}
+        | {m.result for m in results if m.result}
+        | {name for _, name in tables.error_objects}
+        | {by_export["Result"], generic_error}
+    )
+    return render(
+        "messages.py.jinja2",
+        header=header,
+        revision=revision,
+        base_class=BASE_CLASS,
+        imports=imports,
+        message_classes=message_classes,
+        requests=requests,
+        notifications=notifications,
+        embedded=embedded,
+        all_methods=_unique_methods(tables.methods),
+        results=results,
+        responses=responses,
+        error_responses=tables.error_responses,
+        error_objects=tables.error_objects,
+        envelopes=envelopes,
+        generic_result=by_export["Result"],
+        generic_error=generic_error,
+    )
+
+
+def _unique(names: list[str]) -> list[str]:
+    return list(dict.fromkeys(names))
+
+
+def _unique_methods(methods: tuple[ir.Method, ...]) -> list[ir.Method]:
+    return list({m.method: m for m in methods}.values())
 
 
 def structural_module(revision: ir.Revision, header: str) -> str | None:

@@ -197,6 +197,8 @@ from .models import (
     GetPromptResultResponse,
 )
 
+from .messages import Message, MessageError, parse_error, parse_message, parse_result
+
 __all__ = [
     "BaseMetadata",
     "BooleanSchema",
@@ -385,4 +387,9 @@ __all__ = [
     "CallToolResultResponse",
     "ClientRequest",
     "GetPromptResultResponse",
+    "Message",
+    "MessageError",
+    "parse_error",
+    "parse_message",
+    "parse_result",
 ]

@@ -149,6 +149,8 @@ from .models import (
     ServerRequest,
 )
 
+from .messages import Message, MessageError, parse_error, parse_message, parse_result
+
 __all__ = [
     "BlobResourceContents",
     "CallToolRequestParams",
@@ -289,4 +291,9 @@ __all__ = [
     "ClientResult",
     "CreateMessageRequest",
     "ServerRequest",
+    "Message",
+    "MessageError",
+    "parse_error",
+    "parse_message",
+    "parse_result",
 ]

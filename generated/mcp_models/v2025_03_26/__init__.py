@@ -154,6 +154,8 @@ from .models import (
     JSONRPCMessage,
 )
 
+from .messages import Message, MessageError, parse_error, parse_message, parse_result
+
 __all__ = [
     "BlobResourceContents",
     "CallToolRequestParams",
@@ -299,4 +301,9 @@ __all__ = [
     "JSONRPCMessageVariantC",
     "ServerRequest",
     "JSONRPCMessage",
+    "Message",
+    "MessageError",
+    "parse_error",
+    "parse_message",
+    "parse_result",
 ]

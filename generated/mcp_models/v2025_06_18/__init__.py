@@ -160,6 +160,8 @@ from .models import (
     ServerRequest,
 )
 
+from .messages import Message, MessageError, parse_error, parse_message, parse_result
+
 __all__ = [
     "BaseMetadata",
     "BlobResourceContents",
@@ -311,4 +313,9 @@ __all__ = [
     "ServerResult",
     "CreateMessageRequest",
     "ServerRequest",
+    "Message",
+    "MessageError",
+    "parse_error",
+    "parse_message",
+    "parse_result",
 ]

@@ -224,6 +224,8 @@ from .models import (
     ServerRequest,
 )
 
+from .messages import Message, MessageError, parse_error, parse_message, parse_result
+
 __all__ = [
     "BaseMetadata",
     "BlobResourceContents",
@@ -439,4 +441,9 @@ __all__ = [
     "ClientResult",
     "CreateMessageRequest",
     "ServerRequest",
+    "Message",
+    "MessageError",
+    "parse_error",
+    "parse_message",
+    "parse_result",
 ]

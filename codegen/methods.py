@@ -1,0 +1,191 @@
+"""Method tables, derived from the schema: which message model carries each method, its params and
+result types, and who sends it; JSON-RPC envelopes and error codes.
+
+- A request or notification is a definition whose required `method` property is a string `const`;
+  `*Request` / `*Notification` is the schema's own naming of the two.
+- Who sends it comes from the unions that hold it: `Client*` unions for the client, `Server*` for
+  the server.
+- A request `FooRequest` is answered by the `result` of `FooResultResponse` when the revision has
+  one (it may add InputRequiredResult), else by `FooResult`, else by `EmptyResult`/`Result`.
+- Error definitions pin `code` with a `const`: full responses (with `error`) and error objects.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from . import ir, pointers, schemas
+from .load import SchemaDoc
+
+
+def method_tables(doc: SchemaDoc, entities: tuple[ir.Entity, ...]) -> ir.Methods:
+    document = doc.document
+    by_pointer = {e.pointer: e for e in entities}
+    names = {e.export_name for e in entities if e.is_definition}
+
+    def resolve(ref: str) -> Mapping[str, Any]:
+        node = pointers.resolve(document, ref)
+        return node if isinstance(node, dict) else {}
+
+    def flat(entity: ir.Entity) -> Mapping[str, Any]:
+        return schemas.flatten_all_of(dict(resolve(entity.pointer)), resolve)
+
+    # Who sends what: the Client*/Server* unions. A revision where such a union has one arm
+    # publishes it as a model of its own (2026-07-28's ClientNotification): it marks its method.
+    senders: dict[str, set[str]] = {}
+    side_models: list[tuple[ir.Entity, str]] = []
+    for union in entities:
+        side = _side(union.export_name)
+        if side is None or not union.is_definition:
+            continue
+        if union.kind is ir.Kind.UNION:
+            for arm in union.arms:
+                senders.setdefault(arm, set()).add(side)
+        elif union.kind is ir.Kind.MODEL:
+            side_models.append((union, side))
+    side_by_method: dict[str, set[str]] = {}
+    for model, side in side_models:
+        method = _const((flat(model).get("properties") or {}).get("method"), resolve)
+        if isinstance(method, str):
+            side_by_method.setdefault(method, set()).add(side)
+    side_model_pointers = {model.pointer for model, _ in side_models}
+
+    methods = []
+    error_responses = []
+    error_objects = []
+    envelopes: dict[str, str] = {}
+    for entity in entities:
+        if entity.kind is not ir.Kind.MODEL or not entity.is_definition:
+            continue
+        shape = flat(entity)
+        properties = shape.get("properties") or {}
+        required = set(shape.get("required") or ())
+        method = _const(properties.get("method"), resolve)
+        name = entity.export_name
+        if isinstance(method, str) and "method" in required:
+            kind = "request" if name.endswith("Request") else "notification" if name.endswith("Notification") else None
+            if kind is None or entity.pointer in side_model_pointers:
+                continue
+            methods.append(
+                ir.Method(
+                    method=method,
+                    kind=kind,
+                    message=entity.name,
+                    params=_property_type(entity, properties.get("params"), by_pointer),
+                    result=_result_type(name, names, entities, document) if kind == "request" else None,
+                    response=_response_type(name, entities) if kind == "request" else None,
+                    senders=tuple(sorted(senders.get(entity.pointer, set()) | side_by_method.get(method, set()))),
+                    wire="jsonrpc" in required,
+                )
+            )
+            continue
+        code = _const(_error_shape(properties.get("error"), resolve).get("properties", {}).get("code"), resolve)
+        if isinstance(code, int) and "error" in required:
+            error_responses.append((code, entity.name))
+            continue
+        own_code = _const(properties.get("code"), resolve)
+        if isinstance(own_code, int) and "message" in properties:
+            error_objects.append((own_code, entity.name))
+    # The JSON-RPC envelopes are the arms of JSONRPCMessage, told apart by their required keys.
+    message_union = next((e for e in entities if e.export_name == "JSONRPCMessage" and e.is_definition), None)
+    for arm in message_union.arms if message_union else ():
+        target = by_pointer.get(arm)
+        if target is None or target.kind is not ir.Kind.MODEL:
+            continue
+        shape = flat(target)
+        envelope = _envelope_kind(shape.get("properties") or {}, set(shape.get("required") or ()))
+        if envelope and envelope not in envelopes:
+            envelopes[envelope] = target.name
+    return ir.Methods(
+        methods=tuple(sorted(methods, key=lambda m: (m.kind, m.method, m.message))),
+        error_responses=tuple(sorted(_first_per_code(error_responses))),
+        error_objects=tuple(sorted(_first_per_code(error_objects))),
+        envelopes=tuple(sorted(envelopes.items())),
+    )
+
+
+def _side(name: str) -> str | None:
+    if name.startswith("Client"):
+        return "client"
+    if name.startswith("Server"):
+        return "server"
+    return None
+
+
+def _const(schema: Any, resolve: Any) -> Any:
+    if not isinstance(schema, dict):
+        return None
+    if "$ref" in schema and "const" not in schema:
+        schema = resolve(schema["$ref"])
+    return schema.get("const")
+
+
+def _error_shape(schema: Any, resolve: Any) -> Mapping[str, Any]:
+    if not isinstance(schema, dict):
+        return {}
+    if "$ref" in schema and set(schema) <= {"$ref", "description"}:
+        schema = resolve(schema["$ref"])
+    flat: Mapping[str, Any] = schemas.flatten_all_of(dict(schema), resolve)
+    return flat
+
+
+def _property_type(entity: ir.Entity, schema: Any, by_pointer: Mapping[str, ir.Entity]) -> str | None:
+    if not isinstance(schema, dict):
+        return None
+    inline = pointers.join(entity.pointer, "properties", "params")
+    if inline in by_pointer:
+        return by_pointer[inline].name
+    ref = schema.get("$ref")
+    if isinstance(ref, str) and ref in by_pointer:
+        return by_pointer[ref].name
+    return None
+
+
+def _result_type(request: str, names: set[str], entities: tuple[ir.Entity, ...], document: Mapping[str, Any]) -> str | None:
+    stem = request[: -len("Request")]
+    by_export = {e.export_name: e for e in entities if e.is_definition}
+    by_pointer = {e.pointer: e for e in entities}
+    response = by_export.get(stem + "ResultResponse")
+    if response is not None:
+        inline = pointers.join(response.pointer, "properties", "result")
+        if inline in by_pointer:
+            return by_pointer[inline].name
+        schema = pointers.resolve(document, inline)
+        ref = schema.get("$ref") if isinstance(schema, dict) else None
+        if isinstance(ref, str) and ref in by_pointer:
+            return by_pointer[ref].name
+    for candidate in (stem + "Result", "EmptyResult", "Result"):
+        if candidate in names:
+            return by_export[candidate].name
+    return None
+
+
+def _response_type(request: str, entities: tuple[ir.Entity, ...]) -> str | None:
+    stem = request[: -len("Request")]
+    return next((e.name for e in entities if e.is_definition and e.export_name == stem + "ResultResponse"), None)
+
+
+def _envelope_kind(properties: Mapping[str, Any], required: set[str]) -> str | None:
+    """JSON-RPC envelopes: `jsonrpc` required and `method` (if any) not pinned."""
+    if "jsonrpc" not in required:
+        return None
+    if {"id", "method"} <= required:
+        return "request"
+    if "method" in required and "id" not in properties:
+        return "notification"
+    if "result" in required:
+        return "result"
+    if "error" in required:
+        return "error"
+    return None
+
+
+def _first_per_code(pairs: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    seen: dict[int, str] = {}
+    for code, name in sorted(pairs, key=lambda p: (p[0], p[1])):
+        seen.setdefault(code, name)
+    return list(seen.items())
+
+
+
