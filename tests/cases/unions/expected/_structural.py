@@ -95,8 +95,14 @@ def structural(union: str) -> Discriminator:
     closed = _CLOSED_KEYS[union]
 
     def misses(value: object, preds: tuple[_Predicate, ...]) -> tuple[int, int]:
+        """(values present but wrong, tests failed) of an arm's rule on value."""
         failed = [p for p in preds if not _compile(p)(value)]
-        return (sum(1 for p in failed if p[0] != "has"), len(failed))
+        wrong = [
+            p
+            for p in failed
+            if p[0] == "is" or (p[0] != "has" and _lookup(value, p[1]) is not _ABSENT)
+        ]
+        return (len(wrong), len(failed))
 
     def pick(value: object) -> str | None:
         if not _is_json(value):  # an instance passed in Python mode: its class is its tag
@@ -109,8 +115,8 @@ def structural(union: str) -> Discriminator:
             _lookup(value, (key,)) not in (_ABSENT, *allowed) for key, allowed in closed.items()
         ):
             return None
-        # No rule holds: validate against the arm that misses the fewest pinned values, then the
-        # fewest keys, so that the error names what that arm lacks.
+        # No rule holds: validate against the arm with the fewest wrong values, then the fewest
+        # missing keys, so that the error names what that arm lacks.
         tag, _, preds = min(rules, key=lambda rule: misses(value, rule[2]))
         return tag if misses(value, preds)[0] == 0 else None
 
