@@ -41,7 +41,13 @@ def engine_options(revision: ir.Revision, header: str) -> dict[str, Any]:
     imports: dict[str, Any] = {}
     if structural:
         imports = {
-            "additional_imports": ["typing.Annotated", "typing.Union", "pydantic.Tag", f"{STRUCTURAL_MODULE}.structural"],
+            "additional_imports": [
+                "typing.Annotated",
+                "typing.Union",
+                "pydantic.SerializeAsAny",
+                "pydantic.Tag",
+                f"{STRUCTURAL_MODULE}.structural",
+            ],
             "import_overrides": {BASE_CLASS: f".{BASE_MODULE}", "structural": f".{STRUCTURAL_MODULE}"},
         }
     aliases = {

@@ -149,7 +149,15 @@ from .models import (
     ServerRequest,
 )
 
-from .messages import Message, MessageError, parse_error, parse_message, parse_result
+from .messages import (
+    Envelope,
+    Message,
+    MessageError,
+    parse_envelope,
+    parse_error,
+    parse_message,
+    parse_result,
+)
 
 __all__ = [
     "BlobResourceContents",
@@ -291,8 +299,10 @@ __all__ = [
     "ClientResult",
     "CreateMessageRequest",
     "ServerRequest",
+    "Envelope",
     "Message",
     "MessageError",
+    "parse_envelope",
     "parse_error",
     "parse_message",
     "parse_result",

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from typing import Annotated, Union
-from pydantic import Tag
+from pydantic import SerializeAsAny, Tag
 from ._structural import structural
 from typing import Annotated, Any, Literal
 from pydantic import Field, MISSING
@@ -649,6 +649,7 @@ EmbeddedResourceResource = TypeAliasType(
             Annotated["BlobResourceContents", Tag("BlobResourceContents")],
         ],
         structural("EmbeddedResourceResource"),
+        SerializeAsAny(),
     ],
 )
 
@@ -880,6 +881,7 @@ ReadResourceResultContentsItem = TypeAliasType(
             Annotated["BlobResourceContents", Tag("BlobResourceContents")],
         ],
         structural("ReadResourceResultContentsItem"),
+        SerializeAsAny(),
     ],
 )
 
@@ -1548,6 +1550,7 @@ JSONRPCMessage = TypeAliasType(
             Annotated["JSONRPCNotification", Tag("JSONRPCNotification")],
         ],
         structural("JSONRPCMessage"),
+        SerializeAsAny(),
     ],
 )
 
@@ -1576,6 +1579,7 @@ ClientResult = TypeAliasType(
             Annotated["Result", Tag("Result")],
         ],
         structural("ClientResult"),
+        SerializeAsAny(),
     ],
 )
 

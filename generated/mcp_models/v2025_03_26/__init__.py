@@ -154,7 +154,15 @@ from .models import (
     JSONRPCMessage,
 )
 
-from .messages import Message, MessageError, parse_error, parse_message, parse_result
+from .messages import (
+    Envelope,
+    Message,
+    MessageError,
+    parse_envelope,
+    parse_error,
+    parse_message,
+    parse_result,
+)
 
 __all__ = [
     "BlobResourceContents",
@@ -301,8 +309,10 @@ __all__ = [
     "JSONRPCMessageVariantC",
     "ServerRequest",
     "JSONRPCMessage",
+    "Envelope",
     "Message",
     "MessageError",
+    "parse_envelope",
     "parse_error",
     "parse_message",
     "parse_result",

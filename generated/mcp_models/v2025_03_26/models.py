@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from typing import Annotated, Union
-from pydantic import Tag
+from pydantic import SerializeAsAny, Tag
 from ._structural import structural
 from typing import Annotated, Any, Literal
 from pydantic import Field, MISSING
@@ -688,6 +688,7 @@ EmbeddedResourceResource = TypeAliasType(
             Annotated["BlobResourceContents", Tag("BlobResourceContents")],
         ],
         structural("EmbeddedResourceResource"),
+        SerializeAsAny(),
     ],
 )
 
@@ -926,6 +927,7 @@ ReadResourceResultContentsItem = TypeAliasType(
             Annotated["BlobResourceContents", Tag("BlobResourceContents")],
         ],
         structural("ReadResourceResultContentsItem"),
+        SerializeAsAny(),
     ],
 )
 
@@ -1209,6 +1211,7 @@ JSONRPCBatchResponseItem = TypeAliasType(
             Annotated["JSONRPCResponse", Tag("JSONRPCResponse")],
         ],
         structural("JSONRPCBatchResponseItem"),
+        SerializeAsAny(),
     ],
 )
 
@@ -1221,6 +1224,7 @@ JSONRPCMessageVariantFItem = TypeAliasType(
             Annotated["JSONRPCResponse", Tag("JSONRPCResponse")],
         ],
         structural("JSONRPCMessageVariantFItem"),
+        SerializeAsAny(),
     ],
 )
 
@@ -1560,6 +1564,7 @@ ClientResult = TypeAliasType(
             Annotated["Result", Tag("Result")],
         ],
         structural("ClientResult"),
+        SerializeAsAny(),
     ],
 )
 
@@ -1618,6 +1623,7 @@ JSONRPCBatchRequestItem = TypeAliasType(
             Annotated["JSONRPCNotification", Tag("JSONRPCNotification")],
         ],
         structural("JSONRPCBatchRequestItem"),
+        SerializeAsAny(),
     ],
 )
 
@@ -1630,6 +1636,7 @@ JSONRPCMessageVariantCItem = TypeAliasType(
             Annotated["JSONRPCNotification", Tag("JSONRPCNotification")],
         ],
         structural("JSONRPCMessageVariantCItem"),
+        SerializeAsAny(),
     ],
 )
 

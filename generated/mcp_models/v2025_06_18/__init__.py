@@ -160,7 +160,15 @@ from .models import (
     ServerRequest,
 )
 
-from .messages import Message, MessageError, parse_error, parse_message, parse_result
+from .messages import (
+    Envelope,
+    Message,
+    MessageError,
+    parse_envelope,
+    parse_error,
+    parse_message,
+    parse_result,
+)
 
 __all__ = [
     "BaseMetadata",
@@ -313,8 +321,10 @@ __all__ = [
     "ServerResult",
     "CreateMessageRequest",
     "ServerRequest",
+    "Envelope",
     "Message",
     "MessageError",
+    "parse_envelope",
     "parse_error",
     "parse_message",
     "parse_result",

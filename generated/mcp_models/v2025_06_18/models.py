@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from typing import Annotated, Union
-from pydantic import Tag
+from pydantic import SerializeAsAny, Tag
 from ._structural import structural
 from pydantic import Field, MISSING
 from typing import Annotated, Any, Literal
@@ -851,6 +851,7 @@ EmbeddedResourceResource = TypeAliasType(
             Annotated["BlobResourceContents", Tag("BlobResourceContents")],
         ],
         structural("EmbeddedResourceResource"),
+        SerializeAsAny(),
     ],
 )
 
@@ -1051,6 +1052,7 @@ PrimitiveSchemaDefinition = TypeAliasType(
             Annotated["NumberSchema", Tag("NumberSchema")],
         ],
         structural("PrimitiveSchemaDefinition"),
+        SerializeAsAny(),
     ],
 )
 
@@ -1132,6 +1134,7 @@ ReadResourceResultContentsItem = TypeAliasType(
             Annotated["BlobResourceContents", Tag("BlobResourceContents")],
         ],
         structural("ReadResourceResultContentsItem"),
+        SerializeAsAny(),
     ],
 )
 
@@ -1884,6 +1887,7 @@ ClientResult = TypeAliasType(
             Annotated["Result", Tag("Result")],
         ],
         structural("ClientResult"),
+        SerializeAsAny(),
     ],
 )
 
@@ -1955,6 +1959,7 @@ JSONRPCMessage = TypeAliasType(
             Annotated["JSONRPCNotification", Tag("JSONRPCNotification")],
         ],
         structural("JSONRPCMessage"),
+        SerializeAsAny(),
     ],
 )
 

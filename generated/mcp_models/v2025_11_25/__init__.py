@@ -224,7 +224,15 @@ from .models import (
     ServerRequest,
 )
 
-from .messages import Message, MessageError, parse_error, parse_message, parse_result
+from .messages import (
+    Envelope,
+    Message,
+    MessageError,
+    parse_envelope,
+    parse_error,
+    parse_message,
+    parse_result,
+)
 
 __all__ = [
     "BaseMetadata",
@@ -441,8 +449,10 @@ __all__ = [
     "ClientResult",
     "CreateMessageRequest",
     "ServerRequest",
+    "Envelope",
     "Message",
     "MessageError",
+    "parse_envelope",
     "parse_error",
     "parse_message",
     "parse_result",

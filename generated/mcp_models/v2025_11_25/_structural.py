@@ -334,9 +334,11 @@ def structural(union: str) -> Discriminator:
         return (len(wrong), len(failed))
 
     def pick(value: object) -> str | None:
-        if not _is_json(value):  # an instance passed in Python mode: its class is its tag
-            name = type(value).__name__
-            return name if name in tags else None
+        name = type(value).__name__
+        if name in tags:  # an instance of an arm (Python mode): its class is its tag
+            return name
+        if not _is_json(value):
+            return None
         for tag, test, _ in rules:
             if test(value):
                 return tag

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from typing import Annotated, Union
-from pydantic import Tag
+from pydantic import SerializeAsAny, Tag
 from ._structural import structural
 from pydantic import Field, MISSING
 from typing import Annotated, Any, Literal
@@ -1395,6 +1395,7 @@ EmbeddedResourceResource = TypeAliasType(
             Annotated["BlobResourceContents", Tag("BlobResourceContents")],
         ],
         structural("EmbeddedResourceResource"),
+        SerializeAsAny(),
     ],
 )
 
@@ -1683,6 +1684,7 @@ ReadResourceResultContentsItem = TypeAliasType(
             Annotated["BlobResourceContents", Tag("BlobResourceContents")],
         ],
         structural("ReadResourceResultContentsItem"),
+        SerializeAsAny(),
     ],
 )
 
@@ -2317,6 +2319,7 @@ JSONRPCMessage = TypeAliasType(
             Annotated["JSONRPCErrorResponse", Tag("JSONRPCErrorResponse")],
         ],
         structural("JSONRPCMessage"),
+        SerializeAsAny(),
     ],
 )
 
@@ -2329,6 +2332,7 @@ JSONRPCResponse = TypeAliasType(
             Annotated["JSONRPCErrorResponse", Tag("JSONRPCErrorResponse")],
         ],
         structural("JSONRPCResponse"),
+        SerializeAsAny(),
     ],
 )
 
@@ -2525,6 +2529,7 @@ SingleSelectEnumSchema = TypeAliasType(
             Annotated["TitledSingleSelectEnumSchema", Tag("TitledSingleSelectEnumSchema")],
         ],
         structural("SingleSelectEnumSchema"),
+        SerializeAsAny(),
     ],
 )
 
@@ -2725,6 +2730,7 @@ EnumSchema = TypeAliasType(
             Annotated["TitledSingleSelectEnumSchema", Tag("TitledSingleSelectEnumSchema")],
         ],
         structural("EnumSchema"),
+        SerializeAsAny(),
     ],
 )
 
@@ -2820,6 +2826,7 @@ MultiSelectEnumSchema = TypeAliasType(
             Annotated["TitledMultiSelectEnumSchema", Tag("TitledMultiSelectEnumSchema")],
         ],
         structural("MultiSelectEnumSchema"),
+        SerializeAsAny(),
     ],
 )
 
@@ -2845,6 +2852,7 @@ PrimitiveSchemaDefinition = TypeAliasType(
             Annotated["NumberSchema", Tag("NumberSchema")],
         ],
         structural("PrimitiveSchemaDefinition"),
+        SerializeAsAny(),
     ],
 )
 
@@ -3153,6 +3161,7 @@ ElicitRequestParams = TypeAliasType(
             Annotated["ElicitRequestURLParams", Tag("ElicitRequestURLParams")],
         ],
         structural("ElicitRequestParams"),
+        SerializeAsAny(),
     ],
 )
 
@@ -3203,6 +3212,7 @@ SamplingMessageContent = TypeAliasType(
             Annotated["SamplingMessageContentVariantF", Tag("SamplingMessageContentVariantF")],
         ],
         structural("SamplingMessageContent"),
+        SerializeAsAny(),
     ],
 )
 
@@ -3265,6 +3275,7 @@ CreateMessageResultContent = TypeAliasType(
             ],
         ],
         structural("CreateMessageResultContent"),
+        SerializeAsAny(),
     ],
 )
 

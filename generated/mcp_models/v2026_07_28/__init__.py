@@ -197,7 +197,15 @@ from .models import (
     GetPromptResultResponse,
 )
 
-from .messages import Message, MessageError, parse_error, parse_message, parse_result
+from .messages import (
+    Envelope,
+    Message,
+    MessageError,
+    parse_envelope,
+    parse_error,
+    parse_message,
+    parse_result,
+)
 
 __all__ = [
     "BaseMetadata",
@@ -387,8 +395,10 @@ __all__ = [
     "CallToolResultResponse",
     "ClientRequest",
     "GetPromptResultResponse",
+    "Envelope",
     "Message",
     "MessageError",
+    "parse_envelope",
     "parse_error",
     "parse_message",
     "parse_result",

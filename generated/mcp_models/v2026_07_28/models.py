@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from typing import Annotated, Union
-from pydantic import Tag
+from pydantic import SerializeAsAny, Tag
 from ._structural import structural
 from pydantic import Field, MISSING
 from typing import Annotated, Any, Literal, Optional, Union
@@ -1128,6 +1128,7 @@ EmbeddedResourceResource = TypeAliasType(
             Annotated["BlobResourceContents", Tag("BlobResourceContents")],
         ],
         structural("EmbeddedResourceResource"),
+        SerializeAsAny(),
     ],
 )
 
@@ -1339,6 +1340,7 @@ ReadResourceResultContentsItem = TypeAliasType(
             Annotated["BlobResourceContents", Tag("BlobResourceContents")],
         ],
         structural("ReadResourceResultContentsItem"),
+        SerializeAsAny(),
     ],
 )
 
@@ -2317,6 +2319,7 @@ SingleSelectEnumSchema = TypeAliasType(
             Annotated["TitledSingleSelectEnumSchema", Tag("TitledSingleSelectEnumSchema")],
         ],
         structural("SingleSelectEnumSchema"),
+        SerializeAsAny(),
     ],
 )
 
@@ -2453,6 +2456,7 @@ EnumSchema = TypeAliasType(
             Annotated["TitledSingleSelectEnumSchema", Tag("TitledSingleSelectEnumSchema")],
         ],
         structural("EnumSchema"),
+        SerializeAsAny(),
     ],
 )
 
@@ -2467,6 +2471,7 @@ JSONRPCMessage = TypeAliasType(
             Annotated["JSONRPCErrorResponse", Tag("JSONRPCErrorResponse")],
         ],
         structural("JSONRPCMessage"),
+        SerializeAsAny(),
     ],
 )
 
@@ -2479,6 +2484,7 @@ JSONRPCResponse = TypeAliasType(
             Annotated["JSONRPCErrorResponse", Tag("JSONRPCErrorResponse")],
         ],
         structural("JSONRPCResponse"),
+        SerializeAsAny(),
     ],
 )
 
@@ -2508,6 +2514,7 @@ MultiSelectEnumSchema = TypeAliasType(
             Annotated["TitledMultiSelectEnumSchema", Tag("TitledMultiSelectEnumSchema")],
         ],
         structural("MultiSelectEnumSchema"),
+        SerializeAsAny(),
     ],
 )
 
@@ -2526,6 +2533,7 @@ PrimitiveSchemaDefinition = TypeAliasType(
             Annotated["NumberSchema", Tag("NumberSchema")],
         ],
         structural("PrimitiveSchemaDefinition"),
+        SerializeAsAny(),
     ],
 )
 
@@ -2901,6 +2909,7 @@ ElicitRequestParams = TypeAliasType(
             Annotated["ElicitRequestURLParams", Tag("ElicitRequestURLParams")],
         ],
         structural("ElicitRequestParams"),
+        SerializeAsAny(),
     ],
 )
 
@@ -2980,6 +2989,7 @@ SamplingMessageContent = TypeAliasType(
             Annotated["SamplingMessageContentVariantF", Tag("SamplingMessageContentVariantF")],
         ],
         structural("SamplingMessageContent"),
+        SerializeAsAny(),
     ],
 )
 
@@ -2998,6 +3008,7 @@ CreateMessageResultContent = TypeAliasType(
             ],
         ],
         structural("CreateMessageResultContent"),
+        SerializeAsAny(),
     ],
 )
 
@@ -3110,6 +3121,7 @@ InputResponse = TypeAliasType(
             Annotated["ListRootsResult", Tag("ListRootsResult")],
         ],
         structural("InputResponse"),
+        SerializeAsAny(),
     ],
 )
 
@@ -3244,6 +3256,7 @@ ReadResourceResultResponseResult = TypeAliasType(
             Annotated["ReadResourceResult", Tag("ReadResourceResult")],
         ],
         structural("ReadResourceResultResponseResult"),
+        SerializeAsAny(),
     ],
 )
 
@@ -3284,6 +3297,7 @@ CallToolResultResponseResult = TypeAliasType(
             Annotated["CallToolResult", Tag("CallToolResult")],
         ],
         structural("CallToolResultResponseResult"),
+        SerializeAsAny(),
     ],
 )
 
@@ -3307,6 +3321,7 @@ GetPromptResultResponseResult = TypeAliasType(
             Annotated["GetPromptResult", Tag("GetPromptResult")],
         ],
         structural("GetPromptResultResponseResult"),
+        SerializeAsAny(),
     ],
 )
 

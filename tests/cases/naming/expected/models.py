@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from typing import Annotated, Union
-from pydantic import Tag
+from pydantic import SerializeAsAny, Tag
 from ._structural import structural
 from pydantic import Field, MISSING
 from typing import Annotated, Literal
@@ -62,6 +62,7 @@ RequestChoice = TypeAliasType(
             Annotated["RequestChoiceVariantB", Tag("RequestChoiceVariantB")],
         ],
         structural("RequestChoice"),
+        SerializeAsAny(),
     ],
 )
 

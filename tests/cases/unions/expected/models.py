@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from typing import Annotated, Union
-from pydantic import Tag
+from pydantic import SerializeAsAny, Tag
 from ._structural import structural
 from typing import Annotated, Literal
 from typing_extensions import TypeAliasType
@@ -39,5 +39,6 @@ Loose = TypeAliasType(
             Annotated["LooseVariantB", Tag("LooseVariantB")],
         ],
         structural("Loose"),
+        SerializeAsAny(),
     ],
 )
