@@ -643,13 +643,14 @@ class EmbeddedResourceAnnotations(MCPModel):
 
 EmbeddedResourceResource = TypeAliasType(
     "EmbeddedResourceResource",
-    Annotated[
-        Union[
-            Annotated["TextResourceContents", Tag("TextResourceContents")],
-            Annotated["BlobResourceContents", Tag("BlobResourceContents")],
-        ],
-        structural("EmbeddedResourceResource"),
-        SerializeAsAny(),
+    SerializeAsAny[
+        Annotated[
+            Union[
+                Annotated["TextResourceContents", Tag("TextResourceContents")],
+                Annotated["BlobResourceContents", Tag("BlobResourceContents")],
+            ],
+            structural("EmbeddedResourceResource"),
+        ]
     ],
 )
 
@@ -875,13 +876,14 @@ class ReadResourceRequest(MCPModel):
 
 ReadResourceResultContentsItem = TypeAliasType(
     "ReadResourceResultContentsItem",
-    Annotated[
-        Union[
-            Annotated["TextResourceContents", Tag("TextResourceContents")],
-            Annotated["BlobResourceContents", Tag("BlobResourceContents")],
-        ],
-        structural("ReadResourceResultContentsItem"),
-        SerializeAsAny(),
+    SerializeAsAny[
+        Annotated[
+            Union[
+                Annotated["TextResourceContents", Tag("TextResourceContents")],
+                Annotated["BlobResourceContents", Tag("BlobResourceContents")],
+            ],
+            structural("ReadResourceResultContentsItem"),
+        ]
     ],
 )
 
@@ -1542,15 +1544,16 @@ class GetPromptResult(MCPModel):
 
 JSONRPCMessage = TypeAliasType(
     "JSONRPCMessage",
-    Annotated[
-        Union[
-            Annotated["JSONRPCError", Tag("JSONRPCError")],
-            Annotated["JSONRPCRequest", Tag("JSONRPCRequest")],
-            Annotated["JSONRPCResponse", Tag("JSONRPCResponse")],
-            Annotated["JSONRPCNotification", Tag("JSONRPCNotification")],
-        ],
-        structural("JSONRPCMessage"),
-        SerializeAsAny(),
+    SerializeAsAny[
+        Annotated[
+            Union[
+                Annotated["JSONRPCError", Tag("JSONRPCError")],
+                Annotated["JSONRPCRequest", Tag("JSONRPCRequest")],
+                Annotated["JSONRPCResponse", Tag("JSONRPCResponse")],
+                Annotated["JSONRPCNotification", Tag("JSONRPCNotification")],
+            ],
+            structural("JSONRPCMessage"),
+        ]
     ],
 )
 
@@ -1572,14 +1575,15 @@ ServerResult = TypeAliasType(
 
 ClientResult = TypeAliasType(
     "ClientResult",
-    Annotated[
-        Union[
-            Annotated["CreateMessageResult", Tag("CreateMessageResult")],
-            Annotated["ListRootsResult", Tag("ListRootsResult")],
-            Annotated["Result", Tag("Result")],
-        ],
-        structural("ClientResult"),
-        SerializeAsAny(),
+    SerializeAsAny[
+        Annotated[
+            Union[
+                Annotated["CreateMessageResult", Tag("CreateMessageResult")],
+                Annotated["ListRootsResult", Tag("ListRootsResult")],
+                Annotated["Result", Tag("Result")],
+            ],
+            structural("ClientResult"),
+        ]
     ],
 )
 

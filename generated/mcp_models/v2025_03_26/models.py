@@ -682,13 +682,14 @@ class CompleteResult(MCPModel):
 
 EmbeddedResourceResource = TypeAliasType(
     "EmbeddedResourceResource",
-    Annotated[
-        Union[
-            Annotated["TextResourceContents", Tag("TextResourceContents")],
-            Annotated["BlobResourceContents", Tag("BlobResourceContents")],
-        ],
-        structural("EmbeddedResourceResource"),
-        SerializeAsAny(),
+    SerializeAsAny[
+        Annotated[
+            Union[
+                Annotated["TextResourceContents", Tag("TextResourceContents")],
+                Annotated["BlobResourceContents", Tag("BlobResourceContents")],
+            ],
+            structural("EmbeddedResourceResource"),
+        ]
     ],
 )
 
@@ -921,13 +922,14 @@ class ReadResourceRequest(MCPModel):
 
 ReadResourceResultContentsItem = TypeAliasType(
     "ReadResourceResultContentsItem",
-    Annotated[
-        Union[
-            Annotated["TextResourceContents", Tag("TextResourceContents")],
-            Annotated["BlobResourceContents", Tag("BlobResourceContents")],
-        ],
-        structural("ReadResourceResultContentsItem"),
-        SerializeAsAny(),
+    SerializeAsAny[
+        Annotated[
+            Union[
+                Annotated["TextResourceContents", Tag("TextResourceContents")],
+                Annotated["BlobResourceContents", Tag("BlobResourceContents")],
+            ],
+            structural("ReadResourceResultContentsItem"),
+        ]
     ],
 )
 
@@ -1205,26 +1207,28 @@ class InitializeResult(MCPModel):
 
 JSONRPCBatchResponseItem = TypeAliasType(
     "JSONRPCBatchResponseItem",
-    Annotated[
-        Union[
-            Annotated["JSONRPCError", Tag("JSONRPCError")],
-            Annotated["JSONRPCResponse", Tag("JSONRPCResponse")],
-        ],
-        structural("JSONRPCBatchResponseItem"),
-        SerializeAsAny(),
+    SerializeAsAny[
+        Annotated[
+            Union[
+                Annotated["JSONRPCError", Tag("JSONRPCError")],
+                Annotated["JSONRPCResponse", Tag("JSONRPCResponse")],
+            ],
+            structural("JSONRPCBatchResponseItem"),
+        ]
     ],
 )
 
 
 JSONRPCMessageVariantFItem = TypeAliasType(
     "JSONRPCMessageVariantFItem",
-    Annotated[
-        Union[
-            Annotated["JSONRPCError", Tag("JSONRPCError")],
-            Annotated["JSONRPCResponse", Tag("JSONRPCResponse")],
-        ],
-        structural("JSONRPCMessageVariantFItem"),
-        SerializeAsAny(),
+    SerializeAsAny[
+        Annotated[
+            Union[
+                Annotated["JSONRPCError", Tag("JSONRPCError")],
+                Annotated["JSONRPCResponse", Tag("JSONRPCResponse")],
+            ],
+            structural("JSONRPCMessageVariantFItem"),
+        ]
     ],
 )
 
@@ -1557,14 +1561,15 @@ ClientRequest = TypeAliasType(
 
 ClientResult = TypeAliasType(
     "ClientResult",
-    Annotated[
-        Union[
-            Annotated["CreateMessageResult", Tag("CreateMessageResult")],
-            Annotated["ListRootsResult", Tag("ListRootsResult")],
-            Annotated["Result", Tag("Result")],
-        ],
-        structural("ClientResult"),
-        SerializeAsAny(),
+    SerializeAsAny[
+        Annotated[
+            Union[
+                Annotated["CreateMessageResult", Tag("CreateMessageResult")],
+                Annotated["ListRootsResult", Tag("ListRootsResult")],
+                Annotated["Result", Tag("Result")],
+            ],
+            structural("ClientResult"),
+        ]
     ],
 )
 
@@ -1617,26 +1622,28 @@ class GetPromptResult(MCPModel):
 
 JSONRPCBatchRequestItem = TypeAliasType(
     "JSONRPCBatchRequestItem",
-    Annotated[
-        Union[
-            Annotated["JSONRPCRequest", Tag("JSONRPCRequest")],
-            Annotated["JSONRPCNotification", Tag("JSONRPCNotification")],
-        ],
-        structural("JSONRPCBatchRequestItem"),
-        SerializeAsAny(),
+    SerializeAsAny[
+        Annotated[
+            Union[
+                Annotated["JSONRPCRequest", Tag("JSONRPCRequest")],
+                Annotated["JSONRPCNotification", Tag("JSONRPCNotification")],
+            ],
+            structural("JSONRPCBatchRequestItem"),
+        ]
     ],
 )
 
 
 JSONRPCMessageVariantCItem = TypeAliasType(
     "JSONRPCMessageVariantCItem",
-    Annotated[
-        Union[
-            Annotated["JSONRPCRequest", Tag("JSONRPCRequest")],
-            Annotated["JSONRPCNotification", Tag("JSONRPCNotification")],
-        ],
-        structural("JSONRPCMessageVariantCItem"),
-        SerializeAsAny(),
+    SerializeAsAny[
+        Annotated[
+            Union[
+                Annotated["JSONRPCRequest", Tag("JSONRPCRequest")],
+                Annotated["JSONRPCNotification", Tag("JSONRPCNotification")],
+            ],
+            structural("JSONRPCMessageVariantCItem"),
+        ]
     ],
 )
 

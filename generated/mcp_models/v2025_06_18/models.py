@@ -845,13 +845,14 @@ class CompleteResult(MCPModel):
 
 EmbeddedResourceResource = TypeAliasType(
     "EmbeddedResourceResource",
-    Annotated[
-        Union[
-            Annotated["TextResourceContents", Tag("TextResourceContents")],
-            Annotated["BlobResourceContents", Tag("BlobResourceContents")],
-        ],
-        structural("EmbeddedResourceResource"),
-        SerializeAsAny(),
+    SerializeAsAny[
+        Annotated[
+            Union[
+                Annotated["TextResourceContents", Tag("TextResourceContents")],
+                Annotated["BlobResourceContents", Tag("BlobResourceContents")],
+            ],
+            structural("EmbeddedResourceResource"),
+        ]
     ],
 )
 
@@ -1044,15 +1045,16 @@ class PingRequestParamsMeta(MCPModel):
 
 PrimitiveSchemaDefinition = TypeAliasType(
     "PrimitiveSchemaDefinition",
-    Annotated[
-        Union[
-            Annotated["EnumSchema", Tag("EnumSchema")],
-            Annotated["StringSchema", Tag("StringSchema")],
-            Annotated["BooleanSchema", Tag("BooleanSchema")],
-            Annotated["NumberSchema", Tag("NumberSchema")],
-        ],
-        structural("PrimitiveSchemaDefinition"),
-        SerializeAsAny(),
+    SerializeAsAny[
+        Annotated[
+            Union[
+                Annotated["EnumSchema", Tag("EnumSchema")],
+                Annotated["StringSchema", Tag("StringSchema")],
+                Annotated["BooleanSchema", Tag("BooleanSchema")],
+                Annotated["NumberSchema", Tag("NumberSchema")],
+            ],
+            structural("PrimitiveSchemaDefinition"),
+        ]
     ],
 )
 
@@ -1128,13 +1130,14 @@ class ReadResourceRequest(MCPModel):
 
 ReadResourceResultContentsItem = TypeAliasType(
     "ReadResourceResultContentsItem",
-    Annotated[
-        Union[
-            Annotated["TextResourceContents", Tag("TextResourceContents")],
-            Annotated["BlobResourceContents", Tag("BlobResourceContents")],
-        ],
-        structural("ReadResourceResultContentsItem"),
-        SerializeAsAny(),
+    SerializeAsAny[
+        Annotated[
+            Union[
+                Annotated["TextResourceContents", Tag("TextResourceContents")],
+                Annotated["BlobResourceContents", Tag("BlobResourceContents")],
+            ],
+            structural("ReadResourceResultContentsItem"),
+        ]
     ],
 )
 
@@ -1879,15 +1882,16 @@ ClientRequest = TypeAliasType(
 
 ClientResult = TypeAliasType(
     "ClientResult",
-    Annotated[
-        Union[
-            Annotated["CreateMessageResult", Tag("CreateMessageResult")],
-            Annotated["ElicitResult", Tag("ElicitResult")],
-            Annotated["ListRootsResult", Tag("ListRootsResult")],
-            Annotated["Result", Tag("Result")],
-        ],
-        structural("ClientResult"),
-        SerializeAsAny(),
+    SerializeAsAny[
+        Annotated[
+            Union[
+                Annotated["CreateMessageResult", Tag("CreateMessageResult")],
+                Annotated["ElicitResult", Tag("ElicitResult")],
+                Annotated["ListRootsResult", Tag("ListRootsResult")],
+                Annotated["Result", Tag("Result")],
+            ],
+            structural("ClientResult"),
+        ]
     ],
 )
 
@@ -1951,15 +1955,16 @@ class GetPromptResult(MCPModel):
 
 JSONRPCMessage = TypeAliasType(
     "JSONRPCMessage",
-    Annotated[
-        Union[
-            Annotated["JSONRPCError", Tag("JSONRPCError")],
-            Annotated["JSONRPCRequest", Tag("JSONRPCRequest")],
-            Annotated["JSONRPCResponse", Tag("JSONRPCResponse")],
-            Annotated["JSONRPCNotification", Tag("JSONRPCNotification")],
-        ],
-        structural("JSONRPCMessage"),
-        SerializeAsAny(),
+    SerializeAsAny[
+        Annotated[
+            Union[
+                Annotated["JSONRPCError", Tag("JSONRPCError")],
+                Annotated["JSONRPCRequest", Tag("JSONRPCRequest")],
+                Annotated["JSONRPCResponse", Tag("JSONRPCResponse")],
+                Annotated["JSONRPCNotification", Tag("JSONRPCNotification")],
+            ],
+            structural("JSONRPCMessage"),
+        ]
     ],
 )
 

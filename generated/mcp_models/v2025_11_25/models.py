@@ -1389,13 +1389,14 @@ class ElicitationCompleteNotification(MCPModel):
 
 EmbeddedResourceResource = TypeAliasType(
     "EmbeddedResourceResource",
-    Annotated[
-        Union[
-            Annotated["TextResourceContents", Tag("TextResourceContents")],
-            Annotated["BlobResourceContents", Tag("BlobResourceContents")],
-        ],
-        structural("EmbeddedResourceResource"),
-        SerializeAsAny(),
+    SerializeAsAny[
+        Annotated[
+            Union[
+                Annotated["TextResourceContents", Tag("TextResourceContents")],
+                Annotated["BlobResourceContents", Tag("BlobResourceContents")],
+            ],
+            structural("EmbeddedResourceResource"),
+        ]
     ],
 )
 
@@ -1678,13 +1679,14 @@ class ReadResourceRequestParams(MCPModel):
 
 ReadResourceResultContentsItem = TypeAliasType(
     "ReadResourceResultContentsItem",
-    Annotated[
-        Union[
-            Annotated["TextResourceContents", Tag("TextResourceContents")],
-            Annotated["BlobResourceContents", Tag("BlobResourceContents")],
-        ],
-        structural("ReadResourceResultContentsItem"),
-        SerializeAsAny(),
+    SerializeAsAny[
+        Annotated[
+            Union[
+                Annotated["TextResourceContents", Tag("TextResourceContents")],
+                Annotated["BlobResourceContents", Tag("BlobResourceContents")],
+            ],
+            structural("ReadResourceResultContentsItem"),
+        ]
     ],
 )
 
@@ -2311,28 +2313,30 @@ class GetPromptRequestParams(MCPModel):
 
 JSONRPCMessage = TypeAliasType(
     "JSONRPCMessage",
-    Annotated[
-        Union[
-            Annotated["JSONRPCRequest", Tag("JSONRPCRequest")],
-            Annotated["JSONRPCResultResponse", Tag("JSONRPCResultResponse")],
-            Annotated["JSONRPCNotification", Tag("JSONRPCNotification")],
-            Annotated["JSONRPCErrorResponse", Tag("JSONRPCErrorResponse")],
-        ],
-        structural("JSONRPCMessage"),
-        SerializeAsAny(),
+    SerializeAsAny[
+        Annotated[
+            Union[
+                Annotated["JSONRPCRequest", Tag("JSONRPCRequest")],
+                Annotated["JSONRPCResultResponse", Tag("JSONRPCResultResponse")],
+                Annotated["JSONRPCNotification", Tag("JSONRPCNotification")],
+                Annotated["JSONRPCErrorResponse", Tag("JSONRPCErrorResponse")],
+            ],
+            structural("JSONRPCMessage"),
+        ]
     ],
 )
 
 
 JSONRPCResponse = TypeAliasType(
     "JSONRPCResponse",
-    Annotated[
-        Union[
-            Annotated["JSONRPCResultResponse", Tag("JSONRPCResultResponse")],
-            Annotated["JSONRPCErrorResponse", Tag("JSONRPCErrorResponse")],
-        ],
-        structural("JSONRPCResponse"),
-        SerializeAsAny(),
+    SerializeAsAny[
+        Annotated[
+            Union[
+                Annotated["JSONRPCResultResponse", Tag("JSONRPCResultResponse")],
+                Annotated["JSONRPCErrorResponse", Tag("JSONRPCErrorResponse")],
+            ],
+            structural("JSONRPCResponse"),
+        ]
     ],
 )
 
@@ -2523,13 +2527,14 @@ class SetLevelRequest(MCPModel):
 
 SingleSelectEnumSchema = TypeAliasType(
     "SingleSelectEnumSchema",
-    Annotated[
-        Union[
-            Annotated["UntitledSingleSelectEnumSchema", Tag("UntitledSingleSelectEnumSchema")],
-            Annotated["TitledSingleSelectEnumSchema", Tag("TitledSingleSelectEnumSchema")],
-        ],
-        structural("SingleSelectEnumSchema"),
-        SerializeAsAny(),
+    SerializeAsAny[
+        Annotated[
+            Union[
+                Annotated["UntitledSingleSelectEnumSchema", Tag("UntitledSingleSelectEnumSchema")],
+                Annotated["TitledSingleSelectEnumSchema", Tag("TitledSingleSelectEnumSchema")],
+            ],
+            structural("SingleSelectEnumSchema"),
+        ]
     ],
 )
 
@@ -2721,16 +2726,17 @@ ContentBlock = TypeAliasType(
 
 EnumSchema = TypeAliasType(
     "EnumSchema",
-    Annotated[
-        Union[
-            Annotated["UntitledMultiSelectEnumSchema", Tag("UntitledMultiSelectEnumSchema")],
-            Annotated["TitledMultiSelectEnumSchema", Tag("TitledMultiSelectEnumSchema")],
-            Annotated["LegacyTitledEnumSchema", Tag("LegacyTitledEnumSchema")],
-            Annotated["UntitledSingleSelectEnumSchema", Tag("UntitledSingleSelectEnumSchema")],
-            Annotated["TitledSingleSelectEnumSchema", Tag("TitledSingleSelectEnumSchema")],
-        ],
-        structural("EnumSchema"),
-        SerializeAsAny(),
+    SerializeAsAny[
+        Annotated[
+            Union[
+                Annotated["UntitledMultiSelectEnumSchema", Tag("UntitledMultiSelectEnumSchema")],
+                Annotated["TitledMultiSelectEnumSchema", Tag("TitledMultiSelectEnumSchema")],
+                Annotated["LegacyTitledEnumSchema", Tag("LegacyTitledEnumSchema")],
+                Annotated["UntitledSingleSelectEnumSchema", Tag("UntitledSingleSelectEnumSchema")],
+                Annotated["TitledSingleSelectEnumSchema", Tag("TitledSingleSelectEnumSchema")],
+            ],
+            structural("EnumSchema"),
+        ]
     ],
 )
 
@@ -2820,13 +2826,14 @@ class ListToolsResult(MCPModel):
 
 MultiSelectEnumSchema = TypeAliasType(
     "MultiSelectEnumSchema",
-    Annotated[
-        Union[
-            Annotated["UntitledMultiSelectEnumSchema", Tag("UntitledMultiSelectEnumSchema")],
-            Annotated["TitledMultiSelectEnumSchema", Tag("TitledMultiSelectEnumSchema")],
-        ],
-        structural("MultiSelectEnumSchema"),
-        SerializeAsAny(),
+    SerializeAsAny[
+        Annotated[
+            Union[
+                Annotated["UntitledMultiSelectEnumSchema", Tag("UntitledMultiSelectEnumSchema")],
+                Annotated["TitledMultiSelectEnumSchema", Tag("TitledMultiSelectEnumSchema")],
+            ],
+            structural("MultiSelectEnumSchema"),
+        ]
     ],
 )
 
@@ -2840,19 +2847,20 @@ class PaginatedRequest(MCPModel):
 
 PrimitiveSchemaDefinition = TypeAliasType(
     "PrimitiveSchemaDefinition",
-    Annotated[
-        Union[
-            Annotated["UntitledMultiSelectEnumSchema", Tag("UntitledMultiSelectEnumSchema")],
-            Annotated["TitledMultiSelectEnumSchema", Tag("TitledMultiSelectEnumSchema")],
-            Annotated["LegacyTitledEnumSchema", Tag("LegacyTitledEnumSchema")],
-            Annotated["UntitledSingleSelectEnumSchema", Tag("UntitledSingleSelectEnumSchema")],
-            Annotated["TitledSingleSelectEnumSchema", Tag("TitledSingleSelectEnumSchema")],
-            Annotated["StringSchema", Tag("StringSchema")],
-            Annotated["BooleanSchema", Tag("BooleanSchema")],
-            Annotated["NumberSchema", Tag("NumberSchema")],
-        ],
-        structural("PrimitiveSchemaDefinition"),
-        SerializeAsAny(),
+    SerializeAsAny[
+        Annotated[
+            Union[
+                Annotated["UntitledMultiSelectEnumSchema", Tag("UntitledMultiSelectEnumSchema")],
+                Annotated["TitledMultiSelectEnumSchema", Tag("TitledMultiSelectEnumSchema")],
+                Annotated["LegacyTitledEnumSchema", Tag("LegacyTitledEnumSchema")],
+                Annotated["UntitledSingleSelectEnumSchema", Tag("UntitledSingleSelectEnumSchema")],
+                Annotated["TitledSingleSelectEnumSchema", Tag("TitledSingleSelectEnumSchema")],
+                Annotated["StringSchema", Tag("StringSchema")],
+                Annotated["BooleanSchema", Tag("BooleanSchema")],
+                Annotated["NumberSchema", Tag("NumberSchema")],
+            ],
+            structural("PrimitiveSchemaDefinition"),
+        ]
     ],
 )
 
@@ -3155,13 +3163,14 @@ class ElicitRequestFormParams(MCPModel):
 
 ElicitRequestParams = TypeAliasType(
     "ElicitRequestParams",
-    Annotated[
-        Union[
-            Annotated["ElicitRequestFormParams", Tag("ElicitRequestFormParams")],
-            Annotated["ElicitRequestURLParams", Tag("ElicitRequestURLParams")],
-        ],
-        structural("ElicitRequestParams"),
-        SerializeAsAny(),
+    SerializeAsAny[
+        Annotated[
+            Union[
+                Annotated["ElicitRequestFormParams", Tag("ElicitRequestFormParams")],
+                Annotated["ElicitRequestURLParams", Tag("ElicitRequestURLParams")],
+            ],
+            structural("ElicitRequestParams"),
+        ]
     ],
 )
 
@@ -3202,17 +3211,18 @@ class InitializeResult(MCPModel):
 
 SamplingMessageContent = TypeAliasType(
     "SamplingMessageContent",
-    Annotated[
-        Union[
-            Annotated["ToolUseContent", Tag("ToolUseContent")],
-            Annotated["ImageContent", Tag("ImageContent")],
-            Annotated["AudioContent", Tag("AudioContent")],
-            Annotated["ToolResultContent", Tag("ToolResultContent")],
-            Annotated["TextContent", Tag("TextContent")],
-            Annotated["SamplingMessageContentVariantF", Tag("SamplingMessageContentVariantF")],
-        ],
-        structural("SamplingMessageContent"),
-        SerializeAsAny(),
+    SerializeAsAny[
+        Annotated[
+            Union[
+                Annotated["ToolUseContent", Tag("ToolUseContent")],
+                Annotated["ImageContent", Tag("ImageContent")],
+                Annotated["AudioContent", Tag("AudioContent")],
+                Annotated["ToolResultContent", Tag("ToolResultContent")],
+                Annotated["TextContent", Tag("TextContent")],
+                Annotated["SamplingMessageContentVariantF", Tag("SamplingMessageContentVariantF")],
+            ],
+            structural("SamplingMessageContent"),
+        ]
     ],
 )
 
@@ -3263,19 +3273,20 @@ ClientRequest = TypeAliasType(
 
 CreateMessageResultContent = TypeAliasType(
     "CreateMessageResultContent",
-    Annotated[
-        Union[
-            Annotated["ToolUseContent", Tag("ToolUseContent")],
-            Annotated["ImageContent", Tag("ImageContent")],
-            Annotated["AudioContent", Tag("AudioContent")],
-            Annotated["ToolResultContent", Tag("ToolResultContent")],
-            Annotated["TextContent", Tag("TextContent")],
-            Annotated[
-                "CreateMessageResultContentVariantF", Tag("CreateMessageResultContentVariantF")
+    SerializeAsAny[
+        Annotated[
+            Union[
+                Annotated["ToolUseContent", Tag("ToolUseContent")],
+                Annotated["ImageContent", Tag("ImageContent")],
+                Annotated["AudioContent", Tag("AudioContent")],
+                Annotated["ToolResultContent", Tag("ToolResultContent")],
+                Annotated["TextContent", Tag("TextContent")],
+                Annotated[
+                    "CreateMessageResultContentVariantF", Tag("CreateMessageResultContentVariantF")
+                ],
             ],
-        ],
-        structural("CreateMessageResultContent"),
-        SerializeAsAny(),
+            structural("CreateMessageResultContent"),
+        ]
     ],
 )
 

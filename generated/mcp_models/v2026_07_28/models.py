@@ -1122,13 +1122,14 @@ class CompleteResultResponse(MCPModel):
 
 EmbeddedResourceResource = TypeAliasType(
     "EmbeddedResourceResource",
-    Annotated[
-        Union[
-            Annotated["TextResourceContents", Tag("TextResourceContents")],
-            Annotated["BlobResourceContents", Tag("BlobResourceContents")],
-        ],
-        structural("EmbeddedResourceResource"),
-        SerializeAsAny(),
+    SerializeAsAny[
+        Annotated[
+            Union[
+                Annotated["TextResourceContents", Tag("TextResourceContents")],
+                Annotated["BlobResourceContents", Tag("BlobResourceContents")],
+            ],
+            structural("EmbeddedResourceResource"),
+        ]
     ],
 )
 
@@ -1334,13 +1335,14 @@ class PromptListChangedNotification(MCPModel):
 
 ReadResourceResultContentsItem = TypeAliasType(
     "ReadResourceResultContentsItem",
-    Annotated[
-        Union[
-            Annotated["TextResourceContents", Tag("TextResourceContents")],
-            Annotated["BlobResourceContents", Tag("BlobResourceContents")],
-        ],
-        structural("ReadResourceResultContentsItem"),
-        SerializeAsAny(),
+    SerializeAsAny[
+        Annotated[
+            Union[
+                Annotated["TextResourceContents", Tag("TextResourceContents")],
+                Annotated["BlobResourceContents", Tag("BlobResourceContents")],
+            ],
+            structural("ReadResourceResultContentsItem"),
+        ]
     ],
 )
 
@@ -2313,13 +2315,14 @@ class ResourceUpdatedNotification(MCPModel):
 
 SingleSelectEnumSchema = TypeAliasType(
     "SingleSelectEnumSchema",
-    Annotated[
-        Union[
-            Annotated["UntitledSingleSelectEnumSchema", Tag("UntitledSingleSelectEnumSchema")],
-            Annotated["TitledSingleSelectEnumSchema", Tag("TitledSingleSelectEnumSchema")],
-        ],
-        structural("SingleSelectEnumSchema"),
-        SerializeAsAny(),
+    SerializeAsAny[
+        Annotated[
+            Union[
+                Annotated["UntitledSingleSelectEnumSchema", Tag("UntitledSingleSelectEnumSchema")],
+                Annotated["TitledSingleSelectEnumSchema", Tag("TitledSingleSelectEnumSchema")],
+            ],
+            structural("SingleSelectEnumSchema"),
+        ]
     ],
 )
 
@@ -2447,44 +2450,47 @@ ContentBlock = TypeAliasType(
 
 EnumSchema = TypeAliasType(
     "EnumSchema",
-    Annotated[
-        Union[
-            Annotated["UntitledMultiSelectEnumSchema", Tag("UntitledMultiSelectEnumSchema")],
-            Annotated["TitledMultiSelectEnumSchema", Tag("TitledMultiSelectEnumSchema")],
-            Annotated["LegacyTitledEnumSchema", Tag("LegacyTitledEnumSchema")],
-            Annotated["UntitledSingleSelectEnumSchema", Tag("UntitledSingleSelectEnumSchema")],
-            Annotated["TitledSingleSelectEnumSchema", Tag("TitledSingleSelectEnumSchema")],
-        ],
-        structural("EnumSchema"),
-        SerializeAsAny(),
+    SerializeAsAny[
+        Annotated[
+            Union[
+                Annotated["UntitledMultiSelectEnumSchema", Tag("UntitledMultiSelectEnumSchema")],
+                Annotated["TitledMultiSelectEnumSchema", Tag("TitledMultiSelectEnumSchema")],
+                Annotated["LegacyTitledEnumSchema", Tag("LegacyTitledEnumSchema")],
+                Annotated["UntitledSingleSelectEnumSchema", Tag("UntitledSingleSelectEnumSchema")],
+                Annotated["TitledSingleSelectEnumSchema", Tag("TitledSingleSelectEnumSchema")],
+            ],
+            structural("EnumSchema"),
+        ]
     ],
 )
 
 
 JSONRPCMessage = TypeAliasType(
     "JSONRPCMessage",
-    Annotated[
-        Union[
-            Annotated["JSONRPCRequest", Tag("JSONRPCRequest")],
-            Annotated["JSONRPCResultResponse", Tag("JSONRPCResultResponse")],
-            Annotated["JSONRPCNotification", Tag("JSONRPCNotification")],
-            Annotated["JSONRPCErrorResponse", Tag("JSONRPCErrorResponse")],
-        ],
-        structural("JSONRPCMessage"),
-        SerializeAsAny(),
+    SerializeAsAny[
+        Annotated[
+            Union[
+                Annotated["JSONRPCRequest", Tag("JSONRPCRequest")],
+                Annotated["JSONRPCResultResponse", Tag("JSONRPCResultResponse")],
+                Annotated["JSONRPCNotification", Tag("JSONRPCNotification")],
+                Annotated["JSONRPCErrorResponse", Tag("JSONRPCErrorResponse")],
+            ],
+            structural("JSONRPCMessage"),
+        ]
     ],
 )
 
 
 JSONRPCResponse = TypeAliasType(
     "JSONRPCResponse",
-    Annotated[
-        Union[
-            Annotated["JSONRPCResultResponse", Tag("JSONRPCResultResponse")],
-            Annotated["JSONRPCErrorResponse", Tag("JSONRPCErrorResponse")],
-        ],
-        structural("JSONRPCResponse"),
-        SerializeAsAny(),
+    SerializeAsAny[
+        Annotated[
+            Union[
+                Annotated["JSONRPCResultResponse", Tag("JSONRPCResultResponse")],
+                Annotated["JSONRPCErrorResponse", Tag("JSONRPCErrorResponse")],
+            ],
+            structural("JSONRPCResponse"),
+        ]
     ],
 )
 
@@ -2508,32 +2514,34 @@ class MissingRequiredClientCapabilityErrorErrorData(MCPModel):
 
 MultiSelectEnumSchema = TypeAliasType(
     "MultiSelectEnumSchema",
-    Annotated[
-        Union[
-            Annotated["UntitledMultiSelectEnumSchema", Tag("UntitledMultiSelectEnumSchema")],
-            Annotated["TitledMultiSelectEnumSchema", Tag("TitledMultiSelectEnumSchema")],
-        ],
-        structural("MultiSelectEnumSchema"),
-        SerializeAsAny(),
+    SerializeAsAny[
+        Annotated[
+            Union[
+                Annotated["UntitledMultiSelectEnumSchema", Tag("UntitledMultiSelectEnumSchema")],
+                Annotated["TitledMultiSelectEnumSchema", Tag("TitledMultiSelectEnumSchema")],
+            ],
+            structural("MultiSelectEnumSchema"),
+        ]
     ],
 )
 
 
 PrimitiveSchemaDefinition = TypeAliasType(
     "PrimitiveSchemaDefinition",
-    Annotated[
-        Union[
-            Annotated["UntitledMultiSelectEnumSchema", Tag("UntitledMultiSelectEnumSchema")],
-            Annotated["TitledMultiSelectEnumSchema", Tag("TitledMultiSelectEnumSchema")],
-            Annotated["LegacyTitledEnumSchema", Tag("LegacyTitledEnumSchema")],
-            Annotated["UntitledSingleSelectEnumSchema", Tag("UntitledSingleSelectEnumSchema")],
-            Annotated["TitledSingleSelectEnumSchema", Tag("TitledSingleSelectEnumSchema")],
-            Annotated["StringSchema", Tag("StringSchema")],
-            Annotated["BooleanSchema", Tag("BooleanSchema")],
-            Annotated["NumberSchema", Tag("NumberSchema")],
-        ],
-        structural("PrimitiveSchemaDefinition"),
-        SerializeAsAny(),
+    SerializeAsAny[
+        Annotated[
+            Union[
+                Annotated["UntitledMultiSelectEnumSchema", Tag("UntitledMultiSelectEnumSchema")],
+                Annotated["TitledMultiSelectEnumSchema", Tag("TitledMultiSelectEnumSchema")],
+                Annotated["LegacyTitledEnumSchema", Tag("LegacyTitledEnumSchema")],
+                Annotated["UntitledSingleSelectEnumSchema", Tag("UntitledSingleSelectEnumSchema")],
+                Annotated["TitledSingleSelectEnumSchema", Tag("TitledSingleSelectEnumSchema")],
+                Annotated["StringSchema", Tag("StringSchema")],
+                Annotated["BooleanSchema", Tag("BooleanSchema")],
+                Annotated["NumberSchema", Tag("NumberSchema")],
+            ],
+            structural("PrimitiveSchemaDefinition"),
+        ]
     ],
 )
 
@@ -2903,13 +2911,14 @@ class ElicitRequestFormParams(MCPModel):
 
 ElicitRequestParams = TypeAliasType(
     "ElicitRequestParams",
-    Annotated[
-        Union[
-            Annotated["ElicitRequestFormParams", Tag("ElicitRequestFormParams")],
-            Annotated["ElicitRequestURLParams", Tag("ElicitRequestURLParams")],
-        ],
-        structural("ElicitRequestParams"),
-        SerializeAsAny(),
+    SerializeAsAny[
+        Annotated[
+            Union[
+                Annotated["ElicitRequestFormParams", Tag("ElicitRequestFormParams")],
+                Annotated["ElicitRequestURLParams", Tag("ElicitRequestURLParams")],
+            ],
+            structural("ElicitRequestParams"),
+        ]
     ],
 )
 
@@ -2979,36 +2988,38 @@ class PaginatedRequest(MCPModel):
 
 SamplingMessageContent = TypeAliasType(
     "SamplingMessageContent",
-    Annotated[
-        Union[
-            Annotated["ToolUseContent", Tag("ToolUseContent")],
-            Annotated["ImageContent", Tag("ImageContent")],
-            Annotated["AudioContent", Tag("AudioContent")],
-            Annotated["ToolResultContent", Tag("ToolResultContent")],
-            Annotated["TextContent", Tag("TextContent")],
-            Annotated["SamplingMessageContentVariantF", Tag("SamplingMessageContentVariantF")],
-        ],
-        structural("SamplingMessageContent"),
-        SerializeAsAny(),
+    SerializeAsAny[
+        Annotated[
+            Union[
+                Annotated["ToolUseContent", Tag("ToolUseContent")],
+                Annotated["ImageContent", Tag("ImageContent")],
+                Annotated["AudioContent", Tag("AudioContent")],
+                Annotated["ToolResultContent", Tag("ToolResultContent")],
+                Annotated["TextContent", Tag("TextContent")],
+                Annotated["SamplingMessageContentVariantF", Tag("SamplingMessageContentVariantF")],
+            ],
+            structural("SamplingMessageContent"),
+        ]
     ],
 )
 
 
 CreateMessageResultContent = TypeAliasType(
     "CreateMessageResultContent",
-    Annotated[
-        Union[
-            Annotated["ToolUseContent", Tag("ToolUseContent")],
-            Annotated["ImageContent", Tag("ImageContent")],
-            Annotated["AudioContent", Tag("AudioContent")],
-            Annotated["ToolResultContent", Tag("ToolResultContent")],
-            Annotated["TextContent", Tag("TextContent")],
-            Annotated[
-                "CreateMessageResultContentVariantF", Tag("CreateMessageResultContentVariantF")
+    SerializeAsAny[
+        Annotated[
+            Union[
+                Annotated["ToolUseContent", Tag("ToolUseContent")],
+                Annotated["ImageContent", Tag("ImageContent")],
+                Annotated["AudioContent", Tag("AudioContent")],
+                Annotated["ToolResultContent", Tag("ToolResultContent")],
+                Annotated["TextContent", Tag("TextContent")],
+                Annotated[
+                    "CreateMessageResultContentVariantF", Tag("CreateMessageResultContentVariantF")
+                ],
             ],
-        ],
-        structural("CreateMessageResultContent"),
-        SerializeAsAny(),
+            structural("CreateMessageResultContent"),
+        ]
     ],
 )
 
@@ -3114,14 +3125,15 @@ class CreateMessageResult(MCPModel):
 
 InputResponse = TypeAliasType(
     "InputResponse",
-    Annotated[
-        Union[
-            Annotated["CreateMessageResult", Tag("CreateMessageResult")],
-            Annotated["ElicitResult", Tag("ElicitResult")],
-            Annotated["ListRootsResult", Tag("ListRootsResult")],
-        ],
-        structural("InputResponse"),
-        SerializeAsAny(),
+    SerializeAsAny[
+        Annotated[
+            Union[
+                Annotated["CreateMessageResult", Tag("CreateMessageResult")],
+                Annotated["ElicitResult", Tag("ElicitResult")],
+                Annotated["ListRootsResult", Tag("ListRootsResult")],
+            ],
+            structural("InputResponse"),
+        ]
     ],
 )
 
@@ -3250,13 +3262,14 @@ class ReadResourceRequest(MCPModel):
 
 ReadResourceResultResponseResult = TypeAliasType(
     "ReadResourceResultResponseResult",
-    Annotated[
-        Union[
-            Annotated["InputRequiredResult", Tag("InputRequiredResult")],
-            Annotated["ReadResourceResult", Tag("ReadResourceResult")],
-        ],
-        structural("ReadResourceResultResponseResult"),
-        SerializeAsAny(),
+    SerializeAsAny[
+        Annotated[
+            Union[
+                Annotated["InputRequiredResult", Tag("InputRequiredResult")],
+                Annotated["ReadResourceResult", Tag("ReadResourceResult")],
+            ],
+            structural("ReadResourceResultResponseResult"),
+        ]
     ],
 )
 
@@ -3291,13 +3304,14 @@ class CallToolRequest(MCPModel):
 
 CallToolResultResponseResult = TypeAliasType(
     "CallToolResultResponseResult",
-    Annotated[
-        Union[
-            Annotated["InputRequiredResult", Tag("InputRequiredResult")],
-            Annotated["CallToolResult", Tag("CallToolResult")],
-        ],
-        structural("CallToolResultResponseResult"),
-        SerializeAsAny(),
+    SerializeAsAny[
+        Annotated[
+            Union[
+                Annotated["InputRequiredResult", Tag("InputRequiredResult")],
+                Annotated["CallToolResult", Tag("CallToolResult")],
+            ],
+            structural("CallToolResultResponseResult"),
+        ]
     ],
 )
 
@@ -3315,13 +3329,14 @@ class GetPromptRequest(MCPModel):
 
 GetPromptResultResponseResult = TypeAliasType(
     "GetPromptResultResponseResult",
-    Annotated[
-        Union[
-            Annotated["InputRequiredResult", Tag("InputRequiredResult")],
-            Annotated["GetPromptResult", Tag("GetPromptResult")],
-        ],
-        structural("GetPromptResultResponseResult"),
-        SerializeAsAny(),
+    SerializeAsAny[
+        Annotated[
+            Union[
+                Annotated["InputRequiredResult", Tag("InputRequiredResult")],
+                Annotated["GetPromptResult", Tag("GetPromptResult")],
+            ],
+            structural("GetPromptResultResponseResult"),
+        ]
     ],
 )
 

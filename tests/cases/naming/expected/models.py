@@ -56,13 +56,14 @@ class RequestParamsMeta(MCPModel):
 
 RequestChoice = TypeAliasType(
     "RequestChoice",
-    Annotated[
-        Union[
-            Annotated["RequestChoiceFirst", Tag("RequestChoiceFirst")],
-            Annotated["RequestChoiceVariantB", Tag("RequestChoiceVariantB")],
-        ],
-        structural("RequestChoice"),
-        SerializeAsAny(),
+    SerializeAsAny[
+        Annotated[
+            Union[
+                Annotated["RequestChoiceFirst", Tag("RequestChoiceFirst")],
+                Annotated["RequestChoiceVariantB", Tag("RequestChoiceVariantB")],
+            ],
+            structural("RequestChoice"),
+        ]
     ],
 )
 

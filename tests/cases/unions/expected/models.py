@@ -33,12 +33,13 @@ Block = TypeAliasType("Block", Annotated[TextBlock | ImageBlock, Field(discrimin
 
 Loose = TypeAliasType(
     "Loose",
-    Annotated[
-        Union[
-            Annotated["TextBlock", Tag("TextBlock")],
-            Annotated["LooseVariantB", Tag("LooseVariantB")],
-        ],
-        structural("Loose"),
-        SerializeAsAny(),
+    SerializeAsAny[
+        Annotated[
+            Union[
+                Annotated["TextBlock", Tag("TextBlock")],
+                Annotated["LooseVariantB", Tag("LooseVariantB")],
+            ],
+            structural("Loose"),
+        ]
     ],
 )
