@@ -47,6 +47,8 @@ def revision_files(revision: ir.Revision, header: str, order: Sequence[str]) -> 
         files["_structural.py"] = structural
     if messages is not None:
         files["messages.py"] = messages
+    if any(e.export_name == "PrimitiveSchemaDefinition" and e.is_definition for e in revision.entities):
+        files["elicitation.py"] = render("elicitation.py.jinja2", header=header, revision=revision)
     return files
 
 
