@@ -24,10 +24,15 @@ def structural_dispatch(arms: Sequence[str], resolve: Resolve) -> ir.Dispatch | 
     shapes = [_flat(resolve(arm), resolve) for arm in arms]
     kinds = [_json_kind(shape) for shape in shapes]
     others = [k for k in kinds if k != "object"]
-    if len(set(others)) != len(others):
-        return "two arms share the JSON type " + next(k for k in others if others.count(k) > 1)
+    shared = {k for k in others if others.count(k) > 1}
+    if shared - {"array"}:
+        return "two arms share the JSON type " + sorted(shared - {"array"})[0]
     required = [
-        _required_predicates(shape, resolve) if kind == "object" else frozenset()
+        _required_predicates(shape, resolve)
+        if kind == "object"
+        else _first_item_predicates(shape, resolve)
+        if kind in shared  # arrays of different things (JSON-RPC batches) differ in their items
+        else frozenset()
         for shape, kind in zip(shapes, kinds, strict=True)
     ]
     if others:  # arms of other JSON types (a batch array) are told apart by type first
@@ -112,6 +117,23 @@ def _required_predicates(shape: Mapping[str, Any], resolve: Resolve, prefix: tup
             if key not in required and isinstance(sub, dict) and "const" in sub and _is_scalar(sub["const"]):
                 preds.add(ir.Predicate("eq_or_absent", (key,), (sub["const"],)))
     return frozenset(preds)
+
+
+def _first_item_predicates(shape: Mapping[str, Any], resolve: Resolve) -> frozenset[ir.Predicate]:
+    """What the first item of an array arm must look like: what all its item variants require."""
+    items = shape.get("items")
+    if not isinstance(items, dict):
+        return frozenset()
+    if "$ref" in items and set(items) <= {"$ref", "description"}:
+        items = resolve(items["$ref"])
+    variants = [a for key in ("anyOf", "oneOf") for a in items.get(key) or ()] or [items]
+    per_variant = []
+    for variant in variants:
+        if isinstance(variant, dict) and "$ref" in variant and set(variant) <= {"$ref", "description"}:
+            variant = resolve(variant["$ref"])
+        per_variant.append(_required_predicates(_flat(variant, resolve), resolve) if isinstance(variant, dict) else frozenset())
+    common = frozenset.intersection(*per_variant) if per_variant else frozenset()
+    return frozenset(ir.Predicate(p.op, ("0", *p.path), p.values) for p in common)
 
 
 def _decisive(preds: frozenset[ir.Predicate]) -> int:

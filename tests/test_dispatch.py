@@ -44,7 +44,7 @@ TAGGED = {
     "SingleSelectEnumSchema": ["2025-11-25", "2026-07-28", "draft"],
     "MultiSelectEnumSchema": ["2025-11-25", "2026-07-28", "draft"],
     "PrimitiveSchemaDefinition": ["2025-06-18", "2025-11-25", "2026-07-28", "draft"],
-    "JSONRPCMessage": ["2024-11-05", "2025-06-18", "2025-11-25", "2026-07-28", "draft"],
+    "JSONRPCMessage": list(REVISIONS),  # 2025-03-26: batches told apart by their first item
     "JSONRPCResponse": ["2025-11-25", "2026-07-28", "draft"],
     "ElicitRequestParams": ["2025-11-25", "2026-07-28", "draft"],
     "InputRequest": ["2026-07-28", "draft"],

@@ -50,6 +50,67 @@ _RULES: dict[str, tuple[tuple[str, tuple[_Predicate, ...]], ...]] = {
         ),
         ("JSONRPCResponse", (("has", ("result",), ()),)),
     ),
+    "JSONRPCMessage": (
+        (
+            "JSONRPCError",
+            (
+                ("eq", ("jsonrpc",), ("2.0",)),
+                ("has", ("error",), ()),
+                ("has", ("error", "code"), ()),
+                ("has", ("error", "message"), ()),
+                ("has", ("id",), ()),
+                ("has", ("jsonrpc",), ()),
+                ("is", (), ("object",)),
+            ),
+        ),
+        (
+            "JSONRPCRequest",
+            (
+                ("eq", ("jsonrpc",), ("2.0",)),
+                ("has", ("id",), ()),
+                ("has", ("jsonrpc",), ()),
+                ("has", ("method",), ()),
+                ("is", (), ("object",)),
+            ),
+        ),
+        (
+            "JSONRPCResponse",
+            (
+                ("eq", ("jsonrpc",), ("2.0",)),
+                ("has", ("id",), ()),
+                ("has", ("jsonrpc",), ()),
+                ("has", ("result",), ()),
+                ("is", (), ("object",)),
+            ),
+        ),
+        (
+            "JSONRPCNotification",
+            (
+                ("eq", ("jsonrpc",), ("2.0",)),
+                ("has", ("jsonrpc",), ()),
+                ("has", ("method",), ()),
+                ("is", (), ("object",)),
+            ),
+        ),
+        (
+            "JSONRPCMessageVariantC",
+            (
+                ("eq", ("0", "jsonrpc"), ("2.0",)),
+                ("has", ("0", "jsonrpc"), ()),
+                ("has", ("0", "method"), ()),
+                ("is", (), ("array",)),
+            ),
+        ),
+        (
+            "JSONRPCMessageVariantF",
+            (
+                ("eq", ("0", "jsonrpc"), ("2.0",)),
+                ("has", ("0", "id"), ()),
+                ("has", ("0", "jsonrpc"), ()),
+                ("is", (), ("array",)),
+            ),
+        ),
+    ),
     "JSONRPCMessageVariantCItem": (
         ("JSONRPCRequest", (("has", ("id",), ()),)),
         ("JSONRPCNotification", ()),
@@ -77,6 +138,7 @@ _CLOSED_KEYS: dict[str, dict[str, tuple[Any, ...]]] = {
     "EmbeddedResourceResource": {},
     "JSONRPCBatchRequestItem": {},
     "JSONRPCBatchResponseItem": {},
+    "JSONRPCMessage": {},
     "JSONRPCMessageVariantCItem": {},
     "JSONRPCMessageVariantFItem": {},
     "ReadResourceResultContentsItem": {},
@@ -87,6 +149,7 @@ _MESSAGES: dict[str, str] = {
     "EmbeddedResourceResource": "cannot tell which EmbeddedResourceResource this is: expected TextResourceContents (has text); BlobResourceContents (has blob)",
     "JSONRPCBatchRequestItem": "cannot tell which JSONRPCBatchRequestItem this is: expected JSONRPCRequest (has id); JSONRPCNotification (otherwise)",
     "JSONRPCBatchResponseItem": "cannot tell which JSONRPCBatchResponseItem this is: expected JSONRPCError (has error, has error.code, has error.message); JSONRPCResponse (has result)",
+    "JSONRPCMessage": "cannot tell which JSONRPCMessage this is: expected JSONRPCError (jsonrpc = '2.0', has error, has error.code, has error.message, has id, a JSON object); JSONRPCRequest (jsonrpc = '2.0', has id, has method, a JSON object); JSONRPCResponse (jsonrpc = '2.0', has id, has result, a JSON object); JSONRPCNotification (jsonrpc = '2.0', has method, a JSON object); JSONRPCMessageVariantC (0.jsonrpc = '2.0', has 0.method, a JSON array); JSONRPCMessageVariantF (0.jsonrpc = '2.0', has 0.id, a JSON array)",
     "JSONRPCMessageVariantCItem": "cannot tell which JSONRPCMessageVariantCItem this is: expected JSONRPCRequest (has id); JSONRPCNotification (otherwise)",
     "JSONRPCMessageVariantFItem": "cannot tell which JSONRPCMessageVariantFItem this is: expected JSONRPCError (has error, has error.code, has error.message); JSONRPCResponse (has result)",
     "ReadResourceResultContentsItem": "cannot tell which ReadResourceResultContentsItem this is: expected TextResourceContents (has text); BlobResourceContents (has blob)",
@@ -105,11 +168,16 @@ _JSON_TYPES: dict[str, Callable[[object], bool]] = {
 
 
 def _lookup(value: object, path: tuple[str, ...]) -> object:
+    """The value at a key path ("0" is the first item of an array), or _ABSENT."""
     current = value
     for key in path:
-        if not isinstance(current, dict):
+        if isinstance(current, dict):
+            current = cast("dict[str, object]", current).get(key, _ABSENT)
+        elif isinstance(current, list) and key == "0":
+            items = cast("list[object]", current)
+            current = items[0] if items else _ABSENT
+        else:
             return _ABSENT
-        current = cast("dict[str, object]", current).get(key, _ABSENT)
         if current is _ABSENT:
             return _ABSENT
     return current

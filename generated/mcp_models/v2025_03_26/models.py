@@ -1692,10 +1692,17 @@ ServerRequest = TypeAliasType(
 
 JSONRPCMessage = TypeAliasType(
     "JSONRPCMessage",
-    JSONRPCRequest
-    | JSONRPCNotification
-    | JSONRPCMessageVariantC
-    | JSONRPCResponse
-    | JSONRPCError
-    | JSONRPCMessageVariantF,
+    SerializeAsAny[
+        Annotated[
+            Union[
+                Annotated["JSONRPCError", Tag("JSONRPCError")],
+                Annotated["JSONRPCRequest", Tag("JSONRPCRequest")],
+                Annotated["JSONRPCResponse", Tag("JSONRPCResponse")],
+                Annotated["JSONRPCNotification", Tag("JSONRPCNotification")],
+                Annotated["JSONRPCMessageVariantC", Tag("JSONRPCMessageVariantC")],
+                Annotated["JSONRPCMessageVariantF", Tag("JSONRPCMessageVariantF")],
+            ],
+            structural("JSONRPCMessage"),
+        ]
+    ],
 )

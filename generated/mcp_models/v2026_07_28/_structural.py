@@ -322,11 +322,16 @@ _JSON_TYPES: dict[str, Callable[[object], bool]] = {
 
 
 def _lookup(value: object, path: tuple[str, ...]) -> object:
+    """The value at a key path ("0" is the first item of an array), or _ABSENT."""
     current = value
     for key in path:
-        if not isinstance(current, dict):
+        if isinstance(current, dict):
+            current = cast("dict[str, object]", current).get(key, _ABSENT)
+        elif isinstance(current, list) and key == "0":
+            items = cast("list[object]", current)
+            current = items[0] if items else _ABSENT
+        else:
             return _ABSENT
-        current = cast("dict[str, object]", current).get(key, _ABSENT)
         if current is _ABSENT:
             return _ABSENT
     return current
