@@ -20,6 +20,9 @@ from .resources import templates_dir
 BASE_MODULE = "_base"
 BASE_CLASS = "MCPModel"
 STRUCTURAL_MODULE = "_structural"
+# MISSING from pydantic_core: pydantic re-exports it lazily, and pyright then sees an `object`, not
+# the sentinel type (`str | MISSING` would read as `str | Unknown` in strict mode).
+IMPORT_OVERRIDES = {BASE_CLASS: f".{BASE_MODULE}", "MISSING": "pydantic_core"}
 
 
 def engine_version() -> str:
@@ -48,7 +51,7 @@ def engine_options(revision: ir.Revision, header: str) -> dict[str, Any]:
                 "pydantic.Tag",
                 f"{STRUCTURAL_MODULE}.structural",
             ],
-            "import_overrides": {BASE_CLASS: f".{BASE_MODULE}", "structural": f".{STRUCTURAL_MODULE}"},
+            "import_overrides": {**IMPORT_OVERRIDES, "structural": f".{STRUCTURAL_MODULE}"},
         }
     aliases = {
         f"{entity.name}.{field.wire_name}": field.python_name
@@ -70,7 +73,7 @@ def engine_options(revision: ir.Revision, header: str) -> dict[str, Any]:
         "use_type_alias": True,
         "skip_root_model": True,
         "base_class": f"{BASE_MODULE}.{BASE_CLASS}",
-        "import_overrides": {BASE_CLASS: f".{BASE_MODULE}"},
+        "import_overrides": IMPORT_OVERRIDES,
         "aliases": aliases,
         # `format` is an annotation in JSON Schema: keep such strings plain str
         "type_mappings": [f"string+{fmt}=string" for fmt in revision.formats],

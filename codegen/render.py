@@ -47,6 +47,9 @@ def revision_files(revision: ir.Revision, header: str, order: Sequence[str]) -> 
         files["_structural.py"] = structural
     if messages is not None:
         files["messages.py"] = messages
+    narrowing = narrowing_module(revision, header)
+    if narrowing is not None:
+        files["narrowing.py"] = narrowing
     if any(e.export_name == "PrimitiveSchemaDefinition" and e.is_definition for e in revision.entities):
         files["elicitation.py"] = render("elicitation.py.jinja2", header=header, revision=revision)
     return files
@@ -113,6 +116,23 @@ def _unique(names: list[str]) -> list[str]:
 
 def _unique_methods(methods: tuple[ir.Method, ...]) -> list[ir.Method]:
     return list({m.method: m for m in methods}.values())
+
+
+def narrowing_module(revision: ir.Revision, header: str) -> str | None:
+    """narrowing.py, for revisions whose CallToolResult carries structuredContent (2025-06-18 on)."""
+    by_export = {e.export_name: e for e in revision.entities if e.is_definition}
+    result = by_export.get("CallToolResult")
+    text = by_export.get("TextContent")
+    if result is None or text is None or not any(f.wire_name == "structuredContent" for f in result.fields):
+        return None
+    return render(
+        "narrowing.py.jinja2",
+        header=header,
+        revision=revision,
+        result_class=result.name,
+        text_class=text.name,
+        package_import=f"mcp_models.{revision.package}",
+    )
 
 
 def structural_module(revision: ir.Revision, header: str) -> str | None:

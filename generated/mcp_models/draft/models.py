@@ -6,9 +6,10 @@ from __future__ import annotations
 from typing import Annotated, Union
 from pydantic import SerializeAsAny, Tag
 from ._structural import structural
-from pydantic import Field, MISSING
+from pydantic import Field
 from typing import Annotated, Any, Literal, Optional, Union
 from typing_extensions import TypeAliasType
+from pydantic_core import MISSING
 from ._base import MCPModel
 
 

@@ -7,8 +7,9 @@ from typing import Annotated, Union
 from pydantic import SerializeAsAny, Tag
 from ._structural import structural
 from typing import Annotated, Any, Literal
-from pydantic import Field, MISSING
+from pydantic import Field
 from typing_extensions import TypeAliasType
+from pydantic_core import MISSING
 from ._base import MCPModel
 
 

@@ -15,7 +15,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-from pydantic import MISSING, BaseModel, TypeAdapter
+from pydantic import BaseModel, TypeAdapter
+from pydantic_core import MISSING
 
 from .models import PrimitiveSchemaDefinition
 

@@ -4,8 +4,8 @@
 from __future__ import annotations
 
 from typing_extensions import TypeAliasType
-from pydantic import MISSING
 from ._base import MCPModel
+from pydantic_core import MISSING
 
 Cursor = TypeAliasType("Cursor", str)
 

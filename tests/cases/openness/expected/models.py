@@ -3,10 +3,11 @@
 
 from __future__ import annotations
 
-from pydantic import ConfigDict, MISSING
+from pydantic import ConfigDict
 from typing_extensions import TypeAliasType
 from typing import Dict
 from ._base import MCPModel
+from pydantic_core import MISSING
 
 
 class AnyObject(MCPModel):
