@@ -42,6 +42,7 @@ def analyze(doc: SchemaDoc, *, package: str, sha256: str) -> ir.Revision:
             stems[found.pointer] = stems[found.owner] + found.suffix
             nodes[found.pointer] = found.node
             hoisted.add(found.pointer)
+    _hoist_reference_targets(document, stems, nodes, hoisted)
     names = {pointer: naming.class_name(stem) for pointer, stem in stems.items()}
     exports = {pointer: pointers.split(pointer)[1] if pointer not in hoisted else names[pointer] for pointer in names}
 
@@ -85,6 +86,51 @@ def analyze(doc: SchemaDoc, *, package: str, sha256: str) -> ir.Revision:
         definitions=tuple(definitions),
         methods=methods.method_tables(doc, tuple(entities)),
     )
+
+
+def _hoist_reference_targets(
+    document: Mapping[str, Any], stems: dict[str, str], nodes: dict[str, Mapping[str, Any]], hoisted: set[str]
+) -> None:
+    """A `$ref` to something that is not yet a named entity (a nested `$defs` entry, a property of
+    another schema) names it too, from its path, so the engine never invents a name for it."""
+    targets = sorted(
+        {
+            node["$ref"]
+            for _, node in schemas.all_subschemas(document)
+            if isinstance(node.get("$ref"), str) and node["$ref"].startswith("#/") and node["$ref"] not in stems
+        },
+        key=lambda pointer: (len(pointers.split(pointer)), pointer),
+    )
+    for target in targets:
+        tokens = pointers.split(target)
+        for cut in range(len(tokens) - 1, 1, -1):
+            owner = pointers.from_tokens(tokens[:cut])
+            if owner in stems:
+                node = pointers.resolve(document, target)
+                stems[target] = stems[owner] + _path_suffix(tokens[cut:])
+                nodes[target] = node if isinstance(node, dict) else {}
+                hoisted.add(target)
+                break
+
+
+def _path_suffix(tokens: list[str]) -> str:
+    steps = {"items": "Item", "additionalProperties": "Value", "unevaluatedProperties": "Value"}
+    suffix = []
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        following = tokens[index + 1] if index + 1 < len(tokens) else None
+        if token in ("properties", "$defs", "definitions", "patternProperties") and following is not None:
+            suffix.append(naming.pascal(following) or "Value")
+            index += 2
+        elif token in ("anyOf", "oneOf", "allOf", "prefixItems") and following is not None and following.isdigit():
+            part = "Part" if token == "allOf" else "Item" if token == "prefixItems" else "Variant"
+            suffix.append(part + naming.variant_letter(int(following)))
+            index += 2
+        else:
+            suffix.append(steps.get(token) or naming.pascal(token) or "Value")
+            index += 1
+    return "".join(suffix)
 
 
 def _kind(node: Mapping[str, Any]) -> ir.Kind:

@@ -105,3 +105,37 @@ def _finish(fileset: output.FileSet, revisions: list[ir.Revision], check: bool) 
     if check:
         return GenerateResult(fileset, summaries, drift=tuple(output.unified_diff(fileset)))
     return GenerateResult(fileset, summaries, written=output.write(fileset))
+
+
+DEFAULT_TOOLS_MODELS = "mcp_models.v2026_07_28"
+
+
+def generate_tools(
+    *,
+    out: Path,
+    tools_file: Path | None = None,
+    server: Sequence[str] | None = None,
+    models_package: str | None = None,
+    check: bool = False,
+    limits: Limits = DEFAULT_LIMITS,
+) -> GenerateResult:
+    """A package typing one server's tools (from a tools/list JSON file or a live stdio server)."""
+    from . import tools
+
+    if (tools_file is None) == (server is None):
+        raise fail("MCG008", "give exactly one of a tools/list file or a server command")
+    negotiated = None
+    if tools_file is not None:
+        try:
+            data = tools_file.read_bytes()
+        except OSError as exc:
+            raise fail("MCG003", f"cannot read {tools_file}: {exc.strerror or exc}") from exc
+        listed = tools.read_tools(data, limits)
+    else:
+        assert server is not None
+        listed, negotiated = tools.list_from_server(server)
+    package = models_package or (
+        f"mcp_models.{spec.find_pin(negotiated).package}" if negotiated else DEFAULT_TOOLS_MODELS
+    )
+    files = tools.generate_tools_package(listed, models_package=package, limits=limits)
+    return _finish(output.FileSet(out, files), [], check)

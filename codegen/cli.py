@@ -13,6 +13,7 @@ from typing import Annotated, NoReturn
 import typer
 
 from . import __version__
+from .api import GenerateResult
 from .errors import CodegenError, ExitCode
 from .limits import DEFAULT_LIMITS, Limits
 
@@ -106,6 +107,50 @@ def check(
     _run(lambda: _generate(revision, spec_source, out, schema, True, DEFAULT_LIMITS, quiet), debug=debug)
 
 
+@app.command()
+def tools(
+    out: Annotated[Path, typer.Option("--out", "-o", help="Output package folder for the server's tool types.")],
+    from_file: Annotated[
+        Path | None, typer.Option("--from", help="A tools/list result (JSON file: the result or the whole response).")
+    ] = None,
+    server: Annotated[
+        str | None,
+        typer.Option(
+            "--server",
+            help="Command that starts an MCP server over stdio, e.g. \"npx -y @modelcontextprotocol/server-everything\".",
+        ),
+    ] = None,
+    models: Annotated[
+        str | None,
+        typer.Option(
+            "--models",
+            help="Import path of the spec models the module uses (default: the revision the server "
+            "negotiated, or mcp_models.v2026_07_28 for --from).",
+        ),
+    ] = None,
+    check: Annotated[bool, typer.Option("--check", help="Do not write; exit 1 with a diff if out is stale.")] = False,
+    quiet: QuietOpt = False,
+    debug: DebugOpt = False,
+) -> None:
+    """Generate typed input and output models (and narrowing helpers) for one server's tools."""
+
+    def run() -> int:
+        import shlex
+
+        from . import api
+
+        result = api.generate_tools(
+            out=out,
+            tools_file=from_file,
+            server=shlex.split(server) if server else None,
+            models_package=models,
+            check=check,
+        )
+        return _report(result, check, quiet)
+
+    _run(run, debug=debug)
+
+
 def _generate(
     revisions: list[str] | None,
     spec_source: str | None,
@@ -129,6 +174,10 @@ def _generate(
         result = api.generate(
             revisions, spec_source=spec_source, out=out or api.DEFAULT_OUT, check=check, limits=limits
         )
+    return _report(result, check, quiet)
+
+
+def _report(result: GenerateResult, check: bool, quiet: bool) -> int:
     if check:
         if result.drift:
             sys.stdout.writelines(result.drift)

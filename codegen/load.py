@@ -126,6 +126,17 @@ def to_schema_doc(document: dict[str, Any], revision: str, limits: Limits) -> Sc
     return SchemaDoc(revision=revision, dialect=dialect, document=normalised)
 
 
+def check_bounded(document: dict[str, Any], revision: str, limits: Limits) -> None:
+    """The checks of any schema from outside: bounded nesting and size, every `$ref` local and resolvable."""
+    check_shape(document, revision, limits)
+    _check_refs(document, revision)
+
+
+def check_shape(document: dict[str, Any], revision: str, limits: Limits) -> None:
+    """Nesting depth and number of objects within limits (cheap: run it before anything else)."""
+    _check_shape(document, revision, limits)
+
+
 def walk(node: Any, pointer: str = "#") -> Iterator[tuple[str, Any]]:
     """Every (pointer, value) below node, iteratively (hostile schemas can nest deeply)."""
     stack: list[tuple[str, Any]] = [(pointer, node)]

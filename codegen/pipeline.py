@@ -41,16 +41,19 @@ def build_revision(
             raw = errata.apply_errata(raw, errata.load_errata(revision, errata_file), revision)
         doc = load.to_schema_doc(raw, revision, limits)
         model = analyze.analyze(doc, package=package, sha256=sha256)
-        lowered = lower.lower(doc, model)
-        stamp = header(revision, sha256)
-        models, order = dcg.generate_models(lowered, model, stamp)
-        sources = {"models.py": models, **render.revision_files(model, stamp, order)}
+        models, order = build_models(doc, model, header(revision, sha256))
+        sources = {"models.py": models, **render.revision_files(model, header(revision, sha256), order)}
         files = {
             name: format_python(text, name=f"{package}/{name}", revision=revision) for name, text in sources.items()
         }
     except CodegenError as exc:
         raise exc.with_revision(revision) from exc
     return BuiltRevision(model, files)
+
+
+def build_models(doc: load.SchemaDoc, model: ir.Revision, stamp: str) -> tuple[str, tuple[str, ...]]:
+    """The engine's models module for an analysed schema, and its names in definition order."""
+    return dcg.generate_models(lower.lower(doc, model), model, stamp)
 
 
 def root_files(revisions: list[ir.Revision]) -> dict[str, str]:

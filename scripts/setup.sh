@@ -7,3 +7,8 @@ if [[ ! -x .venv/bin/python ]]; then
 fi
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e '.[dev]'
+# The reference MCP server the tools tests talk to (started with node; pinned).
+if [[ ! -f .cache/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js ]]; then
+  mkdir -p .cache/npm
+  npm install --silent --no-audit --no-fund --prefix .cache/npm @modelcontextprotocol/server-everything@2026.8.31
+fi

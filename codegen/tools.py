@@ -1,0 +1,177 @@
+"""`mcp-codegen tools`: a typed module for one MCP server's tools, from its `tools/list` result.
+
+Each tool's `inputSchema` becomes `<Tool>Input` and its `outputSchema` `<Tool>Output` (an object
+model, or a type alias for an array, a primitive or a composition), through the same pipeline as
+the spec models: the schemas are gathered under `$defs` of one document, each tool's own `#...`
+references rebased into its entry, and a remote `$ref` is refused, never fetched.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from . import analyze, load, naming, pointers, render, schemas
+from .errors import CodegenError, fail
+from .format import format_python
+from .limits import Limits
+from .pipeline import build_models, header
+
+LABEL = "tools/list"
+
+
+@dataclass(frozen=True)
+class ToolTypes:
+    name: str  # the tool's own name, "get-sum"
+    stem: str  # its class-name stem, "GetSum"
+    input: str  # class of its arguments
+    output: str | None  # type of its structured output, when it declares an outputSchema
+    output_is_class: bool  # the output is a model class (else a type alias)
+
+    @property
+    def function(self) -> str:
+        """The snake_case name of its helpers."""
+        return naming.field_name(self.stem)
+
+
+def read_tools(data: bytes, limits: Limits) -> list[dict[str, Any]]:
+    """The tool definitions of a tools/list result (bare, as a JSON-RPC response, or a list)."""
+    document: Any = load.parse_json(data, LABEL, limits) if data.lstrip()[:1] == b"{" else None
+    if document is None:
+        try:
+            document = {"tools": json.loads(data)}
+        except ValueError as exc:
+            raise fail("MCG102", f"tools/list input is not valid JSON: {exc}", revision=LABEL, pointer="#") from exc
+    load.check_shape(document, LABEL, limits)
+    container = document.get("result", document) if isinstance(document, dict) else {}
+    tools = container.get("tools") if isinstance(container, dict) else None
+    if not isinstance(tools, list):
+        raise fail("MCG701", "no `tools` list found (expected a tools/list result)", revision=LABEL, pointer="#")
+    for index, tool in enumerate(tools):
+        where = f"#/tools/{index}"
+        if not isinstance(tool, dict) or not isinstance(tool.get("name"), str) or not tool["name"]:
+            raise fail("MCG702", "a tool must be an object with a non-empty `name`", revision=LABEL, pointer=where)
+        if not isinstance(tool.get("inputSchema"), dict):
+            raise fail("MCG702", f"tool {tool['name']!r} has no `inputSchema` object", revision=LABEL, pointer=where)
+        if "outputSchema" in tool and not isinstance(tool["outputSchema"], dict | bool):
+            raise fail("MCG702", f"tool {tool['name']!r} has an `outputSchema` that is not a schema", revision=LABEL, pointer=where)
+    return tools
+
+
+def stems(tools: Sequence[Mapping[str, Any]]) -> dict[str, str]:
+    """Class-name stems per tool name: PascalCase, made distinct (in name order) where two collide."""
+    taken: dict[str, str] = {}
+    result: dict[str, str] = {}
+    for name in sorted(t["name"] for t in tools):
+        stem = naming.base_name(naming.pascal(name) or "Tool")
+        candidate, index = stem, 0
+        while candidate in taken:
+            candidate = stem + "Variant" + naming.variant_letter(index)
+            index += 1
+        taken[candidate] = name
+        result[name] = candidate
+    return result
+
+
+def tools_document(tools: Sequence[Mapping[str, Any]]) -> tuple[dict[str, Any], list[ToolTypes]]:
+    by_stem = stems(tools)
+    defs: dict[str, Any] = {}
+    types = []
+    for tool in sorted(tools, key=lambda t: by_stem[t["name"]]):
+        stem = by_stem[tool["name"]]
+        defs[stem + "Input"] = _rebased(tool["inputSchema"], stem + "Input")
+        output = tool.get("outputSchema")
+        if output is not None:
+            defs[stem + "Output"] = _rebased(output, stem + "Output") if isinstance(output, dict) else output
+        types.append(
+            ToolTypes(
+                name=tool["name"],
+                stem=stem,
+                input=stem + "Input",
+                output=stem + "Output" if output is not None else None,
+                output_is_class=isinstance(output, dict) and ("properties" in output or "allOf" in output),
+            )
+        )
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": defs}, types
+
+
+def _rebased(schema: Mapping[str, Any], entry: str) -> dict[str, Any]:
+    """A copy of one tool's schema whose own references (`#...`, `#anchor`) point into its `$defs` entry."""
+    base = pointers.join("#", "$defs", entry)
+    copied: dict[str, Any] = json.loads(json.dumps(schema))
+    copied.pop("$schema", None)
+    anchors = {
+        node["$anchor"]: base + pointer[1:]
+        for pointer, node in schemas.all_subschemas(copied)
+        if isinstance(node.get("$anchor"), str)
+    }
+    for _, node in schemas.all_subschemas(copied):
+        node.pop("$id", None)  # an $id would re-root references; tool schemas are one document each
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#"):
+            node["$ref"] = anchors.get(ref[1:], base + ref[1:]) if not ref.startswith("#/") and ref != "#" else base + ref[1:]
+    return copied
+
+
+def generate_tools_package(
+    tools: Sequence[Mapping[str, Any]], *, models_package: str, limits: Limits
+) -> dict[str, str]:
+    """The files of a package typing these tools: models.py, _base.py and __init__.py (helpers)."""
+    document, types = tools_document(tools)
+    data = json.dumps(document, sort_keys=True).encode()
+    digest = hashlib.sha256(data).hexdigest()
+    try:
+        doc = load.to_schema_doc(document, LABEL, limits)
+        model = analyze.analyze(doc, package="tools", sha256=digest)
+        stamp = header(LABEL, digest)
+        models, order = build_models(doc, model, stamp)
+        files = {
+            "models.py": models,
+            "_base.py": render.render("_base.py.jinja2", header=stamp, base_class="MCPModel"),
+            "__init__.py": render.render(
+                "tools_init.py.jinja2",
+                header=stamp,
+                tools=types,
+                models_package=models_package,
+                exports=[name for name in order],
+            ),
+        }
+        structural = render.structural_module(model, stamp)
+        if structural is not None:
+            files["_structural.py"] = structural
+        formatted = {name: format_python(text, name=name, revision=LABEL) for name, text in files.items()}
+    except CodegenError as exc:
+        raise exc.with_revision(LABEL) from exc
+    return {**formatted, "py.typed": ""}
+
+
+async def _list_from_server(command: Sequence[str], timeout: float) -> tuple[list[dict[str, Any]], str]:
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    params = StdioServerParameters(command=command[0], args=list(command[1:]))
+    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+        initialized = await asyncio.wait_for(session.initialize(), timeout)
+        listed = await asyncio.wait_for(session.list_tools(), timeout)
+    version = str(getattr(initialized, "protocol_version", None) or getattr(initialized, "protocolVersion", ""))
+    dumped = listed.model_dump(mode="json", by_alias=True, exclude_none=True)
+    return list(dumped["tools"]), version
+
+
+def list_from_server(command: Sequence[str], *, timeout: float = 30.0) -> tuple[list[dict[str, Any]], str]:
+    """The tools of a live server started over stdio, and the protocol version it negotiated."""
+    try:
+        return asyncio.run(_list_from_server(command, timeout))
+    except (OSError, TimeoutError, Exception) as exc:  # noqa: BLE001 - any failure of a foreign process
+        if isinstance(exc, CodegenError):
+            raise
+        raise fail(
+            "MCG703",
+            f"cannot list the tools of `{' '.join(command)}`: {type(exc).__name__}: {exc}",
+            revision=LABEL,
+            hint="check that the command starts an MCP server speaking stdio",
+        ) from exc
