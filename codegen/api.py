@@ -6,10 +6,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import ir, output, spec
+from . import errata, ir, output, spec
 from .errors import fail
 from .limits import DEFAULT_LIMITS, Limits
-from .pipeline import BuiltRevision, build_revision, root_files
+from .pipeline import BuiltRevision, ExampleSources, build_revision, root_files
 
 DEFAULT_OUT = Path("generated") / "mcp_models"
 
@@ -69,7 +69,19 @@ def generate(
     built: list[BuiltRevision] = []
     for pin in chosen:
         fetched = spec.fetch(pin, source)
-        built.append(build_revision(pin.revision, pin.package, fetched.data, pin.sha256, limits=limits))
+        pages = spec.example_pages(pin.revision)
+        examples = (
+            ExampleSources(
+                tree=pin.examples,
+                pages=pages,
+                contradictions=tuple("examples/" + c.example for c in errata.load_contradictions(pin.revision)),
+            )
+            if pin.examples or pages
+            else None
+        )
+        built.append(
+            build_revision(pin.revision, pin.package, fetched.data, pin.sha256, limits=limits, examples=examples)
+        )
     files: dict[str, str] = dict(root_files([b.revision for b in built]))
     for item in built:
         files.update({f"{item.revision.package}/{name}": text for name, text in item.files.items()})

@@ -108,6 +108,35 @@ def check(
 
 
 @app.command()
+def examples(
+    revision: RevisionOpt = None,
+    spec_source: SpecSourceOpt = None,
+    docs: Annotated[
+        str | None,
+        typer.Option("--docs", help="Docs folder holding the pages of spec/examples.toml (default: $MCP_CODEGEN_DOCS_SOURCE)."),
+    ] = None,
+    out: OutOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+    debug: DebugOpt = False,
+) -> None:
+    """How the generated models fare on every example source: found, schema-valid, accepted, lossless."""
+
+    def run() -> int:
+        from . import api
+        from . import examples as report_examples
+
+        reports = report_examples.report(out or api.DEFAULT_OUT, revision, spec_source, docs)
+        if as_json:
+            typer.echo(report_examples.as_json(reports))
+        else:
+            for line in report_examples.as_text(reports):
+                typer.echo(line)
+        return ExitCode.OK
+
+    _run(run, debug=debug)
+
+
+@app.command()
 def tools(
     out: Annotated[Path, typer.Option("--out", "-o", help="Output package folder for the server's tool types.")],
     from_file: Annotated[

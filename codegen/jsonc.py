@@ -61,7 +61,7 @@ def loads_all(text: str) -> list[Any]:
     """Every JSON value in text, in order (a block may hold several, one after another)."""
     decoder = json.JSONDecoder()
     cleaned = strip(text)
-    values = []
+    values: list[Any] = []
     position = 0
     while True:
         while position < len(cleaned) and cleaned[position] in " \t\r\n":

@@ -13,6 +13,15 @@ from .output import MARKER
 
 
 @dataclass(frozen=True)
+class ExampleSources:
+    """What the generated spec-example tests of a revision read."""
+
+    tree: bool  # the spec source has <revision>/examples/<TypeName>/*.json
+    pages: tuple[str, ...] = ()  # documentation pages, relative to the docs source
+    contradictions: tuple[str, ...] = ()  # examples the schema itself rejects (origins)
+
+
+@dataclass(frozen=True)
 class BuiltRevision:
     revision: ir.Revision
     files: dict[str, str]  # relative to the revision package
@@ -34,6 +43,7 @@ def build_revision(
     limits: Limits,
     errata_file: Path | None = None,
     use_errata: bool = True,
+    examples: ExampleSources | None = None,
 ) -> BuiltRevision:
     try:
         raw = load.parse_json(data, revision, limits)
@@ -43,6 +53,16 @@ def build_revision(
         model = analyze.analyze(doc, package=package, sha256=sha256)
         models, order = build_models(doc, model, header(revision, sha256))
         sources = {"models.py": models, **render.revision_files(model, header(revision, sha256), order)}
+        if examples is not None:
+            sources.update(
+                render.example_files(
+                    model,
+                    header(revision, sha256),
+                    has_tree=examples.tree,
+                    pages=examples.pages,
+                    contradictions=examples.contradictions,
+                )
+            )
         files = {
             name: format_python(text, name=f"{package}/{name}", revision=revision) for name, text in sources.items()
         }

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
+from pathlib import Path
 
 from . import ir
 from .dcg import BASE_CLASS
@@ -182,6 +183,37 @@ def _describe(predicate: ir.Predicate) -> str:
     if predicate.op == "eq":
         return f"{path} = {values}"
     return f"{path} = {values} or absent"
+
+
+def example_files(
+    revision: ir.Revision, header: str, *, has_tree: bool, pages: Sequence[str], contradictions: Sequence[str]
+) -> dict[str, str]:
+    """The spec-example round-trip tests shipped in the package, and what they need at run time."""
+    from . import jsonc, spec
+
+    context = {
+        "header": header,
+        "revision": revision,
+        "spec_env": spec.SPEC_SOURCE_ENV,
+        "docs_env": spec.DOCS_SOURCE_ENV,
+    }
+    models = sorted(e.name for e in revision.entities if e.kind is ir.Kind.MODEL)
+    return {
+        # the generator's own reader of JSON as documentation writes it, shipped verbatim
+        "_jsonc.py": header + "\n" + Path(jsonc.__file__).read_text(encoding="utf-8"),
+        "_examples.py": render(
+            "_examples.py.jinja2",
+            **context,
+            has_tree=has_tree,
+            pages=list(pages),
+            definitions=models,
+            has_messages=messages_module(revision, header) is not None,
+        ),
+        "tests/__init__.py": header + "\n",
+        "tests/test_spec_examples.py": render(
+            "test_spec_examples.py.jinja2", **context, contradictions=sorted(contradictions)
+        ),
+    }
 
 
 def root_files(revisions: Sequence[ir.Revision], header: str) -> dict[str, str]:

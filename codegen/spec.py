@@ -147,3 +147,18 @@ def _download(url: str, pin: Pin) -> bytes:
                 hint=f"offline? point --spec-source or {SPEC_SOURCE_ENV} at a local mirror folder",
             ).diagnostics
         ) from exc
+
+
+DOCS_SOURCE_ENV = "MCP_CODEGEN_DOCS_SOURCE"
+
+
+def example_pages(revision: str, path: Path | None = None) -> tuple[str, ...]:
+    """The documentation pages (relative to a docs folder) whose JSON blocks are examples of revision."""
+    examples_path = path or spec_dir() / "examples.toml"
+    if not examples_path.exists():
+        return ()
+    try:
+        raw = tomllib.loads(examples_path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise fail("MCG001", f"cannot read {examples_path}: {exc}") from exc
+    return tuple(raw.get("revisions", {}).get(revision, {}).get("pages", ()))

@@ -1,0 +1,155 @@
+"""`mcp-codegen examples`: how the generated models fare on every example source of each revision.
+
+Per revision and source (the examples tree, each documentation page): how many examples were found,
+how many the revision's own JSON Schema accepts (checked with the jsonschema library, errata
+applied), how many the models accept, how many round-trip losslessly, and what was rejected or
+could not be routed, with reasons. Examples the schema rejects are reported and kept out of the
+model score.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from . import errata, spec
+from .errors import fail
+
+
+@dataclass
+class SourceReport:
+    revision: str
+    source: str  # "examples" or a page name
+    found: int = 0
+    routed: int = 0
+    schema_valid: int = 0
+    accepted: int = 0  # of the schema-valid ones
+    lossless: int = 0  # of the schema-valid ones
+    schema_rejected: list[dict[str, str]] = field(default_factory=list)
+    model_rejected: list[dict[str, str]] = field(default_factory=list)
+    lossy: list[dict[str, str]] = field(default_factory=list)
+    unrouted: list[dict[str, str]] = field(default_factory=list)
+
+
+def report(out: Path, revisions: list[str] | None, spec_source: str | None, docs_source: str | None) -> list[SourceReport]:
+    import os
+
+    pins = spec.load_manifest()
+    chosen = [spec.find_pin(r, pins) for r in revisions] if revisions else list(pins)
+    source = spec.resolve_source(spec_source)
+    if source is None or source.startswith(("http://", "https://")):
+        raise fail("MCG801", "`examples` reads a local spec mirror", hint=f"set --spec-source or {spec.SPEC_SOURCE_ENV}")
+    os.environ[spec.SPEC_SOURCE_ENV] = source
+    docs = docs_source or os.environ.get(spec.DOCS_SOURCE_ENV)
+    if docs:
+        os.environ[spec.DOCS_SOURCE_ENV] = docs
+    reports: list[SourceReport] = []
+    for pin in chosen:
+        package = _import(out, pin.package)
+        if not (out / pin.package / "_examples.py").exists():
+            continue  # a revision with no example source
+        examples_module = _import(out, f"{pin.package}._examples")
+        validator = _SchemaCheck(Path(source), pin.revision)
+        by_source: dict[str, SourceReport] = {}
+        for example in examples_module.all_examples():
+            name = "examples" if example.origin.startswith("examples/") else example.origin.split("#", 1)[0]
+            entry = by_source.setdefault(name, SourceReport(pin.revision, name))
+            _account(entry, example, examples_module, validator, package)
+        reports.extend(by_source[k] for k in sorted(by_source))
+    return reports
+
+
+def _account(entry: SourceReport, example: Any, module: ModuleType, validator: _SchemaCheck, package: ModuleType) -> None:
+    entry.found += 1
+    if example.target is None:
+        entry.unrouted.append({"origin": example.origin, "reason": example.reason})
+        return
+    entry.routed += 1
+    definition = _definition_of(example, package)
+    problem = validator.first_error(definition, example.value) if definition else None
+    if problem is not None:
+        entry.schema_rejected.append({"origin": example.origin, "definition": definition or "", "error": problem})
+        return
+    entry.schema_valid += 1
+    outcome = module.round_trip(example)
+    if not outcome.accepted:
+        entry.model_rejected.append({"origin": example.origin, "error": outcome.detail})
+        return
+    entry.accepted += 1
+    if outcome.lossless:
+        entry.lossless += 1
+    else:
+        entry.lossy.append({"origin": example.origin, "detail": outcome.detail})
+
+
+def _definition_of(example: Any, package: ModuleType) -> str | None:
+    """The schema definition an example is checked against (None: no single definition)."""
+    names = {id(getattr(package, n)): n for n in package.__all__}
+    if example.target == "message":
+        try:
+            parsed = package.parse_message(example.value)
+        except ValueError:
+            return "JSONRPCMessage"
+        return names.get(id(type(parsed)), "JSONRPCMessage")
+    if example.target.startswith("result of "):
+        target = package.messages.RESULTS.get(example.target.removeprefix("result of "))
+        return names.get(id(target))
+    return str(example.target)
+
+
+class _SchemaCheck:
+    def __init__(self, source: Path, revision: str) -> None:
+        import jsonschema
+
+        document = json.loads((source / revision / "schema.json").read_bytes())
+        self.document = errata.apply_errata(document, errata.load_errata(revision), revision)
+        self.defs = "$defs" if "$defs" in self.document else "definitions"
+        self.cls = jsonschema.validators.validator_for(self.document)
+
+    def first_error(self, definition: str, value: Any) -> str | None:
+        import jsonschema
+
+        if definition not in self.document[self.defs]:
+            return None
+        validator = self.cls({**self.document, "$ref": f"#/{self.defs}/{definition}"})
+        error = jsonschema.exceptions.best_match(validator.iter_errors(value))
+        if error is None:
+            return None
+        where = "/".join(str(p) for p in error.absolute_path)
+        return f"{where or '(root)'}: {error.message[:200]}"
+
+
+def _import(out: Path, package: str) -> ModuleType:
+    root = out.resolve().parent
+    if str(root) not in sys.path:
+        sys.path.insert(0, str(root))
+    try:
+        return importlib.import_module(f"{out.name}.{package}")
+    except ImportError as exc:
+        raise fail("MCG802", f"cannot import the generated package {out.name}.{package}: {exc}", hint="run `mcp-codegen generate` first") from exc
+
+
+def as_json(reports: list[SourceReport]) -> str:
+    return json.dumps([asdict(r) for r in reports], indent=2, sort_keys=True)
+
+
+def as_text(reports: list[SourceReport]) -> Iterator[str]:
+    yield f"{'revision':11} {'source':28} {'found':>5} {'routed':>6} {'schema-ok':>9} {'accepted':>8} {'lossless':>8}"
+    for r in reports:
+        yield f"{r.revision:11} {r.source[:28]:28} {r.found:5} {r.routed:6} {r.schema_valid:9} {r.accepted:8} {r.lossless:8}"
+    for r in reports:
+        for kind, items in (
+            ("schema rejects", r.schema_rejected),
+            ("models reject", r.model_rejected),
+            ("lossy", r.lossy),
+            ("unrouted", r.unrouted),
+        ):
+            for item in items:
+                detail = item.get("error") or item.get("reason") or item.get("detail") or ""
+                yield f"  {r.revision} {kind}: {item['origin']}: {detail}"
