@@ -150,8 +150,16 @@ def generate_tools_package(
 
 
 async def _list_from_server(command: Sequence[str], timeout: float) -> tuple[list[dict[str, Any]], str]:
-    from mcp import ClientSession, StdioServerParameters
-    from mcp.client.stdio import stdio_client
+    try:
+        from mcp import ClientSession, StdioServerParameters
+        from mcp.client.stdio import stdio_client
+    except ImportError as exc:
+        raise fail(
+            "MCG704",
+            "talking to a live server needs the official MCP client library",
+            revision=LABEL,
+            hint="pip install 'mcp-models-codegen[live]'",
+        ) from exc
 
     params = StdioServerParameters(command=command[0], args=list(command[1:]))
     async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
