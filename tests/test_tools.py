@@ -168,6 +168,16 @@ def test_live_server_everything(tmp_path: Path) -> None:
     command = ["node", str(SERVER), "stdio"]
     result = api.generate_tools(out=tmp_path / "everything_tools", server=command)
     assert "get-structured-content" in (result.fileset.files["__init__.py"])
+    # the same server's tools/list saved to a file gives the very same package
+    from codegen import tools
+
+    listed, version = tools.list_from_server(command)
+    listing = tmp_path / "everything.json"
+    listing.write_text(json.dumps({"tools": listed}))
+    from_file = api.generate_tools(
+        out=tmp_path / "from_file", tools_file=listing, models_package=f"mcp_models.v{version.replace('-', '_')}"
+    )
+    assert from_file.fileset.files == result.fileset.files
     sys.path.insert(0, str(tmp_path))
     try:
         package = importlib.import_module("everything_tools")
