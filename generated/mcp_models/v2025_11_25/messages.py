@@ -15,6 +15,7 @@ not why each of the other 31 message classes did not fit.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from functools import cache
 from typing import Annotated, Any, Literal, TypeAlias, Union, cast, overload
@@ -322,6 +323,28 @@ def _object(raw: RawJSON) -> Mapping[str, object]:
 def parse_envelope(raw: RawJSON) -> Envelope:
     """The JSON-RPC envelope of one message: requests have `method` and `id`, notifications
     `method` only, responses `result`, error responses `error`."""
+    if type(raw) is bytes:
+        # A first guess from the text alone, validated in one pass over the JSON. A successful
+        # guess is exact: each envelope requires the keys that mark it, and a notification is only
+        # guessed when no "id" occurs anywhere. When the guess fails, the exact rule decides.
+        guess: (
+            type[JSONRPCRequest]
+            | type[JSONRPCNotification]
+            | type[JSONRPCResultResponse]
+            | type[JSONRPCErrorResponse]
+            | None
+        ) = None
+        if b'"method"' in raw:
+            guess = JSONRPCRequest if b'"id"' in raw else JSONRPCNotification
+        elif b'"result"' in raw:
+            guess = JSONRPCResultResponse
+        elif b'"error"' in raw:
+            guess = JSONRPCErrorResponse
+        if guess is not None:
+            try:
+                return guess.model_validate_json(raw)
+            except ValidationError:
+                pass
     message = _object(raw)
     if "method" in message:
         envelope = JSONRPCRequest if "id" in message else JSONRPCNotification
@@ -388,6 +411,29 @@ def _by_method(raw: bytes | bytearray | str) -> Message | None:
         raise
 
 
+_ID = re.compile(rb'"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")')
+
+
+def _pending_response(raw: bytes, pending: Mapping[str | int, str]) -> Message | None:
+    """A response to a pending request in one validation pass, or None to take the general path.
+
+    The id is read from the text first; a match inside the result is caught by comparing it with
+    the id that validation finds at the top level.
+    """
+    found = _ID.search(raw)
+    if found is None:
+        return None
+    guessed: str | int = from_json(found.group(1))
+    response = RESPONSES.get(pending.get(guessed, ""))
+    if response is None:
+        return None
+    try:
+        parsed = response.model_validate_json(raw)
+    except ValidationError:
+        return None
+    return cast(Message, parsed) if getattr(parsed, "id", None) == guessed else None
+
+
 def parse_message(raw: RawJSON, pending: Mapping[str | int, str] | None = None) -> Message:
     """The concrete model of one JSON-RPC message, chosen by its `method`, `result` or `error`.
 
@@ -404,6 +450,10 @@ def parse_message(raw: RawJSON, pending: Mapping[str | int, str] | None = None) 
         typed = _by_method(raw)
         if typed is not None:
             return typed
+    if pending and type(raw) is bytes and b'"result"' in raw and b'"method"' not in raw:
+        typed_response = _pending_response(raw, pending)
+        if typed_response is not None:
+            return typed_response
     message = _object(raw)
     if "method" in message:
         method = message["method"]
