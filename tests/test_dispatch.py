@@ -216,3 +216,22 @@ def test_method_tables_are_derived_per_revision() -> None:
     assert new.SENDERS["notifications/cancelled"] == ("client", "server")
     assert "elicitation/create" in new.EMBEDDED_REQUESTS and "elicitation/create" not in new.REQUESTS
     assert new.ERROR_RESPONSES[-32020] is _package("2026-07-28").HeaderMismatchError
+
+
+def test_fast_paths_decide_exactly() -> None:
+    package = _package("2026-07-28")
+    # a notification whose params mention "id": still a notification
+    note = package.parse_envelope(b'{"jsonrpc":"2.0","method":"notifications/x","params":{"id":1}}')
+    assert type(note) is package.JSONRPCNotification
+    # a request with an invalid id is an error, not a notification with an extra key
+    with pytest.raises(ValidationError):
+        package.parse_envelope(b'{"jsonrpc":"2.0","id":true,"method":"ping"}')
+    # a response whose result holds a nested "id" first: typed by the top-level id
+    raw = b'{"jsonrpc":"2.0","result":{"resultType":"complete","tools":[{"id":"t","name":"a","inputSchema":{"type":"object"}}],"ttlMs":0,"cacheScope":"public"},"id":"r\\"1"}'
+    typed = package.parse_message(raw, pending={"t": "tools/call", 'r"1': "tools/list"})
+    assert type(typed) is package.ListToolsResultResponse and typed.id == 'r"1'
+    # the same response for an unknown id stays an envelope
+    assert type(package.parse_message(raw, pending={"other": "tools/list"})) is package.JSONRPCResultResponse
+    # bytes, str and dict input agree
+    for form in (raw, raw.decode(), json.loads(raw)):
+        assert type(package.parse_message(form, pending={'r"1': "tools/list"})) is package.ListToolsResultResponse
