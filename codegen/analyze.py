@@ -261,14 +261,8 @@ def _arm_pointer(arm: Any, own_pointer: str) -> str:
 
 
 def _resolve(document: Mapping[str, Any], pointer: str) -> Mapping[str, Any]:
-    node = pointers.resolve(document, pointer)
-    seen = {pointer}
-    while isinstance(node, dict) and set(node) <= {"$ref", "description", "title"} and "$ref" in node:
-        target = node["$ref"]
-        if target in seen:
-            break
-        seen.add(target)
-        node = pointers.resolve(document, target)
+    """The schema a pointer names, past pure `$ref` aliases."""
+    node = pointers.resolve(document, _model_target(document, pointer))
     return node if isinstance(node, dict) else {}
 
 
