@@ -28,3 +28,16 @@ def test_two_hash_seeds_give_identical_bytes(tmp_path: Path) -> None:
     second = _generate(tmp_path / "seed1", "1")
     assert first == second
     assert first == read_tree(GENERATED / "mcp_models")
+
+
+def test_the_users_black_config_changes_nothing(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "pyproject.toml").write_text('[tool.black]\nline-length = 40\nskip-string-normalization = true\n')
+    env = {**os.environ, "MCP_CODEGEN_SPEC_SOURCE": str(SPEC), "PYTHONPATH": str(REPO)}
+    subprocess.run(
+        [sys.executable, "-m", "codegen", "generate", "-q", "-r", "2025-06-18", "--out", str(project / "out")],
+        check=True, cwd=project, env=env,
+    )  # fmt: skip
+    produced = read_tree(project / "out" / "v2025_06_18")
+    assert produced == read_tree(GENERATED / "mcp_models" / "v2025_06_18")

@@ -67,3 +67,25 @@ def test_source_resolution_prefers_the_flag_over_the_environment(monkeypatch: py
     assert spec.resolve_source(None) == "/from/env"
     monkeypatch.delenv(spec.SPEC_SOURCE_ENV)
     assert spec.resolve_source(None) is None
+
+
+def test_url_source_is_downloaded_and_verified(spec_dir: Path, tmp_path: Path) -> None:
+    import functools
+    import http.server
+    import threading
+
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(spec_dir))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}"
+        pin = spec.find_pin("2025-06-18")
+        fetched = spec.fetch(pin, url)
+        assert fetched.location == f"{url}/2025-06-18/schema.json"
+        assert spec.sha256_hex(fetched.data) == pin.sha256
+        with pytest.raises(CodegenError) as caught:
+            spec.fetch(pin, url + "/missing")
+        assert caught.value.diagnostics[0].code == "MCG005"
+    finally:
+        server.shutdown()
