@@ -25,7 +25,8 @@ class _Found:
     node: Mapping[str, Any]
 
 
-def analyze(doc: SchemaDoc, *, package: str, sha256: str) -> ir.Revision:
+def analyze(doc: SchemaDoc, *, package: str, sha256: str, options: ir.Options | None = None) -> ir.Revision:
+    options = options or ir.Options()
     document = doc.document
     definitions = sorted(doc.defs)
     def_pointers = {name: pointers.join("#", DEFS, name) for name in definitions}
@@ -64,7 +65,7 @@ def analyze(doc: SchemaDoc, *, package: str, sha256: str) -> ir.Revision:
         )
         if kind is ir.Kind.MODEL:
             flat = schemas.flatten_all_of(dict(node), lambda ref: _resolve(document, ref))
-            entity = _with_fields(entity, flat, doc.revision)
+            entity = _with_fields(entity, flat, doc.revision, options.field_naming)
         elif kind is ir.Kind.UNION:
             entity = _with_arms(entity, node, document, kinds)
         entities.append(entity)
@@ -85,6 +86,7 @@ def analyze(doc: SchemaDoc, *, package: str, sha256: str) -> ir.Revision:
         formats=tuple(formats),
         definitions=tuple(definitions),
         methods=methods.method_tables(doc, tuple(entities)),
+        options=options,
     )
 
 
@@ -288,13 +290,13 @@ def _find_tag(document: Mapping[str, Any], arms: tuple[str, ...]) -> ir.Tag | No
     return None
 
 
-def _with_fields(entity: ir.Entity, node: Mapping[str, Any], revision: str) -> ir.Entity:
+def _with_fields(entity: ir.Entity, node: Mapping[str, Any], revision: str, style: str) -> ir.Entity:
     required = set(node.get("required") or ())
     properties = {wire: wire in required for wire in node.get("properties") or {}}
     fields = []
     taken: dict[str, str] = {}
     for wire in sorted(properties):
-        python = naming.field_name(wire)
+        python = naming.field_name(wire, style)
         if python in taken:
             raise fail(
                 "MCG302",

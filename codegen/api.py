@@ -59,6 +59,7 @@ def generate(
     out: Path = DEFAULT_OUT,
     check: bool = False,
     limits: Limits = DEFAULT_LIMITS,
+    options: ir.Options | None = None,
 ) -> GenerateResult:
     """Generate the packages of pinned revisions (all by default) into out; or, with check, compare."""
     pins = spec.load_manifest()
@@ -80,9 +81,13 @@ def generate(
             else None
         )
         built.append(
-            build_revision(pin.revision, pin.package, fetched.data, pin.sha256, limits=limits, examples=examples)
+            build_revision(
+                pin.revision, pin.package, fetched.data, pin.sha256, limits=limits, examples=examples, options=options
+            )
         )
-    files: dict[str, str] = dict(root_files([b.revision for b in built]))
+    released = [b for b, pin in zip(built, chosen, strict=True) if pin.released]
+    latest = max(released, key=lambda b: b.revision.revision) if released else None
+    files: dict[str, str] = dict(root_files([b.revision for b in built], latest))
     for item in built:
         files.update({f"{item.revision.package}/{name}": text for name, text in item.files.items()})
     return _finish(output.FileSet(out, files), [b.revision for b in built], check)
@@ -96,6 +101,7 @@ def generate_schema(
     errata_file: Path | None = None,
     check: bool = False,
     limits: Limits = DEFAULT_LIMITS,
+    options: ir.Options | None = None,
 ) -> GenerateResult:
     """Generate one package (out itself) from any schema.json on disk, with the same pipeline.
 
@@ -107,7 +113,14 @@ def generate_schema(
         raise fail("MCG003", f"cannot read {schema}: {exc.strerror or exc}") from exc
     label = name or schema.resolve().parent.name or "custom"
     item = build_revision(
-        label, out.name, data, spec.sha256_hex(data), limits=limits, errata_file=errata_file, use_errata=bool(errata_file)
+        label,
+        out.name,
+        data,
+        spec.sha256_hex(data),
+        limits=limits,
+        errata_file=errata_file,
+        use_errata=bool(errata_file),
+        options=options,
     )
     return _finish(output.FileSet(out, {**item.files, "py.typed": ""}), [item.revision], check)
 

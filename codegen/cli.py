@@ -15,7 +15,7 @@ import typer
 from . import __version__
 from .api import GenerateResult
 from .errors import CodegenError, ExitCode
-from .limits import DEFAULT_LIMITS, Limits
+from .limits import DEFAULT_LIMITS
 
 app = typer.Typer(
     name="mcp-codegen",
@@ -52,6 +52,21 @@ MaxBytesOpt = Annotated[int | None, typer.Option("--max-schema-bytes", help="Lar
 MaxDepthOpt = Annotated[int | None, typer.Option("--max-depth", help="Deepest JSON nesting accepted.")]
 MaxDefsOpt = Annotated[int | None, typer.Option("--max-definitions", help="Most definitions accepted.")]
 MaxSubOpt = Annotated[int | None, typer.Option("--max-subschemas", help="Most JSON objects in a schema accepted.")]
+ConfigOpt = Annotated[
+    Path | None, typer.Option("--config", help="pyproject.toml holding [tool.mcp-codegen] (default: ./pyproject.toml).")
+]
+PackageOpt = Annotated[
+    str | None, typer.Option("--package", help="Import path of the output package, when vendored (e.g. acme._mcp).")
+]
+FieldNamingOpt = Annotated[
+    str | None, typer.Option("--field-naming", help="Attribute names: snake (default) or wire.")
+]
+ExtraKeysOpt = Annotated[
+    str | None, typer.Option("--extra-keys", help="Unknown keys: lossless (kept, default) or ignore (dropped).")
+]
+BaseClassOpt = Annotated[
+    str | None, typer.Option("--base-class", help="Import path of a pydantic BaseModel subclass to derive every model from.")
+]
 
 
 def _version(value: bool) -> None:
@@ -70,10 +85,34 @@ def _main(
 
 
 @app.command()
+def init(
+    config: ConfigOpt = None,
+) -> None:
+    """Add a commented [tool.mcp-codegen] section to pyproject.toml."""
+
+    def run() -> int:
+        from . import config as settings
+
+        target = config or Path("pyproject.toml")
+        if settings.write_starter(target):
+            typer.echo(f"{target}: added a [tool.{settings.SECTION}] section")
+            return ExitCode.OK
+        _err(f"error[MCG011]: {target} already has a [tool.{settings.SECTION}] section (hint: edit it)")
+        return ExitCode.ERROR
+
+    _run(run, debug=False)
+
+
+@app.command()
 def generate(
     revision: RevisionOpt = None,
     spec_source: SpecSourceOpt = None,
     out: OutOpt = None,
+    package: PackageOpt = None,
+    field_naming: FieldNamingOpt = None,
+    extra_keys: ExtraKeysOpt = None,
+    base_class: BaseClassOpt = None,
+    config: ConfigOpt = None,
     schema: SchemaOpt = None,
     errata_file: Annotated[
         Path | None, typer.Option("--errata", help="Errata JSON Patch file to apply to --schema first.")
@@ -87,11 +126,20 @@ def generate(
     max_subschemas: MaxSubOpt = None,
 ) -> None:
     """Generate the model packages (all pinned revisions by default)."""
-    limits = _limits(max_schema_bytes, max_depth, max_definitions, max_subschemas)
-    _run(
-        lambda: _generate(revision, spec_source, out, schema, check, limits, quiet, errata_file),
-        debug=debug,
-    )
+    flags = {
+        "revisions": tuple(revision) if revision else None,
+        "out": out,
+        "package": package,
+        "field_naming": field_naming,
+        "extra_keys": extra_keys,
+        "base_class": base_class,
+        "spec_source": spec_source,
+        "max_schema_bytes": max_schema_bytes,
+        "max_depth": max_depth,
+        "max_definitions": max_definitions,
+        "max_subschemas": max_subschemas,
+    }
+    _run(lambda: _generate(flags, config, schema, check, quiet, errata_file), debug=debug)
 
 
 @app.command()
@@ -100,11 +148,13 @@ def check(
     spec_source: SpecSourceOpt = None,
     out: OutOpt = None,
     schema: SchemaOpt = None,
+    config: ConfigOpt = None,
     quiet: QuietOpt = False,
     debug: DebugOpt = False,
 ) -> None:
     """Exit 1 with a unified diff when the output folder differs from a fresh generation."""
-    _run(lambda: _generate(revision, spec_source, out, schema, True, DEFAULT_LIMITS, quiet), debug=debug)
+    flags = {"revisions": tuple(revision) if revision else None, "out": out, "spec_source": spec_source}
+    _run(lambda: _generate(flags, config, schema, True, quiet), debug=debug)
 
 
 @app.command()
@@ -181,27 +231,43 @@ def tools(
 
 
 def _generate(
-    revisions: list[str] | None,
-    spec_source: str | None,
-    out: Path | None,
+    flags: dict[str, object],
+    config_path: Path | None,
     schema: Path | None,
     check: bool,
-    limits: Limits,
     quiet: bool,
     errata_file: Path | None = None,
 ) -> int:
-    from . import api
-    from .errors import fail
+    from . import api, ir
+    from . import config as settings_file
 
+    settings = settings_file.with_flags(settings_file.load(config_path), flags)
+    options = ir.Options(
+        field_naming=settings.field_naming,
+        extra_keys=settings.extra_keys,
+        base_class=settings.base_class,
+        pydantic_config=tuple(sorted(settings.pydantic_config.items())),
+        package=settings.package or (settings.out.name if settings.out else "mcp_models"),
+    )
+    limits = settings.limits(DEFAULT_LIMITS)
+    revisions = list(settings.revisions) if settings.revisions else None
+    out = settings.out
     if schema is not None:
         if out is None:
             raise fail("MCG008", "--schema needs --out", hint="e.g. --schema spec/schema.json --out src/pkg/_mcp")
         if revisions:
             raise fail("MCG008", "--schema and --revision cannot be combined")
-        result = api.generate_schema(schema, out=out, errata_file=errata_file, check=check, limits=limits)
+        result = api.generate_schema(
+            schema, out=out, errata_file=errata_file, check=check, limits=limits, options=options
+        )
     else:
         result = api.generate(
-            revisions, spec_source=spec_source, out=out or api.DEFAULT_OUT, check=check, limits=limits
+            revisions,
+            spec_source=settings.spec_source,
+            out=out or api.DEFAULT_OUT,
+            check=check,
+            limits=limits,
+            options=options,
         )
     return _report(result, check, quiet)
 
@@ -231,11 +297,6 @@ def _report(result: GenerateResult, check: bool, quiet: bool) -> int:
             state = f"{len(written.changed)} written, {len(written.removed)} removed" if written.touched else "unchanged"
             typer.echo(f"{written.root}: {state}")
     return ExitCode.OK
-
-
-def _limits(*values: int | None) -> Limits:
-    names = ("max_schema_bytes", "max_depth", "max_definitions", "max_subschemas")
-    return DEFAULT_LIMITS.updated({n: v for n, v in zip(names, values, strict=True) if v is not None})
 
 
 def _err(text: str) -> None:

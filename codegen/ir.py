@@ -110,6 +110,17 @@ class Methods:
 
 
 @dataclass(frozen=True)
+class Options:
+    """How to shape the output, beyond what the schema says (from config or flags)."""
+
+    field_naming: str = "snake"  # "snake" | "wire"
+    extra_keys: str = "lossless"  # "lossless" (keep unknown keys) | "ignore" (drop them)
+    base_class: str | None = None  # import path of a user base class for every model
+    pydantic_config: tuple[tuple[str, object], ...] = ()  # extra ConfigDict entries, sorted
+    package: str = "mcp_models"  # import path of the output package (docs and examples only)
+
+
+@dataclass(frozen=True)
 class Revision:
     revision: str
     package: str
@@ -119,6 +130,7 @@ class Revision:
     formats: tuple[str, ...] = ()  # `format` values used with type string (annotations only)
     definitions: tuple[str, ...] = field(default=())  # spec definition names, sorted
     methods: Methods = field(default_factory=Methods)
+    options: Options = field(default_factory=Options)
 
     def by_pointer(self) -> dict[str, Entity]:
         return {e.pointer: e for e in self.entities}

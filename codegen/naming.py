@@ -80,20 +80,27 @@ def variant_letter(index: int) -> str:
     return letters
 
 
-def field_name(wire: str) -> str:
-    """The snake_case attribute name of a wire property name."""
+def field_name(wire: str, style: str = "snake") -> str:
+    """The attribute name of a wire property name: snake_case, or with style "wire" the wire name
+    itself wherever it is a usable attribute name."""
+    if style == "wire" and wire.isidentifier() and wire.isascii() and not wire.startswith("_") and not _reserved(wire):
+        return wire
     words = ascii_words(wire)
     name = _UNDERSCORES.sub("_", "_".join(w.lower() for w in words)).strip("_")
     if not name:
         name = "field"
     if name[0].isdigit():
         name = "field_" + name
-    if (
+    if _reserved(name):
+        name += "_"
+    return name
+
+
+def _reserved(name: str) -> bool:
+    return (
         keyword.iskeyword(name)
         or name in BASEMODEL_ATTRIBUTES
         or name in BUILTIN_TYPE_NAMES
         or name in MODULE_NAMES
         or name.startswith(("model_validate", "model_dump"))  # pydantic's protected namespaces
-    ):
-        name += "_"
-    return name
+    )

@@ -25,6 +25,7 @@ class ExampleSources:
 class BuiltRevision:
     revision: ir.Revision
     files: dict[str, str]  # relative to the revision package
+    exports: tuple[str, ...] = ()  # the package's names in definition order (a safe import order)
 
 
 def header(revision: str | None = None, sha256: str | None = None) -> str:
@@ -44,13 +45,14 @@ def build_revision(
     errata_file: Path | None = None,
     use_errata: bool = True,
     examples: ExampleSources | None = None,
+    options: ir.Options | None = None,
 ) -> BuiltRevision:
     try:
         raw = load.parse_json(data, revision, limits)
         if use_errata:
             raw = errata.apply_errata(raw, errata.load_errata(revision, errata_file), revision)
         doc = load.to_schema_doc(raw, revision, limits)
-        model = analyze.analyze(doc, package=package, sha256=sha256)
+        model = analyze.analyze(doc, package=package, sha256=sha256, options=options)
         models, order = build_models(doc, model, header(revision, sha256))
         sources = {"models.py": models, **render.revision_files(model, header(revision, sha256), order)}
         if examples is not None:
@@ -68,7 +70,9 @@ def build_revision(
         }
     except CodegenError as exc:
         raise exc.with_revision(revision) from exc
-    return BuiltRevision(model, files)
+    by_name = {e.name: e.export_name for e in model.entities}
+    api_names = render.MESSAGES_API if "messages.py" in files else ()
+    return BuiltRevision(model, files, tuple(by_name[name] for name in order) + api_names)
 
 
 def build_models(doc: load.SchemaDoc, model: ir.Revision, stamp: str) -> tuple[str, tuple[str, ...]]:
@@ -76,8 +80,8 @@ def build_models(doc: load.SchemaDoc, model: ir.Revision, stamp: str) -> tuple[s
     return dcg.generate_models(lower.lower(doc, model), model, stamp)
 
 
-def root_files(revisions: list[ir.Revision]) -> dict[str, str]:
-    files = render.root_files(revisions, header())
+def root_files(revisions: list[ir.Revision], latest: BuiltRevision | None = None) -> dict[str, str]:
+    files = render.root_files(revisions, header(), latest.revision if latest else None, latest.exports if latest else ())
     return {
         name: format_python(text, name=name) if name.endswith(".py") else text for name, text in files.items()
     }

@@ -39,9 +39,14 @@ def revision_files(revision: ir.Revision, header: str, order: Sequence[str]) -> 
     messages = messages_module(revision, header)
     files = {
         "__init__.py": render(
-            "revision_init.py.jinja2", header=header, revision=revision, exports=exports, has_messages=messages is not None
+            "revision_init.py.jinja2",
+            header=header,
+            revision=revision,
+            exports=exports,
+            has_messages=messages is not None,
+            messages_api=MESSAGES_API,
         ),
-        "_base.py": render("_base.py.jinja2", header=header, base_class=BASE_CLASS),
+        "_base.py": base_module(revision.options, header),
     }
     structural = structural_module(revision, header)
     if structural is not None:
@@ -54,6 +59,26 @@ def revision_files(revision: ir.Revision, header: str, order: Sequence[str]) -> 
     if any(e.export_name == "PrimitiveSchemaDefinition" and e.is_definition for e in revision.entities):
         files["elicitation.py"] = render("elicitation.py.jinja2", header=header, revision=revision)
     return files
+
+
+# What a revision package exports from messages.py besides its models.
+MESSAGES_API = ("Envelope", "Message", "MessageError", "parse_envelope", "parse_error", "parse_message", "parse_result")
+
+
+def base_module(options: ir.Options, header: str) -> str:
+    """_base.py: the base class of every model, configured by the options."""
+    module, _, name = (options.base_class or "").rpartition(".")
+    return render(
+        "_base.py.jinja2",
+        header=header,
+        base_class=BASE_CLASS,
+        lossless=options.extra_keys == "lossless",
+        extra="allow" if options.extra_keys == "lossless" else "ignore",
+        user_base=bool(options.base_class),
+        user_base_module=module,
+        user_base_name=name,
+        config_extras=[(key, repr(value)) for key, value in options.pydantic_config],
+    )
 
 
 def messages_module(revision: ir.Revision, header: str) -> str | None:
@@ -132,7 +157,7 @@ def narrowing_module(revision: ir.Revision, header: str) -> str | None:
         revision=revision,
         result_class=result.name,
         text_class=text.name,
-        package_import=f"mcp_models.{revision.package}",
+        package_import=f"{revision.options.package}.{revision.package}",
     )
 
 
@@ -216,8 +241,13 @@ def example_files(
     }
 
 
-def root_files(revisions: Sequence[ir.Revision], header: str) -> dict[str, str]:
-    return {
-        "__init__.py": render("root_init.py.jinja2", header=header, revisions=revisions),
+def root_files(
+    revisions: Sequence[ir.Revision], header: str, latest: ir.Revision | None, latest_exports: Sequence[str]
+) -> dict[str, str]:
+    files = {
+        "__init__.py": render("root_init.py.jinja2", header=header, revisions=revisions, latest=latest),
         "py.typed": "",
     }
+    if latest is not None:
+        files["latest.py"] = render("latest.py.jinja2", header=header, revision=latest, exports=list(latest_exports))
+    return files

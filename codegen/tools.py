@@ -131,7 +131,7 @@ def generate_tools_package(
         models, order = build_models(doc, model, stamp)
         files = {
             "models.py": models,
-            "_base.py": render.render("_base.py.jinja2", header=stamp, base_class="MCPModel"),
+            "_base.py": render.base_module(model.options, stamp),
             "__init__.py": render.render(
                 "tools_init.py.jinja2",
                 header=stamp,

@@ -7,4 +7,5 @@
 - `v2025_11_25`: revision 2025-11-25
 - `v2026_07_28`: revision 2026-07-28
 - `draft`: revision draft
+- `latest`: the newest released revision (2026-07-28)
 """

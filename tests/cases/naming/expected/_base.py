@@ -4,17 +4,18 @@
 
 - strict JSON types: "7" is not an integer, 1 is not a boolean;
 - unknown keys are kept (models whose schema says `additionalProperties: false` forbid them);
-- attributes are snake_case, validated by wire name or attribute name, dumped by wire name;
+- attributes are validated by wire name or attribute name, and dumped by wire name;
 - an optional field that was absent is `MISSING` and is never dumped, so
-  `model.model_dump(mode="json")` gives back exactly what was parsed.
+  `model.model_dump(mode="json")` gives back what was parsed.
 """
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import ConfigDict
+from pydantic import BaseModel as _UserBase
 
 
-class MCPModel(BaseModel):
+class MCPModel(_UserBase):
     model_config = ConfigDict(
         extra="allow",
         strict=True,
