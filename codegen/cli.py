@@ -240,6 +240,7 @@ def _generate(
 ) -> int:
     from . import api, ir
     from . import config as settings_file
+    from .errors import fail
 
     settings = settings_file.with_flags(settings_file.load(config_path), flags)
     options = ir.Options(
