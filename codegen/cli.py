@@ -248,7 +248,7 @@ def _generate(
         extra_keys=settings.extra_keys,
         base_class=settings.base_class,
         pydantic_config=tuple(sorted(settings.pydantic_config.items())),
-        package=settings.package or (settings.out.name if settings.out else "mcp_models"),
+        package=settings.package or "mcp_models",
     )
     limits = settings.limits(DEFAULT_LIMITS)
     revisions = list(settings.revisions) if settings.revisions else None
