@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -51,6 +51,33 @@ class GenerateResult:
     def in_sync(self) -> bool:
         return not self.drift
 
+    def as_json(self) -> dict[str, object]:
+        """The documented machine-readable form of a generate/check run (stable key order)."""
+        report: dict[str, object] = {
+            "out": str(self.fileset.root),
+            "files": len(self.fileset.files),
+            "revisions": [
+                {
+                    "revision": s.revision,
+                    "package": s.package,
+                    "definitions": s.definitions,
+                    "classes": s.classes,
+                    "aliases": s.aliases,
+                    "tagged_unions": [{"union": u, "tag": t} for u, t in s.tagged_unions],
+                    "structural_unions": list(s.structural_unions),
+                    "not_discriminated": [{"union": u, "reason": r} for u, r in s.smart_unions],
+                }
+                for s in self.summaries
+            ],
+        }
+        if self.written is not None:
+            report["written"] = list(self.written.changed)
+            report["removed"] = list(self.written.removed)
+        else:
+            report["in_sync"] = self.in_sync
+            report["diff"] = "".join(self.drift)
+        return report
+
 
 def generate(
     revisions: Sequence[str] | None = None,
@@ -60,15 +87,21 @@ def generate(
     check: bool = False,
     limits: Limits = DEFAULT_LIMITS,
     options: ir.Options | None = None,
+    progress: Callable[[str, int, int], None] | None = None,
 ) -> GenerateResult:
-    """Generate the packages of pinned revisions (all by default) into out; or, with check, compare."""
+    """Generate the packages of pinned revisions (all by default) into out; or, with check, compare.
+
+    progress(revision, index, count) is called as each revision starts.
+    """
     pins = spec.load_manifest()
     chosen = [spec.find_pin(r, pins) for r in revisions] if revisions else list(pins)
     if len({p.revision for p in chosen}) != len(chosen):
         raise fail("MCG007", "a revision was given more than once")
     source = spec.resolve_source(spec_source)
     built: list[BuiltRevision] = []
-    for pin in chosen:
+    for index, pin in enumerate(chosen):
+        if progress is not None:
+            progress(pin.revision, index, len(chosen))
         fetched = spec.fetch(pin, source)
         pages = spec.example_pages(pin.revision)
         examples = (

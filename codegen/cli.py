@@ -6,7 +6,10 @@ each on stderr; `--debug` adds the traceback.
 
 from __future__ import annotations
 
+import contextlib
 import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, NoReturn
 
@@ -52,6 +55,8 @@ MaxBytesOpt = Annotated[int | None, typer.Option("--max-schema-bytes", help="Lar
 MaxDepthOpt = Annotated[int | None, typer.Option("--max-depth", help="Deepest JSON nesting accepted.")]
 MaxDefsOpt = Annotated[int | None, typer.Option("--max-definitions", help="Most definitions accepted.")]
 MaxSubOpt = Annotated[int | None, typer.Option("--max-subschemas", help="Most JSON objects in a schema accepted.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print a machine-readable JSON report on stdout.")]
+VerboseOpt = Annotated[bool, typer.Option("--verbose", "-v", help="Also list every file written or removed.")]
 ConfigOpt = Annotated[
     Path | None, typer.Option("--config", help="pyproject.toml holding [tool.mcp-codegen] (default: ./pyproject.toml).")
 ]
@@ -118,7 +123,9 @@ def generate(
         Path | None, typer.Option("--errata", help="Errata JSON Patch file to apply to --schema first.")
     ] = None,
     check: Annotated[bool, typer.Option("--check", help="Do not write; exit 1 with a diff if out is stale.")] = False,
+    as_json: JsonOpt = False,
     quiet: QuietOpt = False,
+    verbose: VerboseOpt = False,
     debug: DebugOpt = False,
     max_schema_bytes: MaxBytesOpt = None,
     max_depth: MaxDepthOpt = None,
@@ -139,7 +146,8 @@ def generate(
         "max_definitions": max_definitions,
         "max_subschemas": max_subschemas,
     }
-    _run(lambda: _generate(flags, config, schema, check, quiet, errata_file), debug=debug)
+    output = Output(as_json=as_json, quiet=quiet, verbose=verbose)
+    _run(lambda: _generate(flags, config, schema, check, output, errata_file), debug=debug)
 
 
 @app.command()
@@ -149,12 +157,13 @@ def check(
     out: OutOpt = None,
     schema: SchemaOpt = None,
     config: ConfigOpt = None,
+    as_json: JsonOpt = False,
     quiet: QuietOpt = False,
     debug: DebugOpt = False,
 ) -> None:
     """Exit 1 with a unified diff when the output folder differs from a fresh generation."""
     flags = {"revisions": tuple(revision) if revision else None, "out": out, "spec_source": spec_source}
-    _run(lambda: _generate(flags, config, schema, True, quiet), debug=debug)
+    _run(lambda: _generate(flags, config, schema, True, Output(as_json=as_json, quiet=quiet)), debug=debug)
 
 
 @app.command()
@@ -225,9 +234,18 @@ def tools(
             models_package=models,
             check=check,
         )
-        return _report(result, check, quiet)
+        return _report(result, check, Output(quiet=quiet))
 
     _run(run, debug=debug)
+
+
+@dataclass(frozen=True)
+class Output:
+    """How much a command prints, and in which form."""
+
+    as_json: bool = False
+    quiet: bool = False
+    verbose: bool = False
 
 
 def _generate(
@@ -235,7 +253,7 @@ def _generate(
     config_path: Path | None,
     schema: Path | None,
     check: bool,
-    quiet: bool,
+    output: Output,
     errata_file: Path | None = None,
 ) -> int:
     from . import api, ir
@@ -262,18 +280,44 @@ def _generate(
             schema, out=out, errata_file=errata_file, check=check, limits=limits, options=options
         )
     else:
-        result = api.generate(
-            revisions,
-            spec_source=settings.spec_source,
-            out=out or api.DEFAULT_OUT,
-            check=check,
-            limits=limits,
-            options=options,
-        )
-    return _report(result, check, quiet)
+        with _progress(enabled=not output.quiet and not output.as_json) as progress:
+            result = api.generate(
+                revisions,
+                spec_source=settings.spec_source,
+                out=out or api.DEFAULT_OUT,
+                check=check,
+                limits=limits,
+                options=options,
+                progress=progress,
+            )
+    return _report(result, check, output)
 
 
-def _report(result: GenerateResult, check: bool, quiet: bool) -> int:
+@contextlib.contextmanager
+def _progress(*, enabled: bool) -> Iterator[Callable[[str, int, int], None] | None]:
+    """A progress display on a terminal (stderr), nothing otherwise."""
+    if not enabled or not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import Progress
+
+    with Progress(console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("generating", total=None)
+
+        def advance(revision: str, index: int, count: int) -> None:
+            bar.update(task, description=f"generating {revision}", completed=index, total=count)
+
+        yield advance
+
+
+def _report(result: GenerateResult, check: bool, output: Output) -> int:
+    quiet = output.quiet
+    if output.as_json:
+        import json as json_module
+
+        typer.echo(json_module.dumps(result.as_json(), indent=2))
+        return ExitCode.DRIFT if check and result.drift else ExitCode.OK
     if check:
         if result.drift:
             sys.stdout.writelines(result.drift)
@@ -297,6 +341,11 @@ def _report(result: GenerateResult, check: bool, quiet: bool) -> int:
         if written is not None:
             state = f"{len(written.changed)} written, {len(written.removed)} removed" if written.touched else "unchanged"
             typer.echo(f"{written.root}: {state}")
+            if output.verbose:
+                for name in written.changed:
+                    typer.echo(f"  wrote {name}")
+                for name in written.removed:
+                    typer.echo(f"  removed {name}")
     return ExitCode.OK
 
 
@@ -322,6 +371,121 @@ def _run(action, *, debug: bool) -> NoReturn:  # type: ignore[no-untyped-def]
         _err(f"error[MCG999]: internal error: {type(exc).__name__}: {' '.join(str(exc).split())} (hint: rerun with --debug)")
         raise typer.Exit(ExitCode.ERROR) from None
     raise typer.Exit(code)
+
+
+spec_app = typer.Typer(help="The pinned spec revisions: list, pull, verify, bump.", no_args_is_help=True)
+app.add_typer(spec_app, name="spec")
+
+
+@spec_app.command("list")
+def spec_list(
+    as_json: Annotated[bool, typer.Option("--json", help="Print the pins as JSON.")] = False,
+) -> None:
+    """The pinned revisions: commit, sha256, and whether the schema is in the local cache."""
+
+    def run() -> int:
+        import json as json_module
+
+        from . import spec
+
+        rows = [
+            {
+                "revision": pin.revision,
+                "package": pin.package,
+                "repository": pin.repository,
+                "commit": pin.commit,
+                "path": pin.path,
+                "sha256": pin.sha256,
+                "released": pin.released,
+                "cached": spec.cached(pin) is not None,
+            }
+            for pin in spec.load_manifest()
+        ]
+        if as_json:
+            typer.echo(json_module.dumps(rows, indent=2))
+        else:
+            for row in rows:
+                typer.echo(
+                    f"{row['revision']:11} {str(row['commit'])[:12]}  {str(row['sha256'])[:16]}…  "
+                    f"{'cached' if row['cached'] else 'not cached'}{'' if row['released'] else '  (unreleased)'}"
+                )
+        return ExitCode.OK
+
+    _run(run, debug=False)
+
+
+@spec_app.command("pull")
+def spec_pull(revision: RevisionOpt = None, spec_source: SpecSourceOpt = None, debug: DebugOpt = False) -> None:
+    """Download (or copy from --spec-source) and verify the pinned schemas into the local cache."""
+
+    def run() -> int:
+        from . import spec
+
+        pins = spec.load_manifest()
+        for pin in [spec.find_pin(r, pins) for r in revision] if revision else pins:
+            fetched = spec.fetch(pin, spec.resolve_source(spec_source))
+            typer.echo(f"{pin.revision}: {spec.store(pin, fetched.data)} (sha256 verified)")
+        return ExitCode.OK
+
+    _run(run, debug=debug)
+
+
+@spec_app.command("verify")
+def spec_verify(revision: RevisionOpt = None, spec_source: SpecSourceOpt = None, debug: DebugOpt = False) -> None:
+    """Check that each pinned schema, from the source or cache, has its pinned sha256."""
+
+    def run() -> int:
+        from . import spec
+
+        pins = spec.load_manifest()
+        for pin in [spec.find_pin(r, pins) for r in revision] if revision else pins:
+            fetched = spec.fetch(pin, spec.resolve_source(spec_source))
+            typer.echo(f"{pin.revision}: ok ({fetched.location})")
+        return ExitCode.OK
+
+    _run(run, debug=debug)
+
+
+@spec_app.command("bump")
+def spec_bump(
+    revision: Annotated[str, typer.Argument(help="The pinned revision to move, e.g. draft.")],
+    commit: Annotated[str, typer.Option("--commit", help="The upstream commit (40 hex digits) to pin.")],
+    spec_source: SpecSourceOpt = None,
+    debug: DebugOpt = False,
+) -> None:
+    """Pin a revision to another commit (sha256 from the source), then summarise what changed."""
+
+    def run() -> int:
+        import json as json_module
+
+        from . import spec
+
+        source = spec.resolve_source(spec_source)
+        previous = spec.find_pin(revision)
+        old_data = spec.cached(previous)
+        location, data = spec.read_unpinned(revision, source, previous, commit)
+        old, new = spec.bump(revision, commit, data)
+        typer.echo(f"{revision}: {old.commit[:12]} -> {new.commit[:12]}, sha256 {old.sha256[:16]}… -> {new.sha256[:16]}…")
+        typer.echo(f"  read {location}")
+        if old_data is None:
+            typer.echo("  (the previous schema is not in the cache: `mcp-codegen spec pull` before bumping to see the changes)")
+            return ExitCode.OK
+        before = _definitions(json_module.loads(old_data.read_bytes()))
+        after = _definitions(json_module.loads(data))
+        added, removed = sorted(after.keys() - before.keys()), sorted(before.keys() - after.keys())
+        changed = sorted(k for k in before.keys() & after.keys() if before[k] != after[k])
+        typer.echo(f"  definitions: {len(added)} added, {len(removed)} removed, {len(changed)} changed")
+        for label, names in (("added", added), ("removed", removed), ("changed", changed)):
+            if names:
+                typer.echo(f"  {label}: {', '.join(names)}")
+        return ExitCode.OK
+
+    _run(run, debug=debug)
+
+
+def _definitions(document: dict[str, object]) -> dict[str, object]:
+    defs = document.get("$defs", document.get("definitions", {}))
+    return dict(defs) if isinstance(defs, dict) else {}
 
 
 def main() -> None:

@@ -14,6 +14,7 @@ from .errors import CodegenError, fail
 from .resources import spec_dir
 
 SPEC_SOURCE_ENV = "MCP_CODEGEN_SPEC_SOURCE"
+CACHE_ENV = "MCP_CODEGEN_CACHE"
 UPSTREAM_RAW = "https://raw.githubusercontent.com/{repository}/{commit}/{path}"
 _DOWNLOAD_TIMEOUT_S = 30
 
@@ -90,12 +91,41 @@ def resolve_source(explicit: str | None) -> str | None:
     return explicit or os.environ.get(SPEC_SOURCE_ENV) or None
 
 
+def cache_dir() -> Path:
+    """Where pulled schemas are kept, by sha256: $MCP_CODEGEN_CACHE, else ~/.cache/mcp-codegen."""
+    configured = os.environ.get(CACHE_ENV)
+    return Path(configured) if configured else Path.home() / ".cache" / "mcp-codegen"
+
+
+def cached(pin: Pin) -> Path | None:
+    path = cache_dir() / f"{pin.sha256}.json"
+    return path if path.is_file() else None
+
+
+def store(pin: Pin, data: bytes) -> Path:
+    """Keep verified bytes in the cache (atomically: a reader never sees half a file)."""
+    folder = cache_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    target = folder / f"{pin.sha256}.json"
+    partial = target.with_suffix(f".{os.getpid()}.tmp")
+    partial.write_bytes(data)
+    os.replace(partial, target)
+    return target
+
+
 def fetch(pin: Pin, source: str | None) -> SchemaSource:
-    """The pinned schema's bytes, from a mirror folder/URL or upstream, always sha256-verified."""
+    """The pinned schema's bytes, from a mirror folder/URL, the cache or upstream; always sha256-verified."""
+    if source is None and (hit := cached(pin)) is not None:
+        data = hit.read_bytes()
+        verify(pin, data, str(hit))
+        return SchemaSource(pin, str(hit), data)
     if source is None:
         location = pin.upstream_url
         data = _download(location, pin)
-    elif _is_url(source):
+        verify(pin, data, location)
+        store(pin, data)
+        return SchemaSource(pin, location, data)
+    if _is_url(source):
         location = f"{source.rstrip('/')}/{pin.revision}/schema.json"
         data = _download(location, pin)
     else:
@@ -162,3 +192,40 @@ def example_pages(revision: str, path: Path | None = None) -> tuple[str, ...]:
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise fail("MCG001", f"cannot read {examples_path}: {exc}") from exc
     return tuple(raw.get("revisions", {}).get(revision, {}).get("pages", ()))
+
+
+def bump(revision: str, commit: str, data: bytes, manifest: Path | None = None) -> tuple[Pin, Pin]:
+    """Re-pin revision to commit with the sha256 of data: (previous pin, new pin). Rewrites only the
+    two lines of that revision's table in the manifest, keeping its comments and layout."""
+    manifest_path = manifest or spec_dir() / "manifest.toml"
+    previous = find_pin(revision, load_manifest(manifest_path))
+    if len(commit) != 40 or any(c not in "0123456789abcdef" for c in commit.lower()):
+        raise fail("MCG006", f"commit must be a 40-hex-digit sha, got {commit!r}", revision=revision)
+    digest = sha256_hex(data)
+    lines = manifest_path.read_text(encoding="utf-8").splitlines(keepends=True)
+    header = f'[revisions."{revision}"]'
+    inside = False
+    for index, line in enumerate(lines):
+        if line.startswith("["):
+            inside = line.strip() == header
+        elif inside and line.startswith("commit = "):
+            lines[index] = f'commit = "{commit.lower()}"\n'
+        elif inside and line.startswith("sha256 = "):
+            lines[index] = f'sha256 = "{digest}"\n'
+    manifest_path.write_text("".join(lines), encoding="utf-8")
+    return previous, find_pin(revision, load_manifest(manifest_path))
+
+
+def read_unpinned(revision: str, source: str | None, pin: Pin, commit: str) -> tuple[str, bytes]:
+    """The bytes of a revision at another commit (for `spec bump`), from a source or upstream."""
+    if source is None:
+        location = UPSTREAM_RAW.format(repository=pin.repository, commit=commit, path=pin.path)
+        return location, _download(location, pin)
+    if _is_url(source):
+        location = f"{source.rstrip('/')}/{revision}/schema.json"
+        return location, _download(location, pin)
+    path = Path(source) / revision / "schema.json"
+    try:
+        return str(path), path.read_bytes()
+    except OSError as exc:
+        raise fail("MCG003", f"cannot read {path}: {exc.strerror or exc}", revision=revision) from exc
