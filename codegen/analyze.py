@@ -6,6 +6,7 @@ required `const` properties); there are no per-revision lists.
 
 from __future__ import annotations
 
+import keyword
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -45,7 +46,7 @@ def analyze(doc: SchemaDoc, *, package: str, sha256: str, options: ir.Options | 
             hoisted.add(found.pointer)
     _hoist_reference_targets(document, stems, nodes, hoisted)
     names = {pointer: naming.class_name(stem) for pointer, stem in stems.items()}
-    exports = {pointer: pointers.split(pointer)[1] if pointer not in hoisted else names[pointer] for pointer in names}
+    exports = {pointer: _export_name(pointers.split(pointer)[1], names[pointer], pointer in hoisted) for pointer in names}
 
     _check_unique(names, doc.revision)
     _check_unique(exports, doc.revision)
@@ -67,7 +68,7 @@ def analyze(doc: SchemaDoc, *, package: str, sha256: str, options: ir.Options | 
             flat = schemas.flatten_all_of(dict(node), lambda ref: _resolve(document, ref))
             entity = _with_fields(entity, flat, doc.revision, options.field_naming)
         elif kind is ir.Kind.UNION:
-            entity = _with_arms(entity, node, document, kinds)
+            entity = _with_arms(entity, node, document, kinds, frozenset(names))
         entities.append(entity)
 
     formats = sorted(
@@ -135,6 +136,12 @@ def _path_suffix(tokens: list[str]) -> str:
     return "".join(suffix)
 
 
+def _export_name(definition: str, class_name: str, hoisted: bool) -> str:
+    """The package exports a definition under its spec name when Python can spell it."""
+    usable = definition.isidentifier() and not keyword.iskeyword(definition) and definition not in ("MISSING",)
+    return definition if usable and not hoisted else class_name
+
+
 def _kind(node: Mapping[str, Any]) -> ir.Kind:
     if "properties" in node or "allOf" in node:
         return ir.Kind.MODEL
@@ -163,12 +170,22 @@ def _dispatchable_union(node: Mapping[str, Any]) -> bool:
 
 
 def _with_arms(
-    entity: ir.Entity, node: Mapping[str, Any], document: Mapping[str, Any], kinds: Mapping[str, ir.Kind]
+    entity: ir.Entity,
+    node: Mapping[str, Any],
+    document: Mapping[str, Any],
+    kinds: Mapping[str, ir.Kind],
+    named: frozenset[str],
 ) -> ir.Entity:
     arms = tuple(_arm_pointer(arm, pointers.join(entity.pointer, key, i)) for key, i, arm in _arms(node))
+    if len(arms) < 2:
+        return replace(entity, arms=arms, smart_reason="fewer than two arms")
     tag = _find_tag(document, arms)
     if tag is not None:
         return replace(entity, arms=arms, tag=tag)
+    if not all(arm in named for arm in arms):
+        return replace(entity, arms=arms, smart_reason="no arm is an object: strict validation tells the JSON types apart")
+    if any(kinds.get(arm) is not ir.Kind.MODEL and _alias_reaches(document, arm, entity.pointer, kinds) for arm in arms):
+        return replace(entity, arms=arms, smart_reason="an arm is a type alias that refers back to the union")
     untyped = [
         arm
         for arm in arms
@@ -185,6 +202,26 @@ def _with_arms(
     if isinstance(found, str):
         return replace(entity, arms=arms, smart_reason=found)
     return replace(entity, arms=arms, dispatch=found)
+
+
+def _alias_reaches(document: Mapping[str, Any], start: str, target: str, kinds: Mapping[str, ir.Kind]) -> bool:
+    """Whether the schema at start refers to target through type aliases (not through a model class)."""
+    seen: set[str] = set()
+    stack = [start]
+    while stack:
+        pointer = stack.pop()
+        if pointer in seen:
+            continue
+        seen.add(pointer)
+        for _, node in schemas.all_subschemas(pointers.resolve(document, pointer), pointer):
+            ref = node.get("$ref")
+            if not isinstance(ref, str) or not ref.startswith("#"):
+                continue
+            if ref == target:
+                return True
+            if kinds.get(ref) is not ir.Kind.MODEL:
+                stack.append(ref)
+    return False
 
 
 def _arm_label(union: str, arm: str) -> str:

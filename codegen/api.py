@@ -144,7 +144,7 @@ def generate_schema(
         data = schema.read_bytes()
     except OSError as exc:
         raise fail("MCG003", f"cannot read {schema}: {exc.strerror or exc}") from exc
-    label = name or schema.resolve().parent.name or "custom"
+    label = _safe_label(name or schema.resolve().parent.name or "custom")
     item = build_revision(
         label,
         out.name,
@@ -197,3 +197,9 @@ def generate_tools(
     )
     files = tools.generate_tools_package(listed, models_package=package, limits=limits)
     return _finish(output.FileSet(out, files), [], check)
+
+
+def _safe_label(label: str) -> str:
+    """A revision label that is safe in a generated comment or string: [A-Za-z0-9._-] only."""
+    cleaned = "".join(c if c.isascii() and (c.isalnum() or c in "._-") else "-" for c in label)
+    return cleaned.strip("-") or "custom"

@@ -44,7 +44,7 @@ def lower(doc: SchemaDoc, revision: ir.Revision) -> dict[str, Any]:
     _retarget_refs(document, renames)
     defs = document[DEFS]
     for name in defs:
-        if "allOf" in defs[name]:
+        if isinstance(defs[name], dict) and "allOf" in defs[name]:
             defs[name] = schemas.flatten_all_of(defs[name], lambda ref: pointers.resolve(document, ref))
     _break_alias_cycles(defs, {e.name for e in revision.entities if e.kind is not ir.Kind.MODEL})
     for entity in revision.entities:

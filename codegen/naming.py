@@ -19,7 +19,8 @@ import unicodedata
 MODULE_NAMES = frozenset(
     {
         "Annotated", "Any", "AwareDatetime", "BaseModel", "ConfigDict", "Discriminator", "Field",
-        "Literal", "MISSING", "Optional", "RootModel", "Tag", "TypeAdapter", "TypeAliasType", "Union",
+        "Literal", "MISSING", "MCPModel", "Optional", "RootModel", "SerializeAsAny", "Tag", "TypeAdapter",
+        "TypeAliasType", "Union", "structural",
     }
 )  # fmt: skip
 BUILTIN_TYPE_NAMES = frozenset({"bool", "bytes", "dict", "float", "int", "list", "object", "set", "str", "tuple"})
@@ -53,8 +54,10 @@ def pascal(text: str) -> str:
 
 
 def base_name(definition: str) -> str:
-    """A definition's name as a class-name stem: its own when usable, else a PascalCase spelling."""
-    name = definition if definition.isidentifier() and definition.isascii() else pascal(definition)
+    """A definition's name as a class-name stem: its own when it is already a CapWords identifier
+    (as every MCP definition is), else a PascalCase spelling of its words."""
+    usable = definition.isidentifier() and definition.isascii() and definition[:1].isupper() and "_" not in definition
+    name = definition if usable else pascal(definition)
     if not name:
         name = "Definition"
     if name[0].isdigit():

@@ -15,7 +15,7 @@ from .resources import templates_dir
 def _environment():  # type: ignore[no-untyped-def]
     import jinja2
 
-    return jinja2.Environment(
+    environment = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(templates_dir() / "package")),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
@@ -23,6 +23,16 @@ def _environment():  # type: ignore[no-untyped-def]
         keep_trailing_newline=True,
         autoescape=False,
     )
+    # Data from a schema or a server (tool names, methods) reaches Python source only as a literal.
+    environment.filters["literal"] = _literal
+    return environment
+
+
+def _literal(value: object) -> str:
+    """A Python literal of a str/int/float/bool/None value: the only way data enters source text."""
+    if value is None or isinstance(value, bool | int | float | str):
+        return repr(value)
+    raise TypeError(f"not a literal: {value!r}")
 
 
 def render(template: str, **context: object) -> str:

@@ -40,19 +40,21 @@ class ToolTypes:
 
 def read_tools(data: bytes, limits: Limits) -> list[dict[str, Any]]:
     """The tool definitions of a tools/list result (bare, as a JSON-RPC response, or a list)."""
-    document: Any = load.parse_json(data, LABEL, limits) if data.lstrip()[:1] == b"{" else None
-    if document is None:
-        try:
-            document = {"tools": json.loads(data)}
-        except ValueError as exc:
-            raise fail("MCG102", f"tools/list input is not valid JSON: {exc}", revision=LABEL, pointer="#") from exc
+    if data.lstrip()[:1] == b"[":  # a bare list of tools
+        data = b'{"tools": ' + data + b"}"
+    document: Any = load.parse_json(data, LABEL, limits)
     load.check_shape(document, LABEL, limits)
     container = document.get("result", document) if isinstance(document, dict) else {}
     tools = container.get("tools") if isinstance(container, dict) else None
     if not isinstance(tools, list):
         raise fail("MCG701", "no `tools` list found (expected a tools/list result)", revision=LABEL, pointer="#")
+    names: set[str] = set()
     for index, tool in enumerate(tools):
         where = f"#/tools/{index}"
+        if isinstance(tool, dict) and tool.get("name") in names:
+            raise fail("MCG702", f"two tools are named {tool['name']!r}", revision=LABEL, pointer=where)
+        if isinstance(tool, dict) and isinstance(tool.get("name"), str):
+            names.add(tool["name"])
         if not isinstance(tool, dict) or not isinstance(tool.get("name"), str) or not tool["name"]:
             raise fail("MCG702", "a tool must be an object with a non-empty `name`", revision=LABEL, pointer=where)
         if not isinstance(tool.get("inputSchema"), dict):
@@ -136,6 +138,7 @@ def generate_tools_package(
                 "tools_init.py.jinja2",
                 header=stamp,
                 tools=types,
+                has_outputs=any(t.output for t in types),
                 models_package=models_package,
                 exports=[name for name in order],
             ),

@@ -72,5 +72,13 @@ def test_snake_case_attributes_with_wire_aliases() -> None:
     tool = v26.Tool.model_validate({"name": "t", "inputSchema": {"type": "object"}, "_meta": {"k": 1}})
     assert tool.input_schema.type == "object"
     assert tool.meta is not MISSING
-    built = v26.Tool(name="t", input_schema=v26.ToolInputSchema(type="object"))
+    built = v26.Tool(name="t", inputSchema=v26.ToolInputSchema(type="object"))
     assert built.model_dump(mode="json") == {"name": "t", "inputSchema": {"type": "object"}}
+
+
+def test_input_is_read_by_wire_name_only() -> None:
+    # a key spelled like an attribute is an unknown key, kept as such, never the field
+    data = {"resultType": "complete", "content": [], "structured_content": {"x": 1}, "meta": "junk"}
+    result = v26.CallToolResult.model_validate(data)
+    assert result.structured_content is MISSING and result.meta is MISSING
+    assert result.model_dump(mode="json") == data

@@ -58,7 +58,10 @@ def test_field_names_never_shadow_basemodel_or_keywords() -> None:
         ("CallToolRequest", "CallToolRequest"),
         ("Annotated", "AnnotatedModel"),  # 2024-11-05 has a definition named Annotated
         ("Field", "FieldModel"),
-        ("str", "strModel"),
+        ("str", "Str"),  # CapWords, as the engine would spell it
+        ("foo_bar", "FooBar"),
+        ("class", "Class"),
+        ("MCPModel", "MCPModelModel"),  # the base class of every model
         ("None", "NoneModel"),
         ("json-value", "JsonValue"),
         ("9lives", "Definition9lives"),

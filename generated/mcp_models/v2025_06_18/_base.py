@@ -4,7 +4,9 @@
 
 - strict JSON types: "7" is not an integer, 1 is not a boolean;
 - unknown keys are kept (models whose schema says `additionalProperties: false` forbid them);
-- attributes are validated by wire name or attribute name, and dumped by wire name;
+- input is read by wire name only (a key that happens to be spelled like an attribute, such as
+  `structured_content`, is an unknown key, kept as such); construct models with the wire names
+  (`Tool(name="t", inputSchema=...)`), which is also what type checkers expect; dumps use wire names;
 - an optional field that was absent is `MISSING` and is never dumped, so
   `model.model_dump(mode="json")` gives back what was parsed.
 """
@@ -19,7 +21,7 @@ class MCPModel(_UserBase):
     model_config = ConfigDict(
         extra="allow",
         strict=True,
-        validate_by_name=True,
+        validate_by_name=False,
         validate_by_alias=True,
         serialize_by_alias=True,
     )
