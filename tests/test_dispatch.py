@@ -235,3 +235,38 @@ def test_fast_paths_decide_exactly() -> None:
     # bytes, str and dict input agree
     for form in (raw, raw.decode(), json.loads(raw)):
         assert type(package.parse_message(form, pending={'r"1': "tools/list"})) is package.ListToolsResultResponse
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        {"jsonrpc": "2.0", "method": "tools/call", "params": {"name": "t"}},  # a request's method, no id
+        {"jsonrpc": "2.0", "id": 3, "method": "notifications/progress", "params": {"progressToken": 1, "progress": 1}},
+        {"jsonrpc": "2.0", "id": 1, "method": "ping"},
+        {"jsonrpc": "2.0", "id": 1, "result": {"resultType": "complete"}},
+        {"jsonrpc": "2.0", "id": 1, "error": {"code": -32020, "message": "m"}},
+    ],
+)
+def test_bytes_str_and_dict_input_give_the_same_class(message: dict[str, Any]) -> None:
+    package = _package("2026-07-28")
+    raw = json.dumps(message)
+    outcomes = []
+    for form in (raw.encode(), raw, message):
+        try:
+            outcomes.append(type(package.parse_message(form, pending={1: "tools/list"})).__name__)
+        except (ValidationError, package.MessageError) as exc:
+            outcomes.append(type(exc).__name__)
+        try:
+            outcomes.append(type(package.parse_envelope(form)).__name__)
+        except (ValidationError, package.MessageError) as exc:
+            outcomes.append(type(exc).__name__)
+    assert outcomes[0:2] == outcomes[2:4] == outcomes[4:6], outcomes
+
+
+def test_escaped_keys_do_not_fool_the_fast_paths() -> None:
+    package = _package("2026-07-28")
+    raw = b'{"jsonrpc":"2.0","id":1,"\\u006dethod":"ping","result":{"resultType":"complete"}}'
+    assert type(package.parse_envelope(raw)) is type(package.parse_envelope(json.loads(raw)))
+    assert type(package.parse_message(raw, pending={1: "tools/list"})) is type(package.parse_message(json.loads(raw)))
+    with pytest.raises(package.MessageError):
+        package.parse_message(b'{"jsonrpc": "2.0", "method": "ping", "id": ')  # truncated: not JSON

@@ -302,6 +302,36 @@ def _object(raw: RawJSON) -> Mapping[str, object]:
     return cast("Mapping[str, object]", data)
 
 
+_MARKERS = frozenset({"method", "id", "result", "error"})
+_ENVELOPE_KIND: dict[type[MCPModel], str] = {
+    JSONRPCRequest: "request",
+    JSONRPCNotification: "notification",
+    JSONRPCResultResponse: "result",
+    JSONRPCErrorResponse: "error",
+}
+
+
+def _markers(model: MCPModel) -> frozenset[str]:
+    """Which of the keys that decide a message's kind the parsed model holds (as fields or extras)."""
+    fields = type(model).model_fields
+    # fields_set holds the attribute names of set fields and the keys of extras
+    present = {
+        (fields[name].alias or name) if name in fields else name for name in model.model_fields_set
+    }
+    return _MARKERS & present
+
+
+def _kind(keys: frozenset[str] | Mapping[str, object]) -> str | None:
+    """The exact rule: `method` with `id` a request, without a notification; else `result`, `error`."""
+    if "method" in keys:
+        return "request" if "id" in keys else "notification"
+    if "result" in keys:
+        return "result"
+    if "error" in keys:
+        return "error"
+    return None
+
+
 def parse_envelope(raw: RawJSON) -> Envelope:
     """The JSON-RPC envelope of one message: requests have `method` and `id`, notifications
     `method` only, responses `result`, error responses `error`."""
@@ -324,9 +354,12 @@ def parse_envelope(raw: RawJSON) -> Envelope:
             guess = JSONRPCErrorResponse
         if guess is not None:
             try:
-                return guess.model_validate_json(raw)
+                parsed = guess.model_validate_json(raw)
             except ValidationError:
-                pass
+                parsed = None
+            # exact only if what it holds gives the guessed kind (a key may be written escaped)
+            if parsed is not None and _kind(_markers(parsed)) == _ENVELOPE_KIND[type(parsed)]:
+                return parsed
     message = _object(raw)
     if "method" in message:
         envelope = JSONRPCRequest if "id" in message else JSONRPCNotification
@@ -367,20 +400,20 @@ _BY_METHOD: TypeAdapter[Message] = TypeAdapter(
     ]
 )
 """Every class that pins `method`, as one union tagged by it: JSON in, the typed message out, in one pass."""
-_TAG_ERRORS = frozenset(
-    {"union_tag_not_found", "union_tag_invalid", "model_type", "model_attributes_type"}
-)
+_NOTIFICATION_CLASSES = frozenset(NOTIFICATIONS.values()) - frozenset(EMBEDDED_REQUESTS.values())
 
 
 def _by_method(raw: bytes | bytearray | str) -> Message | None:
-    """The typed message in one validation pass when its `method` is known, else None."""
+    """The typed message in one validation pass when its `method` is known, else None: the general
+    path then decides (and reports), so both paths always agree."""
     try:
-        return _BY_METHOD.validate_json(raw)
-    except ValidationError as exc:
-        errors = exc.errors(include_url=False, include_context=False, include_input=False)
-        if len(errors) == 1 and errors[0]["type"] in _TAG_ERRORS and not errors[0]["loc"]:
-            return None  # no or unknown `method`, or not an object: the general path decides
-        raise
+        parsed = _BY_METHOD.validate_json(raw)
+    except ValidationError:
+        return None
+    model = cast(MCPModel, parsed)
+    if type(model) in _NOTIFICATION_CLASSES and "id" in _markers(model):
+        return None  # a notification's method with an id: the general path makes it a request
+    return parsed
 
 
 _ID = re.compile(rb'"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")')
@@ -403,7 +436,9 @@ def _pending_response(raw: bytes, pending: Mapping[str | int, str]) -> Message |
         parsed = response.model_validate_json(raw)
     except ValidationError:
         return None
-    return cast(Message, parsed) if getattr(parsed, "id", None) == guessed else None
+    if getattr(parsed, "id", None) != guessed or _kind(_markers(parsed)) != "result":
+        return None
+    return cast(Message, parsed)
 
 
 def parse_message(raw: RawJSON, pending: Mapping[str | int, str] | None = None) -> Message:
