@@ -302,34 +302,19 @@ def _object(raw: RawJSON) -> Mapping[str, object]:
     return cast("Mapping[str, object]", data)
 
 
-_MARKERS = frozenset({"method", "id", "result", "error"})
-_ENVELOPE_KIND: dict[type[MCPModel], str] = {
-    JSONRPCRequest: "request",
-    JSONRPCNotification: "notification",
-    JSONRPCResultResponse: "result",
-    JSONRPCErrorResponse: "error",
+# The keys that would make the exact rule choose another kind, by the class a fast path chose; a
+# key the class declares is required there, so such a key can only hide among the extras.
+_CONTRADICTING: dict[type[MCPModel], tuple[str, ...]] = {
+    JSONRPCRequest: (),
+    JSONRPCNotification: ("id",),
+    JSONRPCResultResponse: ("method",),
+    JSONRPCErrorResponse: ("method", "result"),
 }
 
 
-def _markers(model: MCPModel) -> frozenset[str]:
-    """Which of the keys that decide a message's kind the parsed model holds (as fields or extras)."""
-    fields = type(model).model_fields
-    # fields_set holds the attribute names of set fields and the keys of extras
-    present = {
-        (fields[name].alias or name) if name in fields else name for name in model.model_fields_set
-    }
-    return _MARKERS & present
-
-
-def _kind(keys: frozenset[str] | Mapping[str, object]) -> str | None:
-    """The exact rule: `method` with `id` a request, without a notification; else `result`, `error`."""
-    if "method" in keys:
-        return "request" if "id" in keys else "notification"
-    if "result" in keys:
-        return "result"
-    if "error" in keys:
-        return "error"
-    return None
+def _contradicted(model: MCPModel, keys: tuple[str, ...]) -> bool:
+    extra = model.model_extra
+    return extra is not None and any(key in extra for key in keys)
 
 
 def parse_envelope(raw: RawJSON) -> Envelope:
@@ -357,8 +342,8 @@ def parse_envelope(raw: RawJSON) -> Envelope:
                 parsed = guess.model_validate_json(raw)
             except ValidationError:
                 parsed = None
-            # exact only if what it holds gives the guessed kind (a key may be written escaped)
-            if parsed is not None and _kind(_markers(parsed)) == _ENVELOPE_KIND[type(parsed)]:
+            # exact unless an extra key (written escaped) makes the exact rule choose another kind
+            if parsed is not None and not _contradicted(parsed, _CONTRADICTING[type(parsed)]):
                 return parsed
     message = _object(raw)
     if "method" in message:
@@ -411,7 +396,7 @@ def _by_method(raw: bytes | bytearray | str) -> Message | None:
     except ValidationError:
         return None
     model = cast(MCPModel, parsed)
-    if type(model) in _NOTIFICATION_CLASSES and "id" in _markers(model):
+    if type(model) in _NOTIFICATION_CLASSES and _contradicted(model, ("id",)):
         return None  # a notification's method with an id: the general path makes it a request
     return parsed
 
@@ -436,7 +421,7 @@ def _pending_response(raw: bytes, pending: Mapping[str | int, str]) -> Message |
         parsed = response.model_validate_json(raw)
     except ValidationError:
         return None
-    if getattr(parsed, "id", None) != guessed or _kind(_markers(parsed)) != "result":
+    if getattr(parsed, "id", None) != guessed or _contradicted(parsed, ("method",)):
         return None
     return cast(Message, parsed)
 
