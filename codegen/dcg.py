@@ -32,7 +32,7 @@ def engine_version() -> str:
 
 
 def engine_options(revision: ir.Revision, header: str) -> dict[str, Any]:
-    from datamodel_code_generator.enums import DataModelType, InputFileType, TargetPydanticVersion
+    from datamodel_code_generator.enums import DataModelType, InputFileType, StrictTypes, TargetPydanticVersion
     from datamodel_code_generator.format import PythonVersion
     from datamodel_code_generator.parser import LiteralType
 
@@ -70,6 +70,8 @@ def engine_options(revision: ir.Revision, header: str) -> dict[str, Any]:
         "use_union_operator": True,
         "use_standard_collections": True,
         "enum_field_as_literal": LiteralType.All,
+        # strict scalars also where no model config reaches: type aliases (RequestId, JSONValue)
+        "strict_types": [StrictTypes.str, StrictTypes.int, StrictTypes.float, StrictTypes.bool],
         "use_type_alias": True,
         "skip_root_model": True,
         "base_class": f"{BASE_MODULE}.{BASE_CLASS}",

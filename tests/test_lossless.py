@@ -82,3 +82,11 @@ def test_input_is_read_by_wire_name_only() -> None:
     result = v26.CallToolResult.model_validate(data)
     assert result.structured_content is MISSING and result.meta is MISSING
     assert result.model_dump(mode="json") == data
+
+
+def test_type_aliases_are_strict_too() -> None:
+    request_id: TypeAdapter[object] = TypeAdapter(v26.RequestId)
+    for bad in ("true", "1.0"):
+        with pytest.raises(ValidationError):
+            request_id.validate_json(bad)
+    assert request_id.validate_json("1") == 1 and request_id.validate_json('"1"') == "1"

@@ -158,3 +158,32 @@ def test_misuse_fails_to_type_check(checker: Any) -> None:
     path = TYPING / "narrowing_misuse.py"
     expected = _expected_errors(path)
     assert expected and checker(path) == expected
+
+
+def test_narrow_reads_json_types_into_richer_python_types() -> None:
+    import datetime
+    import enum
+
+    class Color(enum.Enum):
+        RED = "red"
+
+    class Reading(BaseModel):
+        at: datetime.datetime
+        color: Color
+        pair: tuple[int, int]
+
+    value = {"at": "2024-01-01T00:00:00Z", "color": "red", "pair": [1, 2]}
+    result = v2026_07_28.CallToolResult.model_validate({"resultType": "complete", "content": [], "structuredContent": value})
+    reading = narrowing.narrow(result, Reading)
+    assert reading.color is Color.RED and reading.pair == (1, 2) and reading.at.year == 2024
+    nan = v2026_07_28.CallToolResult.model_validate({"resultType": "complete", "content": [{"type": "text", "text": "NaN"}]})
+    with pytest.raises(narrowing.NarrowingError):
+        narrowing.narrow(nan, float)
+
+
+def test_subclass_instances_pass_structural_unions() -> None:
+    class MyText(v2026_07_28.TextContent):
+        pass
+
+    message = v2026_07_28.SamplingMessage(role="user", content=MyText(type="text", text="x"))
+    assert type(message.content) is MyText

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Annotated, Union
 from pydantic import SerializeAsAny, Tag
 from ._structural import structural
-from pydantic import Field
+from pydantic import Field, StrictBool, StrictFloat, StrictInt, StrictStr
 from typing import Annotated, Any, Literal, Optional, Union
 from typing_extensions import TypeAliasType
 from pydantic_core import MISSING
@@ -18,11 +18,11 @@ class BaseMetadata(MCPModel):
     Base interface for metadata with name (identifier) and title (display name) properties.
     """
 
-    name: str
+    name: StrictStr
     """
     Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     """
-    title: str | MISSING = MISSING
+    title: StrictStr | MISSING = MISSING
     """
     Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
@@ -34,9 +34,9 @@ class BaseMetadata(MCPModel):
 
 
 class BooleanSchema(MCPModel):
-    default: bool | MISSING = MISSING
-    description: str | MISSING = MISSING
-    title: str | MISSING = MISSING
+    default: StrictBool | MISSING = MISSING
+    description: StrictStr | MISSING = MISSING
+    title: StrictStr | MISSING = MISSING
     type: Literal["boolean"]
 
 
@@ -51,11 +51,11 @@ class CompleteRequestParamsArgument(MCPModel):
     The argument's information
     """
 
-    name: str
+    name: StrictStr
     """
     The name of the argument
     """
-    value: str
+    value: StrictStr
     """
     The value of the argument to use for completion matching.
     """
@@ -66,28 +66,28 @@ class CompleteRequestParamsContext(MCPModel):
     Additional, optional context for completions
     """
 
-    arguments: dict[str, str] | MISSING = MISSING
+    arguments: dict[str, StrictStr] | MISSING = MISSING
     """
     Previously-resolved variables in a URI template or prompt.
     """
 
 
 class CompleteResultCompletion(MCPModel):
-    has_more: Annotated[bool | MISSING, Field(alias="hasMore")] = MISSING
+    has_more: Annotated[StrictBool | MISSING, Field(alias="hasMore")] = MISSING
     """
     Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
     """
-    total: int | MISSING = MISSING
+    total: StrictInt | MISSING = MISSING
     """
     The total number of completion options available. This can exceed the number of values actually sent in the response.
     """
-    values: Annotated[list[str], Field(max_length=100)]
+    values: Annotated[list[StrictStr], Field(max_length=100)]
     """
     An array of completion values. Must not exceed 100 items.
     """
 
 
-Cursor = TypeAliasType("Cursor", str)
+Cursor = TypeAliasType("Cursor", StrictStr)
 
 
 class ElicitRequestURLParams(MCPModel):
@@ -95,7 +95,7 @@ class ElicitRequestURLParams(MCPModel):
     The parameters for a request to elicit information from the user via a URL in the client.
     """
 
-    message: str
+    message: StrictStr
     """
     The message to present to the user explaining why the interaction is needed.
     """
@@ -103,7 +103,7 @@ class ElicitRequestURLParams(MCPModel):
     """
     The elicitation mode.
     """
-    url: str
+    url: StrictStr
     """
     The URL that the user should navigate to.
     """
@@ -121,7 +121,7 @@ class ElicitResult(MCPModel):
     - `"decline"`: User explicitly declined the action
     - `"cancel"`: User dismissed without making an explicit choice
     """
-    content: dict[str, list[str] | str | int | bool] | MISSING = MISSING
+    content: dict[str, list[StrictStr] | StrictStr | StrictInt | StrictBool] | MISSING = MISSING
     """
     The submitted form data, only present when action is `"accept"` and mode was `"form"`.
     Contains values matching the requested schema.
@@ -130,7 +130,7 @@ class ElicitResult(MCPModel):
 
 
 class Error(MCPModel):
-    code: int
+    code: StrictInt
     """
     The error type that occurred.
     """
@@ -138,7 +138,7 @@ class Error(MCPModel):
     """
     Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     """
-    message: str
+    message: StrictStr
     """
     A short description of the error. The message SHOULD be limited to a concise single sentence.
     """
@@ -153,7 +153,7 @@ class HeaderMismatchErrorError(MCPModel):
     """
     Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     """
-    message: str
+    message: StrictStr
     """
     A short description of the error. The message SHOULD be limited to a concise single sentence.
     """
@@ -164,19 +164,19 @@ class Icon(MCPModel):
     An optionally-sized icon that can be displayed in a user interface.
     """
 
-    mime_type: Annotated[str | MISSING, Field(alias="mimeType")] = MISSING
+    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
     """
     Optional MIME type override if the source MIME type is missing or generic.
     For example: `"image/png"`, `"image/jpeg"`, or `"image/svg+xml"`.
     """
-    sizes: list[str] | MISSING = MISSING
+    sizes: list[StrictStr] | MISSING = MISSING
     """
     Optional array of strings that specify sizes at which the icon can be used.
     Each string should be in WxH format (e.g., `"48x48"`, `"96x96"`) or `"any"` for scalable formats like SVG.
 
     If not provided, the client should assume that the icon can be used at any size.
     """
-    src: str
+    src: StrictStr
     """
     A standard URI pointing to an icon resource. May be an HTTP/HTTPS URL or a
     `data:` URI with Base64-encoded image data.
@@ -221,7 +221,7 @@ class Implementation(MCPModel):
     Describes the MCP implementation.
     """
 
-    description: str | MISSING = MISSING
+    description: StrictStr | MISSING = MISSING
     """
     An optional human-readable description of what this implementation does.
 
@@ -241,11 +241,11 @@ class Implementation(MCPModel):
     - `image/svg+xml` - SVG images (scalable but requires security precautions)
     - `image/webp` - WebP images (modern, efficient format)
     """
-    name: str
+    name: StrictStr
     """
     Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     """
-    title: str | MISSING = MISSING
+    title: StrictStr | MISSING = MISSING
     """
     Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
@@ -254,11 +254,11 @@ class Implementation(MCPModel):
     where `annotations.title` should be given precedence over using `name`,
     if present).
     """
-    version: str
+    version: StrictStr
     """
     The version of this implementation.
     """
-    website_url: Annotated[str | MISSING, Field(alias="websiteUrl")] = MISSING
+    website_url: Annotated[StrictStr | MISSING, Field(alias="websiteUrl")] = MISSING
     """
     An optional URL of the website for this implementation.
     """
@@ -277,7 +277,7 @@ class InternalError(MCPModel):
     """
     Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     """
-    message: str
+    message: StrictStr
     """
     A short description of the error. The message SHOULD be limited to a concise single sentence.
     """
@@ -305,7 +305,7 @@ class InvalidParamsError(MCPModel):
     """
     Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     """
-    message: str
+    message: StrictStr
     """
     A short description of the error. The message SHOULD be limited to a concise single sentence.
     """
@@ -324,7 +324,7 @@ class InvalidRequestError(MCPModel):
     """
     Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     """
-    message: str
+    message: StrictStr
     """
     A short description of the error. The message SHOULD be limited to a concise single sentence.
     """
@@ -336,12 +336,17 @@ class JSONRPCNotification(MCPModel):
     """
 
     jsonrpc: Literal["2.0"]
-    method: str
+    method: StrictStr
     params: dict[str, Any] | MISSING = MISSING
 
 
 JSONValue = TypeAliasType(
-    "JSONValue", Optional[Union["dict[str, JSONValue]", "list[JSONValue]", str, bool, int, float]]
+    "JSONValue",
+    Optional[
+        Union[
+            "dict[str, JSONValue]", "list[JSONValue]", StrictStr, StrictBool, StrictInt, StrictFloat
+        ]
+    ],
 )
 
 
@@ -351,15 +356,15 @@ class LegacyTitledEnumSchema(MCPModel):
     This interface will be removed in a future version.
     """
 
-    default: str | MISSING = MISSING
-    description: str | MISSING = MISSING
-    enum: list[str]
-    enum_names: Annotated[list[str] | MISSING, Field(alias="enumNames")] = MISSING
+    default: StrictStr | MISSING = MISSING
+    description: StrictStr | MISSING = MISSING
+    enum: list[StrictStr]
+    enum_names: Annotated[list[StrictStr] | MISSING, Field(alias="enumNames")] = MISSING
     """
     (Legacy) Display names for enum values.
     Non-standard according to JSON schema 2020-12.
     """
-    title: str | MISSING = MISSING
+    title: StrictStr | MISSING = MISSING
     type: Literal["string"]
 
 
@@ -406,7 +411,7 @@ class MethodNotFoundError(MCPModel):
     """
     Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     """
-    message: str
+    message: StrictStr
     """
     A short description of the error. The message SHOULD be limited to a concise single sentence.
     """
@@ -420,7 +425,7 @@ class ModelHint(MCPModel):
     to the client to interpret.
     """
 
-    name: str | MISSING = MISSING
+    name: StrictStr | MISSING = MISSING
     """
     A hint for a model name.
 
@@ -449,9 +454,9 @@ class ModelPreferences(MCPModel):
     balance them against other considerations.
     """
 
-    cost_priority: Annotated[int | float | MISSING, Field(alias="costPriority", ge=0.0, le=1.0)] = (
-        MISSING
-    )
+    cost_priority: Annotated[
+        StrictInt | StrictFloat | MISSING, Field(alias="costPriority", ge=0.0, le=1.0)
+    ] = MISSING
     """
     How much to prioritize cost when selecting a model. A value of 0 means cost
     is not important, while a value of 1 means cost is the most important
@@ -468,7 +473,7 @@ class ModelPreferences(MCPModel):
     MAY still use the priorities to select from ambiguous matches.
     """
     intelligence_priority: Annotated[
-        int | float | MISSING, Field(alias="intelligencePriority", ge=0.0, le=1.0)
+        StrictInt | StrictFloat | MISSING, Field(alias="intelligencePriority", ge=0.0, le=1.0)
     ] = MISSING
     """
     How much to prioritize intelligence and capabilities when selecting a
@@ -476,7 +481,7 @@ class ModelPreferences(MCPModel):
     means intelligence is the most important factor.
     """
     speed_priority: Annotated[
-        int | float | MISSING, Field(alias="speedPriority", ge=0.0, le=1.0)
+        StrictInt | StrictFloat | MISSING, Field(alias="speedPriority", ge=0.0, le=1.0)
     ] = MISSING
     """
     How much to prioritize sampling speed (latency) when selecting a model. A
@@ -486,16 +491,16 @@ class ModelPreferences(MCPModel):
 
 
 class Notification(MCPModel):
-    method: str
+    method: StrictStr
     params: dict[str, Any] | MISSING = MISSING
 
 
 class NumberSchema(MCPModel):
-    default: int | float | MISSING = MISSING
-    description: str | MISSING = MISSING
-    maximum: int | float | MISSING = MISSING
-    minimum: int | float | MISSING = MISSING
-    title: str | MISSING = MISSING
+    default: StrictInt | StrictFloat | MISSING = MISSING
+    description: StrictStr | MISSING = MISSING
+    maximum: StrictInt | StrictFloat | MISSING = MISSING
+    minimum: StrictInt | StrictFloat | MISSING = MISSING
+    title: StrictStr | MISSING = MISSING
     type: Literal["integer", "number"]
 
 
@@ -512,13 +517,13 @@ class ParseError(MCPModel):
     """
     Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     """
-    message: str
+    message: StrictStr
     """
     A short description of the error. The message SHOULD be limited to a concise single sentence.
     """
 
 
-ProgressToken = TypeAliasType("ProgressToken", str | int)
+ProgressToken = TypeAliasType("ProgressToken", StrictStr | StrictInt)
 
 
 class PromptArgument(MCPModel):
@@ -526,19 +531,19 @@ class PromptArgument(MCPModel):
     Describes an argument that a prompt can accept.
     """
 
-    description: str | MISSING = MISSING
+    description: StrictStr | MISSING = MISSING
     """
     A human-readable description of the argument.
     """
-    name: str
+    name: StrictStr
     """
     Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     """
-    required: bool | MISSING = MISSING
+    required: StrictBool | MISSING = MISSING
     """
     Whether this argument must be provided.
     """
-    title: str | MISSING = MISSING
+    title: StrictStr | MISSING = MISSING
     """
     Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
@@ -554,11 +559,11 @@ class PromptReference(MCPModel):
     Identifies a prompt.
     """
 
-    name: str
+    name: StrictStr
     """
     Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     """
-    title: str | MISSING = MISSING
+    title: StrictStr | MISSING = MISSING
     """
     Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
@@ -571,11 +576,11 @@ class PromptReference(MCPModel):
 
 
 class Request(MCPModel):
-    method: str
+    method: StrictStr
     params: dict[str, Any] | MISSING = MISSING
 
 
-RequestId = TypeAliasType("RequestId", str | int)
+RequestId = TypeAliasType("RequestId", StrictStr | StrictInt)
 
 
 class ResourceContents(MCPModel):
@@ -584,11 +589,11 @@ class ResourceContents(MCPModel):
     """
 
     meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
-    mime_type: Annotated[str | MISSING, Field(alias="mimeType")] = MISSING
+    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
     """
     The MIME type of this resource, if known.
     """
-    uri: str
+    uri: StrictStr
     """
     The URI of this resource.
     """
@@ -600,7 +605,7 @@ class ResourceTemplateReference(MCPModel):
     """
 
     type: Literal["ref/resource"]
-    uri: str
+    uri: StrictStr
     """
     The URI or URI template of the resource.
     """
@@ -629,7 +634,7 @@ class ResultMetaObject(MCPModel):
     """
 
 
-ResultType = TypeAliasType("ResultType", str)
+ResultType = TypeAliasType("ResultType", StrictStr)
 
 
 Role = TypeAliasType("Role", Literal["assistant", "user"])
@@ -641,13 +646,13 @@ class Root(MCPModel):
     """
 
     meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
-    name: str | MISSING = MISSING
+    name: StrictStr | MISSING = MISSING
     """
     An optional name for the root. This can be used to provide a human-readable
     identifier for the root, which may be useful for display purposes or for
     referencing the root in other parts of the application.
     """
-    uri: str
+    uri: StrictStr
     """
     The URI identifying the root. This *must* start with `file://` for now.
     This restriction may be relaxed in future versions of the protocol to allow
@@ -660,7 +665,7 @@ class ServerCapabilitiesPrompts(MCPModel):
     Present if the server offers any prompt templates.
     """
 
-    list_changed: Annotated[bool | MISSING, Field(alias="listChanged")] = MISSING
+    list_changed: Annotated[StrictBool | MISSING, Field(alias="listChanged")] = MISSING
     """
     Whether this server supports notifications for changes to the prompt list.
     """
@@ -671,11 +676,11 @@ class ServerCapabilitiesResources(MCPModel):
     Present if the server offers any resources to read.
     """
 
-    list_changed: Annotated[bool | MISSING, Field(alias="listChanged")] = MISSING
+    list_changed: Annotated[StrictBool | MISSING, Field(alias="listChanged")] = MISSING
     """
     Whether this server supports notifications for changes to the resource list.
     """
-    subscribe: bool | MISSING = MISSING
+    subscribe: StrictBool | MISSING = MISSING
     """
     Whether this server supports subscribing to resource updates.
     """
@@ -686,19 +691,19 @@ class ServerCapabilitiesTools(MCPModel):
     Present if the server offers any tools to call.
     """
 
-    list_changed: Annotated[bool | MISSING, Field(alias="listChanged")] = MISSING
+    list_changed: Annotated[StrictBool | MISSING, Field(alias="listChanged")] = MISSING
     """
     Whether this server supports notifications for changes to the tool list.
     """
 
 
 class StringSchema(MCPModel):
-    default: str | MISSING = MISSING
-    description: str | MISSING = MISSING
+    default: StrictStr | MISSING = MISSING
+    description: StrictStr | MISSING = MISSING
     format: Literal["date", "date-time", "email", "uri"] | MISSING = MISSING
-    max_length: Annotated[int | MISSING, Field(alias="maxLength")] = MISSING
-    min_length: Annotated[int | MISSING, Field(alias="minLength")] = MISSING
-    title: str | MISSING = MISSING
+    max_length: Annotated[StrictInt | MISSING, Field(alias="maxLength")] = MISSING
+    min_length: Annotated[StrictInt | MISSING, Field(alias="minLength")] = MISSING
+    title: StrictStr | MISSING = MISSING
     type: Literal["string"]
 
 
@@ -711,22 +716,26 @@ class SubscriptionFilter(MCPModel):
     notification types the client has not explicitly requested here.
     """
 
-    prompts_list_changed: Annotated[bool | MISSING, Field(alias="promptsListChanged")] = MISSING
+    prompts_list_changed: Annotated[StrictBool | MISSING, Field(alias="promptsListChanged")] = (
+        MISSING
+    )
     """
     If true, receive {@link PromptListChangedNotificationnotifications/prompts/list_changed}.
     """
-    resource_subscriptions: Annotated[list[str] | MISSING, Field(alias="resourceSubscriptions")] = (
-        MISSING
-    )
+    resource_subscriptions: Annotated[
+        list[StrictStr] | MISSING, Field(alias="resourceSubscriptions")
+    ] = MISSING
     """
     Subscribe to {@link ResourceUpdatedNotificationnotifications/resources/updated} for these resource URIs.
     Replaces the former `resources/subscribe` RPC.
     """
-    resources_list_changed: Annotated[bool | MISSING, Field(alias="resourcesListChanged")] = MISSING
+    resources_list_changed: Annotated[StrictBool | MISSING, Field(alias="resourcesListChanged")] = (
+        MISSING
+    )
     """
     If true, receive {@link ResourceListChangedNotificationnotifications/resources/list_changed}.
     """
-    tools_list_changed: Annotated[bool | MISSING, Field(alias="toolsListChanged")] = MISSING
+    tools_list_changed: Annotated[StrictBool | MISSING, Field(alias="toolsListChanged")] = MISSING
     """
     If true, receive {@link ToolListChangedNotificationnotifications/tools/list_changed}.
     """
@@ -768,37 +777,37 @@ class SubscriptionsListenResultMetaObject(MCPModel):
 
 class TextResourceContents(MCPModel):
     meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
-    mime_type: Annotated[str | MISSING, Field(alias="mimeType")] = MISSING
+    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
     """
     The MIME type of this resource, if known.
     """
-    text: str
+    text: StrictStr
     """
     The text of the item. This must only be set if the item can actually be represented as text (not binary data).
     """
-    uri: str
+    uri: StrictStr
     """
     The URI of this resource.
     """
 
 
 class TitledMultiSelectEnumSchemaItemsAnyOfItem(MCPModel):
-    const: str
+    const: StrictStr
     """
     The constant enum value.
     """
-    title: str
+    title: StrictStr
     """
     Display title for this option.
     """
 
 
 class TitledSingleSelectEnumSchemaOneOfItem(MCPModel):
-    const: str
+    const: StrictStr
     """
     The enum value.
     """
-    title: str
+    title: StrictStr
     """
     Display label for this option.
     """
@@ -816,7 +825,7 @@ class ToolAnnotations(MCPModel):
     received from untrusted servers.
     """
 
-    destructive_hint: Annotated[bool | MISSING, Field(alias="destructiveHint")] = MISSING
+    destructive_hint: Annotated[StrictBool | MISSING, Field(alias="destructiveHint")] = MISSING
     """
     If true, the tool may perform destructive updates to its environment.
     If false, the tool performs only additive updates.
@@ -825,7 +834,7 @@ class ToolAnnotations(MCPModel):
 
     Default: true
     """
-    idempotent_hint: Annotated[bool | MISSING, Field(alias="idempotentHint")] = MISSING
+    idempotent_hint: Annotated[StrictBool | MISSING, Field(alias="idempotentHint")] = MISSING
     """
     If true, calling the tool repeatedly with the same arguments
     will have no additional effect on its environment.
@@ -834,7 +843,7 @@ class ToolAnnotations(MCPModel):
 
     Default: false
     """
-    open_world_hint: Annotated[bool | MISSING, Field(alias="openWorldHint")] = MISSING
+    open_world_hint: Annotated[StrictBool | MISSING, Field(alias="openWorldHint")] = MISSING
     """
     If true, this tool may interact with an "open world" of external
     entities. If false, the tool's domain of interaction is closed.
@@ -843,13 +852,13 @@ class ToolAnnotations(MCPModel):
 
     Default: true
     """
-    read_only_hint: Annotated[bool | MISSING, Field(alias="readOnlyHint")] = MISSING
+    read_only_hint: Annotated[StrictBool | MISSING, Field(alias="readOnlyHint")] = MISSING
     """
     If true, the tool does not modify its environment.
 
     Default: false
     """
-    title: str | MISSING = MISSING
+    title: StrictStr | MISSING = MISSING
     """
     A human-readable title for the tool.
     """
@@ -887,7 +896,7 @@ class ToolInputSchema(MCPModel):
     Defaults to JSON Schema 2020-12 when no explicit `$schema` is provided.
     """
 
-    schema_: Annotated[str | MISSING, Field(alias="$schema")] = MISSING
+    schema_: Annotated[StrictStr | MISSING, Field(alias="$schema")] = MISSING
     type: Literal["object"]
 
 
@@ -899,7 +908,7 @@ class ToolOutputSchema(MCPModel):
     Defaults to JSON Schema 2020-12 when no explicit `$schema` is provided.
     """
 
-    schema_: Annotated[str | MISSING, Field(alias="$schema")] = MISSING
+    schema_: Annotated[StrictStr | MISSING, Field(alias="$schema")] = MISSING
 
 
 class ToolUseContent(MCPModel):
@@ -912,7 +921,7 @@ class ToolUseContent(MCPModel):
     Optional metadata about the tool use. Clients SHOULD preserve this field when
     including tool uses in subsequent sampling requests to enable caching optimizations.
     """
-    id: str
+    id: StrictStr
     """
     A unique identifier for this tool use.
 
@@ -922,7 +931,7 @@ class ToolUseContent(MCPModel):
     """
     The arguments to pass to the tool, conforming to the tool's input schema.
     """
-    name: str
+    name: StrictStr
     """
     The name of the tool to call.
     """
@@ -930,11 +939,11 @@ class ToolUseContent(MCPModel):
 
 
 class UnsupportedProtocolVersionErrorErrorData(MCPModel):
-    requested: str
+    requested: StrictStr
     """
     The protocol version that was requested by the client.
     """
-    supported: list[str]
+    supported: list[StrictStr]
     """
     Protocol versions the server supports. The client should choose a
     mutually supported version from this list and retry.
@@ -946,7 +955,7 @@ class UntitledMultiSelectEnumSchemaItems(MCPModel):
     Schema for the array items.
     """
 
-    enum: list[str]
+    enum: list[StrictStr]
     """
     Array of enum values to choose from.
     """
@@ -958,19 +967,19 @@ class UntitledSingleSelectEnumSchema(MCPModel):
     Schema for single-selection enumeration without display titles for options.
     """
 
-    default: str | MISSING = MISSING
+    default: StrictStr | MISSING = MISSING
     """
     Optional default value.
     """
-    description: str | MISSING = MISSING
+    description: StrictStr | MISSING = MISSING
     """
     Optional description for the enum field.
     """
-    enum: list[str]
+    enum: list[StrictStr]
     """
     Array of enum values to choose from.
     """
-    title: str | MISSING = MISSING
+    title: StrictStr | MISSING = MISSING
     """
     Optional title for the enum field.
     """
@@ -988,7 +997,7 @@ class Annotations(MCPModel):
 
     It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
     """
-    last_modified: Annotated[str | MISSING, Field(alias="lastModified")] = MISSING
+    last_modified: Annotated[StrictStr | MISSING, Field(alias="lastModified")] = MISSING
     """
     The moment the resource was last modified, as an ISO 8601 formatted string.
 
@@ -997,7 +1006,7 @@ class Annotations(MCPModel):
     Examples: last activity timestamp in an open file, timestamp when the resource
     was attached, etc.
     """
-    priority: Annotated[int | float | MISSING, Field(ge=0.0, le=1.0)] = MISSING
+    priority: Annotated[StrictInt | StrictFloat | MISSING, Field(ge=0.0, le=1.0)] = MISSING
     """
     Describes how important this data is for operating the server.
 
@@ -1017,11 +1026,11 @@ class AudioContent(MCPModel):
     """
     Optional annotations for the client.
     """
-    data: str
+    data: StrictStr
     """
     The base64-encoded audio data.
     """
-    mime_type: Annotated[str, Field(alias="mimeType")]
+    mime_type: Annotated[StrictStr, Field(alias="mimeType")]
     """
     The MIME type of the audio. Different providers may support different audio types.
     """
@@ -1030,15 +1039,15 @@ class AudioContent(MCPModel):
 
 class BlobResourceContents(MCPModel):
     meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
-    blob: str
+    blob: StrictStr
     """
     A base64-encoded string representing the binary data of the item.
     """
-    mime_type: Annotated[str | MISSING, Field(alias="mimeType")] = MISSING
+    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
     """
     The MIME type of this resource, if known.
     """
-    uri: str
+    uri: StrictStr
     """
     The URI of this resource.
     """
@@ -1063,7 +1072,7 @@ class CacheableResult(MCPModel):
       authorization contexts (e.g., a different access token requires a
       different cache).
     """
-    result_type: Annotated[str, Field(alias="resultType")]
+    result_type: Annotated[StrictStr, Field(alias="resultType")]
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -1073,7 +1082,7 @@ class CacheableResult(MCPModel):
     server implementing an earlier protocol version (which does not include
     `resultType`), the client MUST treat the absent field as `"complete"`.
     """
-    ttl_ms: Annotated[int, Field(alias="ttlMs", ge=0)]
+    ttl_ms: Annotated[StrictInt, Field(alias="ttlMs", ge=0)]
     """
     A hint from the server indicating how long (in milliseconds) the
     client MAY cache this response before re-fetching. Semantics are
@@ -1099,7 +1108,7 @@ class CompleteResult(MCPModel):
 
     meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
     completion: CompleteResultCompletion
-    result_type: Annotated[str, Field(alias="resultType")]
+    result_type: Annotated[StrictStr, Field(alias="resultType")]
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -1158,11 +1167,11 @@ class ImageContent(MCPModel):
     """
     Optional annotations for the client.
     """
-    data: str
+    data: StrictStr
     """
     The base64-encoded image data.
     """
-    mime_type: Annotated[str, Field(alias="mimeType")]
+    mime_type: Annotated[StrictStr, Field(alias="mimeType")]
     """
     The MIME type of the image. Different providers may support different image types.
     """
@@ -1192,7 +1201,7 @@ class JSONRPCRequest(MCPModel):
 
     id: RequestId
     jsonrpc: Literal["2.0"]
-    method: str
+    method: StrictStr
     params: dict[str, Any] | MISSING = MISSING
 
 
@@ -1242,12 +1251,12 @@ class NotificationParams(MCPModel):
 
 class PaginatedResult(MCPModel):
     meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
-    next_cursor: Annotated[str | MISSING, Field(alias="nextCursor")] = MISSING
+    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
     """
     An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
-    result_type: Annotated[str, Field(alias="resultType")]
+    result_type: Annotated[StrictStr, Field(alias="resultType")]
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -1265,11 +1274,11 @@ class ProgressNotificationParams(MCPModel):
     """
 
     meta: Annotated[NotificationMetaObject | MISSING, Field(alias="_meta")] = MISSING
-    message: str | MISSING = MISSING
+    message: StrictStr | MISSING = MISSING
     """
     An optional message describing the current progress.
     """
-    progress: int | float
+    progress: StrictInt | StrictFloat
     """
     The progress thus far. This should increase every time progress is made, even if the total is unknown.
     """
@@ -1277,7 +1286,7 @@ class ProgressNotificationParams(MCPModel):
     """
     The progress token which was given in the initial request, used to associate this notification with the request that is proceeding.
     """
-    total: int | float | MISSING = MISSING
+    total: StrictInt | StrictFloat | MISSING = MISSING
     """
     Total number of items to process (or total progress required), if known.
     """
@@ -1293,7 +1302,7 @@ class Prompt(MCPModel):
     """
     A list of arguments to use for templating the prompt.
     """
-    description: str | MISSING = MISSING
+    description: StrictStr | MISSING = MISSING
     """
     An optional description of what this prompt provides
     """
@@ -1309,11 +1318,11 @@ class Prompt(MCPModel):
     - `image/svg+xml` - SVG images (scalable but requires security precautions)
     - `image/webp` - WebP images (modern, efficient format)
     """
-    name: str
+    name: StrictStr
     """
     Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     """
-    title: str | MISSING = MISSING
+    title: StrictStr | MISSING = MISSING
     """
     Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
@@ -1358,7 +1367,7 @@ class Resource(MCPModel):
     """
     Optional annotations for the client.
     """
-    description: str | MISSING = MISSING
+    description: StrictStr | MISSING = MISSING
     """
     A description of what this resource represents.
 
@@ -1376,21 +1385,21 @@ class Resource(MCPModel):
     - `image/svg+xml` - SVG images (scalable but requires security precautions)
     - `image/webp` - WebP images (modern, efficient format)
     """
-    mime_type: Annotated[str | MISSING, Field(alias="mimeType")] = MISSING
+    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
     """
     The MIME type of this resource, if known.
     """
-    name: str
+    name: StrictStr
     """
     Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     """
-    size: int | MISSING = MISSING
+    size: StrictInt | MISSING = MISSING
     """
     The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
 
     This can be used by Hosts to display file sizes and estimate context window usage.
     """
-    title: str | MISSING = MISSING
+    title: StrictStr | MISSING = MISSING
     """
     Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
@@ -1399,7 +1408,7 @@ class Resource(MCPModel):
     where `annotations.title` should be given precedence over using `name`,
     if present).
     """
-    uri: str
+    uri: StrictStr
     """
     The URI of this resource.
     """
@@ -1417,7 +1426,7 @@ class ResourceLink(MCPModel):
     """
     Optional annotations for the client.
     """
-    description: str | MISSING = MISSING
+    description: StrictStr | MISSING = MISSING
     """
     A description of what this resource represents.
 
@@ -1435,21 +1444,21 @@ class ResourceLink(MCPModel):
     - `image/svg+xml` - SVG images (scalable but requires security precautions)
     - `image/webp` - WebP images (modern, efficient format)
     """
-    mime_type: Annotated[str | MISSING, Field(alias="mimeType")] = MISSING
+    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
     """
     The MIME type of this resource, if known.
     """
-    name: str
+    name: StrictStr
     """
     Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     """
-    size: int | MISSING = MISSING
+    size: StrictInt | MISSING = MISSING
     """
     The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
 
     This can be used by Hosts to display file sizes and estimate context window usage.
     """
-    title: str | MISSING = MISSING
+    title: StrictStr | MISSING = MISSING
     """
     Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
@@ -1459,7 +1468,7 @@ class ResourceLink(MCPModel):
     if present).
     """
     type: Literal["resource_link"]
-    uri: str
+    uri: StrictStr
     """
     The URI of this resource.
     """
@@ -1485,7 +1494,7 @@ class ResourceTemplate(MCPModel):
     """
     Optional annotations for the client.
     """
-    description: str | MISSING = MISSING
+    description: StrictStr | MISSING = MISSING
     """
     A description of what this template is for.
 
@@ -1503,15 +1512,15 @@ class ResourceTemplate(MCPModel):
     - `image/svg+xml` - SVG images (scalable but requires security precautions)
     - `image/webp` - WebP images (modern, efficient format)
     """
-    mime_type: Annotated[str | MISSING, Field(alias="mimeType")] = MISSING
+    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
     """
     The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
     """
-    name: str
+    name: StrictStr
     """
     Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     """
-    title: str | MISSING = MISSING
+    title: StrictStr | MISSING = MISSING
     """
     Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
@@ -1520,7 +1529,7 @@ class ResourceTemplate(MCPModel):
     where `annotations.title` should be given precedence over using `name`,
     if present).
     """
-    uri_template: Annotated[str, Field(alias="uriTemplate")]
+    uri_template: Annotated[StrictStr, Field(alias="uriTemplate")]
     """
     A URI template (according to RFC 6570) that can be used to construct resource URIs.
     """
@@ -1532,7 +1541,7 @@ class ResourceUpdatedNotificationParams(MCPModel):
     """
 
     meta: Annotated[NotificationMetaObject | MISSING, Field(alias="_meta")] = MISSING
-    uri: str
+    uri: StrictStr
     """
     The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
     """
@@ -1544,7 +1553,7 @@ class Result(MCPModel):
     """
 
     meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
-    result_type: Annotated[str, Field(alias="resultType")]
+    result_type: Annotated[StrictStr, Field(alias="resultType")]
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -1621,7 +1630,7 @@ class SubscriptionsListenResult(MCPModel):
     """
 
     meta: Annotated[SubscriptionsListenResultMetaObject, Field(alias="_meta")]
-    result_type: Annotated[str, Field(alias="resultType")]
+    result_type: Annotated[StrictStr, Field(alias="resultType")]
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -1654,7 +1663,7 @@ class TextContent(MCPModel):
     """
     Optional annotations for the client.
     """
-    text: str
+    text: StrictStr
     """
     The text content of the message.
     """
@@ -1677,11 +1686,11 @@ class TitledSingleSelectEnumSchema(MCPModel):
     Schema for single-selection enumeration with display titles for each option.
     """
 
-    default: str | MISSING = MISSING
+    default: StrictStr | MISSING = MISSING
     """
     Optional default value.
     """
-    description: str | MISSING = MISSING
+    description: StrictStr | MISSING = MISSING
     """
     Optional description for the enum field.
     """
@@ -1689,7 +1698,7 @@ class TitledSingleSelectEnumSchema(MCPModel):
     """
     Array of enum options with values and display labels.
     """
-    title: str | MISSING = MISSING
+    title: StrictStr | MISSING = MISSING
     """
     Optional title for the enum field.
     """
@@ -1708,7 +1717,7 @@ class Tool(MCPModel):
 
     Display name precedence order is: `title`, `annotations.title`, then `name`.
     """
-    description: str | MISSING = MISSING
+    description: StrictStr | MISSING = MISSING
     """
     A human-readable description of the tool.
 
@@ -1743,7 +1752,7 @@ class Tool(MCPModel):
 
     Defaults to JSON Schema 2020-12 when no explicit `$schema` is provided.
     """
-    name: str
+    name: StrictStr
     """
     Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     """
@@ -1754,7 +1763,7 @@ class Tool(MCPModel):
 
     Defaults to JSON Schema 2020-12 when no explicit `$schema` is provided.
     """
-    title: str | MISSING = MISSING
+    title: StrictStr | MISSING = MISSING
     """
     Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
@@ -1784,7 +1793,7 @@ class UnsupportedProtocolVersionErrorError(MCPModel):
     """
     Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     """
-    message: str
+    message: StrictStr
     """
     A short description of the error. The message SHOULD be limited to a concise single sentence.
     """
@@ -1795,11 +1804,11 @@ class UntitledMultiSelectEnumSchema(MCPModel):
     Schema for multiple-selection enumeration without display titles for options.
     """
 
-    default: list[str] | MISSING = MISSING
+    default: list[StrictStr] | MISSING = MISSING
     """
     Optional default value.
     """
-    description: str | MISSING = MISSING
+    description: StrictStr | MISSING = MISSING
     """
     Optional description for the enum field.
     """
@@ -1807,15 +1816,15 @@ class UntitledMultiSelectEnumSchema(MCPModel):
     """
     Schema for the array items.
     """
-    max_items: Annotated[int | MISSING, Field(alias="maxItems")] = MISSING
+    max_items: Annotated[StrictInt | MISSING, Field(alias="maxItems")] = MISSING
     """
     Maximum number of items to select.
     """
-    min_items: Annotated[int | MISSING, Field(alias="minItems")] = MISSING
+    min_items: Annotated[StrictInt | MISSING, Field(alias="minItems")] = MISSING
     """
     Minimum number of items to select.
     """
-    title: str | MISSING = MISSING
+    title: StrictStr | MISSING = MISSING
     """
     Optional title for the enum field.
     """
@@ -1828,7 +1837,7 @@ class CancelledNotificationParams(MCPModel):
     """
 
     meta: Annotated[NotificationMetaObject | MISSING, Field(alias="_meta")] = MISSING
-    reason: str | MISSING = MISSING
+    reason: StrictStr | MISSING = MISSING
     """
     An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
     """
@@ -1907,7 +1916,7 @@ class DiscoverResult(MCPModel):
     """
     The capabilities of the server.
     """
-    instructions: str | MISSING = MISSING
+    instructions: StrictStr | MISSING = MISSING
     """
     Natural-language guidance describing the server and its features.
 
@@ -1916,7 +1925,7 @@ class DiscoverResult(MCPModel):
     focus on information that helps the model use the server effectively
     and should not duplicate information already in tool descriptions.
     """
-    result_type: Annotated[str, Field(alias="resultType")]
+    result_type: Annotated[StrictStr, Field(alias="resultType")]
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -1926,12 +1935,12 @@ class DiscoverResult(MCPModel):
     server implementing an earlier protocol version (which does not include
     `resultType`), the client MUST treat the absent field as `"complete"`.
     """
-    supported_versions: Annotated[list[str], Field(alias="supportedVersions")]
+    supported_versions: Annotated[list[StrictStr], Field(alias="supportedVersions")]
     """
     MCP Protocol Versions this server supports. The client should choose a
     version from this list for use in subsequent requests.
     """
-    ttl_ms: Annotated[int, Field(alias="ttlMs", ge=0)]
+    ttl_ms: Annotated[StrictInt, Field(alias="ttlMs", ge=0)]
     """
     A hint from the server indicating how long (in milliseconds) the
     client MAY cache this response before re-fetching. Semantics are
@@ -2003,13 +2012,13 @@ class ListPromptsResult(MCPModel):
       authorization contexts (e.g., a different access token requires a
       different cache).
     """
-    next_cursor: Annotated[str | MISSING, Field(alias="nextCursor")] = MISSING
+    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
     """
     An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
     prompts: list[Prompt]
-    result_type: Annotated[str, Field(alias="resultType")]
+    result_type: Annotated[StrictStr, Field(alias="resultType")]
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -2019,7 +2028,7 @@ class ListPromptsResult(MCPModel):
     server implementing an earlier protocol version (which does not include
     `resultType`), the client MUST treat the absent field as `"complete"`.
     """
-    ttl_ms: Annotated[int, Field(alias="ttlMs", ge=0)]
+    ttl_ms: Annotated[StrictInt, Field(alias="ttlMs", ge=0)]
     """
     A hint from the server indicating how long (in milliseconds) the
     client MAY cache this response before re-fetching. Semantics are
@@ -2061,13 +2070,13 @@ class ListResourceTemplatesResult(MCPModel):
       authorization contexts (e.g., a different access token requires a
       different cache).
     """
-    next_cursor: Annotated[str | MISSING, Field(alias="nextCursor")] = MISSING
+    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
     """
     An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
     resource_templates: Annotated[list[ResourceTemplate], Field(alias="resourceTemplates")]
-    result_type: Annotated[str, Field(alias="resultType")]
+    result_type: Annotated[StrictStr, Field(alias="resultType")]
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -2077,7 +2086,7 @@ class ListResourceTemplatesResult(MCPModel):
     server implementing an earlier protocol version (which does not include
     `resultType`), the client MUST treat the absent field as `"complete"`.
     """
-    ttl_ms: Annotated[int, Field(alias="ttlMs", ge=0)]
+    ttl_ms: Annotated[StrictInt, Field(alias="ttlMs", ge=0)]
     """
     A hint from the server indicating how long (in milliseconds) the
     client MAY cache this response before re-fetching. Semantics are
@@ -2119,13 +2128,13 @@ class ListResourcesResult(MCPModel):
       authorization contexts (e.g., a different access token requires a
       different cache).
     """
-    next_cursor: Annotated[str | MISSING, Field(alias="nextCursor")] = MISSING
+    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
     """
     An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
     resources: list[Resource]
-    result_type: Annotated[str, Field(alias="resultType")]
+    result_type: Annotated[StrictStr, Field(alias="resultType")]
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -2135,7 +2144,7 @@ class ListResourcesResult(MCPModel):
     server implementing an earlier protocol version (which does not include
     `resultType`), the client MUST treat the absent field as `"complete"`.
     """
-    ttl_ms: Annotated[int, Field(alias="ttlMs", ge=0)]
+    ttl_ms: Annotated[StrictInt, Field(alias="ttlMs", ge=0)]
     """
     A hint from the server indicating how long (in milliseconds) the
     client MAY cache this response before re-fetching. Semantics are
@@ -2192,12 +2201,12 @@ class ListToolsResult(MCPModel):
       authorization contexts (e.g., a different access token requires a
       different cache).
     """
-    next_cursor: Annotated[str | MISSING, Field(alias="nextCursor")] = MISSING
+    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
     """
     An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
-    result_type: Annotated[str, Field(alias="resultType")]
+    result_type: Annotated[StrictStr, Field(alias="resultType")]
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -2208,7 +2217,7 @@ class ListToolsResult(MCPModel):
     `resultType`), the client MUST treat the absent field as `"complete"`.
     """
     tools: list[Tool]
-    ttl_ms: Annotated[int, Field(alias="ttlMs", ge=0)]
+    ttl_ms: Annotated[StrictInt, Field(alias="ttlMs", ge=0)]
     """
     A hint from the server indicating how long (in milliseconds) the
     client MAY cache this response before re-fetching. Semantics are
@@ -2245,7 +2254,7 @@ class LoggingMessageNotificationParams(MCPModel):
     """
     The severity of this log message.
     """
-    logger: str | MISSING = MISSING
+    logger: StrictStr | MISSING = MISSING
     """
     An optional name of the logger issuing this message.
     """
@@ -2281,7 +2290,7 @@ class ReadResourceResult(MCPModel):
       different cache).
     """
     contents: list[ReadResourceResultContentsItem]
-    result_type: Annotated[str, Field(alias="resultType")]
+    result_type: Annotated[StrictStr, Field(alias="resultType")]
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -2291,7 +2300,7 @@ class ReadResourceResult(MCPModel):
     server implementing an earlier protocol version (which does not include
     `resultType`), the client MUST treat the absent field as `"complete"`.
     """
-    ttl_ms: Annotated[int, Field(alias="ttlMs", ge=0)]
+    ttl_ms: Annotated[StrictInt, Field(alias="ttlMs", ge=0)]
     """
     A hint from the server indicating how long (in milliseconds) the
     client MAY cache this response before re-fetching. Semantics are
@@ -2352,11 +2361,11 @@ class TitledMultiSelectEnumSchema(MCPModel):
     Schema for multiple-selection enumeration with display titles for each option.
     """
 
-    default: list[str] | MISSING = MISSING
+    default: list[StrictStr] | MISSING = MISSING
     """
     Optional default value.
     """
-    description: str | MISSING = MISSING
+    description: StrictStr | MISSING = MISSING
     """
     Optional description for the enum field.
     """
@@ -2364,15 +2373,15 @@ class TitledMultiSelectEnumSchema(MCPModel):
     """
     Schema for array items with enum options and display labels.
     """
-    max_items: Annotated[int | MISSING, Field(alias="maxItems")] = MISSING
+    max_items: Annotated[StrictInt | MISSING, Field(alias="maxItems")] = MISSING
     """
     Maximum number of items to select.
     """
-    min_items: Annotated[int | MISSING, Field(alias="minItems")] = MISSING
+    min_items: Annotated[StrictInt | MISSING, Field(alias="minItems")] = MISSING
     """
     Minimum number of items to select.
     """
-    title: str | MISSING = MISSING
+    title: StrictStr | MISSING = MISSING
     """
     Optional title for the enum field.
     """
@@ -2601,7 +2610,7 @@ class RequestMetaObject(MCPModel):
     explicitly setting a level. Replaces the former `logging/setLevel` RPC.
     """
     io_modelcontextprotocol_protocol_version: Annotated[
-        str, Field(alias="io.modelcontextprotocol/protocolVersion")
+        StrictStr, Field(alias="io.modelcontextprotocol/protocolVersion")
     ]
     """
     The MCP Protocol Version being used for this request. Required.
@@ -2631,7 +2640,7 @@ class ResourceRequestParams(MCPModel):
     """
 
     meta: Annotated[RequestMetaObject, Field(alias="_meta")]
-    uri: str
+    uri: StrictStr
     """
     The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     """
@@ -2684,7 +2693,7 @@ class ToolResultContent(MCPModel):
     This has the same format as {@link CallToolResult.content} and can include text, images,
     audio, resource links, and embedded resources.
     """
-    is_error: Annotated[bool | MISSING, Field(alias="isError")] = MISSING
+    is_error: Annotated[StrictBool | MISSING, Field(alias="isError")] = MISSING
     """
     Whether the tool use resulted in an error.
 
@@ -2698,7 +2707,7 @@ class ToolResultContent(MCPModel):
     This can be any JSON value (object, array, string, number, boolean, or null).
     If the tool defined an {@link Tool.outputSchema}, this SHOULD conform to that schema.
     """
-    tool_use_id: Annotated[str, Field(alias="toolUseId")]
+    tool_use_id: Annotated[StrictStr, Field(alias="toolUseId")]
     """
     The ID of the tool use this result corresponds to.
 
@@ -2717,7 +2726,7 @@ class CallToolResult(MCPModel):
     """
     A list of content objects that represent the unstructured result of the tool call.
     """
-    is_error: Annotated[bool | MISSING, Field(alias="isError")] = MISSING
+    is_error: Annotated[StrictBool | MISSING, Field(alias="isError")] = MISSING
     """
     Whether the tool call ended in an error.
 
@@ -2732,7 +2741,7 @@ class CallToolResult(MCPModel):
     server does not support tool calls, or any other exceptional conditions,
     should be reported as an MCP error response.
     """
-    result_type: Annotated[str, Field(alias="resultType")]
+    result_type: Annotated[StrictStr, Field(alias="resultType")]
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -2788,9 +2797,9 @@ class ElicitRequestFormParamsRequestedSchema(MCPModel):
     Only top-level properties are allowed, without nesting.
     """
 
-    schema_: Annotated[str | MISSING, Field(alias="$schema")] = MISSING
+    schema_: Annotated[StrictStr | MISSING, Field(alias="$schema")] = MISSING
     properties: dict[str, PrimitiveSchemaDefinition]
-    required: list[str] | MISSING = MISSING
+    required: list[StrictStr] | MISSING = MISSING
     type: Literal["object"]
 
 
@@ -2800,12 +2809,12 @@ class GetPromptResult(MCPModel):
     """
 
     meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
-    description: str | MISSING = MISSING
+    description: StrictStr | MISSING = MISSING
     """
     An optional description for the prompt.
     """
     messages: list[PromptMessage]
-    result_type: Annotated[str, Field(alias="resultType")]
+    result_type: Annotated[StrictStr, Field(alias="resultType")]
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -2826,7 +2835,7 @@ class MissingRequiredClientCapabilityErrorError(MCPModel):
     """
     Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     """
-    message: str
+    message: StrictStr
     """
     A short description of the error. The message SHOULD be limited to a concise single sentence.
     """
@@ -2838,7 +2847,7 @@ class PaginatedRequestParams(MCPModel):
     """
 
     meta: Annotated[RequestMetaObject, Field(alias="_meta")]
-    cursor: str | MISSING = MISSING
+    cursor: StrictStr | MISSING = MISSING
     """
     An opaque token representing the current pagination position.
     If provided, the server should return results starting after this cursor.
@@ -2893,7 +2902,7 @@ class ElicitRequestFormParams(MCPModel):
     The parameters for a request to elicit non-sensitive information from the user via a form in the client.
     """
 
-    message: str
+    message: StrictStr
     """
     The message to present to the user describing what information is being requested.
     """
@@ -2983,7 +2992,7 @@ class MissingRequiredClientCapabilityError(MCPModel):
 class PaginatedRequest(MCPModel):
     id: RequestId
     jsonrpc: Literal["2.0"]
-    method: str
+    method: StrictStr
     params: PaginatedRequestParams
 
 
@@ -3060,7 +3069,7 @@ class CreateMessageRequestParams(MCPModel):
     omit this field or use `"none"`, and SHOULD only use the deprecated values if the client declares
     {@link ClientCapabilities.sampling.context}.
     """
-    max_tokens: Annotated[int, Field(alias="maxTokens")]
+    max_tokens: Annotated[StrictInt, Field(alias="maxTokens")]
     """
     The requested maximum number of tokens to sample (to prevent runaway completions).
 
@@ -3077,12 +3086,12 @@ class CreateMessageRequestParams(MCPModel):
     """
     The server's preferences for which model to select. The client MAY ignore these preferences.
     """
-    stop_sequences: Annotated[list[str] | MISSING, Field(alias="stopSequences")] = MISSING
-    system_prompt: Annotated[str | MISSING, Field(alias="systemPrompt")] = MISSING
+    stop_sequences: Annotated[list[StrictStr] | MISSING, Field(alias="stopSequences")] = MISSING
+    system_prompt: Annotated[StrictStr | MISSING, Field(alias="systemPrompt")] = MISSING
     """
     An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
     """
-    temperature: int | float | MISSING = MISSING
+    temperature: StrictInt | StrictFloat | MISSING = MISSING
     tool_choice: Annotated[ToolChoice | MISSING, Field(alias="toolChoice")] = MISSING
     """
     Controls how the model uses tools.
@@ -3105,12 +3114,12 @@ class CreateMessageResult(MCPModel):
 
     meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
     content: CreateMessageResultContent
-    model: str
+    model: StrictStr
     """
     The name of the model that generated the message.
     """
     role: Role
-    stop_reason: Annotated[str | MISSING, Field(alias="stopReason")] = MISSING
+    stop_reason: Annotated[StrictStr | MISSING, Field(alias="stopReason")] = MISSING
     """
     The reason why sampling stopped, if known.
 
@@ -3154,8 +3163,8 @@ class ReadResourceRequestParams(MCPModel):
 
     meta: Annotated[RequestMetaObject, Field(alias="_meta")]
     input_responses: Annotated[InputResponses | MISSING, Field(alias="inputResponses")] = MISSING
-    request_state: Annotated[str | MISSING, Field(alias="requestState")] = MISSING
-    uri: str
+    request_state: Annotated[StrictStr | MISSING, Field(alias="requestState")] = MISSING
+    uri: StrictStr
     """
     The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     """
@@ -3172,11 +3181,11 @@ class CallToolRequestParams(MCPModel):
     Arguments to use for the tool call.
     """
     input_responses: Annotated[InputResponses | MISSING, Field(alias="inputResponses")] = MISSING
-    name: str
+    name: StrictStr
     """
     The name of the tool.
     """
-    request_state: Annotated[str | MISSING, Field(alias="requestState")] = MISSING
+    request_state: Annotated[StrictStr | MISSING, Field(alias="requestState")] = MISSING
 
 
 class CreateMessageRequest(MCPModel):
@@ -3194,16 +3203,16 @@ class GetPromptRequestParams(MCPModel):
     """
 
     meta: Annotated[RequestMetaObject, Field(alias="_meta")]
-    arguments: dict[str, str] | MISSING = MISSING
+    arguments: dict[str, StrictStr] | MISSING = MISSING
     """
     Arguments to use for templating the prompt.
     """
     input_responses: Annotated[InputResponses | MISSING, Field(alias="inputResponses")] = MISSING
-    name: str
+    name: StrictStr
     """
     The name of the prompt or prompt template.
     """
-    request_state: Annotated[str | MISSING, Field(alias="requestState")] = MISSING
+    request_state: Annotated[StrictStr | MISSING, Field(alias="requestState")] = MISSING
 
 
 InputRequest = TypeAliasType(
@@ -3231,7 +3240,7 @@ class InputRequiredResult(MCPModel):
 
     meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
     input_requests: Annotated[InputRequests | MISSING, Field(alias="inputRequests")] = MISSING
-    request_state: Annotated[str | MISSING, Field(alias="requestState")] = MISSING
+    request_state: Annotated[StrictStr | MISSING, Field(alias="requestState")] = MISSING
     result_type: Annotated[Literal["input_required"], Field(alias="resultType")]
     """
     Indicates the type of the result, which allows the client to determine
@@ -3247,7 +3256,7 @@ class InputRequiredResult(MCPModel):
 class InputResponseRequestParams(MCPModel):
     meta: Annotated[RequestMetaObject, Field(alias="_meta")]
     input_responses: Annotated[InputResponses | MISSING, Field(alias="inputResponses")] = MISSING
-    request_state: Annotated[str | MISSING, Field(alias="requestState")] = MISSING
+    request_state: Annotated[StrictStr | MISSING, Field(alias="requestState")] = MISSING
 
 
 class ReadResourceRequest(MCPModel):

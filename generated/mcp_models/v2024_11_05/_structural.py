@@ -142,8 +142,8 @@ def structural(union: str) -> Discriminator:
         name = type(value).__name__
         if name in tags:  # an instance of an arm (Python mode): its class is its tag
             return name
-        if not _is_json(value):
-            return None
+        if not _is_json(value):  # an instance of a subclass of an arm
+            return next((c.__name__ for c in type(value).__mro__ if c.__name__ in tags), None)
         for tag, test, _ in rules:
             if test(value):
                 return tag

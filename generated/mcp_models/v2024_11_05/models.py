@@ -6,23 +6,23 @@ from __future__ import annotations
 from typing import Annotated, Union
 from pydantic import SerializeAsAny, Tag
 from ._structural import structural
+from pydantic import Field, StrictBool, StrictFloat, StrictInt, StrictStr
 from typing import Annotated, Any, Literal
-from pydantic import Field
 from typing_extensions import TypeAliasType
 from pydantic_core import MISSING
 from ._base import MCPModel
 
 
 class BlobResourceContents(MCPModel):
-    blob: str
+    blob: StrictStr
     """
     A base64-encoded string representing the binary data of the item.
     """
-    mime_type: Annotated[str | MISSING, Field(alias="mimeType")] = MISSING
+    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
     """
     The MIME type of this resource, if known.
     """
-    uri: str
+    uri: StrictStr
     """
     The URI of this resource.
     """
@@ -30,7 +30,7 @@ class BlobResourceContents(MCPModel):
 
 class CallToolRequestParams(MCPModel):
     arguments: dict[str, Any] | MISSING = MISSING
-    name: str
+    name: StrictStr
 
 
 class ClientCapabilitiesExperimentalValue(MCPModel):
@@ -42,7 +42,7 @@ class ClientCapabilitiesRoots(MCPModel):
     Present if the client supports listing roots.
     """
 
-    list_changed: Annotated[bool | MISSING, Field(alias="listChanged")] = MISSING
+    list_changed: Annotated[StrictBool | MISSING, Field(alias="listChanged")] = MISSING
     """
     Whether the client supports notifications for changes to the roots list.
     """
@@ -59,26 +59,26 @@ class CompleteRequestParamsArgument(MCPModel):
     The argument's information
     """
 
-    name: str
+    name: StrictStr
     """
     The name of the argument
     """
-    value: str
+    value: StrictStr
     """
     The value of the argument to use for completion matching.
     """
 
 
 class CompleteResultCompletion(MCPModel):
-    has_more: Annotated[bool | MISSING, Field(alias="hasMore")] = MISSING
+    has_more: Annotated[StrictBool | MISSING, Field(alias="hasMore")] = MISSING
     """
     Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
     """
-    total: int | MISSING = MISSING
+    total: StrictInt | MISSING = MISSING
     """
     The total number of completion options available. This can exceed the number of values actually sent in the response.
     """
-    values: list[str]
+    values: list[StrictStr]
     """
     An array of completion values. Must not exceed 100 items.
     """
@@ -90,15 +90,15 @@ class CreateMessageRequestParamsMetadata(MCPModel):
     """
 
 
-Cursor = TypeAliasType("Cursor", str)
+Cursor = TypeAliasType("Cursor", StrictStr)
 
 
 class GetPromptRequestParams(MCPModel):
-    arguments: dict[str, str] | MISSING = MISSING
+    arguments: dict[str, StrictStr] | MISSING = MISSING
     """
     Arguments to use for templating the prompt.
     """
-    name: str
+    name: StrictStr
     """
     The name of the prompt or prompt template.
     """
@@ -109,8 +109,8 @@ class Implementation(MCPModel):
     Describes the name and version of an MCP implementation.
     """
 
-    name: str
-    version: str
+    name: StrictStr
+    version: StrictStr
 
 
 class InitializedNotificationParams(MCPModel):
@@ -121,7 +121,7 @@ class InitializedNotificationParams(MCPModel):
 
 
 class JSONRPCErrorError(MCPModel):
-    code: int
+    code: StrictInt
     """
     The error type that occurred.
     """
@@ -129,7 +129,7 @@ class JSONRPCErrorError(MCPModel):
     """
     Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     """
-    message: str
+    message: StrictStr
     """
     A short description of the error. The message SHOULD be limited to a concise single sentence.
     """
@@ -143,7 +143,7 @@ class JSONRPCNotificationParams(MCPModel):
 
 
 class ListPromptsRequestParams(MCPModel):
-    cursor: str | MISSING = MISSING
+    cursor: StrictStr | MISSING = MISSING
     """
     An opaque token representing the current pagination position.
     If provided, the server should return results starting after this cursor.
@@ -151,7 +151,7 @@ class ListPromptsRequestParams(MCPModel):
 
 
 class ListResourceTemplatesRequestParams(MCPModel):
-    cursor: str | MISSING = MISSING
+    cursor: StrictStr | MISSING = MISSING
     """
     An opaque token representing the current pagination position.
     If provided, the server should return results starting after this cursor.
@@ -159,7 +159,7 @@ class ListResourceTemplatesRequestParams(MCPModel):
 
 
 class ListResourcesRequestParams(MCPModel):
-    cursor: str | MISSING = MISSING
+    cursor: StrictStr | MISSING = MISSING
     """
     An opaque token representing the current pagination position.
     If provided, the server should return results starting after this cursor.
@@ -167,7 +167,7 @@ class ListResourcesRequestParams(MCPModel):
 
 
 class ListToolsRequestParams(MCPModel):
-    cursor: str | MISSING = MISSING
+    cursor: StrictStr | MISSING = MISSING
     """
     An opaque token representing the current pagination position.
     If provided, the server should return results starting after this cursor.
@@ -189,7 +189,7 @@ class LoggingMessageNotificationParams(MCPModel):
     """
     The severity of this log message.
     """
-    logger: str | MISSING = MISSING
+    logger: StrictStr | MISSING = MISSING
     """
     An optional name of the logger issuing this message.
     """
@@ -203,7 +203,7 @@ class ModelHint(MCPModel):
     to the client to interpret.
     """
 
-    name: str | MISSING = MISSING
+    name: StrictStr | MISSING = MISSING
     """
     A hint for a model name.
 
@@ -232,9 +232,9 @@ class ModelPreferences(MCPModel):
     balance them against other considerations.
     """
 
-    cost_priority: Annotated[int | float | MISSING, Field(alias="costPriority", ge=0.0, le=1.0)] = (
-        MISSING
-    )
+    cost_priority: Annotated[
+        StrictInt | StrictFloat | MISSING, Field(alias="costPriority", ge=0.0, le=1.0)
+    ] = MISSING
     """
     How much to prioritize cost when selecting a model. A value of 0 means cost
     is not important, while a value of 1 means cost is the most important
@@ -251,7 +251,7 @@ class ModelPreferences(MCPModel):
     MAY still use the priorities to select from ambiguous matches.
     """
     intelligence_priority: Annotated[
-        int | float | MISSING, Field(alias="intelligencePriority", ge=0.0, le=1.0)
+        StrictInt | StrictFloat | MISSING, Field(alias="intelligencePriority", ge=0.0, le=1.0)
     ] = MISSING
     """
     How much to prioritize intelligence and capabilities when selecting a
@@ -259,7 +259,7 @@ class ModelPreferences(MCPModel):
     means intelligence is the most important factor.
     """
     speed_priority: Annotated[
-        int | float | MISSING, Field(alias="speedPriority", ge=0.0, le=1.0)
+        StrictInt | StrictFloat | MISSING, Field(alias="speedPriority", ge=0.0, le=1.0)
     ] = MISSING
     """
     How much to prioritize sampling speed (latency) when selecting a model. A
@@ -276,7 +276,7 @@ class NotificationParams(MCPModel):
 
 
 class PaginatedRequestParams(MCPModel):
-    cursor: str | MISSING = MISSING
+    cursor: StrictStr | MISSING = MISSING
     """
     An opaque token representing the current pagination position.
     If provided, the server should return results starting after this cursor.
@@ -288,14 +288,14 @@ class PaginatedResult(MCPModel):
     """
     This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     """
-    next_cursor: Annotated[str | MISSING, Field(alias="nextCursor")] = MISSING
+    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
     """
     An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
 
 
-ProgressToken = TypeAliasType("ProgressToken", str | int)
+ProgressToken = TypeAliasType("ProgressToken", StrictStr | StrictInt)
 
 
 class PromptArgument(MCPModel):
@@ -303,15 +303,15 @@ class PromptArgument(MCPModel):
     Describes an argument that a prompt can accept.
     """
 
-    description: str | MISSING = MISSING
+    description: StrictStr | MISSING = MISSING
     """
     A human-readable description of the argument.
     """
-    name: str
+    name: StrictStr
     """
     The name of the argument.
     """
-    required: bool | MISSING = MISSING
+    required: StrictBool | MISSING = MISSING
     """
     Whether this argument must be provided.
     """
@@ -329,7 +329,7 @@ class PromptReference(MCPModel):
     Identifies a prompt.
     """
 
-    name: str
+    name: StrictStr
     """
     The name of the prompt or prompt template
     """
@@ -337,13 +337,13 @@ class PromptReference(MCPModel):
 
 
 class ReadResourceRequestParams(MCPModel):
-    uri: str
+    uri: StrictStr
     """
     The URI of the resource to read. The URI can use any protocol; it is up to the server how to interpret it.
     """
 
 
-RequestId = TypeAliasType("RequestId", str | int)
+RequestId = TypeAliasType("RequestId", StrictStr | StrictInt)
 
 
 class RequestParamsMeta(MCPModel):
@@ -358,11 +358,11 @@ class ResourceContents(MCPModel):
     The contents of a specific resource or sub-resource.
     """
 
-    mime_type: Annotated[str | MISSING, Field(alias="mimeType")] = MISSING
+    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
     """
     The MIME type of this resource, if known.
     """
-    uri: str
+    uri: StrictStr
     """
     The URI of this resource.
     """
@@ -381,14 +381,14 @@ class ResourceReference(MCPModel):
     """
 
     type: Literal["ref/resource"]
-    uri: str
+    uri: StrictStr
     """
     The URI or URI template of the resource.
     """
 
 
 class ResourceUpdatedNotificationParams(MCPModel):
-    uri: str
+    uri: StrictStr
     """
     The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
     """
@@ -409,13 +409,13 @@ class Root(MCPModel):
     Represents a root directory or file that the server can operate on.
     """
 
-    name: str | MISSING = MISSING
+    name: StrictStr | MISSING = MISSING
     """
     An optional name for the root. This can be used to provide a human-readable
     identifier for the root, which may be useful for display purposes or for
     referencing the root in other parts of the application.
     """
-    uri: str
+    uri: StrictStr
     """
     The URI identifying the root. This *must* start with file:// for now.
     This restriction may be relaxed in future versions of the protocol to allow
@@ -445,7 +445,7 @@ class ServerCapabilitiesPrompts(MCPModel):
     Present if the server offers any prompt templates.
     """
 
-    list_changed: Annotated[bool | MISSING, Field(alias="listChanged")] = MISSING
+    list_changed: Annotated[StrictBool | MISSING, Field(alias="listChanged")] = MISSING
     """
     Whether this server supports notifications for changes to the prompt list.
     """
@@ -456,11 +456,11 @@ class ServerCapabilitiesResources(MCPModel):
     Present if the server offers any resources to read.
     """
 
-    list_changed: Annotated[bool | MISSING, Field(alias="listChanged")] = MISSING
+    list_changed: Annotated[StrictBool | MISSING, Field(alias="listChanged")] = MISSING
     """
     Whether this server supports notifications for changes to the resource list.
     """
-    subscribe: bool | MISSING = MISSING
+    subscribe: StrictBool | MISSING = MISSING
     """
     Whether this server supports subscribing to resource updates.
     """
@@ -471,7 +471,7 @@ class ServerCapabilitiesTools(MCPModel):
     Present if the server offers any tools to call.
     """
 
-    list_changed: Annotated[bool | MISSING, Field(alias="listChanged")] = MISSING
+    list_changed: Annotated[StrictBool | MISSING, Field(alias="listChanged")] = MISSING
     """
     Whether this server supports notifications for changes to the tool list.
     """
@@ -485,7 +485,7 @@ class SetLevelRequestParams(MCPModel):
 
 
 class SubscribeRequestParams(MCPModel):
-    uri: str
+    uri: StrictStr
     """
     The URI of the resource to subscribe to. The URI can use any protocol; it is up to the server how to interpret it.
     """
@@ -498,7 +498,7 @@ class TextContentAnnotations(MCPModel):
 
     It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
     """
-    priority: Annotated[int | float | MISSING, Field(ge=0.0, le=1.0)] = MISSING
+    priority: Annotated[StrictInt | StrictFloat | MISSING, Field(ge=0.0, le=1.0)] = MISSING
     """
     Describes how important this data is for operating the server.
 
@@ -509,15 +509,15 @@ class TextContentAnnotations(MCPModel):
 
 
 class TextResourceContents(MCPModel):
-    mime_type: Annotated[str | MISSING, Field(alias="mimeType")] = MISSING
+    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
     """
     The MIME type of this resource, if known.
     """
-    text: str
+    text: StrictStr
     """
     The text of the item. This must only be set if the item can actually be represented as text (not binary data).
     """
-    uri: str
+    uri: StrictStr
     """
     The URI of this resource.
     """
@@ -535,7 +535,7 @@ class ToolListChangedNotificationParams(MCPModel):
 
 
 class UnsubscribeRequestParams(MCPModel):
-    uri: str
+    uri: StrictStr
     """
     The URI of the resource to unsubscribe from.
     """
@@ -548,7 +548,7 @@ class AnnotatedAnnotations(MCPModel):
 
     It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
     """
-    priority: Annotated[int | float | MISSING, Field(ge=0.0, le=1.0)] = MISSING
+    priority: Annotated[StrictInt | StrictFloat | MISSING, Field(ge=0.0, le=1.0)] = MISSING
     """
     Describes how important this data is for operating the server.
 
@@ -576,7 +576,7 @@ class CallToolRequest(MCPModel):
 
 
 class CancelledNotificationParams(MCPModel):
-    reason: str | MISSING = MISSING
+    reason: StrictStr | MISSING = MISSING
     """
     An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
     """
@@ -632,7 +632,7 @@ class EmbeddedResourceAnnotations(MCPModel):
 
     It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
     """
-    priority: Annotated[int | float | MISSING, Field(ge=0.0, le=1.0)] = MISSING
+    priority: Annotated[StrictInt | StrictFloat | MISSING, Field(ge=0.0, le=1.0)] = MISSING
     """
     Describes how important this data is for operating the server.
 
@@ -675,7 +675,7 @@ class ImageContentAnnotations(MCPModel):
 
     It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
     """
-    priority: Annotated[int | float | MISSING, Field(ge=0.0, le=1.0)] = MISSING
+    priority: Annotated[StrictInt | StrictFloat | MISSING, Field(ge=0.0, le=1.0)] = MISSING
     """
     Describes how important this data is for operating the server.
 
@@ -688,7 +688,7 @@ class ImageContentAnnotations(MCPModel):
 class InitializeRequestParams(MCPModel):
     capabilities: ClientCapabilities
     client_info: Annotated[Implementation, Field(alias="clientInfo")]
-    protocol_version: Annotated[str, Field(alias="protocolVersion")]
+    protocol_version: Annotated[StrictStr, Field(alias="protocolVersion")]
     """
     The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
     """
@@ -719,7 +719,7 @@ class JSONRPCNotification(MCPModel):
     """
 
     jsonrpc: Literal["2.0"]
-    method: str
+    method: StrictStr
     params: JSONRPCNotificationParams | MISSING = MISSING
 
 
@@ -807,12 +807,12 @@ class LoggingMessageNotification(MCPModel):
 
 
 class Notification(MCPModel):
-    method: str
+    method: StrictStr
     params: NotificationParams | MISSING = MISSING
 
 
 class PaginatedRequest(MCPModel):
-    method: str
+    method: StrictStr
     params: PaginatedRequestParams | MISSING = MISSING
 
 
@@ -824,7 +824,7 @@ class PingRequestParamsMeta(MCPModel):
 
 
 class ProgressNotificationParams(MCPModel):
-    progress: int | float
+    progress: StrictInt | StrictFloat
     """
     The progress thus far. This should increase every time progress is made, even if the total is unknown.
     """
@@ -832,7 +832,7 @@ class ProgressNotificationParams(MCPModel):
     """
     The progress token which was given in the initial request, used to associate this notification with the request that is proceeding.
     """
-    total: int | float | MISSING = MISSING
+    total: StrictInt | StrictFloat | MISSING = MISSING
     """
     Total number of items to process (or total progress required), if known.
     """
@@ -847,11 +847,11 @@ class Prompt(MCPModel):
     """
     A list of arguments to use for templating the prompt.
     """
-    description: str | MISSING = MISSING
+    description: StrictStr | MISSING = MISSING
     """
     An optional description of what this prompt provides
     """
-    name: str
+    name: StrictStr
     """
     The name of the prompt or prompt template.
     """
@@ -900,7 +900,7 @@ class ResourceAnnotations(MCPModel):
 
     It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
     """
-    priority: Annotated[int | float | MISSING, Field(ge=0.0, le=1.0)] = MISSING
+    priority: Annotated[StrictInt | StrictFloat | MISSING, Field(ge=0.0, le=1.0)] = MISSING
     """
     Describes how important this data is for operating the server.
 
@@ -926,7 +926,7 @@ class ResourceTemplateAnnotations(MCPModel):
 
     It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
     """
-    priority: Annotated[int | float | MISSING, Field(ge=0.0, le=1.0)] = MISSING
+    priority: Annotated[StrictInt | StrictFloat | MISSING, Field(ge=0.0, le=1.0)] = MISSING
     """
     Describes how important this data is for operating the server.
 
@@ -1007,7 +1007,7 @@ class TextContent(MCPModel):
     """
 
     annotations: TextContentAnnotations | MISSING = MISSING
-    text: str
+    text: StrictStr
     """
     The text content of the message.
     """
@@ -1020,7 +1020,7 @@ class ToolInputSchema(MCPModel):
     """
 
     properties: dict[str, ToolInputSchemaPropertiesValue] | MISSING = MISSING
-    required: list[str] | MISSING = MISSING
+    required: list[StrictStr] | MISSING = MISSING
     type: Literal["object"]
 
 
@@ -1084,11 +1084,11 @@ class ImageContent(MCPModel):
     """
 
     annotations: ImageContentAnnotations | MISSING = MISSING
-    data: str
+    data: StrictStr
     """
     The base64-encoded image data.
     """
-    mime_type: Annotated[str, Field(alias="mimeType")]
+    mime_type: Annotated[StrictStr, Field(alias="mimeType")]
     """
     The MIME type of the image. Different providers may support different image types.
     """
@@ -1114,13 +1114,13 @@ class InitializeResult(MCPModel):
     This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     """
     capabilities: ServerCapabilities
-    instructions: str | MISSING = MISSING
+    instructions: StrictStr | MISSING = MISSING
     """
     Instructions describing how to use the server and its features.
 
     This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a "hint" to the model. For example, this information MAY be added to the system prompt.
     """
-    protocol_version: Annotated[str, Field(alias="protocolVersion")]
+    protocol_version: Annotated[StrictStr, Field(alias="protocolVersion")]
     """
     The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
     """
@@ -1140,7 +1140,7 @@ class ListPromptsResult(MCPModel):
     """
     This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     """
-    next_cursor: Annotated[str | MISSING, Field(alias="nextCursor")] = MISSING
+    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
     """
     An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
@@ -1184,7 +1184,7 @@ class ReadResourceResult(MCPModel):
 
 
 class Request(MCPModel):
-    method: str
+    method: StrictStr
     params: RequestParams | MISSING = MISSING
 
 
@@ -1194,29 +1194,29 @@ class Resource(MCPModel):
     """
 
     annotations: ResourceAnnotations | MISSING = MISSING
-    description: str | MISSING = MISSING
+    description: StrictStr | MISSING = MISSING
     """
     A description of what this resource represents.
 
     This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
     """
-    mime_type: Annotated[str | MISSING, Field(alias="mimeType")] = MISSING
+    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
     """
     The MIME type of this resource, if known.
     """
-    name: str
+    name: StrictStr
     """
     A human-readable name for this resource.
 
     This can be used by clients to populate UI elements.
     """
-    size: int | MISSING = MISSING
+    size: StrictInt | MISSING = MISSING
     """
     The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
 
     This can be used by Hosts to display file sizes and estimate context window usage.
     """
-    uri: str
+    uri: StrictStr
     """
     The URI of this resource.
     """
@@ -1228,23 +1228,23 @@ class ResourceTemplate(MCPModel):
     """
 
     annotations: ResourceTemplateAnnotations | MISSING = MISSING
-    description: str | MISSING = MISSING
+    description: StrictStr | MISSING = MISSING
     """
     A description of what this template is for.
 
     This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
     """
-    mime_type: Annotated[str | MISSING, Field(alias="mimeType")] = MISSING
+    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
     """
     The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
     """
-    name: str
+    name: StrictStr
     """
     A human-readable name for the type of resource this template refers to.
 
     This can be used by clients to populate UI elements.
     """
-    uri_template: Annotated[str, Field(alias="uriTemplate")]
+    uri_template: Annotated[StrictStr, Field(alias="uriTemplate")]
     """
     A URI template (according to RFC 6570) that can be used to construct resource URIs.
     """
@@ -1275,7 +1275,7 @@ class Tool(MCPModel):
     Definition for a tool the client can call.
     """
 
-    description: str | MISSING = MISSING
+    description: StrictStr | MISSING = MISSING
     """
     A human-readable description of the tool.
     """
@@ -1283,7 +1283,7 @@ class Tool(MCPModel):
     """
     A JSON Schema object defining the expected parameters for the tool.
     """
-    name: str
+    name: StrictStr
     """
     The name of the tool.
     """
@@ -1328,7 +1328,7 @@ class JSONRPCRequest(MCPModel):
 
     id: RequestId
     jsonrpc: Literal["2.0"]
-    method: str
+    method: StrictStr
     params: JSONRPCRequestParams | MISSING = MISSING
 
 
@@ -1341,7 +1341,7 @@ class ListResourceTemplatesResult(MCPModel):
     """
     This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     """
-    next_cursor: Annotated[str | MISSING, Field(alias="nextCursor")] = MISSING
+    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
     """
     An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
@@ -1358,7 +1358,7 @@ class ListResourcesResult(MCPModel):
     """
     This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     """
-    next_cursor: Annotated[str | MISSING, Field(alias="nextCursor")] = MISSING
+    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
     """
     An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
@@ -1390,7 +1390,7 @@ class ListToolsResult(MCPModel):
     """
     This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     """
-    next_cursor: Annotated[str | MISSING, Field(alias="nextCursor")] = MISSING
+    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
     """
     An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
@@ -1447,7 +1447,7 @@ class CallToolResult(MCPModel):
     This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     """
     content: list[CallToolResultContentItem]
-    is_error: Annotated[bool | MISSING, Field(alias="isError")] = MISSING
+    is_error: Annotated[StrictBool | MISSING, Field(alias="isError")] = MISSING
     """
     Whether the tool call ended in an error.
 
@@ -1483,7 +1483,7 @@ class CreateMessageRequestParams(MCPModel):
     """
     A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request.
     """
-    max_tokens: Annotated[int, Field(alias="maxTokens")]
+    max_tokens: Annotated[StrictInt, Field(alias="maxTokens")]
     """
     The maximum number of tokens to sample, as requested by the server. The client MAY choose to sample fewer tokens than requested.
     """
@@ -1498,12 +1498,12 @@ class CreateMessageRequestParams(MCPModel):
     """
     The server's preferences for which model to select. The client MAY ignore these preferences.
     """
-    stop_sequences: Annotated[list[str] | MISSING, Field(alias="stopSequences")] = MISSING
-    system_prompt: Annotated[str | MISSING, Field(alias="systemPrompt")] = MISSING
+    stop_sequences: Annotated[list[StrictStr] | MISSING, Field(alias="stopSequences")] = MISSING
+    system_prompt: Annotated[StrictStr | MISSING, Field(alias="systemPrompt")] = MISSING
     """
     An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
     """
-    temperature: int | float | MISSING = MISSING
+    temperature: StrictInt | StrictFloat | MISSING = MISSING
 
 
 class CreateMessageResult(MCPModel):
@@ -1516,12 +1516,12 @@ class CreateMessageResult(MCPModel):
     This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     """
     content: CreateMessageResultContent
-    model: str
+    model: StrictStr
     """
     The name of the model that generated the message.
     """
     role: Role
-    stop_reason: Annotated[str | MISSING, Field(alias="stopReason")] = MISSING
+    stop_reason: Annotated[StrictStr | MISSING, Field(alias="stopReason")] = MISSING
     """
     The reason why sampling stopped, if known.
     """
@@ -1536,7 +1536,7 @@ class GetPromptResult(MCPModel):
     """
     This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     """
-    description: str | MISSING = MISSING
+    description: StrictStr | MISSING = MISSING
     """
     An optional description for the prompt.
     """

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Annotated, Union
 from pydantic import SerializeAsAny, Tag
 from ._structural import structural
-from pydantic import Field
+from pydantic import Field, StrictBool, StrictFloat, StrictInt, StrictStr
 from typing import Annotated, Any, Literal
 from typing_extensions import TypeAliasType
 from pydantic_core import MISSING
@@ -18,11 +18,11 @@ class BaseMetadata(MCPModel):
     Base interface for metadata with name (identifier) and title (display name) properties.
     """
 
-    name: str
+    name: StrictStr
     """
     Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     """
-    title: str | MISSING = MISSING
+    title: StrictStr | MISSING = MISSING
     """
     Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
@@ -38,30 +38,30 @@ class BlobResourceContents(MCPModel):
     """
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
-    blob: str
+    blob: StrictStr
     """
     A base64-encoded string representing the binary data of the item.
     """
-    mime_type: Annotated[str | MISSING, Field(alias="mimeType")] = MISSING
+    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
     """
     The MIME type of this resource, if known.
     """
-    uri: str
+    uri: StrictStr
     """
     The URI of this resource.
     """
 
 
 class BooleanSchema(MCPModel):
-    default: bool | MISSING = MISSING
-    description: str | MISSING = MISSING
-    title: str | MISSING = MISSING
+    default: StrictBool | MISSING = MISSING
+    description: StrictStr | MISSING = MISSING
+    title: StrictStr | MISSING = MISSING
     type: Literal["boolean"]
 
 
 class CallToolRequestParams(MCPModel):
     arguments: dict[str, Any] | MISSING = MISSING
-    name: str
+    name: StrictStr
 
 
 class ClientCapabilitiesElicitation(MCPModel):
@@ -79,7 +79,7 @@ class ClientCapabilitiesRoots(MCPModel):
     Present if the client supports listing roots.
     """
 
-    list_changed: Annotated[bool | MISSING, Field(alias="listChanged")] = MISSING
+    list_changed: Annotated[StrictBool | MISSING, Field(alias="listChanged")] = MISSING
     """
     Whether the client supports notifications for changes to the roots list.
     """
@@ -96,11 +96,11 @@ class CompleteRequestParamsArgument(MCPModel):
     The argument's information
     """
 
-    name: str
+    name: StrictStr
     """
     The name of the argument
     """
-    value: str
+    value: StrictStr
     """
     The value of the argument to use for completion matching.
     """
@@ -111,22 +111,22 @@ class CompleteRequestParamsContext(MCPModel):
     Additional, optional context for completions
     """
 
-    arguments: dict[str, str] | MISSING = MISSING
+    arguments: dict[str, StrictStr] | MISSING = MISSING
     """
     Previously-resolved variables in a URI template or prompt.
     """
 
 
 class CompleteResultCompletion(MCPModel):
-    has_more: Annotated[bool | MISSING, Field(alias="hasMore")] = MISSING
+    has_more: Annotated[StrictBool | MISSING, Field(alias="hasMore")] = MISSING
     """
     Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
     """
-    total: int | MISSING = MISSING
+    total: StrictInt | MISSING = MISSING
     """
     The total number of completion options available. This can exceed the number of values actually sent in the response.
     """
-    values: list[str]
+    values: list[StrictStr]
     """
     An array of completion values. Must not exceed 100 items.
     """
@@ -138,7 +138,7 @@ class CreateMessageRequestParamsMetadata(MCPModel):
     """
 
 
-Cursor = TypeAliasType("Cursor", str)
+Cursor = TypeAliasType("Cursor", StrictStr)
 
 
 class ElicitResult(MCPModel):
@@ -157,7 +157,7 @@ class ElicitResult(MCPModel):
     - "decline": User explicitly declined the action
     - "cancel": User dismissed without making an explicit choice
     """
-    content: dict[str, str | int | bool] | MISSING = MISSING
+    content: dict[str, StrictStr | StrictInt | StrictBool] | MISSING = MISSING
     """
     The submitted form data, only present when action is "accept".
     Contains values matching the requested schema.
@@ -165,19 +165,19 @@ class ElicitResult(MCPModel):
 
 
 class EnumSchema(MCPModel):
-    description: str | MISSING = MISSING
-    enum: list[str]
-    enum_names: Annotated[list[str] | MISSING, Field(alias="enumNames")] = MISSING
-    title: str | MISSING = MISSING
+    description: StrictStr | MISSING = MISSING
+    enum: list[StrictStr]
+    enum_names: Annotated[list[StrictStr] | MISSING, Field(alias="enumNames")] = MISSING
+    title: StrictStr | MISSING = MISSING
     type: Literal["string"]
 
 
 class GetPromptRequestParams(MCPModel):
-    arguments: dict[str, str] | MISSING = MISSING
+    arguments: dict[str, StrictStr] | MISSING = MISSING
     """
     Arguments to use for templating the prompt.
     """
-    name: str
+    name: StrictStr
     """
     The name of the prompt or prompt template.
     """
@@ -188,11 +188,11 @@ class Implementation(MCPModel):
     Describes the name and version of an MCP implementation, with an optional title for UI representation.
     """
 
-    name: str
+    name: StrictStr
     """
     Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     """
-    title: str | MISSING = MISSING
+    title: StrictStr | MISSING = MISSING
     """
     Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
@@ -201,7 +201,7 @@ class Implementation(MCPModel):
     where `annotations.title` should be given precedence over using `name`,
     if present).
     """
-    version: str
+    version: StrictStr
 
 
 class InitializedNotificationParams(MCPModel):
@@ -212,7 +212,7 @@ class InitializedNotificationParams(MCPModel):
 
 
 class JSONRPCErrorError(MCPModel):
-    code: int
+    code: StrictInt
     """
     The error type that occurred.
     """
@@ -220,7 +220,7 @@ class JSONRPCErrorError(MCPModel):
     """
     Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     """
-    message: str
+    message: StrictStr
     """
     A short description of the error. The message SHOULD be limited to a concise single sentence.
     """
@@ -234,7 +234,7 @@ class JSONRPCNotificationParams(MCPModel):
 
 
 class ListPromptsRequestParams(MCPModel):
-    cursor: str | MISSING = MISSING
+    cursor: StrictStr | MISSING = MISSING
     """
     An opaque token representing the current pagination position.
     If provided, the server should return results starting after this cursor.
@@ -242,7 +242,7 @@ class ListPromptsRequestParams(MCPModel):
 
 
 class ListResourceTemplatesRequestParams(MCPModel):
-    cursor: str | MISSING = MISSING
+    cursor: StrictStr | MISSING = MISSING
     """
     An opaque token representing the current pagination position.
     If provided, the server should return results starting after this cursor.
@@ -250,7 +250,7 @@ class ListResourceTemplatesRequestParams(MCPModel):
 
 
 class ListResourcesRequestParams(MCPModel):
-    cursor: str | MISSING = MISSING
+    cursor: StrictStr | MISSING = MISSING
     """
     An opaque token representing the current pagination position.
     If provided, the server should return results starting after this cursor.
@@ -258,7 +258,7 @@ class ListResourcesRequestParams(MCPModel):
 
 
 class ListToolsRequestParams(MCPModel):
-    cursor: str | MISSING = MISSING
+    cursor: StrictStr | MISSING = MISSING
     """
     An opaque token representing the current pagination position.
     If provided, the server should return results starting after this cursor.
@@ -280,7 +280,7 @@ class LoggingMessageNotificationParams(MCPModel):
     """
     The severity of this log message.
     """
-    logger: str | MISSING = MISSING
+    logger: StrictStr | MISSING = MISSING
     """
     An optional name of the logger issuing this message.
     """
@@ -294,7 +294,7 @@ class ModelHint(MCPModel):
     to the client to interpret.
     """
 
-    name: str | MISSING = MISSING
+    name: StrictStr | MISSING = MISSING
     """
     A hint for a model name.
 
@@ -323,9 +323,9 @@ class ModelPreferences(MCPModel):
     balance them against other considerations.
     """
 
-    cost_priority: Annotated[int | float | MISSING, Field(alias="costPriority", ge=0.0, le=1.0)] = (
-        MISSING
-    )
+    cost_priority: Annotated[
+        StrictInt | StrictFloat | MISSING, Field(alias="costPriority", ge=0.0, le=1.0)
+    ] = MISSING
     """
     How much to prioritize cost when selecting a model. A value of 0 means cost
     is not important, while a value of 1 means cost is the most important
@@ -342,7 +342,7 @@ class ModelPreferences(MCPModel):
     MAY still use the priorities to select from ambiguous matches.
     """
     intelligence_priority: Annotated[
-        int | float | MISSING, Field(alias="intelligencePriority", ge=0.0, le=1.0)
+        StrictInt | StrictFloat | MISSING, Field(alias="intelligencePriority", ge=0.0, le=1.0)
     ] = MISSING
     """
     How much to prioritize intelligence and capabilities when selecting a
@@ -350,7 +350,7 @@ class ModelPreferences(MCPModel):
     means intelligence is the most important factor.
     """
     speed_priority: Annotated[
-        int | float | MISSING, Field(alias="speedPriority", ge=0.0, le=1.0)
+        StrictInt | StrictFloat | MISSING, Field(alias="speedPriority", ge=0.0, le=1.0)
     ] = MISSING
     """
     How much to prioritize sampling speed (latency) when selecting a model. A
@@ -367,15 +367,15 @@ class NotificationParams(MCPModel):
 
 
 class NumberSchema(MCPModel):
-    description: str | MISSING = MISSING
-    maximum: int | float | MISSING = MISSING
-    minimum: int | float | MISSING = MISSING
-    title: str | MISSING = MISSING
+    description: StrictStr | MISSING = MISSING
+    maximum: StrictInt | StrictFloat | MISSING = MISSING
+    minimum: StrictInt | StrictFloat | MISSING = MISSING
+    title: StrictStr | MISSING = MISSING
     type: Literal["integer", "number"]
 
 
 class PaginatedRequestParams(MCPModel):
-    cursor: str | MISSING = MISSING
+    cursor: StrictStr | MISSING = MISSING
     """
     An opaque token representing the current pagination position.
     If provided, the server should return results starting after this cursor.
@@ -387,14 +387,14 @@ class PaginatedResult(MCPModel):
     """
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
-    next_cursor: Annotated[str | MISSING, Field(alias="nextCursor")] = MISSING
+    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
     """
     An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
 
 
-ProgressToken = TypeAliasType("ProgressToken", str | int)
+ProgressToken = TypeAliasType("ProgressToken", StrictStr | StrictInt)
 
 
 class PromptArgument(MCPModel):
@@ -402,19 +402,19 @@ class PromptArgument(MCPModel):
     Describes an argument that a prompt can accept.
     """
 
-    description: str | MISSING = MISSING
+    description: StrictStr | MISSING = MISSING
     """
     A human-readable description of the argument.
     """
-    name: str
+    name: StrictStr
     """
     Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     """
-    required: bool | MISSING = MISSING
+    required: StrictBool | MISSING = MISSING
     """
     Whether this argument must be provided.
     """
-    title: str | MISSING = MISSING
+    title: StrictStr | MISSING = MISSING
     """
     Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
@@ -437,11 +437,11 @@ class PromptReference(MCPModel):
     Identifies a prompt.
     """
 
-    name: str
+    name: StrictStr
     """
     Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     """
-    title: str | MISSING = MISSING
+    title: StrictStr | MISSING = MISSING
     """
     Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
@@ -454,13 +454,13 @@ class PromptReference(MCPModel):
 
 
 class ReadResourceRequestParams(MCPModel):
-    uri: str
+    uri: StrictStr
     """
     The URI of the resource to read. The URI can use any protocol; it is up to the server how to interpret it.
     """
 
 
-RequestId = TypeAliasType("RequestId", str | int)
+RequestId = TypeAliasType("RequestId", StrictStr | StrictInt)
 
 
 class RequestParamsMeta(MCPModel):
@@ -483,11 +483,11 @@ class ResourceContents(MCPModel):
     """
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
-    mime_type: Annotated[str | MISSING, Field(alias="mimeType")] = MISSING
+    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
     """
     The MIME type of this resource, if known.
     """
-    uri: str
+    uri: StrictStr
     """
     The URI of this resource.
     """
@@ -506,14 +506,14 @@ class ResourceTemplateReference(MCPModel):
     """
 
     type: Literal["ref/resource"]
-    uri: str
+    uri: StrictStr
     """
     The URI or URI template of the resource.
     """
 
 
 class ResourceUpdatedNotificationParams(MCPModel):
-    uri: str
+    uri: StrictStr
     """
     The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
     """
@@ -538,13 +538,13 @@ class Root(MCPModel):
     """
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
-    name: str | MISSING = MISSING
+    name: StrictStr | MISSING = MISSING
     """
     An optional name for the root. This can be used to provide a human-readable
     identifier for the root, which may be useful for display purposes or for
     referencing the root in other parts of the application.
     """
-    uri: str
+    uri: StrictStr
     """
     The URI identifying the root. This *must* start with file:// for now.
     This restriction may be relaxed in future versions of the protocol to allow
@@ -580,7 +580,7 @@ class ServerCapabilitiesPrompts(MCPModel):
     Present if the server offers any prompt templates.
     """
 
-    list_changed: Annotated[bool | MISSING, Field(alias="listChanged")] = MISSING
+    list_changed: Annotated[StrictBool | MISSING, Field(alias="listChanged")] = MISSING
     """
     Whether this server supports notifications for changes to the prompt list.
     """
@@ -591,11 +591,11 @@ class ServerCapabilitiesResources(MCPModel):
     Present if the server offers any resources to read.
     """
 
-    list_changed: Annotated[bool | MISSING, Field(alias="listChanged")] = MISSING
+    list_changed: Annotated[StrictBool | MISSING, Field(alias="listChanged")] = MISSING
     """
     Whether this server supports notifications for changes to the resource list.
     """
-    subscribe: bool | MISSING = MISSING
+    subscribe: StrictBool | MISSING = MISSING
     """
     Whether this server supports subscribing to resource updates.
     """
@@ -606,7 +606,7 @@ class ServerCapabilitiesTools(MCPModel):
     Present if the server offers any tools to call.
     """
 
-    list_changed: Annotated[bool | MISSING, Field(alias="listChanged")] = MISSING
+    list_changed: Annotated[StrictBool | MISSING, Field(alias="listChanged")] = MISSING
     """
     Whether this server supports notifications for changes to the tool list.
     """
@@ -620,16 +620,16 @@ class SetLevelRequestParams(MCPModel):
 
 
 class StringSchema(MCPModel):
-    description: str | MISSING = MISSING
+    description: StrictStr | MISSING = MISSING
     format: Literal["date", "date-time", "email", "uri"] | MISSING = MISSING
-    max_length: Annotated[int | MISSING, Field(alias="maxLength")] = MISSING
-    min_length: Annotated[int | MISSING, Field(alias="minLength")] = MISSING
-    title: str | MISSING = MISSING
+    max_length: Annotated[StrictInt | MISSING, Field(alias="maxLength")] = MISSING
+    min_length: Annotated[StrictInt | MISSING, Field(alias="minLength")] = MISSING
+    title: StrictStr | MISSING = MISSING
     type: Literal["string"]
 
 
 class SubscribeRequestParams(MCPModel):
-    uri: str
+    uri: StrictStr
     """
     The URI of the resource to subscribe to. The URI can use any protocol; it is up to the server how to interpret it.
     """
@@ -640,15 +640,15 @@ class TextResourceContents(MCPModel):
     """
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
-    mime_type: Annotated[str | MISSING, Field(alias="mimeType")] = MISSING
+    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
     """
     The MIME type of this resource, if known.
     """
-    text: str
+    text: StrictStr
     """
     The text of the item. This must only be set if the item can actually be represented as text (not binary data).
     """
-    uri: str
+    uri: StrictStr
     """
     The URI of this resource.
     """
@@ -666,7 +666,7 @@ class ToolAnnotations(MCPModel):
     received from untrusted servers.
     """
 
-    destructive_hint: Annotated[bool | MISSING, Field(alias="destructiveHint")] = MISSING
+    destructive_hint: Annotated[StrictBool | MISSING, Field(alias="destructiveHint")] = MISSING
     """
     If true, the tool may perform destructive updates to its environment.
     If false, the tool performs only additive updates.
@@ -675,7 +675,7 @@ class ToolAnnotations(MCPModel):
 
     Default: true
     """
-    idempotent_hint: Annotated[bool | MISSING, Field(alias="idempotentHint")] = MISSING
+    idempotent_hint: Annotated[StrictBool | MISSING, Field(alias="idempotentHint")] = MISSING
     """
     If true, calling the tool repeatedly with the same arguments
     will have no additional effect on the its environment.
@@ -684,7 +684,7 @@ class ToolAnnotations(MCPModel):
 
     Default: false
     """
-    open_world_hint: Annotated[bool | MISSING, Field(alias="openWorldHint")] = MISSING
+    open_world_hint: Annotated[StrictBool | MISSING, Field(alias="openWorldHint")] = MISSING
     """
     If true, this tool may interact with an "open world" of external
     entities. If false, the tool's domain of interaction is closed.
@@ -693,13 +693,13 @@ class ToolAnnotations(MCPModel):
 
     Default: true
     """
-    read_only_hint: Annotated[bool | MISSING, Field(alias="readOnlyHint")] = MISSING
+    read_only_hint: Annotated[StrictBool | MISSING, Field(alias="readOnlyHint")] = MISSING
     """
     If true, the tool does not modify its environment.
 
     Default: false
     """
-    title: str | MISSING = MISSING
+    title: StrictStr | MISSING = MISSING
     """
     A human-readable title for the tool.
     """
@@ -721,7 +721,7 @@ class ToolOutputSchemaPropertiesValue(MCPModel):
 
 
 class UnsubscribeRequestParams(MCPModel):
-    uri: str
+    uri: StrictStr
     """
     The URI of the resource to unsubscribe from.
     """
@@ -738,7 +738,7 @@ class Annotations(MCPModel):
 
     It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
     """
-    last_modified: Annotated[str | MISSING, Field(alias="lastModified")] = MISSING
+    last_modified: Annotated[StrictStr | MISSING, Field(alias="lastModified")] = MISSING
     """
     The moment the resource was last modified, as an ISO 8601 formatted string.
 
@@ -747,7 +747,7 @@ class Annotations(MCPModel):
     Examples: last activity timestamp in an open file, timestamp when the resource
     was attached, etc.
     """
-    priority: Annotated[int | float | MISSING, Field(ge=0.0, le=1.0)] = MISSING
+    priority: Annotated[StrictInt | StrictFloat | MISSING, Field(ge=0.0, le=1.0)] = MISSING
     """
     Describes how important this data is for operating the server.
 
@@ -770,11 +770,11 @@ class AudioContent(MCPModel):
     """
     Optional annotations for the client.
     """
-    data: str
+    data: StrictStr
     """
     The base64-encoded audio data.
     """
-    mime_type: Annotated[str, Field(alias="mimeType")]
+    mime_type: Annotated[StrictStr, Field(alias="mimeType")]
     """
     The MIME type of the audio. Different providers may support different audio types.
     """
@@ -791,7 +791,7 @@ class CallToolRequest(MCPModel):
 
 
 class CancelledNotificationParams(MCPModel):
-    reason: str | MISSING = MISSING
+    reason: StrictStr | MISSING = MISSING
     """
     An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
     """
@@ -883,11 +883,11 @@ class ImageContent(MCPModel):
     """
     Optional annotations for the client.
     """
-    data: str
+    data: StrictStr
     """
     The base64-encoded image data.
     """
-    mime_type: Annotated[str, Field(alias="mimeType")]
+    mime_type: Annotated[StrictStr, Field(alias="mimeType")]
     """
     The MIME type of the image. Different providers may support different image types.
     """
@@ -897,7 +897,7 @@ class ImageContent(MCPModel):
 class InitializeRequestParams(MCPModel):
     capabilities: ClientCapabilities
     client_info: Annotated[Implementation, Field(alias="clientInfo")]
-    protocol_version: Annotated[str, Field(alias="protocolVersion")]
+    protocol_version: Annotated[StrictStr, Field(alias="protocolVersion")]
     """
     The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
     """
@@ -928,7 +928,7 @@ class JSONRPCNotification(MCPModel):
     """
 
     jsonrpc: Literal["2.0"]
-    method: str
+    method: StrictStr
     params: JSONRPCNotificationParams | MISSING = MISSING
 
 
@@ -1024,12 +1024,12 @@ class LoggingMessageNotification(MCPModel):
 
 
 class Notification(MCPModel):
-    method: str
+    method: StrictStr
     params: NotificationParams | MISSING = MISSING
 
 
 class PaginatedRequest(MCPModel):
-    method: str
+    method: StrictStr
     params: PaginatedRequestParams | MISSING = MISSING
 
 
@@ -1061,11 +1061,11 @@ PrimitiveSchemaDefinition = TypeAliasType(
 
 
 class ProgressNotificationParams(MCPModel):
-    message: str | MISSING = MISSING
+    message: StrictStr | MISSING = MISSING
     """
     An optional message describing the current progress.
     """
-    progress: int | float
+    progress: StrictInt | StrictFloat
     """
     The progress thus far. This should increase every time progress is made, even if the total is unknown.
     """
@@ -1073,7 +1073,7 @@ class ProgressNotificationParams(MCPModel):
     """
     The progress token which was given in the initial request, used to associate this notification with the request that is proceeding.
     """
-    total: int | float | MISSING = MISSING
+    total: StrictInt | StrictFloat | MISSING = MISSING
     """
     Total number of items to process (or total progress required), if known.
     """
@@ -1092,15 +1092,15 @@ class Prompt(MCPModel):
     """
     A list of arguments to use for templating the prompt.
     """
-    description: str | MISSING = MISSING
+    description: StrictStr | MISSING = MISSING
     """
     An optional description of what this prompt provides
     """
-    name: str
+    name: StrictStr
     """
     Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     """
-    title: str | MISSING = MISSING
+    title: StrictStr | MISSING = MISSING
     """
     Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
@@ -1163,27 +1163,27 @@ class Resource(MCPModel):
     """
     Optional annotations for the client.
     """
-    description: str | MISSING = MISSING
+    description: StrictStr | MISSING = MISSING
     """
     A description of what this resource represents.
 
     This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
     """
-    mime_type: Annotated[str | MISSING, Field(alias="mimeType")] = MISSING
+    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
     """
     The MIME type of this resource, if known.
     """
-    name: str
+    name: StrictStr
     """
     Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     """
-    size: int | MISSING = MISSING
+    size: StrictInt | MISSING = MISSING
     """
     The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
 
     This can be used by Hosts to display file sizes and estimate context window usage.
     """
-    title: str | MISSING = MISSING
+    title: StrictStr | MISSING = MISSING
     """
     Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
@@ -1192,7 +1192,7 @@ class Resource(MCPModel):
     where `annotations.title` should be given precedence over using `name`,
     if present).
     """
-    uri: str
+    uri: StrictStr
     """
     The URI of this resource.
     """
@@ -1213,27 +1213,27 @@ class ResourceLink(MCPModel):
     """
     Optional annotations for the client.
     """
-    description: str | MISSING = MISSING
+    description: StrictStr | MISSING = MISSING
     """
     A description of what this resource represents.
 
     This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
     """
-    mime_type: Annotated[str | MISSING, Field(alias="mimeType")] = MISSING
+    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
     """
     The MIME type of this resource, if known.
     """
-    name: str
+    name: StrictStr
     """
     Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     """
-    size: int | MISSING = MISSING
+    size: StrictInt | MISSING = MISSING
     """
     The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
 
     This can be used by Hosts to display file sizes and estimate context window usage.
     """
-    title: str | MISSING = MISSING
+    title: StrictStr | MISSING = MISSING
     """
     Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
@@ -1243,7 +1243,7 @@ class ResourceLink(MCPModel):
     if present).
     """
     type: Literal["resource_link"]
-    uri: str
+    uri: StrictStr
     """
     The URI of this resource.
     """
@@ -1271,21 +1271,21 @@ class ResourceTemplate(MCPModel):
     """
     Optional annotations for the client.
     """
-    description: str | MISSING = MISSING
+    description: StrictStr | MISSING = MISSING
     """
     A description of what this template is for.
 
     This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
     """
-    mime_type: Annotated[str | MISSING, Field(alias="mimeType")] = MISSING
+    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
     """
     The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
     """
-    name: str
+    name: StrictStr
     """
     Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     """
-    title: str | MISSING = MISSING
+    title: StrictStr | MISSING = MISSING
     """
     Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
@@ -1294,7 +1294,7 @@ class ResourceTemplate(MCPModel):
     where `annotations.title` should be given precedence over using `name`,
     if present).
     """
-    uri_template: Annotated[str, Field(alias="uriTemplate")]
+    uri_template: Annotated[StrictStr, Field(alias="uriTemplate")]
     """
     A URI template (according to RFC 6570) that can be used to construct resource URIs.
     """
@@ -1382,7 +1382,7 @@ class TextContent(MCPModel):
     """
     Optional annotations for the client.
     """
-    text: str
+    text: StrictStr
     """
     The text content of the message.
     """
@@ -1395,7 +1395,7 @@ class ToolInputSchema(MCPModel):
     """
 
     properties: dict[str, ToolInputSchemaPropertiesValue] | MISSING = MISSING
-    required: list[str] | MISSING = MISSING
+    required: list[StrictStr] | MISSING = MISSING
     type: Literal["object"]
 
 
@@ -1415,7 +1415,7 @@ class ToolOutputSchema(MCPModel):
     """
 
     properties: dict[str, ToolOutputSchemaPropertiesValue] | MISSING = MISSING
-    required: list[str] | MISSING = MISSING
+    required: list[StrictStr] | MISSING = MISSING
     type: Literal["object"]
 
 
@@ -1468,7 +1468,7 @@ class ElicitRequestParamsRequestedSchema(MCPModel):
     """
 
     properties: dict[str, PrimitiveSchemaDefinition]
-    required: list[str] | MISSING = MISSING
+    required: list[StrictStr] | MISSING = MISSING
     type: Literal["object"]
 
 
@@ -1511,13 +1511,13 @@ class InitializeResult(MCPModel):
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
     capabilities: ServerCapabilities
-    instructions: str | MISSING = MISSING
+    instructions: StrictStr | MISSING = MISSING
     """
     Instructions describing how to use the server and its features.
 
     This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a "hint" to the model. For example, this information MAY be added to the system prompt.
     """
-    protocol_version: Annotated[str, Field(alias="protocolVersion")]
+    protocol_version: Annotated[StrictStr, Field(alias="protocolVersion")]
     """
     The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
     """
@@ -1540,7 +1540,7 @@ class ListPromptsResult(MCPModel):
     """
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
-    next_cursor: Annotated[str | MISSING, Field(alias="nextCursor")] = MISSING
+    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
     """
     An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
@@ -1557,7 +1557,7 @@ class ListResourceTemplatesResult(MCPModel):
     """
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
-    next_cursor: Annotated[str | MISSING, Field(alias="nextCursor")] = MISSING
+    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
     """
     An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
@@ -1574,7 +1574,7 @@ class ListResourcesResult(MCPModel):
     """
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
-    next_cursor: Annotated[str | MISSING, Field(alias="nextCursor")] = MISSING
+    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
     """
     An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
@@ -1618,7 +1618,7 @@ class ReadResourceResult(MCPModel):
 
 
 class Request(MCPModel):
-    method: str
+    method: StrictStr
     params: RequestParams | MISSING = MISSING
 
 
@@ -1658,7 +1658,7 @@ class Tool(MCPModel):
 
     Display name precedence order is: title, annotations.title, then name.
     """
-    description: str | MISSING = MISSING
+    description: StrictStr | MISSING = MISSING
     """
     A human-readable description of the tool.
 
@@ -1668,7 +1668,7 @@ class Tool(MCPModel):
     """
     A JSON Schema object defining the expected parameters for the tool.
     """
-    name: str
+    name: StrictStr
     """
     Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     """
@@ -1677,7 +1677,7 @@ class Tool(MCPModel):
     An optional JSON Schema object defining the structure of the tool's output returned in
     the structuredContent field of a CallToolResult.
     """
-    title: str | MISSING = MISSING
+    title: StrictStr | MISSING = MISSING
     """
     Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
@@ -1728,19 +1728,19 @@ class CreateMessageResult(MCPModel):
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
     content: CreateMessageResultContent
-    model: str
+    model: StrictStr
     """
     The name of the model that generated the message.
     """
     role: Role
-    stop_reason: Annotated[str | MISSING, Field(alias="stopReason")] = MISSING
+    stop_reason: Annotated[StrictStr | MISSING, Field(alias="stopReason")] = MISSING
     """
     The reason why sampling stopped, if known.
     """
 
 
 class ElicitRequestParams(MCPModel):
-    message: str
+    message: StrictStr
     """
     The message to present to the user.
     """
@@ -1758,7 +1758,7 @@ class JSONRPCRequest(MCPModel):
 
     id: RequestId
     jsonrpc: Literal["2.0"]
-    method: str
+    method: StrictStr
     params: JSONRPCRequestParams | MISSING = MISSING
 
 
@@ -1786,7 +1786,7 @@ class ListToolsResult(MCPModel):
     """
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
-    next_cursor: Annotated[str | MISSING, Field(alias="nextCursor")] = MISSING
+    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
     """
     An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
@@ -1837,7 +1837,7 @@ class CallToolResult(MCPModel):
     """
     A list of content objects that represent the unstructured result of the tool call.
     """
-    is_error: Annotated[bool | MISSING, Field(alias="isError")] = MISSING
+    is_error: Annotated[StrictBool | MISSING, Field(alias="isError")] = MISSING
     """
     Whether the tool call ended in an error.
 
@@ -1904,7 +1904,7 @@ class CreateMessageRequestParams(MCPModel):
     """
     A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request.
     """
-    max_tokens: Annotated[int, Field(alias="maxTokens")]
+    max_tokens: Annotated[StrictInt, Field(alias="maxTokens")]
     """
     The requested maximum number of tokens to sample (to prevent runaway completions).
 
@@ -1921,12 +1921,12 @@ class CreateMessageRequestParams(MCPModel):
     """
     The server's preferences for which model to select. The client MAY ignore these preferences.
     """
-    stop_sequences: Annotated[list[str] | MISSING, Field(alias="stopSequences")] = MISSING
-    system_prompt: Annotated[str | MISSING, Field(alias="systemPrompt")] = MISSING
+    stop_sequences: Annotated[list[StrictStr] | MISSING, Field(alias="stopSequences")] = MISSING
+    system_prompt: Annotated[StrictStr | MISSING, Field(alias="systemPrompt")] = MISSING
     """
     An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
     """
-    temperature: int | float | MISSING = MISSING
+    temperature: StrictInt | StrictFloat | MISSING = MISSING
 
 
 class ElicitRequest(MCPModel):
@@ -1947,7 +1947,7 @@ class GetPromptResult(MCPModel):
     """
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
-    description: str | MISSING = MISSING
+    description: StrictStr | MISSING = MISSING
     """
     An optional description for the prompt.
     """

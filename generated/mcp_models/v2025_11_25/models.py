@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Annotated, Union
 from pydantic import SerializeAsAny, Tag
 from ._structural import structural
-from pydantic import Field
+from pydantic import Field, StrictBool, StrictFloat, StrictInt, StrictStr
 from typing import Annotated, Any, Literal
 from typing_extensions import TypeAliasType
 from pydantic_core import MISSING
@@ -18,11 +18,11 @@ class BaseMetadata(MCPModel):
     Base interface for metadata with name (identifier) and title (display name) properties.
     """
 
-    name: str
+    name: StrictStr
     """
     Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     """
-    title: str | MISSING = MISSING
+    title: StrictStr | MISSING = MISSING
     """
     Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
@@ -38,29 +38,29 @@ class BlobResourceContents(MCPModel):
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    blob: str
+    blob: StrictStr
     """
     A base64-encoded string representing the binary data of the item.
     """
-    mime_type: Annotated[str | MISSING, Field(alias="mimeType")] = MISSING
+    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
     """
     The MIME type of this resource, if known.
     """
-    uri: str
+    uri: StrictStr
     """
     The URI of this resource.
     """
 
 
 class BooleanSchema(MCPModel):
-    default: bool | MISSING = MISSING
-    description: str | MISSING = MISSING
-    title: str | MISSING = MISSING
+    default: StrictBool | MISSING = MISSING
+    description: StrictStr | MISSING = MISSING
+    title: StrictStr | MISSING = MISSING
     type: Literal["boolean"]
 
 
 class CancelTaskRequestParams(MCPModel):
-    task_id: Annotated[str, Field(alias="taskId")]
+    task_id: Annotated[StrictStr, Field(alias="taskId")]
     """
     The task identifier to cancel.
     """
@@ -83,7 +83,7 @@ class ClientCapabilitiesRoots(MCPModel):
     Present if the client supports listing roots.
     """
 
-    list_changed: Annotated[bool | MISSING, Field(alias="listChanged")] = MISSING
+    list_changed: Annotated[StrictBool | MISSING, Field(alias="listChanged")] = MISSING
     """
     Whether the client supports notifications for changes to the roots list.
     """
@@ -131,11 +131,11 @@ class CompleteRequestParamsArgument(MCPModel):
     The argument's information
     """
 
-    name: str
+    name: StrictStr
     """
     The name of the argument
     """
-    value: str
+    value: StrictStr
     """
     The value of the argument to use for completion matching.
     """
@@ -146,22 +146,22 @@ class CompleteRequestParamsContext(MCPModel):
     Additional, optional context for completions
     """
 
-    arguments: dict[str, str] | MISSING = MISSING
+    arguments: dict[str, StrictStr] | MISSING = MISSING
     """
     Previously-resolved variables in a URI template or prompt.
     """
 
 
 class CompleteResultCompletion(MCPModel):
-    has_more: Annotated[bool | MISSING, Field(alias="hasMore")] = MISSING
+    has_more: Annotated[StrictBool | MISSING, Field(alias="hasMore")] = MISSING
     """
     Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
     """
-    total: int | MISSING = MISSING
+    total: StrictInt | MISSING = MISSING
     """
     The total number of completion options available. This can exceed the number of values actually sent in the response.
     """
-    values: list[str]
+    values: list[StrictStr]
     """
     An array of completion values. Must not exceed 100 items.
     """
@@ -173,7 +173,7 @@ class CreateMessageRequestParamsMetadata(MCPModel):
     """
 
 
-Cursor = TypeAliasType("Cursor", str)
+Cursor = TypeAliasType("Cursor", StrictStr)
 
 
 class ElicitResult(MCPModel):
@@ -192,7 +192,7 @@ class ElicitResult(MCPModel):
     - "decline": User explicitly decline the action
     - "cancel": User dismissed without making an explicit choice
     """
-    content: dict[str, list[str] | str | int | bool] | MISSING = MISSING
+    content: dict[str, list[StrictStr] | StrictStr | StrictInt | StrictBool] | MISSING = MISSING
     """
     The submitted form data, only present when action is "accept" and mode was "form".
     Contains values matching the requested schema.
@@ -201,14 +201,14 @@ class ElicitResult(MCPModel):
 
 
 class ElicitationCompleteNotificationParams(MCPModel):
-    elicitation_id: Annotated[str, Field(alias="elicitationId")]
+    elicitation_id: Annotated[StrictStr, Field(alias="elicitationId")]
     """
     The ID of the elicitation that completed.
     """
 
 
 class Error(MCPModel):
-    code: int
+    code: StrictInt
     """
     The error type that occurred.
     """
@@ -216,14 +216,14 @@ class Error(MCPModel):
     """
     Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     """
-    message: str
+    message: StrictStr
     """
     A short description of the error. The message SHOULD be limited to a concise single sentence.
     """
 
 
 class GetTaskPayloadRequestParams(MCPModel):
-    task_id: Annotated[str, Field(alias="taskId")]
+    task_id: Annotated[StrictStr, Field(alias="taskId")]
     """
     The task identifier to retrieve results for.
     """
@@ -243,7 +243,7 @@ class GetTaskPayloadResult(MCPModel):
 
 
 class GetTaskRequestParams(MCPModel):
-    task_id: Annotated[str, Field(alias="taskId")]
+    task_id: Annotated[StrictStr, Field(alias="taskId")]
     """
     The task identifier to query.
     """
@@ -254,19 +254,19 @@ class Icon(MCPModel):
     An optionally-sized icon that can be displayed in a user interface.
     """
 
-    mime_type: Annotated[str | MISSING, Field(alias="mimeType")] = MISSING
+    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
     """
     Optional MIME type override if the source MIME type is missing or generic.
     For example: `"image/png"`, `"image/jpeg"`, or `"image/svg+xml"`.
     """
-    sizes: list[str] | MISSING = MISSING
+    sizes: list[StrictStr] | MISSING = MISSING
     """
     Optional array of strings that specify sizes at which the icon can be used.
     Each string should be in WxH format (e.g., `"48x48"`, `"96x96"`) or `"any"` for scalable formats like SVG.
 
     If not provided, the client should assume that the icon can be used at any size.
     """
-    src: str
+    src: StrictStr
     """
     A standard URI pointing to an icon resource. May be an HTTP/HTTPS URL or a
     `data:` URI with Base64-encoded image data.
@@ -311,7 +311,7 @@ class Implementation(MCPModel):
     Describes the MCP implementation.
     """
 
-    description: str | MISSING = MISSING
+    description: StrictStr | MISSING = MISSING
     """
     An optional human-readable description of what this implementation does.
 
@@ -331,11 +331,11 @@ class Implementation(MCPModel):
     - `image/svg+xml` - SVG images (scalable but requires security precautions)
     - `image/webp` - WebP images (modern, efficient format)
     """
-    name: str
+    name: StrictStr
     """
     Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     """
-    title: str | MISSING = MISSING
+    title: StrictStr | MISSING = MISSING
     """
     Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
@@ -344,8 +344,8 @@ class Implementation(MCPModel):
     where `annotations.title` should be given precedence over using `name`,
     if present).
     """
-    version: str
-    website_url: Annotated[str | MISSING, Field(alias="websiteUrl")] = MISSING
+    version: StrictStr
+    website_url: Annotated[StrictStr | MISSING, Field(alias="websiteUrl")] = MISSING
     """
     An optional URL of the website for this implementation.
     """
@@ -357,7 +357,7 @@ class JSONRPCNotification(MCPModel):
     """
 
     jsonrpc: Literal["2.0"]
-    method: str
+    method: StrictStr
     params: dict[str, Any] | MISSING = MISSING
 
 
@@ -367,15 +367,15 @@ class LegacyTitledEnumSchema(MCPModel):
     This interface will be removed in a future version.
     """
 
-    default: str | MISSING = MISSING
-    description: str | MISSING = MISSING
-    enum: list[str]
-    enum_names: Annotated[list[str] | MISSING, Field(alias="enumNames")] = MISSING
+    default: StrictStr | MISSING = MISSING
+    description: StrictStr | MISSING = MISSING
+    enum: list[StrictStr]
+    enum_names: Annotated[list[StrictStr] | MISSING, Field(alias="enumNames")] = MISSING
     """
     (Legacy) Display names for enum values.
     Non-standard according to JSON schema 2020-12.
     """
-    title: str | MISSING = MISSING
+    title: StrictStr | MISSING = MISSING
     type: Literal["string"]
 
 
@@ -402,7 +402,7 @@ class LoggingMessageNotificationParams(MCPModel):
     """
     The severity of this log message.
     """
-    logger: str | MISSING = MISSING
+    logger: StrictStr | MISSING = MISSING
     """
     An optional name of the logger issuing this message.
     """
@@ -416,7 +416,7 @@ class ModelHint(MCPModel):
     to the client to interpret.
     """
 
-    name: str | MISSING = MISSING
+    name: StrictStr | MISSING = MISSING
     """
     A hint for a model name.
 
@@ -445,9 +445,9 @@ class ModelPreferences(MCPModel):
     balance them against other considerations.
     """
 
-    cost_priority: Annotated[int | float | MISSING, Field(alias="costPriority", ge=0.0, le=1.0)] = (
-        MISSING
-    )
+    cost_priority: Annotated[
+        StrictInt | StrictFloat | MISSING, Field(alias="costPriority", ge=0.0, le=1.0)
+    ] = MISSING
     """
     How much to prioritize cost when selecting a model. A value of 0 means cost
     is not important, while a value of 1 means cost is the most important
@@ -464,7 +464,7 @@ class ModelPreferences(MCPModel):
     MAY still use the priorities to select from ambiguous matches.
     """
     intelligence_priority: Annotated[
-        int | float | MISSING, Field(alias="intelligencePriority", ge=0.0, le=1.0)
+        StrictInt | StrictFloat | MISSING, Field(alias="intelligencePriority", ge=0.0, le=1.0)
     ] = MISSING
     """
     How much to prioritize intelligence and capabilities when selecting a
@@ -472,7 +472,7 @@ class ModelPreferences(MCPModel):
     means intelligence is the most important factor.
     """
     speed_priority: Annotated[
-        int | float | MISSING, Field(alias="speedPriority", ge=0.0, le=1.0)
+        StrictInt | StrictFloat | MISSING, Field(alias="speedPriority", ge=0.0, le=1.0)
     ] = MISSING
     """
     How much to prioritize sampling speed (latency) when selecting a model. A
@@ -482,7 +482,7 @@ class ModelPreferences(MCPModel):
 
 
 class Notification(MCPModel):
-    method: str
+    method: StrictStr
     params: dict[str, Any] | MISSING = MISSING
 
 
@@ -494,11 +494,11 @@ class NotificationParams(MCPModel):
 
 
 class NumberSchema(MCPModel):
-    default: int | float | MISSING = MISSING
-    description: str | MISSING = MISSING
-    maximum: int | float | MISSING = MISSING
-    minimum: int | float | MISSING = MISSING
-    title: str | MISSING = MISSING
+    default: StrictInt | StrictFloat | MISSING = MISSING
+    description: StrictStr | MISSING = MISSING
+    maximum: StrictInt | StrictFloat | MISSING = MISSING
+    minimum: StrictInt | StrictFloat | MISSING = MISSING
+    title: StrictStr | MISSING = MISSING
     type: Literal["integer", "number"]
 
 
@@ -507,14 +507,14 @@ class PaginatedResult(MCPModel):
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    next_cursor: Annotated[str | MISSING, Field(alias="nextCursor")] = MISSING
+    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
     """
     An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
 
 
-ProgressToken = TypeAliasType("ProgressToken", str | int)
+ProgressToken = TypeAliasType("ProgressToken", StrictStr | StrictInt)
 
 
 class PromptArgument(MCPModel):
@@ -522,19 +522,19 @@ class PromptArgument(MCPModel):
     Describes an argument that a prompt can accept.
     """
 
-    description: str | MISSING = MISSING
+    description: StrictStr | MISSING = MISSING
     """
     A human-readable description of the argument.
     """
-    name: str
+    name: StrictStr
     """
     Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     """
-    required: bool | MISSING = MISSING
+    required: StrictBool | MISSING = MISSING
     """
     Whether this argument must be provided.
     """
-    title: str | MISSING = MISSING
+    title: StrictStr | MISSING = MISSING
     """
     Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
@@ -560,11 +560,11 @@ class PromptReference(MCPModel):
     Identifies a prompt.
     """
 
-    name: str
+    name: StrictStr
     """
     Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     """
-    title: str | MISSING = MISSING
+    title: StrictStr | MISSING = MISSING
     """
     Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
@@ -593,18 +593,18 @@ class RelatedTaskMetadata(MCPModel):
     Include this in the `_meta` field under the key `io.modelcontextprotocol/related-task`.
     """
 
-    task_id: Annotated[str, Field(alias="taskId")]
+    task_id: Annotated[StrictStr, Field(alias="taskId")]
     """
     The task identifier this message is associated with.
     """
 
 
 class Request(MCPModel):
-    method: str
+    method: StrictStr
     params: dict[str, Any] | MISSING = MISSING
 
 
-RequestId = TypeAliasType("RequestId", str | int)
+RequestId = TypeAliasType("RequestId", StrictStr | StrictInt)
 
 
 class RequestParamsMeta(MCPModel):
@@ -627,11 +627,11 @@ class ResourceContents(MCPModel):
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    mime_type: Annotated[str | MISSING, Field(alias="mimeType")] = MISSING
+    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
     """
     The MIME type of this resource, if known.
     """
-    uri: str
+    uri: StrictStr
     """
     The URI of this resource.
     """
@@ -664,7 +664,7 @@ class ResourceTemplateReference(MCPModel):
     """
 
     type: Literal["ref/resource"]
-    uri: str
+    uri: StrictStr
     """
     The URI or URI template of the resource.
     """
@@ -679,7 +679,7 @@ class ResourceUpdatedNotificationParams(MCPModel):
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    uri: str
+    uri: StrictStr
     """
     The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
     """
@@ -704,13 +704,13 @@ class Root(MCPModel):
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    name: str | MISSING = MISSING
+    name: StrictStr | MISSING = MISSING
     """
     An optional name for the root. This can be used to provide a human-readable
     identifier for the root, which may be useful for display purposes or for
     referencing the root in other parts of the application.
     """
-    uri: str
+    uri: StrictStr
     """
     The URI identifying the root. This *must* start with file:// for now.
     This restriction may be relaxed in future versions of the protocol to allow
@@ -751,7 +751,7 @@ class ServerCapabilitiesPrompts(MCPModel):
     Present if the server offers any prompt templates.
     """
 
-    list_changed: Annotated[bool | MISSING, Field(alias="listChanged")] = MISSING
+    list_changed: Annotated[StrictBool | MISSING, Field(alias="listChanged")] = MISSING
     """
     Whether this server supports notifications for changes to the prompt list.
     """
@@ -762,11 +762,11 @@ class ServerCapabilitiesResources(MCPModel):
     Present if the server offers any resources to read.
     """
 
-    list_changed: Annotated[bool | MISSING, Field(alias="listChanged")] = MISSING
+    list_changed: Annotated[StrictBool | MISSING, Field(alias="listChanged")] = MISSING
     """
     Whether this server supports notifications for changes to the resource list.
     """
-    subscribe: bool | MISSING = MISSING
+    subscribe: StrictBool | MISSING = MISSING
     """
     Whether this server supports subscribing to resource updates.
     """
@@ -795,7 +795,7 @@ class ServerCapabilitiesTools(MCPModel):
     Present if the server offers any tools to call.
     """
 
-    list_changed: Annotated[bool | MISSING, Field(alias="listChanged")] = MISSING
+    list_changed: Annotated[StrictBool | MISSING, Field(alias="listChanged")] = MISSING
     """
     Whether this server supports notifications for changes to the tool list.
     """
@@ -813,12 +813,12 @@ class SetLevelRequestParamsMeta(MCPModel):
 
 
 class StringSchema(MCPModel):
-    default: str | MISSING = MISSING
-    description: str | MISSING = MISSING
+    default: StrictStr | MISSING = MISSING
+    description: StrictStr | MISSING = MISSING
     format: Literal["date", "date-time", "email", "uri"] | MISSING = MISSING
-    max_length: Annotated[int | MISSING, Field(alias="maxLength")] = MISSING
-    min_length: Annotated[int | MISSING, Field(alias="minLength")] = MISSING
-    title: str | MISSING = MISSING
+    max_length: Annotated[StrictInt | MISSING, Field(alias="maxLength")] = MISSING
+    min_length: Annotated[StrictInt | MISSING, Field(alias="minLength")] = MISSING
+    title: StrictStr | MISSING = MISSING
     type: Literal["string"]
 
 
@@ -850,7 +850,7 @@ class TaskMetadata(MCPModel):
     Include this in the `task` field of the request parameters.
     """
 
-    ttl: int | MISSING = MISSING
+    ttl: StrictInt | MISSING = MISSING
     """
     Requested duration in milliseconds to retain task from creation.
     """
@@ -870,15 +870,15 @@ class TaskStatusNotificationParams(MCPModel):
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    created_at: Annotated[str, Field(alias="createdAt")]
+    created_at: Annotated[StrictStr, Field(alias="createdAt")]
     """
     ISO 8601 timestamp when the task was created.
     """
-    last_updated_at: Annotated[str, Field(alias="lastUpdatedAt")]
+    last_updated_at: Annotated[StrictStr, Field(alias="lastUpdatedAt")]
     """
     ISO 8601 timestamp when the task was last updated.
     """
-    poll_interval: Annotated[int | MISSING, Field(alias="pollInterval")] = MISSING
+    poll_interval: Annotated[StrictInt | MISSING, Field(alias="pollInterval")] = MISSING
     """
     Suggested polling interval in milliseconds.
     """
@@ -886,7 +886,7 @@ class TaskStatusNotificationParams(MCPModel):
     """
     Current task state.
     """
-    status_message: Annotated[str | MISSING, Field(alias="statusMessage")] = MISSING
+    status_message: Annotated[StrictStr | MISSING, Field(alias="statusMessage")] = MISSING
     """
     Optional human-readable message describing the current task state.
     This can provide context for any status, including:
@@ -894,11 +894,11 @@ class TaskStatusNotificationParams(MCPModel):
     - Summaries for "completed" status
     - Diagnostic information for "failed" status (e.g., error details, what went wrong)
     """
-    task_id: Annotated[str, Field(alias="taskId")]
+    task_id: Annotated[StrictStr, Field(alias="taskId")]
     """
     The task identifier.
     """
-    ttl: int | None
+    ttl: StrictInt | None
     """
     Actual retention duration from creation in milliseconds, null for unlimited.
     """
@@ -909,37 +909,37 @@ class TextResourceContents(MCPModel):
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    mime_type: Annotated[str | MISSING, Field(alias="mimeType")] = MISSING
+    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
     """
     The MIME type of this resource, if known.
     """
-    text: str
+    text: StrictStr
     """
     The text of the item. This must only be set if the item can actually be represented as text (not binary data).
     """
-    uri: str
+    uri: StrictStr
     """
     The URI of this resource.
     """
 
 
 class TitledMultiSelectEnumSchemaItemsAnyOfItem(MCPModel):
-    const: str
+    const: StrictStr
     """
     The constant enum value.
     """
-    title: str
+    title: StrictStr
     """
     Display title for this option.
     """
 
 
 class TitledSingleSelectEnumSchemaOneOfItem(MCPModel):
-    const: str
+    const: StrictStr
     """
     The enum value.
     """
-    title: str
+    title: StrictStr
     """
     Display label for this option.
     """
@@ -957,7 +957,7 @@ class ToolAnnotations(MCPModel):
     received from untrusted servers.
     """
 
-    destructive_hint: Annotated[bool | MISSING, Field(alias="destructiveHint")] = MISSING
+    destructive_hint: Annotated[StrictBool | MISSING, Field(alias="destructiveHint")] = MISSING
     """
     If true, the tool may perform destructive updates to its environment.
     If false, the tool performs only additive updates.
@@ -966,7 +966,7 @@ class ToolAnnotations(MCPModel):
 
     Default: true
     """
-    idempotent_hint: Annotated[bool | MISSING, Field(alias="idempotentHint")] = MISSING
+    idempotent_hint: Annotated[StrictBool | MISSING, Field(alias="idempotentHint")] = MISSING
     """
     If true, calling the tool repeatedly with the same arguments
     will have no additional effect on its environment.
@@ -975,7 +975,7 @@ class ToolAnnotations(MCPModel):
 
     Default: false
     """
-    open_world_hint: Annotated[bool | MISSING, Field(alias="openWorldHint")] = MISSING
+    open_world_hint: Annotated[StrictBool | MISSING, Field(alias="openWorldHint")] = MISSING
     """
     If true, this tool may interact with an "open world" of external
     entities. If false, the tool's domain of interaction is closed.
@@ -984,13 +984,13 @@ class ToolAnnotations(MCPModel):
 
     Default: true
     """
-    read_only_hint: Annotated[bool | MISSING, Field(alias="readOnlyHint")] = MISSING
+    read_only_hint: Annotated[StrictBool | MISSING, Field(alias="readOnlyHint")] = MISSING
     """
     If true, the tool does not modify its environment.
 
     Default: false
     """
-    title: str | MISSING = MISSING
+    title: StrictStr | MISSING = MISSING
     """
     A human-readable title for the tool.
     """
@@ -1061,7 +1061,7 @@ class ToolUseContent(MCPModel):
 
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    id: str
+    id: StrictStr
     """
     A unique identifier for this tool use.
 
@@ -1071,7 +1071,7 @@ class ToolUseContent(MCPModel):
     """
     The arguments to pass to the tool, conforming to the tool's input schema.
     """
-    name: str
+    name: StrictStr
     """
     The name of the tool to call.
     """
@@ -1094,7 +1094,7 @@ class UntitledMultiSelectEnumSchemaItems(MCPModel):
     Schema for the array items.
     """
 
-    enum: list[str]
+    enum: list[StrictStr]
     """
     Array of enum values to choose from.
     """
@@ -1106,19 +1106,19 @@ class UntitledSingleSelectEnumSchema(MCPModel):
     Schema for single-selection enumeration without display titles for options.
     """
 
-    default: str | MISSING = MISSING
+    default: StrictStr | MISSING = MISSING
     """
     Optional default value.
     """
-    description: str | MISSING = MISSING
+    description: StrictStr | MISSING = MISSING
     """
     Optional description for the enum field.
     """
-    enum: list[str]
+    enum: list[StrictStr]
     """
     Array of enum values to choose from.
     """
-    title: str | MISSING = MISSING
+    title: StrictStr | MISSING = MISSING
     """
     Optional title for the enum field.
     """
@@ -1136,7 +1136,7 @@ class Annotations(MCPModel):
 
     It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
     """
-    last_modified: Annotated[str | MISSING, Field(alias="lastModified")] = MISSING
+    last_modified: Annotated[StrictStr | MISSING, Field(alias="lastModified")] = MISSING
     """
     The moment the resource was last modified, as an ISO 8601 formatted string.
 
@@ -1145,7 +1145,7 @@ class Annotations(MCPModel):
     Examples: last activity timestamp in an open file, timestamp when the resource
     was attached, etc.
     """
-    priority: Annotated[int | float | MISSING, Field(ge=0.0, le=1.0)] = MISSING
+    priority: Annotated[StrictInt | StrictFloat | MISSING, Field(ge=0.0, le=1.0)] = MISSING
     """
     Describes how important this data is for operating the server.
 
@@ -1168,11 +1168,11 @@ class AudioContent(MCPModel):
     """
     Optional annotations for the client.
     """
-    data: str
+    data: StrictStr
     """
     The base64-encoded audio data.
     """
-    mime_type: Annotated[str, Field(alias="mimeType")]
+    mime_type: Annotated[StrictStr, Field(alias="mimeType")]
     """
     The MIME type of the audio. Different providers may support different audio types.
     """
@@ -1210,15 +1210,15 @@ class CancelTaskResult(MCPModel):
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    created_at: Annotated[str, Field(alias="createdAt")]
+    created_at: Annotated[StrictStr, Field(alias="createdAt")]
     """
     ISO 8601 timestamp when the task was created.
     """
-    last_updated_at: Annotated[str, Field(alias="lastUpdatedAt")]
+    last_updated_at: Annotated[StrictStr, Field(alias="lastUpdatedAt")]
     """
     ISO 8601 timestamp when the task was last updated.
     """
-    poll_interval: Annotated[int | MISSING, Field(alias="pollInterval")] = MISSING
+    poll_interval: Annotated[StrictInt | MISSING, Field(alias="pollInterval")] = MISSING
     """
     Suggested polling interval in milliseconds.
     """
@@ -1226,7 +1226,7 @@ class CancelTaskResult(MCPModel):
     """
     Current task state.
     """
-    status_message: Annotated[str | MISSING, Field(alias="statusMessage")] = MISSING
+    status_message: Annotated[StrictStr | MISSING, Field(alias="statusMessage")] = MISSING
     """
     Optional human-readable message describing the current task state.
     This can provide context for any status, including:
@@ -1234,11 +1234,11 @@ class CancelTaskResult(MCPModel):
     - Summaries for "completed" status
     - Diagnostic information for "failed" status (e.g., error details, what went wrong)
     """
-    task_id: Annotated[str, Field(alias="taskId")]
+    task_id: Annotated[StrictStr, Field(alias="taskId")]
     """
     The task identifier.
     """
-    ttl: int | None
+    ttl: StrictInt | None
     """
     Actual retention duration from creation in milliseconds, null for unlimited.
     """
@@ -1253,7 +1253,7 @@ class CancelledNotificationParams(MCPModel):
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    reason: str | MISSING = MISSING
+    reason: StrictStr | MISSING = MISSING
     """
     An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
     """
@@ -1447,15 +1447,15 @@ class GetTaskResult(MCPModel):
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    created_at: Annotated[str, Field(alias="createdAt")]
+    created_at: Annotated[StrictStr, Field(alias="createdAt")]
     """
     ISO 8601 timestamp when the task was created.
     """
-    last_updated_at: Annotated[str, Field(alias="lastUpdatedAt")]
+    last_updated_at: Annotated[StrictStr, Field(alias="lastUpdatedAt")]
     """
     ISO 8601 timestamp when the task was last updated.
     """
-    poll_interval: Annotated[int | MISSING, Field(alias="pollInterval")] = MISSING
+    poll_interval: Annotated[StrictInt | MISSING, Field(alias="pollInterval")] = MISSING
     """
     Suggested polling interval in milliseconds.
     """
@@ -1463,7 +1463,7 @@ class GetTaskResult(MCPModel):
     """
     Current task state.
     """
-    status_message: Annotated[str | MISSING, Field(alias="statusMessage")] = MISSING
+    status_message: Annotated[StrictStr | MISSING, Field(alias="statusMessage")] = MISSING
     """
     Optional human-readable message describing the current task state.
     This can provide context for any status, including:
@@ -1471,11 +1471,11 @@ class GetTaskResult(MCPModel):
     - Summaries for "completed" status
     - Diagnostic information for "failed" status (e.g., error details, what went wrong)
     """
-    task_id: Annotated[str, Field(alias="taskId")]
+    task_id: Annotated[StrictStr, Field(alias="taskId")]
     """
     The task identifier.
     """
-    ttl: int | None
+    ttl: StrictInt | None
     """
     Actual retention duration from creation in milliseconds, null for unlimited.
     """
@@ -1494,11 +1494,11 @@ class ImageContent(MCPModel):
     """
     Optional annotations for the client.
     """
-    data: str
+    data: StrictStr
     """
     The base64-encoded image data.
     """
-    mime_type: Annotated[str, Field(alias="mimeType")]
+    mime_type: Annotated[StrictStr, Field(alias="mimeType")]
     """
     The MIME type of the image. Different providers may support different image types.
     """
@@ -1543,7 +1543,7 @@ class JSONRPCRequest(MCPModel):
 
     id: RequestId
     jsonrpc: Literal["2.0"]
-    method: str
+    method: StrictStr
     params: dict[str, Any] | MISSING = MISSING
 
 
@@ -1601,11 +1601,11 @@ class ProgressNotificationParams(MCPModel):
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    message: str | MISSING = MISSING
+    message: StrictStr | MISSING = MISSING
     """
     An optional message describing the current progress.
     """
-    progress: int | float
+    progress: StrictInt | StrictFloat
     """
     The progress thus far. This should increase every time progress is made, even if the total is unknown.
     """
@@ -1613,7 +1613,7 @@ class ProgressNotificationParams(MCPModel):
     """
     The progress token which was given in the initial request, used to associate this notification with the request that is proceeding.
     """
-    total: int | float | MISSING = MISSING
+    total: StrictInt | StrictFloat | MISSING = MISSING
     """
     Total number of items to process (or total progress required), if known.
     """
@@ -1632,7 +1632,7 @@ class Prompt(MCPModel):
     """
     A list of arguments to use for templating the prompt.
     """
-    description: str | MISSING = MISSING
+    description: StrictStr | MISSING = MISSING
     """
     An optional description of what this prompt provides
     """
@@ -1648,11 +1648,11 @@ class Prompt(MCPModel):
     - `image/svg+xml` - SVG images (scalable but requires security precautions)
     - `image/webp` - WebP images (modern, efficient format)
     """
-    name: str
+    name: StrictStr
     """
     Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     """
-    title: str | MISSING = MISSING
+    title: StrictStr | MISSING = MISSING
     """
     Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
@@ -1672,7 +1672,7 @@ class ReadResourceRequestParams(MCPModel):
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    uri: str
+    uri: StrictStr
     """
     The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     """
@@ -1716,7 +1716,7 @@ class Resource(MCPModel):
     """
     Optional annotations for the client.
     """
-    description: str | MISSING = MISSING
+    description: StrictStr | MISSING = MISSING
     """
     A description of what this resource represents.
 
@@ -1734,21 +1734,21 @@ class Resource(MCPModel):
     - `image/svg+xml` - SVG images (scalable but requires security precautions)
     - `image/webp` - WebP images (modern, efficient format)
     """
-    mime_type: Annotated[str | MISSING, Field(alias="mimeType")] = MISSING
+    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
     """
     The MIME type of this resource, if known.
     """
-    name: str
+    name: StrictStr
     """
     Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     """
-    size: int | MISSING = MISSING
+    size: StrictInt | MISSING = MISSING
     """
     The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
 
     This can be used by Hosts to display file sizes and estimate context window usage.
     """
-    title: str | MISSING = MISSING
+    title: StrictStr | MISSING = MISSING
     """
     Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
@@ -1757,7 +1757,7 @@ class Resource(MCPModel):
     where `annotations.title` should be given precedence over using `name`,
     if present).
     """
-    uri: str
+    uri: StrictStr
     """
     The URI of this resource.
     """
@@ -1778,7 +1778,7 @@ class ResourceLink(MCPModel):
     """
     Optional annotations for the client.
     """
-    description: str | MISSING = MISSING
+    description: StrictStr | MISSING = MISSING
     """
     A description of what this resource represents.
 
@@ -1796,21 +1796,21 @@ class ResourceLink(MCPModel):
     - `image/svg+xml` - SVG images (scalable but requires security precautions)
     - `image/webp` - WebP images (modern, efficient format)
     """
-    mime_type: Annotated[str | MISSING, Field(alias="mimeType")] = MISSING
+    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
     """
     The MIME type of this resource, if known.
     """
-    name: str
+    name: StrictStr
     """
     Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     """
-    size: int | MISSING = MISSING
+    size: StrictInt | MISSING = MISSING
     """
     The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
 
     This can be used by Hosts to display file sizes and estimate context window usage.
     """
-    title: str | MISSING = MISSING
+    title: StrictStr | MISSING = MISSING
     """
     Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
@@ -1820,7 +1820,7 @@ class ResourceLink(MCPModel):
     if present).
     """
     type: Literal["resource_link"]
-    uri: str
+    uri: StrictStr
     """
     The URI of this resource.
     """
@@ -1835,7 +1835,7 @@ class ResourceRequestParams(MCPModel):
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    uri: str
+    uri: StrictStr
     """
     The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     """
@@ -1854,7 +1854,7 @@ class ResourceTemplate(MCPModel):
     """
     Optional annotations for the client.
     """
-    description: str | MISSING = MISSING
+    description: StrictStr | MISSING = MISSING
     """
     A description of what this template is for.
 
@@ -1872,15 +1872,15 @@ class ResourceTemplate(MCPModel):
     - `image/svg+xml` - SVG images (scalable but requires security precautions)
     - `image/webp` - WebP images (modern, efficient format)
     """
-    mime_type: Annotated[str | MISSING, Field(alias="mimeType")] = MISSING
+    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
     """
     The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
     """
-    name: str
+    name: StrictStr
     """
     Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     """
-    title: str | MISSING = MISSING
+    title: StrictStr | MISSING = MISSING
     """
     Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
@@ -1889,7 +1889,7 @@ class ResourceTemplate(MCPModel):
     where `annotations.title` should be given precedence over using `name`,
     if present).
     """
-    uri_template: Annotated[str, Field(alias="uriTemplate")]
+    uri_template: Annotated[StrictStr, Field(alias="uriTemplate")]
     """
     A URI template (according to RFC 6570) that can be used to construct resource URIs.
     """
@@ -1940,7 +1940,7 @@ class SubscribeRequestParams(MCPModel):
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    uri: str
+    uri: StrictStr
     """
     The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     """
@@ -1951,15 +1951,15 @@ class Task(MCPModel):
     Data associated with a task.
     """
 
-    created_at: Annotated[str, Field(alias="createdAt")]
+    created_at: Annotated[StrictStr, Field(alias="createdAt")]
     """
     ISO 8601 timestamp when the task was created.
     """
-    last_updated_at: Annotated[str, Field(alias="lastUpdatedAt")]
+    last_updated_at: Annotated[StrictStr, Field(alias="lastUpdatedAt")]
     """
     ISO 8601 timestamp when the task was last updated.
     """
-    poll_interval: Annotated[int | MISSING, Field(alias="pollInterval")] = MISSING
+    poll_interval: Annotated[StrictInt | MISSING, Field(alias="pollInterval")] = MISSING
     """
     Suggested polling interval in milliseconds.
     """
@@ -1967,7 +1967,7 @@ class Task(MCPModel):
     """
     Current task state.
     """
-    status_message: Annotated[str | MISSING, Field(alias="statusMessage")] = MISSING
+    status_message: Annotated[StrictStr | MISSING, Field(alias="statusMessage")] = MISSING
     """
     Optional human-readable message describing the current task state.
     This can provide context for any status, including:
@@ -1975,11 +1975,11 @@ class Task(MCPModel):
     - Summaries for "completed" status
     - Diagnostic information for "failed" status (e.g., error details, what went wrong)
     """
-    task_id: Annotated[str, Field(alias="taskId")]
+    task_id: Annotated[StrictStr, Field(alias="taskId")]
     """
     The task identifier.
     """
-    ttl: int | None
+    ttl: StrictInt | None
     """
     Actual retention duration from creation in milliseconds, null for unlimited.
     """
@@ -2028,7 +2028,7 @@ class TextContent(MCPModel):
     """
     Optional annotations for the client.
     """
-    text: str
+    text: StrictStr
     """
     The text content of the message.
     """
@@ -2051,11 +2051,11 @@ class TitledSingleSelectEnumSchema(MCPModel):
     Schema for single-selection enumeration with display titles for each option.
     """
 
-    default: str | MISSING = MISSING
+    default: StrictStr | MISSING = MISSING
     """
     Optional default value.
     """
-    description: str | MISSING = MISSING
+    description: StrictStr | MISSING = MISSING
     """
     Optional description for the enum field.
     """
@@ -2063,7 +2063,7 @@ class TitledSingleSelectEnumSchema(MCPModel):
     """
     Array of enum options with values and display labels.
     """
-    title: str | MISSING = MISSING
+    title: StrictStr | MISSING = MISSING
     """
     Optional title for the enum field.
     """
@@ -2075,9 +2075,9 @@ class ToolInputSchema(MCPModel):
     A JSON Schema object defining the expected parameters for the tool.
     """
 
-    schema_: Annotated[str | MISSING, Field(alias="$schema")] = MISSING
+    schema_: Annotated[StrictStr | MISSING, Field(alias="$schema")] = MISSING
     properties: dict[str, ToolInputSchemaPropertiesValue] | MISSING = MISSING
-    required: list[str] | MISSING = MISSING
+    required: list[StrictStr] | MISSING = MISSING
     type: Literal["object"]
 
 
@@ -2090,9 +2090,9 @@ class ToolOutputSchema(MCPModel):
     Currently restricted to type: "object" at the root level.
     """
 
-    schema_: Annotated[str | MISSING, Field(alias="$schema")] = MISSING
+    schema_: Annotated[StrictStr | MISSING, Field(alias="$schema")] = MISSING
     properties: dict[str, ToolOutputSchemaPropertiesValue] | MISSING = MISSING
-    required: list[str] | MISSING = MISSING
+    required: list[StrictStr] | MISSING = MISSING
     type: Literal["object"]
 
 
@@ -2105,7 +2105,7 @@ class UnsubscribeRequestParams(MCPModel):
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    uri: str
+    uri: StrictStr
     """
     The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     """
@@ -2116,11 +2116,11 @@ class UntitledMultiSelectEnumSchema(MCPModel):
     Schema for multiple-selection enumeration without display titles for options.
     """
 
-    default: list[str] | MISSING = MISSING
+    default: list[StrictStr] | MISSING = MISSING
     """
     Optional default value.
     """
-    description: str | MISSING = MISSING
+    description: StrictStr | MISSING = MISSING
     """
     Optional description for the enum field.
     """
@@ -2128,15 +2128,15 @@ class UntitledMultiSelectEnumSchema(MCPModel):
     """
     Schema for the array items.
     """
-    max_items: Annotated[int | MISSING, Field(alias="maxItems")] = MISSING
+    max_items: Annotated[StrictInt | MISSING, Field(alias="maxItems")] = MISSING
     """
     Maximum number of items to select.
     """
-    min_items: Annotated[int | MISSING, Field(alias="minItems")] = MISSING
+    min_items: Annotated[StrictInt | MISSING, Field(alias="minItems")] = MISSING
     """
     Minimum number of items to select.
     """
-    title: str | MISSING = MISSING
+    title: StrictStr | MISSING = MISSING
     """
     Optional title for the enum field.
     """
@@ -2156,7 +2156,7 @@ class CallToolRequestParams(MCPModel):
     """
     Arguments to use for the tool call.
     """
-    name: str
+    name: StrictStr
     """
     The name of the tool.
     """
@@ -2245,12 +2245,12 @@ class ElicitRequestURLParams(MCPModel):
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    elicitation_id: Annotated[str, Field(alias="elicitationId")]
+    elicitation_id: Annotated[StrictStr, Field(alias="elicitationId")]
     """
     The ID of the elicitation, which must be unique within the context of the server.
     The client MUST treat this ID as an opaque value.
     """
-    message: str
+    message: StrictStr
     """
     The message to present to the user explaining why the interaction is needed.
     """
@@ -2267,7 +2267,7 @@ class ElicitRequestURLParams(MCPModel):
     Task augmentation is subject to capability negotiation - receivers MUST declare support
     for task augmentation of specific request types in their capabilities.
     """
-    url: str
+    url: StrictStr
     """
     The URL that the user should navigate to.
     """
@@ -2302,11 +2302,11 @@ class GetPromptRequestParams(MCPModel):
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    arguments: dict[str, str] | MISSING = MISSING
+    arguments: dict[str, StrictStr] | MISSING = MISSING
     """
     Arguments to use for templating the prompt.
     """
-    name: str
+    name: StrictStr
     """
     The name of the prompt or prompt template.
     """
@@ -2351,7 +2351,7 @@ class ListPromptsResult(MCPModel):
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    next_cursor: Annotated[str | MISSING, Field(alias="nextCursor")] = MISSING
+    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
     """
     An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
@@ -2368,7 +2368,7 @@ class ListResourceTemplatesResult(MCPModel):
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    next_cursor: Annotated[str | MISSING, Field(alias="nextCursor")] = MISSING
+    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
     """
     An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
@@ -2385,7 +2385,7 @@ class ListResourcesResult(MCPModel):
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    next_cursor: Annotated[str | MISSING, Field(alias="nextCursor")] = MISSING
+    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
     """
     An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
@@ -2419,7 +2419,7 @@ class ListTasksResult(MCPModel):
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    next_cursor: Annotated[str | MISSING, Field(alias="nextCursor")] = MISSING
+    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
     """
     An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
@@ -2436,7 +2436,7 @@ class PaginatedRequestParams(MCPModel):
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    cursor: str | MISSING = MISSING
+    cursor: StrictStr | MISSING = MISSING
     """
     An opaque token representing the current pagination position.
     If provided, the server should return results starting after this cursor.
@@ -2556,11 +2556,11 @@ class TitledMultiSelectEnumSchema(MCPModel):
     Schema for multiple-selection enumeration with display titles for each option.
     """
 
-    default: list[str] | MISSING = MISSING
+    default: list[StrictStr] | MISSING = MISSING
     """
     Optional default value.
     """
-    description: str | MISSING = MISSING
+    description: StrictStr | MISSING = MISSING
     """
     Optional description for the enum field.
     """
@@ -2568,15 +2568,15 @@ class TitledMultiSelectEnumSchema(MCPModel):
     """
     Schema for array items with enum options and display labels.
     """
-    max_items: Annotated[int | MISSING, Field(alias="maxItems")] = MISSING
+    max_items: Annotated[StrictInt | MISSING, Field(alias="maxItems")] = MISSING
     """
     Maximum number of items to select.
     """
-    min_items: Annotated[int | MISSING, Field(alias="minItems")] = MISSING
+    min_items: Annotated[StrictInt | MISSING, Field(alias="minItems")] = MISSING
     """
     Minimum number of items to select.
     """
-    title: str | MISSING = MISSING
+    title: StrictStr | MISSING = MISSING
     """
     Optional title for the enum field.
     """
@@ -2598,7 +2598,7 @@ class Tool(MCPModel):
 
     Display name precedence order is: title, annotations.title, then name.
     """
-    description: str | MISSING = MISSING
+    description: StrictStr | MISSING = MISSING
     """
     A human-readable description of the tool.
 
@@ -2624,7 +2624,7 @@ class Tool(MCPModel):
     """
     A JSON Schema object defining the expected parameters for the tool.
     """
-    name: str
+    name: StrictStr
     """
     Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     """
@@ -2636,7 +2636,7 @@ class Tool(MCPModel):
     Defaults to JSON Schema 2020-12 when no explicit $schema is provided.
     Currently restricted to type: "object" at the root level.
     """
-    title: str | MISSING = MISSING
+    title: StrictStr | MISSING = MISSING
     """
     Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
@@ -2817,7 +2817,7 @@ class ListToolsResult(MCPModel):
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    next_cursor: Annotated[str | MISSING, Field(alias="nextCursor")] = MISSING
+    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
     """
     An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
@@ -2842,7 +2842,7 @@ MultiSelectEnumSchema = TypeAliasType(
 class PaginatedRequest(MCPModel):
     id: RequestId
     jsonrpc: Literal["2.0"]
-    method: str
+    method: StrictStr
     params: PaginatedRequestParams | MISSING = MISSING
 
 
@@ -2916,7 +2916,7 @@ class ToolResultContent(MCPModel):
     This has the same format as CallToolResult.content and can include text, images,
     audio, resource links, and embedded resources.
     """
-    is_error: Annotated[bool | MISSING, Field(alias="isError")] = MISSING
+    is_error: Annotated[StrictBool | MISSING, Field(alias="isError")] = MISSING
     """
     Whether the tool use resulted in an error.
 
@@ -2931,7 +2931,7 @@ class ToolResultContent(MCPModel):
 
     If the tool defined an outputSchema, this SHOULD conform to that schema.
     """
-    tool_use_id: Annotated[str, Field(alias="toolUseId")]
+    tool_use_id: Annotated[StrictStr, Field(alias="toolUseId")]
     """
     The ID of the tool use this result corresponds to.
 
@@ -2949,7 +2949,7 @@ class URLElicitationRequiredErrorError(MCPModel):
     """
     Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     """
-    message: str
+    message: StrictStr
     """
     A short description of the error. The message SHOULD be limited to a concise single sentence.
     """
@@ -2968,7 +2968,7 @@ class CallToolResult(MCPModel):
     """
     A list of content objects that represent the unstructured result of the tool call.
     """
-    is_error: Annotated[bool | MISSING, Field(alias="isError")] = MISSING
+    is_error: Annotated[StrictBool | MISSING, Field(alias="isError")] = MISSING
     """
     Whether the tool call ended in an error.
 
@@ -3024,9 +3024,9 @@ class ElicitRequestFormParamsRequestedSchema(MCPModel):
     Only top-level properties are allowed, without nesting.
     """
 
-    schema_: Annotated[str | MISSING, Field(alias="$schema")] = MISSING
+    schema_: Annotated[StrictStr | MISSING, Field(alias="$schema")] = MISSING
     properties: dict[str, PrimitiveSchemaDefinition]
-    required: list[str] | MISSING = MISSING
+    required: list[StrictStr] | MISSING = MISSING
     type: Literal["object"]
 
 
@@ -3039,7 +3039,7 @@ class GetPromptResult(MCPModel):
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    description: str | MISSING = MISSING
+    description: StrictStr | MISSING = MISSING
     """
     An optional description for the prompt.
     """
@@ -3057,7 +3057,7 @@ class InitializeRequestParams(MCPModel):
     """
     capabilities: ClientCapabilities
     client_info: Annotated[Implementation, Field(alias="clientInfo")]
-    protocol_version: Annotated[str, Field(alias="protocolVersion")]
+    protocol_version: Annotated[StrictStr, Field(alias="protocolVersion")]
     """
     The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
     """
@@ -3136,7 +3136,7 @@ class ElicitRequestFormParams(MCPModel):
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    message: str
+    message: StrictStr
     """
     The message to present to the user describing what information is being requested.
     """
@@ -3197,13 +3197,13 @@ class InitializeResult(MCPModel):
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
     capabilities: ServerCapabilities
-    instructions: str | MISSING = MISSING
+    instructions: StrictStr | MISSING = MISSING
     """
     Instructions describing how to use the server and its features.
 
     This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a "hint" to the model. For example, this information MAY be added to the system prompt.
     """
-    protocol_version: Annotated[str, Field(alias="protocolVersion")]
+    protocol_version: Annotated[StrictStr, Field(alias="protocolVersion")]
     """
     The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
     """
@@ -3335,7 +3335,7 @@ class CreateMessageRequestParams(MCPModel):
     Default is "none". Values "thisServer" and "allServers" are soft-deprecated. Servers SHOULD only use these values if the client
     declares ClientCapabilities.sampling.context. These values may be removed in future spec releases.
     """
-    max_tokens: Annotated[int, Field(alias="maxTokens")]
+    max_tokens: Annotated[StrictInt, Field(alias="maxTokens")]
     """
     The requested maximum number of tokens to sample (to prevent runaway completions).
 
@@ -3352,8 +3352,8 @@ class CreateMessageRequestParams(MCPModel):
     """
     The server's preferences for which model to select. The client MAY ignore these preferences.
     """
-    stop_sequences: Annotated[list[str] | MISSING, Field(alias="stopSequences")] = MISSING
-    system_prompt: Annotated[str | MISSING, Field(alias="systemPrompt")] = MISSING
+    stop_sequences: Annotated[list[StrictStr] | MISSING, Field(alias="stopSequences")] = MISSING
+    system_prompt: Annotated[StrictStr | MISSING, Field(alias="systemPrompt")] = MISSING
     """
     An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
     """
@@ -3366,7 +3366,7 @@ class CreateMessageRequestParams(MCPModel):
     Task augmentation is subject to capability negotiation - receivers MUST declare support
     for task augmentation of specific request types in their capabilities.
     """
-    temperature: int | float | MISSING = MISSING
+    temperature: StrictInt | StrictFloat | MISSING = MISSING
     tool_choice: Annotated[ToolChoice | MISSING, Field(alias="toolChoice")] = MISSING
     """
     Controls how the model uses tools.
@@ -3392,12 +3392,12 @@ class CreateMessageResult(MCPModel):
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
     content: CreateMessageResultContent
-    model: str
+    model: StrictStr
     """
     The name of the model that generated the message.
     """
     role: Role
-    stop_reason: Annotated[str | MISSING, Field(alias="stopReason")] = MISSING
+    stop_reason: Annotated[StrictStr | MISSING, Field(alias="stopReason")] = MISSING
     """
     The reason why sampling stopped, if known.
 

@@ -14,7 +14,8 @@
 - `narrow_result(result, T)` returns a `Structured[T]`: the value with the result it came from.
 - `is_json_object`, `is_json_array`, … are `TypeIs` predicates for each JSON shape.
 
-Validation is strict: "7" is not an int, 1 is not a bool.
+Validation is strict JSON validation: "7" is not an int and 1 is not a bool, but an ISO string is a
+datetime, a list a tuple, a value an Enum member (JSON has no such types of its own).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, Literal, TypeVar, overload
 
 from pydantic import TypeAdapter, ValidationError
-from pydantic_core import MISSING, from_json
+from pydantic_core import MISSING, from_json, to_json
 from typing_extensions import TypeIs
 
 from .models import CallToolResult, TextContent
@@ -118,9 +119,7 @@ def narrow_result(
     structured = result.structured_content
     if structured is not MISSING:
         try:
-            return Structured(
-                adapter.validate_python(structured, strict=True), result, "structuredContent"
-            )
+            return Structured(_validate(adapter, structured), result, "structuredContent")
         except ValidationError as exc:
             problems.append(f"structuredContent: {_first(exc)}")
     else:
@@ -128,12 +127,12 @@ def narrow_result(
             if not isinstance(block, TextContent):
                 continue
             try:
-                value = from_json(block.text)
+                value = from_json(block.text, allow_inf_nan=False)
             except ValueError:
                 problems.append(f"content[{index}]: text is not JSON")
                 continue
             try:
-                return Structured(adapter.validate_python(value, strict=True), result, "text")
+                return Structured(_validate(adapter, value), result, "text")
             except ValidationError as exc:
                 problems.append(f"content[{index}]: {_first(exc)}")
         if not problems:
@@ -154,6 +153,12 @@ def narrow(
 ) -> Any:
     """The structured content of result validated as target (see the module docstring)."""
     return narrow_result(result, target, allow_error=allow_error).value
+
+
+def _validate(adapter: TypeAdapter[Any], value: object) -> Any:
+    """Validate a JSON value as JSON, strictly: "7" is no int, but "2024-01-01" is a date and a
+    list a tuple, as JSON has no such types of its own."""
+    return adapter.validate_json(to_json(value), strict=True)
 
 
 def _first(exc: ValidationError) -> str:

@@ -3,16 +3,17 @@
 
 from __future__ import annotations
 
+from pydantic import StrictFloat, StrictInt, StrictStr
 from typing_extensions import TypeAliasType
 from ._base import MCPModel
 from pydantic_core import MISSING
 
-Cursor = TypeAliasType("Cursor", str)
+Cursor = TypeAliasType("Cursor", StrictStr)
 
 
 class Item(MCPModel):
-    id: str
-    score: int | float | MISSING = MISSING
+    id: StrictStr
+    score: StrictInt | StrictFloat | MISSING = MISSING
 
 
 class Page(MCPModel):

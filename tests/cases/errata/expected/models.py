@@ -3,10 +3,11 @@
 
 from __future__ import annotations
 
+from pydantic import StrictBool, StrictFloat, StrictInt, StrictStr
 from typing_extensions import TypeAliasType
 from ._base import MCPModel
 
-Value = TypeAliasType("Value", str | bool | int | float | None)
+Value = TypeAliasType("Value", StrictStr | StrictBool | StrictInt | StrictFloat | None)
 
 
 class Holder(MCPModel):

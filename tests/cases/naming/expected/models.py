@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Annotated, Union
 from pydantic import SerializeAsAny, Tag
 from ._structural import structural
-from pydantic import Field
+from pydantic import Field, StrictBool, StrictFloat, StrictInt, StrictStr
 from typing import Annotated, Literal
 from typing_extensions import TypeAliasType
 from pydantic_core import MISSING
@@ -14,7 +14,7 @@ from ._base import MCPModel
 
 
 class AnnotatedAnnotations(MCPModel):
-    priority: int | float | MISSING = MISSING
+    priority: StrictInt | StrictFloat | MISSING = MISSING
 
 
 class AnnotatedModel(MCPModel):
@@ -26,17 +26,17 @@ class AnnotatedModel(MCPModel):
 
 
 class Keywords(MCPModel):
-    class_: Annotated[str | MISSING, Field(alias="class")] = MISSING
-    from_: Annotated[str | MISSING, Field(alias="from")] = MISSING
-    model_config_: Annotated[str | MISSING, Field(alias="model_config")] = MISSING
-    schema_: Annotated[str | MISSING, Field(alias="$schema")] = MISSING
-    json_: Annotated[bool | MISSING, Field(alias="json")] = MISSING
-    x_mcp_header: Annotated[str | MISSING, Field(alias="x-mcp-header")] = MISSING
-    mime_type: Annotated[str | MISSING, Field(alias="mimeType")] = MISSING
+    class_: Annotated[StrictStr | MISSING, Field(alias="class")] = MISSING
+    from_: Annotated[StrictStr | MISSING, Field(alias="from")] = MISSING
+    model_config_: Annotated[StrictStr | MISSING, Field(alias="model_config")] = MISSING
+    schema_: Annotated[StrictStr | MISSING, Field(alias="$schema")] = MISSING
+    json_: Annotated[StrictBool | MISSING, Field(alias="json")] = MISSING
+    x_mcp_header: Annotated[StrictStr | MISSING, Field(alias="x-mcp-header")] = MISSING
+    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
 
 
 class RequestByNameValue(MCPModel):
-    enabled: bool | MISSING = MISSING
+    enabled: StrictBool | MISSING = MISSING
 
 
 class RequestChoiceFirst(MCPModel):
@@ -44,15 +44,17 @@ class RequestChoiceFirst(MCPModel):
 
 
 class RequestChoiceVariantB(MCPModel):
-    size: int | MISSING = MISSING
+    size: StrictInt | MISSING = MISSING
 
 
 class RequestItemsItem(MCPModel):
-    uri: str | MISSING = MISSING
+    uri: StrictStr | MISSING = MISSING
 
 
 class RequestParamsMeta(MCPModel):
-    progress_token: Annotated[str | int | MISSING, Field(alias="progressToken")] = MISSING
+    progress_token: Annotated[StrictStr | StrictInt | MISSING, Field(alias="progressToken")] = (
+        MISSING
+    )
 
 
 RequestChoice = TypeAliasType(
@@ -71,11 +73,11 @@ RequestChoice = TypeAliasType(
 
 class RequestParams(MCPModel):
     meta: Annotated[RequestParamsMeta | MISSING, Field(alias="_meta")] = MISSING
-    cursor: str | MISSING = MISSING
+    cursor: StrictStr | MISSING = MISSING
 
 
 class Request(MCPModel):
-    method: str
+    method: StrictStr
     params: RequestParams | MISSING = MISSING
     items: list[RequestItemsItem] | MISSING = MISSING
     by_name: Annotated[dict[str, RequestByNameValue] | MISSING, Field(alias="byName")] = MISSING

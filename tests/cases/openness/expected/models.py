@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from pydantic import ConfigDict
+from pydantic import ConfigDict, StrictFloat, StrictInt, StrictStr
 from typing_extensions import TypeAliasType
 from typing import Dict
 from ._base import MCPModel
@@ -18,23 +18,23 @@ class Closed(MCPModel):
     model_config = ConfigDict(
         extra="forbid",
     )
-    name: str | MISSING = MISSING
+    name: StrictStr | MISSING = MISSING
 
 
-Map = TypeAliasType("Map", dict[str, int])
+Map = TypeAliasType("Map", dict[str, StrictInt])
 
 
 class Nullable(MCPModel):
-    maybe: str | None | MISSING = MISSING
-    count: int | float | MISSING = MISSING
+    maybe: StrictStr | None | MISSING = MISSING
+    count: StrictInt | StrictFloat | MISSING = MISSING
 
 
 class Open(MCPModel):
-    name: str
+    name: StrictStr
 
 
 class OpenExplicit(MCPModel):
-    name: str | MISSING = MISSING
+    name: StrictStr | MISSING = MISSING
 
 
 class TypedExtras(MCPModel):
@@ -42,6 +42,6 @@ class TypedExtras(MCPModel):
         extra="allow",
     )
     __annotations__ = {
-        "__pydantic_extra__": Dict[str, str],
+        "__pydantic_extra__": Dict[str, StrictStr],
     }
-    name: str | MISSING = MISSING
+    name: StrictStr | MISSING = MISSING

@@ -7,22 +7,22 @@ from typing import Annotated, Union
 from pydantic import SerializeAsAny, Tag
 from ._structural import structural
 from typing import Annotated, Literal
+from pydantic import Field, StrictStr
 from typing_extensions import TypeAliasType
-from pydantic import Field
 from ._base import MCPModel
 
 
 class ImageBlock(MCPModel):
     type: Literal["image"]
-    data: str
+    data: StrictStr
 
 
-LooseVariantB = TypeAliasType("LooseVariantB", str)
+LooseVariantB = TypeAliasType("LooseVariantB", StrictStr)
 
 
 class TextBlock(MCPModel):
     type: Literal["text"]
-    text: str
+    text: StrictStr
 
 
 Alias = TypeAliasType("Alias", TextBlock)
