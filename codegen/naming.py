@@ -94,6 +94,8 @@ def field_name(wire: str, style: str = "snake") -> str:
         name = "field"
     if name[0].isdigit():
         name = "field_" + name
+    if name.startswith(("model_validate", "model_dump")):  # pydantic's protected namespaces
+        return "field_" + name
     if _reserved(name):
         name += "_"
     return name

@@ -23,8 +23,8 @@ from codegen import naming
         ("from", "from_"),
         ("type", "type"),  # a soft keyword is a fine attribute name
         ("model_config", "model_config_"),
-        ("model_dump", "model_dump_"),
-        ("model_validate_thing", "model_validate_thing_"),
+        ("model_dump", "field_model_dump"),  # a `model_dump…` attribute would trip pydantic's namespace guard
+        ("model_validate_thing", "field_model_validate_thing"),
         ("modelPreferences", "model_preferences"),  # not a protected pydantic namespace
         ("json", "json_"),
         ("copy", "copy_"),

@@ -163,8 +163,14 @@ def _field_problems(schema: PrimitiveSchemaDefinition, value: object) -> list[st
     if max_length is not None and len(value) > max_length:
         problems.append(f"must be at most {max_length} characters")
     pattern = _get(schema, "pattern")
-    if isinstance(pattern, str) and re.search(pattern, value) is None:
-        problems.append(f"must match {pattern}")
+    if isinstance(pattern, str):
+        try:
+            if re.search(pattern, value) is None:
+                problems.append(f"must match {pattern}")
+        except re.error:
+            problems.append(
+                f"cannot be checked: the pattern {pattern!r} is not a regular expression Python reads"
+            )
     return problems
 
 
