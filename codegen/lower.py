@@ -9,6 +9,7 @@ under its assigned name; the rest shapes the schema so the engine's output is lo
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
 from . import ir, pointers, schemas
@@ -52,6 +53,7 @@ def lower(doc: SchemaDoc, revision: ir.Revision) -> dict[str, Any]:
             _add_discriminator(document[DEFS][entity.name], entity.tag, renames)
     _widen_numbers(document)
     _drop_redundant_any_extras(document)
+    _defaults_as_documentation(document)
     return document
 
 
@@ -188,3 +190,16 @@ def _strongly_connected(edges: dict[str, set[str]]) -> list[list[str]]:
                         break
                 rings.append(sorted(ring))
     return sorted(rings)
+
+
+def _defaults_as_documentation(document: dict[str, Any]) -> None:
+    """`default` says what a receiver assumes when a key is absent; it is not data. As a Python
+    default it would be dumped for an absent key (a lossy round trip) and make the engine admit
+    null, so it moves into the description."""
+    for _, node in schemas.all_subschemas(document):
+        if "default" not in node:
+            continue
+        default = node.pop("default")
+        note = f"Default: {json.dumps(default, sort_keys=True)}."
+        description = node.get("description")
+        node["description"] = f"{description}\n\n{note}" if isinstance(description, str) and description else note
