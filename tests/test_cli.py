@@ -96,3 +96,28 @@ def test_debug_shows_the_traceback() -> None:
     result = _cli("generate", "-r", "1999-01-01", "--debug")
     assert result.returncode != 0
     assert "Traceback" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "command",
+    [[], ["generate"], ["check"], ["examples"], ["tools"], ["init"], ["spec"], ["spec", "list"], ["spec", "pull"],
+     ["spec", "verify"], ["spec", "bump"]],
+    ids=lambda c: " ".join(c) or "main",
+)  # fmt: skip
+def test_every_command_has_help(command: list[str]) -> None:
+    result = runner.invoke(app, [*command, "--help"])
+    assert result.exit_code == 0, result.output
+    assert "Usage:" in result.output
+
+
+def test_json_outputs_parse(tmp_path: Path) -> None:
+    import json
+
+    schema = str(CASES / "unions" / "schema.json")
+    out = str(tmp_path / "pkg")
+    generated = json.loads(runner.invoke(app, ["generate", "--json", "--schema", schema, "--out", out]).output)
+    assert generated["out"] == out and generated["written"] and generated["revisions"][0]["definitions"] == 5
+    checked = json.loads(runner.invoke(app, ["check", "--json", "--schema", schema, "--out", out]).output)
+    assert checked["in_sync"] is True and checked["diff"] == ""
+    pins = json.loads(runner.invoke(app, ["spec", "list", "--json"]).output)
+    assert [p["revision"] for p in pins][-1] == "draft" and all(len(p["sha256"]) == 64 for p in pins)
