@@ -95,7 +95,10 @@ def generate_models(lowered: Mapping[str, Any], revision: ir.Revision, header: s
     """Run the engine on the lowered schema: the models module source and its names in definition order."""
     import datamodel_code_generator as dcg
 
-    options = engine_options(revision, header)
+    # the module's __all__ travels in the engine's own file-header option (it lands after the
+    # __future__ import, before the classes; names in __all__ may be defined further down)
+    exports = ", ".join(f'"{name}"' for name in sorted(e.name for e in revision.entities))
+    options = engine_options(revision, f"{header}\n\n__all__ = [{exports}]")
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -126,6 +129,7 @@ def _check_names(source: str, revision: ir.Revision) -> tuple[str, ...]:
             order.extend(t.id for t in node.targets if isinstance(t, ast.Name))
         elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
             order.append(node.target.id)
+    order = [name for name in order if not (name.startswith("__") and name.endswith("__"))]
     defined = set(order)
     expected = {entity.name for entity in revision.entities}
     missing = sorted(expected - defined)

@@ -8,6 +8,8 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+__all__ = ["loads_all", "strip"]
+
 
 def strip(text: str) -> str:
     """text without comments and trailing commas (string contents untouched)."""

@@ -9,3 +9,5 @@
 - `draft`: revision draft
 - `latest`: the newest released revision (2026-07-28)
 """
+
+__all__: list[str] = []  # the revisions are subpackages: import them by name

@@ -16,6 +16,8 @@ from __future__ import annotations
 from pydantic import ConfigDict
 from pydantic import BaseModel as _UserBase
 
+__all__ = ["MCPModel"]
+
 
 class MCPModel(_UserBase):
     model_config = ConfigDict(

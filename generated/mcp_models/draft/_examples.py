@@ -27,6 +27,17 @@ from pydantic.fields import FieldInfo
 
 from . import _jsonc
 from . import models
+
+__all__ = [
+    "Example",
+    "Outcome",
+    "all_examples",
+    "page_blocks",
+    "page_examples",
+    "round_trip",
+    "sources",
+    "tree_examples",
+]
 from . import messages
 
 REVISION = "draft"

@@ -14,6 +14,8 @@ from typing import Any, cast
 
 from pydantic import Discriminator
 
+__all__ = ["structural"]
+
 _Test = Callable[[object], bool]
 _Predicate = tuple[str, tuple[str, ...], tuple[Any, ...]]
 

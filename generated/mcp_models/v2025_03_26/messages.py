@@ -92,6 +92,26 @@ from .models import (
     UnsubscribeRequestParams,
 )
 
+__all__ = [
+    "ERROR_OBJECTS",
+    "ERROR_RESPONSES",
+    "EMBEDDED_REQUESTS",
+    "Envelope",
+    "Message",
+    "MessageError",
+    "NOTIFICATIONS",
+    "PARAMS",
+    "REQUESTS",
+    "RESPONSES",
+    "RESULTS",
+    "RawJSON",
+    "SENDERS",
+    "parse_envelope",
+    "parse_error",
+    "parse_message",
+    "parse_result",
+]
+
 RawJSON: TypeAlias = bytes | bytearray | str | Mapping[str, Any]
 
 Message: TypeAlias = Union[

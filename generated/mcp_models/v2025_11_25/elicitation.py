@@ -20,6 +20,8 @@ from pydantic_core import MISSING
 
 from .models import PrimitiveSchemaDefinition
 
+__all__ = ["AnswerProblem", "EnumChoice", "EnumOption", "check_answer", "enum_choice"]
+
 _SCHEMA: TypeAdapter[PrimitiveSchemaDefinition] = TypeAdapter(PrimitiveSchemaDefinition)
 
 

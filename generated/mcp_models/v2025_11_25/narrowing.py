@@ -29,6 +29,22 @@ from typing_extensions import TypeIs
 
 from .models import CallToolResult, TextContent
 
+__all__ = [
+    "JSONSource",
+    "NarrowingError",
+    "Structured",
+    "ToolReportedError",
+    "is_json_array",
+    "is_json_boolean",
+    "is_json_integer",
+    "is_json_null",
+    "is_json_number",
+    "is_json_object",
+    "is_json_string",
+    "narrow",
+    "narrow_result",
+]
+
 T = TypeVar("T")
 
 JSONSource = Literal["structuredContent", "text"]
