@@ -196,6 +196,36 @@ def examples(
 
 
 @app.command()
+def diff(
+    old: Annotated[str, typer.Argument(help="A pinned revision (e.g. 2025-11-25) or a schema.json path.")],
+    new: Annotated[str, typer.Argument(help="A pinned revision or a schema.json path.")],
+    spec_source: SpecSourceOpt = None,
+    as_json: JsonOpt = False,
+    fail_on: Annotated[
+        str | None, typer.Option("--fail-on", help="any: exit 1 when anything changed (for CI).")
+    ] = None,
+    debug: DebugOpt = False,
+) -> None:
+    """What changed between two spec revisions: methods, and definitions added, removed, renamed, changed."""
+
+    def run() -> int:
+        from . import diff as revision_diff
+        from .errors import fail
+
+        if fail_on not in (None, "any"):
+            raise fail("MCG012", f"--fail-on {fail_on!r} is not supported", hint="use --fail-on any")
+        result = revision_diff.diff(old, new, spec_source=spec_source)
+        if as_json:
+            typer.echo(result.as_json())
+        else:
+            for line in revision_diff.as_text(result):
+                typer.echo(line)
+        return ExitCode.DRIFT if fail_on == "any" and not result.empty else ExitCode.OK
+
+    _run(run, debug=debug)
+
+
+@app.command()
 def tools(
     out: Annotated[Path, typer.Option("--out", "-o", help="Output package folder for the server's tool types.")],
     from_file: Annotated[
@@ -362,6 +392,9 @@ def _run(action, *, debug: bool) -> NoReturn:  # type: ignore[no-untyped-def]
         for diagnostic in exc.diagnostics:
             _err(diagnostic.one_line())
         raise typer.Exit(ExitCode.ERROR) from None
+    except BrokenPipeError:  # the reader went away (`| head`): nothing left to say
+        sys.stderr.close()
+        raise typer.Exit(ExitCode.OK) from None
     except KeyboardInterrupt:
         _err("error[MCG900]: interrupted; the output folder was left as it was")
         raise typer.Exit(ExitCode.ERROR) from None
