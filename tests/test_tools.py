@@ -211,3 +211,26 @@ async def _call(command: list[str], tool: str, arguments: dict[str, Any]) -> dic
             called = await session.call_tool(tool, arguments)
     dumped: dict[str, Any] = called.model_dump(mode="json", by_alias=True, exclude_none=True)
     return dumped
+
+
+def test_tool_names_cannot_inject_code(tmp_path: Path) -> None:
+    marker = tmp_path / "PWNED"
+    evil = f"a\" + str(__import__('os').system('touch {marker}')) + \""
+    listing = tmp_path / "tools.json"
+    listing.write_text(json.dumps({"tools": [
+        {"name": evil, "inputSchema": {"type": "object"}, "outputSchema": {"type": "integer"}},
+        {"name": "ends-with-backslash\\", "inputSchema": {"type": "object"}},
+    ]}))  # fmt: skip
+    api.generate_tools(out=tmp_path / "evil_tools", tools_file=listing)
+    sys.path.insert(0, str(tmp_path))
+    try:
+        package = importlib.import_module("evil_tools")
+    finally:
+        sys.path.remove(str(tmp_path))
+    assert not marker.exists()
+    assert set(package.INPUTS) == {evil, "ends-with-backslash\\"}
+    duplicate = tmp_path / "dup.json"
+    duplicate.write_text(json.dumps({"tools": [{"name": "x", "inputSchema": {"type": "object"}}] * 2}))
+    with pytest.raises(CodegenError) as caught:
+        api.generate_tools(out=tmp_path / "dup_tools", tools_file=duplicate)
+    assert caught.value.diagnostics[0].code == "MCG702"
