@@ -93,10 +93,7 @@ def generate(
 
     progress(revision, index, count) is called as each revision starts.
     """
-    pins = spec.load_manifest()
-    chosen = [spec.find_pin(r, pins) for r in revisions] if revisions else list(pins)
-    if len({p.revision for p in chosen}) != len(chosen):
-        raise fail("MCG007", "a revision was given more than once")
+    chosen = spec.select(revisions)
     source = spec.resolve_source(spec_source)
     built: list[BuiltRevision] = []
     for index, pin in enumerate(chosen):

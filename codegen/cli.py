@@ -451,32 +451,14 @@ def spec_list(
 def spec_pull(revision: RevisionOpt = None, spec_source: SpecSourceOpt = None, debug: DebugOpt = False) -> None:
     """Download (or copy from --spec-source) and verify the pinned schemas into the local cache."""
 
-    def run() -> int:
-        from . import spec
-
-        pins = spec.load_manifest()
-        for pin in [spec.find_pin(r, pins) for r in revision] if revision else pins:
-            fetched = spec.fetch(pin, spec.resolve_source(spec_source))
-            typer.echo(f"{pin.revision}: {spec.store(pin, fetched.data)} (sha256 verified)")
-        return ExitCode.OK
-
-    _run(run, debug=debug)
+    _run(lambda: _each_pinned_schema(revision, spec_source, keep=True), debug=debug)
 
 
 @spec_app.command("verify")
 def spec_verify(revision: RevisionOpt = None, spec_source: SpecSourceOpt = None, debug: DebugOpt = False) -> None:
     """Check that each pinned schema, from the source or cache, has its pinned sha256."""
 
-    def run() -> int:
-        from . import spec
-
-        pins = spec.load_manifest()
-        for pin in [spec.find_pin(r, pins) for r in revision] if revision else pins:
-            fetched = spec.fetch(pin, spec.resolve_source(spec_source))
-            typer.echo(f"{pin.revision}: ok ({fetched.location})")
-        return ExitCode.OK
-
-    _run(run, debug=debug)
+    _run(lambda: _each_pinned_schema(revision, spec_source, keep=False), debug=debug)
 
 
 @spec_app.command("bump")
@@ -514,6 +496,17 @@ def spec_bump(
         return ExitCode.OK
 
     _run(run, debug=debug)
+
+
+def _each_pinned_schema(revisions: list[str] | None, spec_source: str | None, *, keep: bool) -> int:
+    """Fetch and verify each pinned schema; with keep, also store it in the cache."""
+    from . import spec
+
+    for pin in spec.select(revisions):
+        fetched = spec.fetch(pin, spec.resolve_source(spec_source))
+        where = spec.store(pin, fetched.data) if keep else fetched.location
+        typer.echo(f"{pin.revision}: sha256 verified ({where})")
+    return ExitCode.OK
 
 
 def _definitions(document: dict[str, object]) -> dict[str, object]:

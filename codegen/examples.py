@@ -40,8 +40,7 @@ class SourceReport:
 def report(out: Path, revisions: list[str] | None, spec_source: str | None, docs_source: str | None) -> list[SourceReport]:
     import os
 
-    pins = spec.load_manifest()
-    chosen = [spec.find_pin(r, pins) for r in revisions] if revisions else list(pins)
+    chosen = spec.select(revisions)
     source = spec.resolve_source(spec_source)
     if source is None or source.startswith(("http://", "https://")):
         raise fail("MCG801", "`examples` reads a local spec mirror", hint=f"set --spec-source or {spec.SPEC_SOURCE_ENV}")

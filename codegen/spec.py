@@ -7,6 +7,7 @@ import os
 import tomllib
 import urllib.error
 import urllib.request
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -84,6 +85,15 @@ def find_pin(revision: str, pins: tuple[Pin, ...] | None = None) -> Pin:
         revision=revision,
         hint=f"pinned revisions are: {known}",
     )
+
+
+def select(revisions: Sequence[str] | None) -> list[Pin]:
+    """The pins of the named revisions (in the order given), or all of them; a name twice is an error."""
+    pins = load_manifest()
+    chosen = [find_pin(r, pins) for r in revisions] if revisions else list(pins)
+    if len({p.revision for p in chosen}) != len(chosen):
+        raise fail("MCG007", "a revision was given more than once")
+    return chosen
 
 
 def resolve_source(explicit: str | None) -> str | None:
