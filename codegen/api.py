@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
+from typing import Any
 from pathlib import Path
 
-from . import errata, ir, output, spec
+from . import cache, errata, ir, output, spec
 from .errors import fail
 from .limits import DEFAULT_LIMITS, Limits
 from .pipeline import BuiltRevision, ExampleSources, build_revision, root_files
@@ -24,6 +25,17 @@ class RevisionSummary:
     tagged_unions: tuple[tuple[str, str], ...]  # (union name, tag property)
     structural_unions: tuple[str, ...]  # told apart by shape (callable discriminator)
     smart_unions: tuple[tuple[str, str], ...]  # (union name, why it cannot be discriminated)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> RevisionSummary:
+        return cls(
+            **{
+                **data,
+                "tagged_unions": tuple(tuple(pair) for pair in data["tagged_unions"]),
+                "structural_unions": tuple(data["structural_unions"]),
+                "smart_unions": tuple(tuple(pair) for pair in data["smart_unions"]),
+            }
+        )
 
     @classmethod
     def of(cls, revision: ir.Revision) -> RevisionSummary:
@@ -46,6 +58,7 @@ class GenerateResult:
     summaries: tuple[RevisionSummary, ...]
     written: output.WriteReport | None = None
     drift: tuple[str, ...] = field(default=())  # unified diff lines; empty when in sync (check mode)
+    cached: bool = False  # nothing was generated: the output already was this run's result
 
     @property
     def in_sync(self) -> bool:
@@ -55,7 +68,8 @@ class GenerateResult:
         """The documented machine-readable form of a generate/check run (stable key order)."""
         report: dict[str, object] = {
             "out": str(self.fileset.root),
-            "files": len(self.fileset.files),
+            "files": len(self.fileset.files) if not self.cached else (self.written.unchanged if self.written else None),
+            "cached": self.cached,
             "revisions": [
                 {
                     "revision": s.revision,
@@ -88,6 +102,7 @@ def generate(
     limits: Limits = DEFAULT_LIMITS,
     options: ir.Options | None = None,
     progress: Callable[[str, int, int], None] | None = None,
+    use_cache: bool = True,
 ) -> GenerateResult:
     """Generate the packages of pinned revisions (all by default) into out; or, with check, compare.
 
@@ -95,6 +110,15 @@ def generate(
     """
     chosen = spec.select(revisions)
     source = spec.resolve_source(spec_source)
+    options = options or ir.Options()
+    key = cache.run_key(chosen, options, limits, source) if use_cache else None
+    record = cache.lookup(key, out) if key else None
+    if record is not None:  # the output already is what this run would produce
+        summaries = tuple(RevisionSummary.from_json(s) for s in record["summaries"])
+        fileset = output.FileSet(out, {})
+        if check:
+            return GenerateResult(fileset, summaries, cached=True)
+        return GenerateResult(fileset, summaries, output.WriteReport(out, unchanged=len(record["files"])), cached=True)
     built: list[BuiltRevision] = []
     for index, pin in enumerate(chosen):
         if progress is not None:
@@ -120,7 +144,10 @@ def generate(
     files: dict[str, str] = dict(root_files([b.revision for b in built], latest))
     for item in built:
         files.update({f"{item.revision.package}/{name}": text for name, text in item.files.items()})
-    return _finish(output.FileSet(out, files), [b.revision for b in built], check)
+    result = _finish(output.FileSet(out, files), [b.revision for b in built], check)
+    if key and result.in_sync:
+        cache.save(key, files, [asdict(s) for s in result.summaries])
+    return result
 
 
 def generate_schema(

@@ -55,6 +55,9 @@ MaxBytesOpt = Annotated[int | None, typer.Option("--max-schema-bytes", help="Lar
 MaxDepthOpt = Annotated[int | None, typer.Option("--max-depth", help="Deepest JSON nesting accepted.")]
 MaxDefsOpt = Annotated[int | None, typer.Option("--max-definitions", help="Most definitions accepted.")]
 MaxSubOpt = Annotated[int | None, typer.Option("--max-subschemas", help="Most JSON objects in a schema accepted.")]
+NoCacheOpt = Annotated[
+    bool, typer.Option("--no-cache", help="Generate even when nothing this run depends on changed since the last one.")
+]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print a machine-readable JSON report on stdout.")]
 VerboseOpt = Annotated[bool, typer.Option("--verbose", "-v", help="Also list every file written or removed.")]
 ConfigOpt = Annotated[
@@ -126,6 +129,7 @@ def generate(
     as_json: JsonOpt = False,
     quiet: QuietOpt = False,
     verbose: VerboseOpt = False,
+    no_cache: NoCacheOpt = False,
     debug: DebugOpt = False,
     max_schema_bytes: MaxBytesOpt = None,
     max_depth: MaxDepthOpt = None,
@@ -147,7 +151,7 @@ def generate(
         "max_subschemas": max_subschemas,
     }
     output = Output(as_json=as_json, quiet=quiet, verbose=verbose)
-    _run(lambda: _generate(flags, config, schema, check, output, errata_file), debug=debug)
+    _run(lambda: _generate(flags, config, schema, check, output, errata_file, use_cache=not no_cache), debug=debug)
 
 
 @app.command()
@@ -159,11 +163,13 @@ def check(
     config: ConfigOpt = None,
     as_json: JsonOpt = False,
     quiet: QuietOpt = False,
+    no_cache: NoCacheOpt = False,
     debug: DebugOpt = False,
 ) -> None:
     """Exit 1 with a unified diff when the output folder differs from a fresh generation."""
     flags = {"revisions": tuple(revision) if revision else None, "out": out, "spec_source": spec_source}
-    _run(lambda: _generate(flags, config, schema, True, Output(as_json=as_json, quiet=quiet)), debug=debug)
+    output = Output(as_json=as_json, quiet=quiet)
+    _run(lambda: _generate(flags, config, schema, True, output, use_cache=not no_cache), debug=debug)
 
 
 @app.command()
@@ -285,6 +291,8 @@ def _generate(
     check: bool,
     output: Output,
     errata_file: Path | None = None,
+    *,
+    use_cache: bool = True,
 ) -> int:
     from . import api, ir
     from . import config as settings_file
@@ -319,6 +327,7 @@ def _generate(
                 limits=limits,
                 options=options,
                 progress=progress,
+                use_cache=use_cache,
             )
     return _report(result, check, output)
 
@@ -354,7 +363,8 @@ def _report(result: GenerateResult, check: bool, output: Output) -> int:
             _err(f"drift: {result.fileset.root} differs from a fresh generation; run `mcp-codegen generate`")
             return ExitCode.DRIFT
         if not quiet:
-            typer.echo(f"{result.fileset.root}: up to date ({len(result.fileset.files)} files)")
+            count = "as at the last run: nothing it depends on changed" if result.cached else f"{len(result.fileset.files)} files"
+            typer.echo(f"{result.fileset.root}: up to date ({count})")
         return ExitCode.OK
     if not quiet:
         for summary in result.summaries:

@@ -121,3 +121,25 @@ def test_json_outputs_parse(tmp_path: Path) -> None:
     assert checked["in_sync"] is True and checked["diff"] == ""
     pins = json.loads(runner.invoke(app, ["spec", "list", "--json"]).output)
     assert [p["revision"] for p in pins][-1] == "draft" and all(len(p["sha256"]) == 64 for p in pins)
+
+
+def test_a_run_that_would_change_nothing_is_skipped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    from codegen import api
+
+    monkeypatch.setenv("MCP_CODEGEN_CACHE", str(tmp_path / "cache"))
+    out = tmp_path / "mcp_models"
+    started = time.monotonic()
+    first = api.generate(["2025-06-18"], out=out)
+    full = time.monotonic() - started
+    assert not first.cached and first.written is not None and first.written.touched
+    started = time.monotonic()
+    again = api.generate(["2025-06-18"], out=out)
+    assert again.cached and again.written is not None and not again.written.touched
+    assert time.monotonic() - started < full / 5
+    assert api.generate(["2025-06-18"], out=out, check=True).cached
+    (out / "v2025_06_18" / "_base.py").write_text("# edited\n")  # the output changed: no shortcut
+    drift = api.generate(["2025-06-18"], out=out, check=True)
+    assert not drift.cached and drift.drift
+    assert api.generate(["2025-06-18"], out=out, use_cache=False).written is not None
