@@ -68,7 +68,7 @@ class GenerateResult:
         """The documented machine-readable form of a generate/check run (stable key order)."""
         report: dict[str, object] = {
             "out": str(self.fileset.root),
-            "files": len(self.fileset.files) if not self.cached else (self.written.unchanged if self.written else None),
+            "files": len(self.fileset.files),  # 0 when cached: nothing was generated
             "cached": self.cached,
             "revisions": [
                 {

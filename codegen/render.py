@@ -91,13 +91,20 @@ def base_module(options: ir.Options, header: str) -> str:
     )
 
 
+def has_message_tables(revision: ir.Revision) -> bool:
+    """Whether the revision has the four JSON-RPC envelopes and a generic Result to dispatch with."""
+    envelopes = dict(revision.methods.envelopes)
+    generic_result = any(e.export_name == "Result" and e.is_definition for e in revision.entities)
+    return {"request", "notification", "result", "error"} <= envelopes.keys() and generic_result
+
+
 def messages_module(revision: ir.Revision, header: str) -> str | None:
     """messages.py: parse_message / parse_result / parse_error from the revision's method tables."""
+    if not has_message_tables(revision):
+        return None
     tables = revision.methods
     envelopes = dict(tables.envelopes)
     by_export = {e.export_name: e.name for e in revision.entities if e.is_definition}
-    if not {"request", "notification", "result", "error"} <= envelopes.keys() or "Result" not in by_export:
-        return None
     requests = [m for m in tables.methods if m.kind == "request" and m.wire]
     notifications = [m for m in tables.methods if m.kind == "notification"]
     embedded = [m for m in tables.methods if m.kind == "request" and not m.wire]
@@ -242,7 +249,7 @@ def example_files(
             has_tree=has_tree,
             pages=list(pages),
             definitions=models,
-            has_messages=messages_module(revision, header) is not None,
+            has_messages=has_message_tables(revision),
         ),
         "tests/__init__.py": header + "\n",
         "tests/test_spec_examples.py": render(

@@ -177,9 +177,9 @@ def list_from_server(command: Sequence[str], *, timeout: float = 30.0) -> tuple[
     """The tools of a live server started over stdio, and the protocol version it negotiated."""
     try:
         return asyncio.run(_list_from_server(command, timeout))
-    except (OSError, TimeoutError, Exception) as exc:  # noqa: BLE001 - any failure of a foreign process
-        if isinstance(exc, CodegenError):
-            raise
+    except CodegenError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - any failure of a foreign process becomes one clear error
         raise fail(
             "MCG703",
             f"cannot list the tools of `{' '.join(command)}`: {type(exc).__name__}: {exc}",

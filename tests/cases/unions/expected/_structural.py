@@ -95,15 +95,14 @@ def _is_json(value: object) -> bool:
 
 def structural(union: str) -> Discriminator:
     """The pydantic discriminator of a union: picks an arm's tag, or None for pydantic to report."""
-    rules = tuple(
-        (tag, _all(tuple(_compile(p) for p in preds)), preds) for tag, preds in _RULES[union]
-    )
+    compiled = tuple((tag, tuple((p, _compile(p)) for p in preds)) for tag, preds in _RULES[union])
+    rules = tuple((tag, _all(tuple(test for _, test in tests)), tests) for tag, tests in compiled)
     tags = frozenset(tag for tag, _, _ in rules)
     closed = _CLOSED_KEYS[union]
 
-    def misses(value: object, preds: tuple[_Predicate, ...]) -> tuple[int, int]:
+    def misses(value: object, tests: tuple[tuple[_Predicate, _Test], ...]) -> tuple[int, int]:
         """(values present but wrong, tests failed) of an arm's rule on value."""
-        failed = [p for p in preds if not _compile(p)(value)]
+        failed = [p for p, test in tests if not test(value)]
         wrong = [
             p
             for p in failed
@@ -126,8 +125,8 @@ def structural(union: str) -> Discriminator:
             return None
         # No rule holds: validate against the arm with the fewest wrong values, then the fewest
         # missing keys, so that the error names what that arm lacks.
-        tag, _, preds = min(rules, key=lambda rule: misses(value, rule[2]))
-        return tag if misses(value, preds)[0] == 0 else None
+        tag, _, tests = min(rules, key=lambda rule: misses(value, rule[2]))
+        return tag if misses(value, tests)[0] == 0 else None
 
     return Discriminator(
         pick, custom_error_type="union_variant", custom_error_message=_MESSAGES[union]
