@@ -230,8 +230,13 @@ def test_fast_paths_decide_exactly() -> None:
     raw = b'{"jsonrpc":"2.0","result":{"resultType":"complete","tools":[{"id":"t","name":"a","inputSchema":{"type":"object"}}],"ttlMs":0,"cacheScope":"public"},"id":"r\\"1"}'
     typed = package.parse_message(raw, pending={"t": "tools/call", 'r"1': "tools/list"})
     assert type(typed) is package.ListToolsResultResponse and typed.id == 'r"1'
-    # the same response for an unknown id stays an envelope
+    # the same response for an unknown id stays an envelope, even when the nested id is pending
     assert type(package.parse_message(raw, pending={"other": "tools/list"})) is package.JSONRPCResultResponse
+    assert type(package.parse_message(raw, pending={"t": "tools/list"})) is package.JSONRPCResultResponse
+    # an error whose data holds a "code" first: typed by the error's own code
+    error = b'{"jsonrpc":"2.0","id":1,"error":{"data":{"code":7},"message":"m","code":-32020}}'
+    assert type(package.parse_message(error)) is type(package.parse_message(json.loads(error)))
+    assert type(package.parse_message(error)) is package.HeaderMismatchError
     # bytes, str and dict input agree
     for form in (raw, raw.decode(), json.loads(raw)):
         assert type(package.parse_message(form, pending={'r"1': "tools/list"})) is package.ListToolsResultResponse

@@ -298,49 +298,50 @@ def _object(raw: RawJSON) -> Mapping[str, object]:
     return cast("Mapping[str, object]", data)
 
 
-# The keys that would make the exact rule choose another kind, by the class a fast path chose; a
-# key the class declares is required there, so such a key can only hide among the extras.
-_CONTRADICTING: dict[type[MCPModel], tuple[str, ...]] = {
-    JSONRPCRequest: (),
-    JSONRPCNotification: ("id",),
-    JSONRPCResponse: ("method",),
-    JSONRPCError: ("method", "result"),
-}
+# Fast paths. Each guesses a class from the raw text and validates the JSON straight into it with
+# the class's own validator (one pass, no union trial); a guess is kept only when the exact rule
+# below would choose the same class, otherwise the exact rule decides. A guess can only be wrong
+# through keys written with escapes (`"\u0069d"`), which arrive among the model's extra keys.
+_VALIDATE_REQUEST = JSONRPCRequest.__pydantic_validator__.validate_json
+_VALIDATE_NOTIFICATION = JSONRPCNotification.__pydantic_validator__.validate_json
+_VALIDATE_RESULT = JSONRPCResponse.__pydantic_validator__.validate_json
+_VALIDATE_ERROR = JSONRPCError.__pydantic_validator__.validate_json
 
 
-def _contradicted(model: MCPModel, keys: tuple[str, ...]) -> bool:
-    extra = model.model_extra
-    return extra is not None and any(key in extra for key in keys)
+def _has_extra(model: MCPModel, *keys: str) -> bool:
+    extra = model.__pydantic_extra__
+    return extra is not None and not extra.keys().isdisjoint(keys)
+
+
+def _envelope_from_text(raw: bytes) -> Envelope | None:
+    """The envelope guessed from the text, or None. Each envelope requires the keys that mark it,
+    so a successful validation leaves only escaped keys to contradict the guess."""
+    try:
+        if b'"method"' in raw:
+            if b'"id"' in raw:
+                return cast(JSONRPCRequest, _VALIDATE_REQUEST(raw))
+            notification = cast(JSONRPCNotification, _VALIDATE_NOTIFICATION(raw))
+            return None if _has_extra(notification, "id") else notification
+        if b'"result"' in raw:
+            result = cast(JSONRPCResponse, _VALIDATE_RESULT(raw))
+            return None if _has_extra(result, "method") else result
+        if b'"error"' in raw:
+            error = cast(JSONRPCError, _VALIDATE_ERROR(raw))
+            return None if _has_extra(error, "method", "result") else error
+    except ValidationError:
+        return None
+    return None
 
 
 def parse_envelope(raw: RawJSON) -> Envelope:
     """The JSON-RPC envelope of one message: requests have `method` and `id`, notifications
     `method` only, responses `result`, error responses `error`."""
+    if type(raw) is str:
+        raw = raw.encode()
     if type(raw) is bytes:
-        # A first guess from the text alone, validated in one pass over the JSON. A successful
-        # guess is exact: each envelope requires the keys that mark it, and a notification is only
-        # guessed when no "id" occurs anywhere. When the guess fails, the exact rule decides.
-        guess: (
-            type[JSONRPCRequest]
-            | type[JSONRPCNotification]
-            | type[JSONRPCResponse]
-            | type[JSONRPCError]
-            | None
-        ) = None
-        if b'"method"' in raw:
-            guess = JSONRPCRequest if b'"id"' in raw else JSONRPCNotification
-        elif b'"result"' in raw:
-            guess = JSONRPCResponse
-        elif b'"error"' in raw:
-            guess = JSONRPCError
-        if guess is not None:
-            try:
-                parsed = guess.model_validate_json(raw)
-            except ValidationError:
-                parsed = None
-            # exact unless an extra key (written escaped) makes the exact rule choose another kind
-            if parsed is not None and not _contradicted(parsed, _CONTRADICTING[type(parsed)]):
-                return parsed
+        guessed = _envelope_from_text(raw)
+        if guessed is not None:
+            return guessed
     message = _object(raw)
     if "method" in message:
         envelope = JSONRPCRequest if "id" in message else JSONRPCNotification
@@ -385,6 +386,7 @@ _BY_METHOD: TypeAdapter[Message] = TypeAdapter(
     ]
 )
 """Every class that pins `method`, as one union tagged by it: JSON in, the typed message out, in one pass."""
+_VALIDATE_BY_METHOD = _BY_METHOD.validator.validate_json
 _NOTIFICATION_CLASSES = frozenset(NOTIFICATIONS.values()) - frozenset(EMBEDDED_REQUESTS.values())
 
 
@@ -392,38 +394,76 @@ def _by_method(raw: bytes | bytearray | str) -> Message | None:
     """The typed message in one validation pass when its `method` is known, else None: the general
     path then decides (and reports), so both paths always agree."""
     try:
-        parsed = _BY_METHOD.validate_json(raw)
+        parsed = cast(MCPModel, _VALIDATE_BY_METHOD(raw))
     except ValidationError:
         return None
-    model = cast(MCPModel, parsed)
-    if type(model) in _NOTIFICATION_CLASSES and _contradicted(model, ("id",)):
+    if type(parsed) in _NOTIFICATION_CLASSES and _has_extra(parsed, "id"):
         return None  # a notification's method with an id: the general path makes it a request
-    return parsed
+    return cast(Message, parsed)
 
 
-_ID = re.compile(rb'"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")')
+# A JSON-RPC id (number or string) right after an `"id"` key, and an error's `"code"`.
+_ID_VALUE = re.compile(rb'"id"\s*:\s*(-?\d{1,20}|"(?:[^"\\]|\\.)*")')
+_CODE_VALUE = re.compile(rb'"code"\s*:\s*(-?\d{1,20})')
+_RESPONSE_VALIDATORS = {
+    method: response.__pydantic_validator__.validate_json for method, response in RESPONSES.items()
+}
+_ERROR_VALIDATORS = {
+    code: response.__pydantic_validator__.validate_json
+    for code, response in ERROR_RESPONSES.items()
+}
 
 
 def _pending_response(raw: bytes, pending: Mapping[str | int, str]) -> Message | None:
     """A response to a pending request in one validation pass, or None to take the general path.
 
-    The id is read from the text first; a match inside the result is caught by comparing it with
-    the id that validation finds at the top level.
+    The id is read from the text at the first `"id"` key; one inside the result is caught by
+    comparing it with the id that validation finds at the top level.
     """
-    found = _ID.search(raw)
+    start = raw.find(b'"id"')
+    found = _ID_VALUE.match(raw, start) if start >= 0 else None
     if found is None:
         return None
     guessed: str | int = from_json(found.group(1))
-    response = RESPONSES.get(pending.get(guessed, ""))
-    if response is None:
+    validate = _RESPONSE_VALIDATORS.get(pending.get(guessed, ""))
+    if validate is None:
         return None
     try:
-        parsed = response.model_validate_json(raw)
+        parsed = cast(MCPModel, validate(raw))
     except ValidationError:
         return None
-    if getattr(parsed, "id", None) != guessed or _contradicted(parsed, ("method",)):
+    if getattr(parsed, "id", None) != guessed or _has_extra(parsed, "method"):
         return None
     return cast(Message, parsed)
+
+
+def _error_response(raw: bytes) -> Message | None:
+    """An error response in one validation pass, or None to take the general path. The class of a
+    fixed code pins that code, so a successful validation confirms the code read from the text."""
+    found = _CODE_VALUE.search(raw)
+    validate = _ERROR_VALIDATORS.get(int(found.group(1))) if found is not None else None
+    try:
+        if validate is not None:
+            parsed = cast(MCPModel, validate(raw))
+        else:
+            parsed = cast(MCPModel, _VALIDATE_ERROR(raw))
+            code = cast(JSONRPCError, parsed).error.code
+            if type(code) is int and code in ERROR_RESPONSES:
+                return None  # the text's first "code" was not the error's own
+    except ValidationError:
+        return None
+    return None if _has_extra(parsed, "method", "result") else cast(Message, parsed)
+
+
+def _typed_from_text(raw: bytes, pending: Mapping[str | int, str] | None) -> Message | None:
+    """The typed message by a fast path, or None when only the general path can tell."""
+    if b'"method"' in raw:
+        return _by_method(raw)  # a request or notification, tagged by `method`
+    if b'"result"' in raw:
+        return _pending_response(raw, pending) if pending else None
+    if b'"error"' in raw:
+        return _error_response(raw)
+    return None
 
 
 def parse_message(raw: RawJSON, pending: Mapping[str | int, str] | None = None) -> Message:
@@ -432,20 +472,12 @@ def parse_message(raw: RawJSON, pending: Mapping[str | int, str] | None = None) 
     pending: the methods of requests awaiting a response, by request id. A success response to one
     of them is parsed as that method's response class where the schema defines one.
     """
-    if (
-        isinstance(raw, bytes | bytearray)
-        and b'"method"' in raw
-        or isinstance(raw, str)
-        and '"method"' in raw
-    ):
-        # A request or notification: validate it as JSON against the classes tagged by `method`.
-        typed = _by_method(raw)
+    if type(raw) is str:
+        raw = raw.encode()
+    if type(raw) is bytes:
+        typed = _typed_from_text(raw, pending)
         if typed is not None:
             return typed
-    if pending and type(raw) is bytes and b'"result"' in raw and b'"method"' not in raw:
-        typed_response = _pending_response(raw, pending)
-        if typed_response is not None:
-            return typed_response
     message = _object(raw)
     if "method" in message:
         method = message["method"]
