@@ -8,8 +8,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from . import pointers
-from .errors import fail
+from . import pointers, schemas, wellformed
+from .errors import CodegenError, fail
 from .limits import Limits
 
 DEFS = "$defs"
@@ -46,7 +46,9 @@ def parse_json(data: bytes, revision: str, limits: Limits) -> dict[str, Any]:
         raise fail("MCG102", "schema file is empty", revision=revision, pointer="#")
     try:
         text = data.decode("utf-8-sig")
-        document = json.loads(text)
+        document = json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
+    except _NotJSON as exc:
+        raise fail("MCG102", f"schema is not valid JSON: {exc}", revision=revision, pointer="#") from exc
     except UnicodeDecodeError as exc:
         raise fail(
             "MCG102", f"schema is not UTF-8: {exc.reason} at byte {exc.start}", revision=revision, pointer="#"
@@ -74,6 +76,25 @@ def parse_json(data: bytes, revision: str, limits: Limits) -> dict[str, Any]:
             pointer="#",
         )
     return document
+
+
+class _NotJSON(ValueError):
+    """Text Python's parser accepts but JSON does not (or that parsers read differently)."""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    # A repeated key is read as the first occurrence by some parsers and the last by others: a
+    # schema could then mean one thing to a validator and another to the generator.
+    document = dict(pairs)
+    if len(document) != len(pairs):
+        seen: set[str] = set()
+        repeated = next(key for key, _ in pairs if key in seen or seen.add(key))  # type: ignore[func-returns-value]
+        raise _NotJSON(f"the key {repeated!r} appears twice in one object")
+    return document
+
+
+def _no_constant(name: str) -> Any:
+    raise _NotJSON(f"{name} is not a JSON number")
 
 
 def to_schema_doc(document: dict[str, Any], revision: str, limits: Limits) -> SchemaDoc:
@@ -123,6 +144,7 @@ def to_schema_doc(document: dict[str, Any], revision: str, limits: Limits) -> Sc
                 pointer=pointers.join("#", DEFS, name),
             )
     _check_refs(normalised, revision)
+    wellformed.check(normalised, revision)
     return SchemaDoc(revision=revision, dialect=dialect, document=normalised)
 
 
@@ -201,39 +223,62 @@ def _rewrite_legacy_refs(node: Any) -> Any:
 
 
 def _check_refs(document: dict[str, Any], revision: str) -> None:
+    """Every reference local and pointing at a schema below the root. Only schema positions are
+    read: a property named `$ref` or a `const` holding one is data, not a reference."""
+    nodes: dict[str, Any] = {}
+    stack: list[tuple[str, Any]] = [("#", document)]
+    while stack:
+        pointer, node = stack.pop()
+        nodes[pointer] = node
+        stack.extend((p, sub) for p, _, _, sub in schemas.children(node, pointer) if isinstance(sub, dict | bool))
     anchors = {
-        value["$anchor"]
-        for _, value in walk(document)
-        if isinstance(value, dict) and isinstance(value.get("$anchor"), str)
+        key: {"#" + n[key] for n in nodes.values() if isinstance(n, dict) and isinstance(n.get(key), str)}
+        for key in ("$anchor", "$dynamicAnchor")
     }
-    for pointer, value in walk(document):
-        if not (isinstance(value, dict) and "$ref" in value):
-            continue
-        ref = value["$ref"]
-        ref_pointer = pointers.join(pointer, "$ref")
-        if not isinstance(ref, str):
-            raise fail("MCG110", f"`$ref` must be a string, got {_json_type(ref)}", revision=revision, pointer=ref_pointer)
-        if not ref.startswith("#"):
-            raise fail(
-                "MCG111",
-                f"`$ref` {ref!r} leaves the document; only local references are followed",
-                revision=revision,
-                pointer=ref_pointer,
-                hint="remote and file references are never fetched; inline the target under `$defs`",
-            )
-        if ref.startswith("#/") or ref == "#":
-            try:
-                pointers.resolve(document, ref)
-            except (KeyError, ValueError):
-                raise fail(
-                    "MCG112",
-                    f"dangling `$ref` {ref!r}",
-                    revision=revision,
-                    pointer=ref_pointer,
-                    hint="the target does not exist in this document",
-                ) from None
-        elif ref[1:] not in anchors:
-            raise fail("MCG112", f"dangling `$ref` {ref!r} (no such `$anchor`)", revision=revision, pointer=ref_pointer)
+    for pointer in sorted(nodes):
+        node = nodes[pointer]
+        if isinstance(node, dict):
+            for keyword in ("$ref", "$dynamicRef"):
+                if keyword in node:
+                    _check_ref(node[keyword], keyword, pointers.join(pointer, keyword), nodes, anchors, revision)
+
+
+def _check_ref(
+    ref: Any, keyword: str, where: str, nodes: dict[str, Any], anchors: dict[str, set[str]], revision: str
+) -> None:
+    if not isinstance(ref, str):
+        raise fail("MCG110", f"`{keyword}` must be a string, got {_json_type(ref)}", revision=revision, pointer=where)
+    if not ref.startswith("#"):
+        raise fail(
+            "MCG111",
+            f"`{keyword}` {ref!r} leaves the document; only local references are followed",
+            revision=revision,
+            pointer=where,
+            hint="remote and file references are never fetched; inline the target under `$defs`",
+        )
+    if not (ref.startswith("#/") or ref == "#"):  # a plain-name fragment: an anchor
+        known = anchors["$anchor"] | (anchors["$dynamicAnchor"] if keyword == "$dynamicRef" else set())
+        if ref not in known:
+            raise fail("MCG112", f"dangling `{keyword}` {ref!r} (no such anchor)", revision=revision, pointer=where)
+        return
+    try:
+        pointers.resolve(nodes["#"], ref)
+    except (KeyError, ValueError):
+        raise fail(
+            "MCG112",
+            f"dangling `{keyword}` {ref!r}",
+            revision=revision,
+            pointer=where,
+            hint="the target does not exist in this document",
+        ) from None
+    if ref not in nodes or not ref.startswith(f"#/{DEFS}/"):
+        raise fail(
+            "MCG113",
+            f"`{keyword}` {ref!r} does not point at a schema below `$defs`",
+            revision=revision,
+            pointer=where,
+            hint="point at a definition (or a subschema of one); the root, keyword maps and data are not types",
+        )
 
 
 def _json_type(value: Any) -> str:

@@ -1,0 +1,437 @@
+"""Is a (normalised) schema document something the generator can type exactly? Checked before
+analysis, so a malformed or contradictory schema is one clear error with a pointer, never an
+engine failure, a crash, a package that cannot be imported, or a model that silently accepts more
+than the schema does.
+
+- keyword values have the shapes JSON Schema gives them (`type` names, maps and lists of schemas,
+  strings, non-negative integers, finite numbers, patterns pydantic's regex engine compiles);
+- no reference chain loops without reaching a schema (`A = A`, `A = allOf[A]`, `A = anyOf[B]`,
+  `B = anyOf[A]`): recursion must pass through a property, an item or an alternative arm;
+- no schema contradicts itself (`type` against `allOf`, `$ref`, `const`, `enum`): one that admits
+  no value is a mistake, and the engine would type it as something that admits values;
+- `const` and `enum` values are ones a `Literal` holds (strings, integers, booleans, null).
+
+Every walk is iterative: hostile schemas nest deeply.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from . import pointers, schemas
+from .errors import fail
+
+TYPES = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
+_STRINGS = ("description", "title", "format", "pattern", "$comment", "$anchor", "$dynamicAnchor",
+            "$schema", "$id", "contentMediaType", "contentEncoding")  # fmt: skip
+_COUNTS = ("minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties",
+           "minContains", "maxContains")  # fmt: skip
+_NUMBERS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")
+_BOOLEANS = ("uniqueItems", "readOnly", "writeOnly", "deprecated")
+_UNSUPPORTED = {
+    "$recursiveRef": "a 2019-09 keyword; use `$ref` (or `$dynamicRef`, 2020-12)",
+    "$recursiveAnchor": "a 2019-09 keyword; use `$anchor` (or `$dynamicAnchor`, 2020-12)",
+}
+# Keywords whose subschemas become types; under the others (not, if, contains, ...) the engine
+# types nothing, so a literal there cannot be loosened.
+_TYPED = frozenset({"properties", "patternProperties", "additionalProperties", "items", "prefixItems",
+                    "anyOf", "oneOf", "allOf", "$defs", "definitions", "unevaluatedProperties"})  # fmt: skip
+_MAX_COUNT = 2**63 - 1  # pydantic stores lengths as 64-bit integers
+_MAX_TYPE_DEPTH = 40  # how far type inference follows references before it assumes "any"
+
+
+def check(document: Mapping[str, Any], revision: str) -> None:
+    """Raise CodegenError for the first problem, in document order."""
+    memo: dict[str, frozenset[str] | None] = {}
+    for pointer, node, typed, keyword, parent in _schema_nodes(document):
+        if node is False and typed and not _closes(keyword, parent):
+            raise fail(
+                "MCG117",
+                "the schema `false` admits no value, and the models have no type for that here",
+                revision=revision,
+                pointer=pointer,
+                hint="leave the property or arm out (close an object with `additionalProperties: false`)",
+            )
+        if isinstance(node, dict):
+            _check_keywords(node, pointer, revision, is_root=pointer == "#")
+            _check_consistent(document, node, pointer, revision, memo)
+            if typed:
+                _check_literals(node, pointer, revision)
+    check_cycles(document, revision)
+
+
+def check_cycles(document: Mapping[str, Any], revision: str) -> None:
+    """Refuse reference chains that never reach a schema (a validator following them never stops)."""
+    nodes = {pointer: node for pointer, node, *_ in _schema_nodes(document)}
+    anchors = _anchors(nodes)
+    needs_all: dict[str, list[str]] = {}  # the node is a schema once all of these are
+    needs_any: dict[str, list[list[str]]] = {}  # ... and one member of each of these groups
+    for pointer, node in nodes.items():
+        if not isinstance(node, dict):
+            continue
+        deps = [_target(node.get(key), anchors) for key in ("$ref", "$dynamicRef")]
+        deps += [pointers.join(pointer, "allOf", i) for i in range(len(_list(node, "allOf")))]
+        deps = list(dict.fromkeys(d for d in deps if d in nodes))
+        groups = [[pointers.join(pointer, k, i) for i in range(len(_list(node, k)))] for k in ("anyOf", "oneOf")]
+        groups = [g for g in groups if g and all(d in nodes for d in g)]  # a non-schema arm: not ours to judge
+        if deps:
+            needs_all[pointer] = deps
+        if groups:
+            needs_any[pointer] = groups
+    grounded = _least_fixpoint(nodes, needs_all, needs_any)
+    stuck = sorted(p for p in nodes if p not in grounded)
+    if not stuck:
+        return
+    loop = _loop_from(stuck[0], grounded, needs_all, needs_any)
+    raise fail(
+        "MCG114",
+        "references loop without ever reaching a schema: " + " -> ".join(loop),
+        revision=revision,
+        pointer=loop[0],
+        hint="recursion must pass through a property, an array item or an alternative `anyOf`/`oneOf` arm",
+    )
+
+
+def _schema_nodes(document: Mapping[str, Any]) -> Iterator[tuple[str, Any, bool, str, Mapping[str, Any]]]:
+    """(pointer, schema, typed, keyword, parent) for the root and every subschema (booleans included)."""
+    stack: list[tuple[str, Any, bool, str, Mapping[str, Any]]] = [("#", document, True, "", {})]
+    while stack:
+        pointer, node, typed, keyword, parent = stack.pop()
+        yield pointer, node, typed, keyword, parent
+        children = [(p, sub, typed and kw in _TYPED, kw, node) for p, kw, _, sub in schemas.children(node, pointer)]
+        stack.extend(c for c in reversed(children) if isinstance(c[1], dict | bool))
+
+
+def _closes(keyword: str, parent: Mapping[str, Any]) -> bool:
+    """`false` where it closes an object or a tuple: the models say that with `extra="forbid"`."""
+    if keyword in ("additionalProperties", "unevaluatedProperties", "unevaluatedItems", "additionalItems"):
+        return True
+    return keyword == "items" and ("prefixItems" in parent or isinstance(parent.get("items"), list))
+
+
+def _check_keywords(node: dict[str, Any], pointer: str, revision: str, *, is_root: bool) -> None:
+    def bad(keyword: str, expected: str, at: str | None = None) -> Exception:
+        return fail(
+            "MCG116",
+            f"`{keyword}` must be {expected}, got {_describe(node[keyword])}",
+            revision=revision,
+            pointer=at or pointers.join(pointer, keyword),
+        )
+
+    for keyword, why in _UNSUPPORTED.items():
+        if keyword in node:
+            raise fail("MCG115", f"`{keyword}` is not supported: {why}", revision=revision, pointer=pointers.join(pointer, keyword))
+    if "$id" in node and not is_root:
+        raise fail(
+            "MCG115",
+            "a `$id` below the root is not supported: it would re-root the references beneath it",
+            revision=revision,
+            pointer=pointers.join(pointer, "$id"),
+            hint="remove it; references are resolved within this one document",
+        )
+    if "type" in node:
+        kind = node["type"]
+        names = kind if isinstance(kind, list) else [kind]
+        if not names or not all(isinstance(n, str) and n in TYPES for n in names) or len(set(names)) != len(names):
+            raise bad("type", "one of " + ", ".join(sorted(TYPES)) + " or a non-empty list of distinct ones")
+    for keyword in schemas.MAP_KEYWORDS:
+        value = node.get(keyword)
+        if keyword in node and not isinstance(value, dict):
+            raise bad(keyword, "an object whose values are schemas")
+        for key, sub in (value or {}).items():
+            if not isinstance(sub, dict | bool):
+                raise _not_a_schema(sub, pointers.join(pointer, keyword, key), revision)
+    for keyword in schemas.SINGLE_KEYWORDS:
+        value = node.get(keyword)
+        if keyword == "items" and isinstance(value, list):  # draft-07 tuple form
+            for index, sub in enumerate(value):
+                if not isinstance(sub, dict | bool):
+                    raise _not_a_schema(sub, pointers.join(pointer, keyword, index), revision)
+        elif keyword in node and not isinstance(value, dict | bool):
+            raise bad(keyword, "a schema (an object or a boolean)")
+    for keyword in schemas.LIST_KEYWORDS:
+        value = node.get(keyword)
+        if keyword in node and not (isinstance(value, list) and value):
+            raise bad(keyword, "a non-empty array of schemas")
+        for index, sub in enumerate(value or ()):
+            if not isinstance(sub, dict | bool):
+                raise _not_a_schema(sub, pointers.join(pointer, keyword, index), revision)
+    if "required" in node and not (isinstance(node["required"], list) and all(isinstance(r, str) for r in node["required"])):
+        raise bad("required", "an array of property names")
+    if "enum" in node and not isinstance(node["enum"], list):
+        raise bad("enum", "an array")
+    for keyword in _STRINGS:
+        if keyword in node and not isinstance(node[keyword], str):
+            raise bad(keyword, "a string")
+    for keyword in _COUNTS:
+        value = node.get(keyword)
+        if keyword in node and not (_is_int(value) and 0 <= value <= _MAX_COUNT):
+            raise bad(keyword, f"an integer from 0 to {_MAX_COUNT}")
+    for keyword in _NUMBERS:
+        if keyword in node and not _is_number(node[keyword]):
+            raise bad(keyword, "a number")
+    if "multipleOf" in node and not node["multipleOf"] > 0:
+        raise bad("multipleOf", "a number above 0")
+    for keyword in _BOOLEANS:
+        if keyword in node and not isinstance(node[keyword], bool):
+            raise bad(keyword, "true or false")
+    if isinstance(node.get("pattern"), str):
+        _check_pattern(node["pattern"], pointers.join(pointer, "pattern"), revision)
+    for key in node.get("patternProperties", {}):
+        _check_pattern(key, pointers.join(pointer, "patternProperties", key), revision)
+
+
+def _not_a_schema(value: Any, pointer: str, revision: str) -> Exception:
+    return fail("MCG116", f"a schema must be an object or a boolean, got {_describe(value)}", revision=revision, pointer=pointer)
+
+
+def _check_pattern(pattern: str, pointer: str, revision: str) -> None:
+    problem = _pattern_problem(pattern)
+    if problem is not None:
+        raise fail(
+            "MCG116",
+            f"pattern {pattern!r} cannot be compiled by pydantic's regular expression engine: {problem}",
+            revision=revision,
+            pointer=pointer,
+            hint="the models check patterns with a linear-time engine: no look-around, no backreferences",
+        )
+
+
+@functools.lru_cache(maxsize=1024)
+def _pattern_problem(pattern: str) -> str | None:
+    from pydantic_core import SchemaError, SchemaValidator, core_schema
+
+    try:
+        SchemaValidator(core_schema.str_schema(pattern=pattern))
+    except SchemaError as exc:
+        lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+        return lines[-1] if lines else "invalid"
+    return None
+
+
+def _check_consistent(
+    document: Mapping[str, Any], node: dict[str, Any], pointer: str, revision: str, memo: dict[str, frozenset[str] | None]
+) -> None:
+    """A schema whose own constraints leave no value valid."""
+    own = _own_types(node)
+    for keyword in ("const", "enum"):
+        values = [node["const"]] if keyword == "const" and "const" in node else node.get(keyword, [])
+        if keyword == "enum" and "enum" in node and not values:
+            raise fail("MCG117", "`enum` is empty: no value is valid", revision=revision, pointer=pointers.join(pointer, "enum"))
+        for index, value in enumerate(values):
+            if own is not None and not (_types_of_value(value) & own):
+                where = pointers.join(pointer, keyword) if keyword == "const" else pointers.join(pointer, "enum", index)
+                raise fail(
+                    "MCG117",
+                    f"{_describe(value)} is not of type {_type_text(node['type'])}: the schema never accepts it",
+                    revision=revision,
+                    pointer=where,
+                )
+    if "allOf" in node or "$ref" in node:
+        if _types_of(document, pointer, node, memo) == frozenset():
+            raise fail(
+                "MCG117",
+                "the types this schema allows and those of its `$ref`/`allOf` parts have nothing in common: "
+                "no value is valid",
+                revision=revision,
+                pointer=pointer,
+            )
+
+
+def _check_literals(node: dict[str, Any], pointer: str, revision: str) -> None:
+    for keyword in ("const", "enum"):
+        values = [node["const"]] if keyword == "const" and "const" in node else node.get(keyword, [])
+        for index, value in enumerate(values):
+            if value is None or isinstance(value, str | bool | int):
+                continue
+            where = pointers.join(pointer, keyword) if keyword == "const" else pointers.join(pointer, "enum", index)
+            raise fail(
+                "MCG118",
+                f"`{keyword}` value {_describe(value)} cannot be typed exactly: a Literal holds only strings, "
+                "integers, booleans and null, and the engine would accept any value of its type",
+                revision=revision,
+                pointer=where,
+                hint="state it with other keywords (a number by `minimum` = `maximum`, an object by its properties)",
+            )
+
+
+# -- types a schema allows: None means unconstrained; "number" is stored as its two parts ----------
+
+
+def _expand(names: Any) -> frozenset[str] | None:
+    if isinstance(names, str):
+        names = [names]
+    if not isinstance(names, list):
+        return None
+    out = set()
+    for name in names:
+        out |= {"integer", "fraction"} if name == "number" else {name}
+    return frozenset(out)
+
+
+def _own_types(node: Mapping[str, Any]) -> frozenset[str] | None:
+    return _expand(node["type"]) if "type" in node else None
+
+
+def _types_of_value(value: Any) -> frozenset[str]:
+    if value is None:
+        return frozenset({"null"})
+    if isinstance(value, bool):
+        return frozenset({"boolean"})
+    if isinstance(value, int) or (isinstance(value, float) and value.is_integer()):
+        return frozenset({"integer"})
+    if isinstance(value, float):
+        return frozenset({"fraction"})
+    if isinstance(value, str):
+        return frozenset({"string"})
+    return frozenset({"array" if isinstance(value, list) else "object"})
+
+
+def _types_of(
+    document: Mapping[str, Any], pointer: str, node: Any, memo: dict[str, frozenset[str] | None], depth: int = 0
+) -> frozenset[str] | None:
+    """The JSON types node can accept (None: any), through `$ref`, `allOf`, `anyOf`/`oneOf`.
+
+    A loop or a long chain is cut by answering None: an over-approximation, so never a false alarm.
+    """
+    if node is False:
+        return frozenset()
+    if not isinstance(node, dict) or depth > _MAX_TYPE_DEPTH:
+        return None
+    if pointer in memo:
+        return memo[pointer]
+    memo[pointer] = None  # while in progress: a loop back here sees "any"
+    allowed = _own_types(node)
+
+    def meet(other: frozenset[str] | None) -> None:
+        nonlocal allowed
+        if other is not None:
+            allowed = other if allowed is None else allowed & other
+
+    if "const" in node:
+        meet(_types_of_value(node["const"]))
+    if isinstance(node.get("enum"), list):
+        meet(frozenset().union(*(_types_of_value(v) for v in node["enum"])))
+    ref = node.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/"):
+        try:
+            target = pointers.resolve(document, ref)
+        except (KeyError, ValueError):
+            target = None
+        meet(_types_of(document, ref, target, memo, depth + 1))
+    for index, member in enumerate(_list(node, "allOf")):
+        meet(_types_of(document, pointers.join(pointer, "allOf", index), member, memo, depth + 1))
+    for keyword in ("anyOf", "oneOf"):
+        arms = _list(node, keyword)
+        if arms:
+            kinds = [_types_of(document, pointers.join(pointer, keyword, i), a, memo, depth + 1) for i, a in enumerate(arms)]
+            meet(None if any(k is None for k in kinds) else frozenset().union(*(k for k in kinds if k is not None)))
+    memo[pointer] = allowed
+    return allowed
+
+
+# -- reference loops ------------------------------------------------------------------------------
+
+
+def _anchors(nodes: Mapping[str, Any]) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for pointer, node in nodes.items():
+        if isinstance(node, dict):
+            for key in ("$anchor", "$dynamicAnchor"):
+                if isinstance(node.get(key), str):
+                    found.setdefault("#" + node[key], pointer)
+    return found
+
+
+def _target(ref: Any, anchors: Mapping[str, str]) -> str | None:
+    if not isinstance(ref, str):
+        return None
+    return anchors.get(ref, ref) if ref.startswith("#") else None
+
+
+def _least_fixpoint(
+    nodes: Mapping[str, Any], needs_all: Mapping[str, list[str]], needs_any: Mapping[str, list[list[str]]]
+) -> set[str]:
+    """The nodes that reach a schema: all of needs_all and one of each needs_any group grounded."""
+    missing_all = {p: len(deps) for p, deps in needs_all.items()}
+    open_groups = {p: [set(g) for g in groups] for p, groups in needs_any.items()}
+    waiting: dict[str, list[str]] = {}
+    for pointer, deps in needs_all.items():
+        for dep in deps:
+            waiting.setdefault(dep, []).append(pointer)
+    for pointer, groups in needs_any.items():
+        for group in groups:
+            for dep in group:
+                waiting.setdefault(dep, []).append(pointer)
+    grounded: set[str] = set()
+    queue = [p for p in nodes if p not in needs_all and p not in needs_any]
+    while queue:
+        done = queue.pop()
+        if done in grounded:
+            continue
+        grounded.add(done)
+        for pointer in dict.fromkeys(waiting.get(done, ())):
+            if pointer in grounded:
+                continue
+            if pointer in missing_all and done in needs_all[pointer]:
+                missing_all[pointer] -= 1
+            if pointer in open_groups:
+                open_groups[pointer] = [g for g in open_groups[pointer] if done not in g]
+            if missing_all.get(pointer, 0) <= 0 and not open_groups.get(pointer):
+                queue.append(pointer)
+    return grounded
+
+
+def _loop_from(
+    start: str, grounded: set[str], needs_all: Mapping[str, list[str]], needs_any: Mapping[str, list[list[str]]]
+) -> list[str]:
+    """Follow ungrounded dependencies from start until one repeats: the loop, from its first member."""
+    path: list[str] = []
+    visited: set[str] = set()
+    here = start
+    while here not in visited:
+        path.append(here)
+        visited.add(here)
+        candidates = [d for d in needs_all.get(here, []) if d not in grounded]
+        for group in needs_any.get(here, []):
+            if not any(d in grounded for d in group):
+                candidates.extend(group)
+        here = candidates[0]
+    loop = path[path.index(here) :]
+    first = loop.index(min(loop))
+    return [*loop[first:], *loop[:first], min(loop)]
+
+
+# -- small helpers -------------------------------------------------------------------------------
+
+
+def _list(node: Mapping[str, Any], keyword: str) -> list[Any]:
+    value = node.get(keyword)
+    return value if isinstance(value, list) else []
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value: Any) -> bool:
+    return (isinstance(value, int) and not isinstance(value, bool)) or (
+        isinstance(value, float) and value == value and abs(value) != float("inf")
+    )
+
+
+def _type_text(kind: Any) -> str:
+    return " or ".join(kind) if isinstance(kind, list) else str(kind)
+
+
+def _describe(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float | str):
+        text = repr(value)
+        return text if len(text) <= 40 else text[:37] + "..."
+    return "an array" if isinstance(value, list) else "an object"
