@@ -253,8 +253,13 @@ def tools(
         ),
     ] = None,
     check: Annotated[bool, typer.Option("--check", help="Do not write; exit 1 with a diff if out is stale.")] = False,
+    config: ConfigOpt = None,
     quiet: QuietOpt = False,
     debug: DebugOpt = False,
+    max_schema_bytes: MaxBytesOpt = None,
+    max_depth: MaxDepthOpt = None,
+    max_definitions: MaxDefsOpt = None,
+    max_subschemas: MaxSubOpt = None,
 ) -> None:
     """Generate typed input and output models (and narrowing helpers) for one server's tools."""
 
@@ -262,13 +267,22 @@ def tools(
         import shlex
 
         from . import api
+        from . import config as settings_file
 
+        given = {
+            "max_schema_bytes": max_schema_bytes,
+            "max_depth": max_depth,
+            "max_definitions": max_definitions,
+            "max_subschemas": max_subschemas,
+        }
+        settings = settings_file.with_flags(settings_file.load(config), given)
         result = api.generate_tools(
             out=out,
             tools_file=from_file,
             server=shlex.split(server) if server else None,
             models_package=models,
             check=check,
+            limits=settings.limits(DEFAULT_LIMITS),
         )
         return _report(result, check, Output(quiet=quiet))
 
@@ -405,8 +419,10 @@ def _run(action, *, debug: bool) -> NoReturn:  # type: ignore[no-untyped-def]
     except BrokenPipeError:  # the reader went away (`| head`): nothing left to say
         sys.stderr.close()
         raise typer.Exit(ExitCode.OK) from None
-    except KeyboardInterrupt:
-        _err("error[MCG900]: interrupted; the output folder was left as it was")
+    except KeyboardInterrupt as exc:
+        from .output import Interrupted
+
+        _err(exc.one_line() if isinstance(exc, Interrupted) else "error[MCG900]: interrupted; the output folder was left as it was")
         raise typer.Exit(ExitCode.ERROR) from None
     except Exception as exc:  # noqa: BLE001 - the one place that turns bugs into a clean exit
         if debug:
@@ -525,4 +541,7 @@ def _definitions(document: dict[str, object]) -> dict[str, object]:
 
 
 def main() -> None:
+    from .output import stop_on_signals
+
+    stop_on_signals()  # SIGTERM unwinds like Ctrl-C: no staging folder or lock left behind
     app()

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import pointers, schemas, wellformed
-from .errors import CodegenError, fail
+from .errors import fail
 from .limits import Limits
 
 DEFS = "$defs"
@@ -151,7 +151,7 @@ def to_schema_doc(document: dict[str, Any], revision: str, limits: Limits) -> Sc
 def check_bounded(document: dict[str, Any], revision: str, limits: Limits) -> None:
     """The checks of any schema from outside: bounded nesting and size, every `$ref` local and resolvable."""
     check_shape(document, revision, limits)
-    _check_refs(document, revision)
+    _check_refs(document, revision, generated=False)
 
 
 def check_shape(document: dict[str, Any], revision: str, limits: Limits) -> None:
@@ -222,9 +222,10 @@ def _rewrite_legacy_refs(node: Any) -> Any:
     return node
 
 
-def _check_refs(document: dict[str, Any], revision: str) -> None:
-    """Every reference local and pointing at a schema below the root. Only schema positions are
-    read: a property named `$ref` or a `const` holding one is data, not a reference."""
+def _check_refs(document: dict[str, Any], revision: str, *, generated: bool = True) -> None:
+    """Every reference local and pointing at a schema (for generation: one below `$defs`, as only
+    those become types). Only schema positions are read: a property named `$ref` or a `const`
+    holding one is data, not a reference."""
     nodes: dict[str, Any] = {}
     stack: list[tuple[str, Any]] = [("#", document)]
     while stack:
@@ -240,11 +241,18 @@ def _check_refs(document: dict[str, Any], revision: str) -> None:
         if isinstance(node, dict):
             for keyword in ("$ref", "$dynamicRef"):
                 if keyword in node:
-                    _check_ref(node[keyword], keyword, pointers.join(pointer, keyword), nodes, anchors, revision)
+                    where = pointers.join(pointer, keyword)
+                    _check_ref(node[keyword], keyword, where, nodes, anchors, revision, generated)
 
 
 def _check_ref(
-    ref: Any, keyword: str, where: str, nodes: dict[str, Any], anchors: dict[str, set[str]], revision: str
+    ref: Any,
+    keyword: str,
+    where: str,
+    nodes: dict[str, Any],
+    anchors: dict[str, set[str]],
+    revision: str,
+    generated: bool,
 ) -> None:
     if not isinstance(ref, str):
         raise fail("MCG110", f"`{keyword}` must be a string, got {_json_type(ref)}", revision=revision, pointer=where)
@@ -271,10 +279,10 @@ def _check_ref(
             pointer=where,
             hint="the target does not exist in this document",
         ) from None
-    if ref not in nodes or not ref.startswith(f"#/{DEFS}/"):
+    if ref not in nodes or (generated and not ref.startswith(f"#/{DEFS}/")):
         raise fail(
             "MCG113",
-            f"`{keyword}` {ref!r} does not point at a schema below `$defs`",
+            f"`{keyword}` {ref!r} does not point at a schema" + (" below `$defs`" if generated else ""),
             revision=revision,
             pointer=where,
             hint="point at a definition (or a subschema of one); the root, keyword maps and data are not types",

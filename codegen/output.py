@@ -99,6 +99,35 @@ def unified_diff(fileset: FileSet) -> list[str]:
     return [line if line.endswith("\n") else line + "\n" for line in lines]
 
 
+class Interrupted(KeyboardInterrupt):
+    """SIGINT or SIGTERM stopped the run; `committed`: the new tree was already in place."""
+
+    def __init__(self, signum: int, *, committed: bool = False) -> None:
+        super().__init__(signum)
+        self.signum = signum
+        self.committed = committed
+
+    def one_line(self) -> str:
+        name = signal.Signals(self.signum).name
+        if self.committed:
+            return (
+                f"error[MCG901]: interrupted by {name} just after the output folder was replaced; "
+                "it holds the complete new tree (hint: nothing to undo)"
+            )
+        return f"error[MCG900]: interrupted by {name}; the output folder was left as it was (hint: run again)"
+
+
+def stop_on_signals() -> None:
+    """SIGINT and SIGTERM stop a run by unwinding it (staging removed, lock released), like Ctrl-C;
+    by default SIGTERM would end the process where it stands."""
+
+    def interrupt(signum: int, _frame: object) -> None:
+        raise Interrupted(signum)
+
+    for signum in _HELD:
+        signal.signal(signum, interrupt)
+
+
 def write(fileset: FileSet) -> WriteReport:
     """Make fileset.root hold exactly fileset.files; nothing is touched when nothing changed."""
     root = fileset.root
@@ -108,13 +137,22 @@ def write(fileset: FileSet) -> WriteReport:
     except OSError as exc:
         raise _io_error(exc, parent) from exc
     with _locked(parent):
-        _recover(root)
-        on_disk = read_tree(root)
+        try:
+            _recover(root)
+            on_disk = read_tree(root)
+        except OSError as exc:
+            raise _io_error(exc, root, "read") from exc
         diff = _compare(fileset, on_disk)
         if not diff.changed and not diff.removed:
             return WriteReport(root, unchanged=diff.unchanged)
         _refuse_foreign(root, on_disk)
-        staging = Path(tempfile.mkdtemp(prefix=f".{root.name}{_STAGING}", dir=parent))
+        if root.exists() and not os.access(root, os.W_OK | os.X_OK):
+            # the swap would replace a folder its owner made read-only (and could not remove it)
+            raise _io_error(PermissionError(errno.EACCES, "permission denied"), root)
+        try:
+            staging = Path(tempfile.mkdtemp(prefix=f".{root.name}{_STAGING}", dir=parent))
+        except OSError as exc:
+            raise _io_error(exc, parent) from exc
         try:
             _stage(fileset, staging, root, set(diff.changed))
             _swap(staging, root)
@@ -143,7 +181,7 @@ def _stage(fileset: FileSet, staging: Path, root: Path, changed: set[str]) -> No
 
 def _swap(staging: Path, root: Path) -> None:
     old = root.with_name(f".{root.name}{_OLD}{os.getpid()}")
-    with _signals_held():
+    with _signals_held() as caught:
         try:
             if root.exists():
                 os.rename(root, old)
@@ -155,7 +193,12 @@ def _swap(staging: Path, root: Path) -> None:
                 raise
         except OSError as exc:
             raise _io_error(exc, root) from exc
-    shutil.rmtree(old, ignore_errors=True)
+        shutil.rmtree(old, ignore_errors=True)
+        # a signal that came during the swap is taken here, so it cannot claim the old tree stayed
+        for signum in sorted(signal.sigpending() & _HELD):
+            caught.append(signal.sigwait({signum}))
+    if caught:
+        raise Interrupted(caught[0], committed=True)
 
 
 def _recover(root: Path) -> None:
@@ -183,14 +226,18 @@ def _refuse_foreign(root: Path, on_disk: Mapping[str, bytes]) -> None:
 
 @contextlib.contextmanager
 def _locked(folder: Path) -> Iterator[None]:
-    fd = os.open(folder, os.O_RDONLY)
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError as exc:
+        raise _io_error(exc, folder, "open") from exc
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
+            holder = _lock_holder(os.fstat(fd))
             raise fail(
                 "MCG604",
-                f"another mcp-codegen run is writing into {folder}",
+                f"another mcp-codegen run{f' (pid {holder})' if holder else ''} is writing into {folder}",
                 hint="wait for it to finish, then run again",
             ) from None
         yield
@@ -198,20 +245,41 @@ def _locked(folder: Path) -> Iterator[None]:
         os.close(fd)
 
 
-@contextlib.contextmanager
-def _signals_held() -> Iterator[None]:
-    held = {signal.SIGINT, signal.SIGTERM}
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+def _lock_holder(folder: os.stat_result) -> int | None:
+    """The process holding the lock on folder, from /proc/locks (Linux; None elsewhere)."""
+    device = f"{os.major(folder.st_dev):02x}:{os.minor(folder.st_dev):02x}:{folder.st_ino}"
     try:
-        yield
+        lines = Path("/proc/locks").read_text().splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        fields = line.split()
+        if len(fields) > 5 and fields[1] == "FLOCK" and fields[5] == device and fields[4].isdigit():
+            return int(fields[4])
+    return None
+
+
+_HELD = frozenset({signal.SIGINT, signal.SIGTERM})
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[list[int]]:
+    """SIGINT/SIGTERM wait until the block ends; signals taken inside it go into the list."""
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    caught: list[int] = []
+    try:
+        yield caught
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
-def _io_error(exc: OSError, path: Path) -> Exception:
+def _io_error(exc: OSError, path: Path, action: str = "write") -> Exception:
     reason = {
         errno.ENOSPC: "no space left on device",
+        errno.EDQUOT: "disk quota exceeded",
+        errno.EFBIG: "file too large (the file size limit or the file system's)",
         errno.EACCES: "permission denied",
+        errno.EPERM: "operation not permitted",
         errno.EROFS: "read-only file system",
     }.get(exc.errno or 0, exc.strerror or str(exc))
-    return fail("MCG601", f"cannot write {path}: {reason}", hint="nothing was changed in the output folder")
+    return fail("MCG601", f"cannot {action} {path}: {reason}", hint="nothing was changed in the output folder")

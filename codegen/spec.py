@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import tomllib
@@ -115,11 +116,17 @@ def cached(pin: Pin) -> Path | None:
 def store(pin: Pin, data: bytes) -> Path:
     """Keep verified bytes in the cache (atomically: a reader never sees half a file)."""
     folder = cache_dir()
-    folder.mkdir(parents=True, exist_ok=True)
     target = folder / f"{pin.sha256}.json"
     partial = target.with_suffix(f".{os.getpid()}.tmp")
-    partial.write_bytes(data)
-    os.replace(partial, target)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        partial.write_bytes(data)
+        os.replace(partial, target)
+    except OSError as exc:
+        partial.unlink(missing_ok=True)  # a full disk must not leave half a schema behind
+        raise fail(
+            "MCG009", f"cannot store {target}: {exc.strerror or exc}", revision=pin.revision, hint=f"set {CACHE_ENV}"
+        ) from exc
     return target
 
 
@@ -133,7 +140,8 @@ def fetch(pin: Pin, source: str | None) -> SchemaSource:
         location = pin.upstream_url
         data = _download(location, pin)
         verify(pin, data, location)
-        store(pin, data)
+        with contextlib.suppress(CodegenError):  # the cache only saves a download next time
+            store(pin, data)
         return SchemaSource(pin, location, data)
     if _is_url(source):
         location = f"{source.rstrip('/')}/{pin.revision}/schema.json"

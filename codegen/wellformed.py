@@ -188,7 +188,7 @@ def _not_a_schema(value: Any, pointer: str, revision: str) -> Exception:
 
 
 def _check_pattern(pattern: str, pointer: str, revision: str) -> None:
-    problem = _pattern_problem(pattern)
+    problem = pattern_problem(pattern)
     if problem is not None:
         raise fail(
             "MCG116",
@@ -200,7 +200,7 @@ def _check_pattern(pattern: str, pointer: str, revision: str) -> None:
 
 
 @functools.lru_cache(maxsize=1024)
-def _pattern_problem(pattern: str) -> str | None:
+def pattern_problem(pattern: str) -> str | None:
     from pydantic_core import SchemaError, SchemaValidator, core_schema
 
     try:
