@@ -7,6 +7,7 @@ each on stderr; `--debug` adds the traceback.
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -206,27 +207,51 @@ def diff(
     old: Annotated[str, typer.Argument(help="A pinned revision (e.g. 2025-11-25) or a schema.json path.")],
     new: Annotated[str, typer.Argument(help="A pinned revision or a schema.json path.")],
     spec_source: SpecSourceOpt = None,
-    as_json: JsonOpt = False,
+    fmt: Annotated[
+        str, typer.Option("--format", "-f", help="text (coloured on a terminal), markdown, json or html.")
+    ] = "text",
+    as_json: Annotated[bool, typer.Option("--json", help="Same as --format json.")] = False,
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write the report to this file instead of stdout.")] = None,
     fail_on: Annotated[
-        str | None, typer.Option("--fail-on", help="any: exit 1 when anything changed (for CI).")
+        str | None,
+        typer.Option("--fail-on", help="breaking: exit 1 when a change breaks someone; any: when anything changed."),
     ] = None,
+    descriptions: Annotated[
+        bool, typer.Option("--descriptions", help="Also list description and title changes (informational).")
+    ] = False,
+    no_python_api: Annotated[
+        bool, typer.Option("--no-python-api", help="Compare the wire only (skip building the generated models).")
+    ] = False,
     debug: DebugOpt = False,
 ) -> None:
-    """What changed between two spec revisions: methods, and definitions added, removed, renamed, changed."""
+    """What changed between two spec revisions, and whom it breaks: methods, capabilities, definitions,
+    the wire (classified by who sends what) and the generated Python API."""
 
     def run() -> int:
         from . import diff as revision_diff
+        from .diff import render
         from .errors import fail
 
-        if fail_on not in (None, "any"):
-            raise fail("MCG012", f"--fail-on {fail_on!r} is not supported", hint="use --fail-on any")
-        result = revision_diff.diff(old, new, spec_source=spec_source)
-        if as_json:
-            typer.echo(result.as_json())
+        chosen = "json" if as_json else fmt
+        if chosen not in render.FORMATS:
+            raise fail("MCG012", f"--format {chosen!r} is not supported", hint="use " + ", ".join(render.FORMATS))
+        if fail_on not in (None, "breaking", "any"):
+            raise fail("MCG012", f"--fail-on {fail_on!r} is not supported", hint="use --fail-on breaking or --fail-on any")
+        report = revision_diff.diff(
+            old, new, spec_source=spec_source, descriptions=descriptions, python_api=not no_python_api
+        )
+        color = chosen == "text" and out is None and sys.stdout.isatty() and "NO_COLOR" not in os.environ
+        text = render.render(report, chosen, color=color)
+        if out is None:
+            sys.stdout.write(text)
+            sys.stdout.flush()
         else:
-            for line in revision_diff.as_text(result):
-                typer.echo(line)
-        return ExitCode.DRIFT if fail_on == "any" and not result.empty else ExitCode.OK
+            try:
+                out.write_text(text, encoding="utf-8")
+            except OSError as exc:
+                raise fail("MCG601", f"cannot write {out}: {exc.strerror or exc}") from exc
+        failed = (fail_on == "breaking" and report.breaking) or (fail_on == "any" and not report.empty)
+        return ExitCode.DRIFT if failed else ExitCode.OK
 
     _run(run, debug=debug)
 

@@ -1,0 +1,95 @@
+"""`mcp-codegen diff A B`: what changed between two MCP spec revisions, and whom it breaks.
+
+A and B are pinned revisions (read as the generator reads them, errata applied) or schema.json
+paths. The report has two axes:
+
+- the wire: methods added, removed and changed (who sends them, whether they are messages of their
+  own, their results), capabilities, definitions added, removed and renamed (by shape), and inside
+  each definition its properties, required keys, openness, union arms, `const`/`enum` values,
+  types and bounds (descriptions only with `descriptions=True`). Each change is classified by who
+  sends the definition (direction.py) and how the accepted values moved (relation.py): the rules
+  are in classify.py and summary.py;
+- the generated Python API (pyapi.py): classes and attributes added, removed, renamed or retyped
+  between the models modules the generator emits for A and B.
+
+Modules: source (loading), direction (who sends what), relation (how two schemas' values relate),
+structure (changes inside a definition), renames, classify, summary (methods, capabilities),
+pyapi, report (the data and its JSON), render (text, Markdown, HTML).
+"""
+
+from __future__ import annotations
+
+from .classify import methods_carrying, wire_change
+from .direction import directions, enveloped_messages
+from .renames import find_renames
+from .report import INFORMATIONAL, Change, Report, RevisionInfo
+from .source import Side, load_side
+from .structure import Found, Walker
+from .summary import capability_entries, method_entries
+
+__all__ = ["Change", "Report", "diff", "diff_sides"]
+
+
+def diff(
+    old: str,
+    new: str,
+    *,
+    spec_source: str | None = None,
+    descriptions: bool = False,
+    python_api: bool = True,
+) -> Report:
+    """Compare two revisions (pinned names or schema.json paths)."""
+    return diff_sides(load_side(old, spec_source), load_side(new, spec_source), descriptions=descriptions, python_api=python_api)
+
+
+def diff_sides(old: Side, new: Side, *, descriptions: bool = False, python_api: bool = True) -> Report:
+    renames = find_renames(old.defs, new.defs)
+    old_dir, new_dir = directions(old), directions(new)
+    walker = Walker(
+        old, new, renames, descriptions=descriptions, envelopes=(enveloped_messages(old), enveloped_messages(new))
+    )
+    report = Report(
+        old=RevisionInfo(old.label, old.sha256, len(old.defs), len(old_dir.methods)),
+        new=RevisionInfo(new.label, new.sha256, len(new.defs), len(new_dir.methods)),
+        python_api_compared=python_api,
+        descriptions=descriptions,
+    )
+    renamed_to = set(renames.values())
+    report.definitions_added = sorted(set(new.defs) - set(old.defs) - renamed_to)
+    report.definitions_removed = sorted(set(old.defs) - set(new.defs) - set(renames))
+    report.definitions_renamed = [{"from": a, "to": b} for a, b in sorted(renames.items())]
+
+    changes: list[Change] = []
+
+    def record(found: Found, old_name: str | None, new_name: str | None) -> None:
+        senders = (old_dir.sides(old_name) if old_name else frozenset()) | (new_dir.sides(new_name) if new_name else frozenset())
+        methods = (methods_carrying(old_name, old_dir) if old_name else frozenset()) | (
+            methods_carrying(new_name, new_dir) if new_name else frozenset()
+        )
+        changes.append(wire_change(found, new_name or old_name or "", senders, methods, carried=bool(senders)))
+
+    for name in report.definitions_added:
+        record(Found("definition-added", (), "definition added", None), None, name)
+    for name in report.definitions_removed:
+        record(Found("definition-removed", (), "definition removed", None), name, None)
+    for before, after in sorted(renames.items()):
+        record(Found("definition-renamed", (), f"renamed from {before}", None, before, after), before, after)
+    pairs = [(n, n) for n in sorted(set(old.defs) & set(new.defs))] + sorted(renames.items())
+    for before, after in pairs:
+        for found in walker.definition(before, after):
+            record(found, before, after)
+    report.changes = sorted(changes, key=Change.sort_key)
+    report.methods = method_entries(old_dir, new_dir, report.changes, renames)
+    report.capabilities = capability_entries(walker)
+    if python_api:
+        from . import pyapi
+
+        report.python_api = pyapi.compare(old, new, renames, old_dir, new_dir)
+    return report
+
+
+def visible(changes: list[Change], *, informational: bool = True) -> list[Change]:
+    """The changes a human report lists (informational ones only when asked)."""
+    return [c for c in changes if informational or c.severity != INFORMATIONAL]
+
+

@@ -1,0 +1,215 @@
+"""The report as text (coloured on a terminal, through rich), Markdown and a self-contained HTML page
+(both from jinja2 templates in templates/diff/), and JSON (report.py)."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from .. import __version__
+from ..resources import templates_dir
+from .report import BREAKING, COMPATIBLE, INFORMATIONAL, SEVERITIES, Change, MethodEntry, Report
+
+FORMATS = ("text", "markdown", "json", "html")
+_STYLE = {BREAKING: "bold red", COMPATIBLE: "yellow", INFORMATIONAL: "dim"}
+_STATUS_ORDER = {"removed": 0, "changed": 1, "added": 2}
+_QUIET_KINDS = frozenset({"definition-added", "definition-removed", "definition-renamed"})  # listed apart
+
+
+@dataclass(frozen=True)
+class Group:
+    """The changes of one definition or class."""
+
+    subject: str
+    severity: str  # the worst of its changes
+    senders: tuple[str, ...]
+    receivers: tuple[str, ...]
+    changes: tuple[Change, ...]
+
+    @property
+    def counts(self) -> dict[str, int]:
+        return {s: sum(1 for c in self.changes if c.severity == s) for s in SEVERITIES}
+
+
+def groups(changes: Iterable[Change]) -> list[Group]:
+    by_subject: dict[str, list[Change]] = {}
+    for change in changes:
+        if change.kind not in _QUIET_KINDS:
+            by_subject.setdefault(change.subject, []).append(change)
+    result = []
+    for subject, items in by_subject.items():
+        items.sort(key=lambda c: (SEVERITIES.index(c.severity), c.path, c.kind, c.summary))
+        result.append(
+            Group(
+                subject=subject,
+                severity=min((c.severity for c in items), key=SEVERITIES.index),
+                senders=tuple(sorted({s for c in items for s in c.senders})),
+                receivers=tuple(sorted({s for c in items for s in c.receivers})),
+                changes=tuple(items),
+            )
+        )
+    return sorted(result, key=lambda g: (SEVERITIES.index(g.severity), g.subject))
+
+
+def sides_of(change: Change | MethodEntry) -> str:
+    """The sides a filter matches a change by: whom it breaks, else who exchanges it."""
+    if change.breaks:
+        return " ".join(change.breaks)
+    if isinstance(change, Change):
+        involved = sorted(set(change.senders) | set(change.receivers))
+    else:
+        involved = sorted(set(change.old_senders) | set(change.new_senders))
+    return " ".join(involved) or "none"
+
+
+def view(report: Report) -> dict[str, Any]:
+    """Everything the templates show, in the order they show it."""
+    summary = report.summary()
+    methods = sorted(report.methods, key=lambda m: (_STATUS_ORDER[m.status], SEVERITIES.index(m.severity), m.method))
+    return {
+        "report": report,
+        "summary": summary,
+        "methods": methods,
+        "wire_groups": groups(report.changes),
+        "python_groups": groups(report.python_api),
+        "sections": [("Wire changes", _by_severity(report.changes)), ("Python API changes", _by_severity(report.python_api))],
+        "version": __version__,
+        "severities": SEVERITIES,
+    }
+
+
+def _by_severity(changes: Iterable[Change]) -> dict[str, list[Change]]:
+    listed = [c for c in changes if c.kind not in _QUIET_KINDS]
+    return {s: [c for c in listed if c.severity == s] for s in SEVERITIES}
+
+
+def render(report: Report, fmt: str, *, color: bool = False) -> str:
+    if fmt == "json":
+        return report.as_json()
+    if fmt == "text":
+        return text(report, color=color)
+    template = {"markdown": "report.md.jinja2", "html": "report.html.jinja2"}[fmt]
+    return str(_environment(html=fmt == "html").get_template(template).render(**view(report)))
+
+
+@cache
+def _environment(*, html: bool):  # type: ignore[no-untyped-def]
+    import jinja2
+
+    environment = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(templates_dir() / "diff")),
+        undefined=jinja2.StrictUndefined,
+        autoescape=html,  # names and descriptions come from the schemas: escaped in HTML
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    environment.filters["cell"] = _markdown_cell
+    environment.filters["sides"] = sides_of
+    environment.filters["where"] = lambda c: ".".join(c.path) if c.path else "(itself)"
+    environment.filters["few"] = _few
+    environment.filters["who"] = _who
+    return environment
+
+
+def _markdown_cell(value: Any) -> str:
+    """Text safe inside a Markdown table cell."""
+    return " ".join(str(value).split()).replace("\\", "\\\\").replace("|", "\\|")
+
+
+def _few(items: Iterable[str], limit: int = 3) -> str:
+    items = list(items)
+    shown = ", ".join(items[:limit])
+    return shown + (f" +{len(items) - limit} more" if len(items) > limit else "")
+
+
+def _who(sides: Iterable[str]) -> str:
+    sides = list(sides)
+    return " and ".join(sides) if sides else "nobody"
+
+
+def text(report: Report, *, color: bool) -> str:
+    from rich.console import Console
+    from rich.text import Text
+
+    lines: list[Text] = []
+
+    def line(*parts: tuple[str, str] | str) -> None:
+        lines.append(Text.assemble(*parts))
+
+    summary = report.summary()
+    wire, python = summary["wire"], summary["python"]
+    line(("MCP schema diff: ", "bold"), (f"{report.old.label} → {report.new.label}", "bold cyan"))
+    line(*_counts("wire", wire))
+    if report.python_api_compared:
+        line(*_counts("Python API", python))
+    if report.empty:
+        line(("no changes", "green"))
+    if report.methods:
+        line()
+        line(("Methods", "bold underline"))
+        for method in sorted(report.methods, key=lambda m: (_STATUS_ORDER[m.status], m.method)):
+            senders = method.new_senders if method.status != "removed" else method.old_senders
+            parts: list[tuple[str, str] | str] = [
+                (f"  {method.status:<8}", _STYLE[method.severity]), (method.method, "bold"),
+                f" ({method.kind}, sent by {_who(senders)})",
+            ]  # fmt: skip
+            if method.breaks:
+                parts.append((f"  breaks {_who(method.breaks)}", _STYLE[BREAKING]))
+            line(*parts)
+            for note in method.notes:
+                line(f"            {note}")
+            if method.changes:
+                line((f"            {method.changes} change(s) in what it carries", "dim"))
+    if report.capabilities:
+        line()
+        line(("Capabilities", "bold underline"))
+        for capability in report.capabilities:
+            mark = {"added": "+", "removed": "-", "changed": "~"}[capability.status]
+            extra = f" ({capability.relation})" if capability.relation else ""
+            line(f"  {capability.side:<7}{mark} {capability.capability}{extra}")
+    if report.definitions_added or report.definitions_removed or report.definitions_renamed:
+        line()
+        line(("Definitions", "bold underline"))
+        if report.definitions_added:
+            line(f"  added ({len(report.definitions_added)}): {', '.join(report.definitions_added)}")
+        if report.definitions_removed:
+            line(f"  removed ({len(report.definitions_removed)}): {', '.join(report.definitions_removed)}")
+        for rename in report.definitions_renamed:
+            line(f"  renamed: {rename['from']} → {rename['to']}")
+    for title, found in (("Wire changes", groups(report.changes)), ("Python API changes", groups(report.python_api))):
+        if not found:
+            continue
+        line()
+        line((title, "bold underline"))
+        for group in found:
+            who = f"sent by {_who(group.senders)}" if group.senders else "on no wire"
+            line(("  " + group.subject, "bold"), (f"  ({who})", "dim"))
+            for change in group.changes:
+                where = ".".join(change.path) or "(itself)"
+                breaks = f" breaks {_who(change.breaks)}" if change.breaks else ""
+                line((f"    {change.severity:<13}", _STYLE[change.severity]), (f"{where}: ", "bold"), change.summary, (breaks, _STYLE[BREAKING]))
+                for detail in change.details:
+                    line((f"                   {detail}", "dim"))
+    if color:
+        console = Console(file=io.StringIO(), force_terminal=True, color_system="standard", soft_wrap=True, width=200)
+        for item in lines:
+            console.print(item, highlight=False)
+        output = console.file.getvalue()  # type: ignore[attr-defined]
+        return str(output)
+    return "".join(item.plain + "\n" for item in lines)
+
+
+def _counts(axis: str, counts: dict[str, Any]) -> list[tuple[str, str] | str]:
+    breaking_for = counts["breaking_for"]
+    return [
+        (f"{axis}: ", "bold"),
+        (f"{counts[BREAKING]} breaking", _STYLE[BREAKING]),
+        f" (client {breaking_for['client']}, server {breaking_for['server']}) · ",
+        (f"{counts[COMPATIBLE]} compatible", _STYLE[COMPATIBLE]),
+        " · ",
+        (f"{counts[INFORMATIONAL]} informational", _STYLE[INFORMATIONAL]),
+    ]

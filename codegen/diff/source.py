@@ -1,0 +1,76 @@
+"""One side of a diff: a pinned revision (errata applied, as the generator reads it) or a schema.json
+path, loaded into the validated document and the generator's IR."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from .. import analyze, errata, ir, load, pointers, spec
+from ..errors import fail
+from ..limits import DEFAULT_LIMITS, Limits
+
+DEF_PREFIX = "#/$defs/"
+
+
+@dataclass(frozen=True)
+class Side:
+    label: str  # the revision, or the file's name for a schema path
+    sha256: str
+    doc: load.SchemaDoc
+    revision: ir.Revision
+
+    @property
+    def defs(self) -> Mapping[str, Any]:
+        return self.doc.defs
+
+    def resolve(self, ref: str) -> Any:
+        """The node a local `$ref` names (None when it is not there)."""
+        try:
+            return pointers.resolve(self.doc.document, ref)
+        except (KeyError, ValueError):
+            return None
+
+    @cached_property
+    def entities(self) -> dict[str, ir.Entity]:
+        return {e.name: e for e in self.revision.entities}
+
+
+def definition_of(ref: str) -> str | None:
+    """The definition a local pointer is in: "#/$defs/Tool/properties/x" -> "Tool"."""
+    if not ref.startswith(DEF_PREFIX):
+        return None
+    return pointers.unescape(ref[len(DEF_PREFIX) :].split("/", 1)[0])
+
+
+def is_schema_path(which: str) -> bool:
+    """Whether the argument names a file or folder rather than a pinned revision."""
+    return which.endswith(".json") or "/" in which or "\\" in which or Path(which).is_dir()
+
+
+def load_side(which: str, spec_source: str | None = None, limits: Limits = DEFAULT_LIMITS) -> Side:
+    if is_schema_path(which):
+        path = Path(which)
+        if path.is_dir():
+            path = path / "schema.json"
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise fail(
+                "MCG003",
+                f"cannot read {path}: {exc.strerror or exc}",
+                hint="give a pinned revision (see `mcp-codegen spec list`) or a schema.json path",
+            ) from exc
+        label = path.parent.name if path.stem == "schema" and path.parent.name else path.stem
+        raw = load.parse_json(data, label, limits)
+    else:
+        pin = spec.find_pin(which)
+        data = spec.fetch(pin, spec.resolve_source(spec_source)).data
+        label = pin.revision
+        raw = errata.apply_errata(load.parse_json(data, label, limits), errata.load_errata(label), label)
+    doc = load.to_schema_doc(raw, label, limits)
+    sha256 = spec.sha256_hex(data)
+    return Side(label, sha256, doc, analyze.analyze(doc, package="diff", sha256=sha256))
