@@ -12,3 +12,12 @@ if [[ ! -f .cache/npm/node_modules/@modelcontextprotocol/server-everything/dist/
   mkdir -p .cache/npm
   npm install --silent --no-audit --no-fund --prefix .cache/npm @modelcontextprotocol/server-everything@2026.8.31
 fi
+# Headless Chromium for the diff report's browser test (tests/test_diff_html.py): Debian's package.
+if ! command -v chromium >/dev/null 2>&1; then
+  if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    echo "setup: Chromium is missing; install Debian's package (apt-get install chromium) for tests/test_diff_html.py" >&2
+  fi
+fi

@@ -143,7 +143,7 @@ def text(report: Report, *, color: bool) -> str:
     summary = report.summary()
     wire, python = summary["wire"], summary["python"]
     line(("MCP schema diff: ", "bold"), (f"{report.old.label} → {report.new.label}", "bold cyan"))
-    line(*_counts("wire", wire))
+    line(*_counts("Wire", wire))
     if report.python_api_compared:
         line(*_counts("Python API", python))
     if report.empty:

@@ -271,7 +271,7 @@ class Walker:
             a, b = old_members.get(member, {}), new_members.get(member, {})
             rel = self.relation(a, b)
             old, new = self._describe(self.old, a), self._describe(self.new, b)
-            direct.append(Found("property-retyped", (member,), f"retyped ({rel})", rel, old, new, details))
+            direct.append(Found("property-retyped", (member,), f"{old} → {new} ({rel})", rel, old, new, details))
         return [replace(f, details=tuple(sorted(f.details))) for f in direct]
 
 
