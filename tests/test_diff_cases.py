@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,7 @@ UPDATE = os.environ.get("UPDATE_EXPECTED") == "1"
 NAMES = sorted(p.name for p in CASES.iterdir() if (p / "case.json").is_file())
 
 
+@cache
 def _report(case: str) -> dict[str, Any]:
     folder = CASES / case
     options = json.loads((folder / "case.json").read_text())["options"]

@@ -71,6 +71,9 @@ def load_side(which: str, spec_source: str | None = None, limits: Limits = DEFAU
         data = spec.fetch(pin, spec.resolve_source(spec_source)).data
         label = pin.revision
         raw = errata.apply_errata(load.parse_json(data, label, limits), errata.load_errata(label), label)
+    return side_from_document(raw, label, spec.sha256_hex(data), limits)
+
+
+def side_from_document(raw: dict[str, Any], label: str, sha256: str, limits: Limits = DEFAULT_LIMITS) -> Side:
     doc = load.to_schema_doc(raw, label, limits)
-    sha256 = spec.sha256_hex(data)
     return Side(label, sha256, doc, analyze.analyze(doc, package="diff", sha256=sha256))
