@@ -43,30 +43,37 @@ def parse_json(data: bytes, revision: str, limits: Limits) -> dict[str, Any]:
             hint="raise --max-schema-bytes if this schema is trusted",
         )
     if not data.strip():
-        raise fail("MCG102", "schema file is empty", revision=revision, pointer="#")
+        raise fail("MCG102", "schema file is empty", revision=revision, pointer="#", hint="is the path right?")
     try:
         text = data.decode("utf-8-sig")
         document = json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
     except _NotJSON as exc:
-        raise fail("MCG102", f"schema is not valid JSON: {exc}", revision=revision, pointer="#") from exc
+        raise fail(
+            "MCG102", f"schema is not valid JSON: {exc}", revision=revision, pointer="#", hint="standard JSON only (RFC 8259)"
+        ) from exc
     except UnicodeDecodeError as exc:
         raise fail(
-            "MCG102", f"schema is not UTF-8: {exc.reason} at byte {exc.start}", revision=revision, pointer="#"
+            "MCG102",
+            f"schema is not UTF-8: {exc.reason} at byte {exc.start}",
+            revision=revision,
+            pointer="#",
+            hint="JSON is UTF-8 text; is this a schema file?",
         ) from exc
     except json.JSONDecodeError as exc:
         raise fail(
             "MCG102",
-            f"schema is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}",
+            f"schema is not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})",
             revision=revision,
             pointer="#",
-            hint="is the file truncated?" if exc.pos >= len(text.rstrip()) else None,
+            hint="is the file truncated?" if _at_the_end(exc, text) else "fix the JSON syntax there",
         ) from exc
     except RecursionError as exc:
         raise fail(
             "MCG103",
-            f"schema nests deeper than the JSON parser allows (limit {limits.max_depth})",
+            f"schema nests deeper than the JSON parser can read (the limit is {limits.max_depth} levels)",
             revision=revision,
             pointer="#",
+            hint="MCP schemas nest about 12 levels; this one is broken or hostile",
         ) from exc
     if not isinstance(document, dict):
         raise fail(
@@ -74,8 +81,14 @@ def parse_json(data: bytes, revision: str, limits: Limits) -> dict[str, Any]:
             f"schema root must be a JSON object, got {_json_type(document)}",
             revision=revision,
             pointer="#",
+            hint="a schema document is an object holding `$defs` (or `definitions`)",
         )
     return document
+
+
+def _at_the_end(exc: json.JSONDecodeError, text: str) -> bool:
+    """The text ends before the value does: cut off (an unterminated string reports where it began)."""
+    return exc.pos >= len(text.rstrip()) or exc.msg.startswith("Unterminated string")
 
 
 class _NotJSON(ValueError):
@@ -99,6 +112,15 @@ def _no_constant(name: str) -> Any:
 
 def to_schema_doc(document: dict[str, Any], revision: str, limits: Limits) -> SchemaDoc:
     """Check limits and references, and normalise definitions to `$defs`."""
+    for key in (DEFS, _LEGACY_DEFS):  # first, as the most telling of the limits
+        if isinstance(document.get(key), dict) and len(document[key]) > limits.max_definitions:
+            raise fail(
+                "MCG107",
+                f"schema has {len(document[key]):,} definitions, over the limit of {limits.max_definitions:,}",
+                revision=revision,
+                pointer=pointers.join("#", key),
+                hint="raise --max-definitions if this schema is trusted",
+            )
     _check_shape(document, revision, limits)
     has_legacy = isinstance(document.get(_LEGACY_DEFS), dict)
     has_defs = isinstance(document.get(DEFS), dict)
@@ -116,6 +138,7 @@ def to_schema_doc(document: dict[str, Any], revision: str, limits: Limits) -> Sc
             "schema has no definitions (neither `$defs` nor `definitions` is an object)",
             revision=revision,
             pointer="#",
+            hint="one type is generated per definition under `$defs` (2020-12) or `definitions` (draft-07)",
         )
     if has_legacy:
         normalised = {k: v for k, v in document.items() if k != _LEGACY_DEFS}
@@ -126,14 +149,12 @@ def to_schema_doc(document: dict[str, Any], revision: str, limits: Limits) -> Sc
         dialect = "2020-12"
     defs = normalised[DEFS]
     if not defs:
-        raise fail("MCG106", "schema has no definitions (`$defs` is empty)", revision=revision, pointer="#")
-    if len(defs) > limits.max_definitions:
         raise fail(
-            "MCG107",
-            f"schema has {len(defs):,} definitions, over the limit of {limits.max_definitions:,}",
+            "MCG106",
+            "schema has no definitions (`$defs` is empty)",
             revision=revision,
-            pointer=f"#/{DEFS}",
-            hint="raise --max-definitions if this schema is trusted",
+            pointer="#",
+            hint="one type is generated per definition; there is nothing to generate",
         )
     for name, schema in defs.items():
         if not isinstance(schema, dict | bool):
@@ -142,6 +163,7 @@ def to_schema_doc(document: dict[str, Any], revision: str, limits: Limits) -> Sc
                 f"definition {name!r} is {_json_type(schema)}, not a schema",
                 revision=revision,
                 pointer=pointers.join("#", DEFS, name),
+                hint="a definition is a JSON Schema: an object (or true/false)",
             )
     _check_refs(normalised, revision)
     wellformed.check(normalised, revision)
@@ -196,15 +218,13 @@ def _check_shape(document: dict[str, Any], revision: str, limits: Limits) -> Non
                     pointer=pointer,
                     hint="raise --max-subschemas if this schema is trusted",
                 )
-            for key, child in value.items():
-                if not isinstance(key, str):  # pragma: no cover - JSON keys are strings
-                    continue
+            for key, child in reversed(value.items()):  # reversed: the first problem in document order
                 if isinstance(child, dict | list):
                     stack.append((child, depth + 1, pointers.join(pointer, key)))
         elif isinstance(value, list):
-            for index, child in enumerate(value):
-                if isinstance(child, dict | list):
-                    stack.append((child, depth + 1, pointers.join(pointer, index)))
+            for index in range(len(value) - 1, -1, -1):
+                if isinstance(value[index], dict | list):
+                    stack.append((value[index], depth + 1, pointers.join(pointer, index)))
 
 
 def _rewrite_legacy_refs(node: Any) -> Any:
@@ -255,7 +275,13 @@ def _check_ref(
     generated: bool,
 ) -> None:
     if not isinstance(ref, str):
-        raise fail("MCG110", f"`{keyword}` must be a string, got {_json_type(ref)}", revision=revision, pointer=where)
+        raise fail(
+            "MCG110",
+            f"`{keyword}` must be a string, got {_json_type(ref)}",
+            revision=revision,
+            pointer=where,
+            hint='a reference is a string such as "#/$defs/Name"',
+        )
     if not ref.startswith("#"):
         raise fail(
             "MCG111",
@@ -267,7 +293,13 @@ def _check_ref(
     if not (ref.startswith("#/") or ref == "#"):  # a plain-name fragment: an anchor
         known = anchors["$anchor"] | (anchors["$dynamicAnchor"] if keyword == "$dynamicRef" else set())
         if ref not in known:
-            raise fail("MCG112", f"dangling `{keyword}` {ref!r} (no such anchor)", revision=revision, pointer=where)
+            raise fail(
+                "MCG112",
+                f"dangling `{keyword}` {ref!r} (no such anchor)",
+                revision=revision,
+                pointer=where,
+                hint="no subschema declares that anchor",
+            )
         return
     try:
         pointers.resolve(nodes["#"], ref)

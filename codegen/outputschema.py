@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from . import schemas
+from . import pointers, schemas
 from .errors import fail
 from .limits import Limits
 from .load import check_bounded
@@ -63,7 +63,13 @@ def check_output(
     try:
         validator_class.check_schema(document)
     except jsonschema.SchemaError as exc:
-        raise fail("MCG711", f"outputSchema is not a valid JSON Schema: {exc.message}", revision=LABEL, pointer="#") from exc
+        raise fail(
+            "MCG711",
+            f"outputSchema is not a valid JSON Schema: {exc.message}",
+            revision=LABEL,
+            pointer=pointers.join("#", *exc.absolute_path),
+            hint="check it against the JSON Schema 2020-12 meta-schema",
+        ) from exc
     check_cycles(document, LABEL)
     _check_patterns(document)
     if _deeper_than(value, max_value_depth):
@@ -91,7 +97,13 @@ def _validate(validator_class: Any, schema: dict[str, Any], value: object, budge
     except RecursionError:
         problems.append(OutputProblem("", "the value is too deeply nested to validate against this schema"))
     except (referencing.exceptions.Unresolvable, _WrappedReferencingError) as exc:
-        raise fail("MCG712", f"outputSchema reference cannot be resolved: {exc}", revision=LABEL, pointer="#") from exc
+        raise fail(
+            "MCG712",
+            f"outputSchema reference cannot be resolved: {exc}",
+            revision=LABEL,
+            pointer="#",
+            hint="references must point inside the schema; nothing is fetched",
+        ) from exc
     finally:
         _deadline.reset(token)
     return problems

@@ -169,6 +169,7 @@ def verify(pin: Pin, data: bytes, location: str) -> None:
             "MCG004",
             f"sha256 mismatch for {location}: pinned {pin.sha256}, got {actual}",
             revision=pin.revision,
+            pointer="#",
             hint="the mirror is not the pinned upstream file; re-pull it or bump the pin with `mcp-codegen spec bump`",
         )
 

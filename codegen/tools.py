@@ -22,6 +22,7 @@ from .limits import Limits
 from .pipeline import build_models, header
 
 LABEL = "tools/list"
+_NAMES_HINT = "each tool has its own non-empty `name` (the MCP spec requires unique names)"
 
 
 @dataclass(frozen=True)
@@ -47,20 +48,42 @@ def read_tools(data: bytes, limits: Limits) -> list[dict[str, Any]]:
     container = document.get("result", document) if isinstance(document, dict) else {}
     tools = container.get("tools") if isinstance(container, dict) else None
     if not isinstance(tools, list):
-        raise fail("MCG701", "no `tools` list found (expected a tools/list result)", revision=LABEL, pointer="#")
+        raise fail(
+            "MCG701",
+            "no `tools` list found (expected a tools/list result)",
+            revision=LABEL,
+            pointer="#",
+            hint="give the tools/list response, its `result`, or the list of tools",
+        )
     names: set[str] = set()
     for index, tool in enumerate(tools):
         where = f"#/tools/{index}"
         if isinstance(tool, dict) and tool.get("name") in names:
-            raise fail("MCG702", f"two tools are named {tool['name']!r}", revision=LABEL, pointer=where)
+            raise fail(
+                "MCG702", f"two tools are named {tool['name']!r}", revision=LABEL, pointer=where, hint=_NAMES_HINT
+            )
         if isinstance(tool, dict) and isinstance(tool.get("name"), str):
             names.add(tool["name"])
         if not isinstance(tool, dict) or not isinstance(tool.get("name"), str) or not tool["name"]:
-            raise fail("MCG702", "a tool must be an object with a non-empty `name`", revision=LABEL, pointer=where)
+            raise fail(
+                "MCG702", "a tool must be an object with a non-empty `name`", revision=LABEL, pointer=where, hint=_NAMES_HINT
+            )
         if not isinstance(tool.get("inputSchema"), dict):
-            raise fail("MCG702", f"tool {tool['name']!r} has no `inputSchema` object", revision=LABEL, pointer=where)
+            raise fail(
+                "MCG702",
+                f"tool {tool['name']!r} has no `inputSchema` object",
+                revision=LABEL,
+                pointer=where,
+                hint="every tool declares its arguments as an object schema",
+            )
         if "outputSchema" in tool and not isinstance(tool["outputSchema"], dict | bool):
-            raise fail("MCG702", f"tool {tool['name']!r} has an `outputSchema` that is not a schema", revision=LABEL, pointer=where)
+            raise fail(
+                "MCG702",
+                f"tool {tool['name']!r} has an `outputSchema` that is not a schema",
+                revision=LABEL,
+                pointer=where,
+                hint="an `outputSchema` is a JSON Schema object (or true/false)",
+            )
     return tools
 
 

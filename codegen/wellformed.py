@@ -5,8 +5,8 @@ than the schema does.
 
 - keyword values have the shapes JSON Schema gives them (`type` names, maps and lists of schemas,
   strings, non-negative integers, finite numbers, patterns pydantic's regex engine compiles);
-- no reference chain loops without reaching a schema (`A = A`, `A = allOf[A]`, `A = anyOf[B]`,
-  `B = anyOf[A]`): recursion must pass through a property, an item or an alternative arm;
+- no loop of references and in-place keywords (`A = A`, `A = allOf[A]`, `A = anyOf[A, string]`):
+  recursion must descend into the value, through a property or an item;
 - no schema contradicts itself (`type` against `allOf`, `$ref`, `const`, `enum`): one that admits
   no value is a mistake, and the engine would type it as something that admits values;
 - `const` and `enum` values are ones a `Literal` holds (strings, integers, booleans, null).
@@ -17,6 +17,7 @@ Every walk is iterative: hostile schemas nest deeply.
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -38,6 +39,9 @@ _UNSUPPORTED = {
 # types nothing, so a literal there cannot be loosened.
 _TYPED = frozenset({"properties", "patternProperties", "additionalProperties", "items", "prefixItems",
                     "anyOf", "oneOf", "allOf", "$defs", "definitions", "unevaluatedProperties"})  # fmt: skip
+_SPEC_HINT = "the value is not valid JSON Schema (see json-schema.org/draft/2020-12/json-schema-validation)"
+# Keywords whose subschemas apply to the value itself, not to a part of it.
+_IN_PLACE = frozenset({"allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas"})
 _MAX_COUNT = 2**63 - 1  # pydantic stores lengths as 64-bit integers
 _MAX_TYPE_DEPTH = 40  # how far type inference follows references before it assumes "any"
 
@@ -63,35 +67,27 @@ def check(document: Mapping[str, Any], revision: str) -> None:
 
 
 def check_cycles(document: Mapping[str, Any], revision: str) -> None:
-    """Refuse reference chains that never reach a schema (a validator following them never stops)."""
+    """Refuse a loop of references and in-place keywords (`allOf`, `anyOf`, `oneOf`, `not`, ...):
+    a validator following it meets the same value again without consuming any of it. Even with a
+    way out (`A = anyOf[A, string]`) pydantic recurses until the stack runs out, and in JSON mode
+    that crashes the process."""
     nodes = {pointer: node for pointer, node, *_ in _schema_nodes(document)}
     anchors = _anchors(nodes)
-    needs_all: dict[str, list[str]] = {}  # the node is a schema once all of these are
-    needs_any: dict[str, list[list[str]]] = {}  # ... and one member of each of these groups
+    edges: dict[str, list[str]] = {}
     for pointer, node in nodes.items():
-        if not isinstance(node, dict):
-            continue
-        deps = [_target(node.get(key), anchors) for key in ("$ref", "$dynamicRef")]
-        deps += [pointers.join(pointer, "allOf", i) for i in range(len(_list(node, "allOf")))]
-        deps = list(dict.fromkeys(d for d in deps if d in nodes))
-        groups = [[pointers.join(pointer, k, i) for i in range(len(_list(node, k)))] for k in ("anyOf", "oneOf")]
-        groups = [g for g in groups if g and all(d in nodes for d in g)]  # a non-schema arm: not ours to judge
-        if deps:
-            needs_all[pointer] = deps
-        if groups:
-            needs_any[pointer] = groups
-    grounded = _least_fixpoint(nodes, needs_all, needs_any)
-    stuck = sorted(p for p in nodes if p not in grounded)
-    if not stuck:
-        return
-    loop = _loop_from(stuck[0], grounded, needs_all, needs_any)
-    raise fail(
-        "MCG114",
-        "references loop without ever reaching a schema: " + " -> ".join(loop),
-        revision=revision,
-        pointer=loop[0],
-        hint="recursion must pass through a property, an array item or an alternative `anyOf`/`oneOf` arm",
-    )
+        if isinstance(node, dict):
+            found = [_target(node.get(key), anchors) for key in ("$ref", "$dynamicRef")]
+            found += [p for p, kw, _, _ in schemas.children(node, pointer) if kw in _IN_PLACE]
+            edges[pointer] = [p for p in dict.fromkeys(found) if p in nodes]
+    loop = _find_loop(edges)
+    if loop:
+        raise fail(
+            "MCG114",
+            "references loop back to the same value without descending into it: " + " -> ".join(loop),
+            revision=revision,
+            pointer=loop[0],
+            hint="recursion must pass through a property or an array item",
+        )
 
 
 def _schema_nodes(document: Mapping[str, Any]) -> Iterator[tuple[str, Any, bool, str, Mapping[str, Any]]]:
@@ -118,11 +114,18 @@ def _check_keywords(node: dict[str, Any], pointer: str, revision: str, *, is_roo
             f"`{keyword}` must be {expected}, got {_describe(node[keyword])}",
             revision=revision,
             pointer=at or pointers.join(pointer, keyword),
+            hint=_SPEC_HINT,
         )
 
     for keyword, why in _UNSUPPORTED.items():
         if keyword in node:
-            raise fail("MCG115", f"`{keyword}` is not supported: {why}", revision=revision, pointer=pointers.join(pointer, keyword))
+            raise fail(
+                "MCG115",
+                f"`{keyword}` is not supported: {why}",
+                revision=revision,
+                pointer=pointers.join(pointer, keyword),
+                hint="rewrite it with `$ref`",
+            )
     if "$id" in node and not is_root:
         raise fail(
             "MCG115",
@@ -184,7 +187,13 @@ def _check_keywords(node: dict[str, Any], pointer: str, revision: str, *, is_roo
 
 
 def _not_a_schema(value: Any, pointer: str, revision: str) -> Exception:
-    return fail("MCG116", f"a schema must be an object or a boolean, got {_describe(value)}", revision=revision, pointer=pointer)
+    return fail(
+        "MCG116",
+        f"a schema must be an object or a boolean, got {_describe(value)}",
+        revision=revision,
+        pointer=pointer,
+        hint=_SPEC_HINT,
+    )
 
 
 def _check_pattern(pattern: str, pointer: str, revision: str) -> None:
@@ -219,7 +228,13 @@ def _check_consistent(
     for keyword in ("const", "enum"):
         values = [node["const"]] if keyword == "const" and "const" in node else node.get(keyword, [])
         if keyword == "enum" and "enum" in node and not values:
-            raise fail("MCG117", "`enum` is empty: no value is valid", revision=revision, pointer=pointers.join(pointer, "enum"))
+            raise fail(
+                "MCG117",
+                "`enum` is empty: no value is valid",
+                revision=revision,
+                pointer=pointers.join(pointer, "enum"),
+                hint="give `enum` at least one value, or remove the schema",
+            )
         for index, value in enumerate(values):
             if own is not None and not (_types_of_value(value) & own):
                 where = pointers.join(pointer, keyword) if keyword == "const" else pointers.join(pointer, "enum", index)
@@ -228,6 +243,7 @@ def _check_consistent(
                     f"{_describe(value)} is not of type {_type_text(node['type'])}: the schema never accepts it",
                     revision=revision,
                     pointer=where,
+                    hint="make `type` and the value agree",
                 )
     if "allOf" in node or "$ref" in node:
         if _types_of(document, pointer, node, memo) == frozenset():
@@ -237,10 +253,23 @@ def _check_consistent(
                 "no value is valid",
                 revision=revision,
                 pointer=pointer,
+                hint="make the types agree; alternatives belong in `anyOf`",
             )
 
 
 def _check_literals(node: dict[str, Any], pointer: str, revision: str) -> None:
+    values = node.get("enum")
+    if isinstance(values, list):
+        for flag in (True, False):
+            if flag in [v for v in values if isinstance(v, bool)] and int(flag) in [v for v in values if _is_int(v)]:
+                raise fail(
+                    "MCG118",
+                    f"`enum` holds both {int(flag)} and {str(flag).lower()}: one Literal cannot keep them apart "
+                    f"(Python compares them equal)",
+                    revision=revision,
+                    pointer=pointers.join(pointer, "enum"),
+                    hint="split the enum into an `anyOf` of a boolean and an integer schema",
+                )
     for keyword in ("const", "enum"):
         values = [node["const"]] if keyword == "const" and "const" in node else node.get(keyword, [])
         for index, value in enumerate(values):
@@ -249,7 +278,7 @@ def _check_literals(node: dict[str, Any], pointer: str, revision: str) -> None:
             where = pointers.join(pointer, keyword) if keyword == "const" else pointers.join(pointer, "enum", index)
             raise fail(
                 "MCG118",
-                f"`{keyword}` value {_describe(value)} cannot be typed exactly: a Literal holds only strings, "
+                f"`{keyword}` {'value ' if keyword == 'enum' else ''}{_describe(value)} cannot be typed exactly: a Literal holds only strings, "
                 "integers, booleans and null, and the engine would accept any value of its type",
                 revision=revision,
                 pointer=where,
@@ -351,57 +380,32 @@ def _target(ref: Any, anchors: Mapping[str, str]) -> str | None:
     return anchors.get(ref, ref) if ref.startswith("#") else None
 
 
-def _least_fixpoint(
-    nodes: Mapping[str, Any], needs_all: Mapping[str, list[str]], needs_any: Mapping[str, list[list[str]]]
-) -> set[str]:
-    """The nodes that reach a schema: all of needs_all and one of each needs_any group grounded."""
-    missing_all = {p: len(deps) for p, deps in needs_all.items()}
-    open_groups = {p: [set(g) for g in groups] for p, groups in needs_any.items()}
-    waiting: dict[str, list[str]] = {}
-    for pointer, deps in needs_all.items():
-        for dep in deps:
-            waiting.setdefault(dep, []).append(pointer)
-    for pointer, groups in needs_any.items():
-        for group in groups:
-            for dep in group:
-                waiting.setdefault(dep, []).append(pointer)
-    grounded: set[str] = set()
-    queue = [p for p in nodes if p not in needs_all and p not in needs_any]
-    while queue:
-        done = queue.pop()
-        if done in grounded:
+def _find_loop(edges: Mapping[str, list[str]]) -> list[str]:
+    """A cycle of the graph (from its smallest member, which is repeated at the end), or []."""
+    done: set[str] = set()
+    for root in sorted(edges):
+        if root in done:
             continue
-        grounded.add(done)
-        for pointer in dict.fromkeys(waiting.get(done, ())):
-            if pointer in grounded:
+        path: list[str] = [root]
+        on_path = {root}
+        pending = [iter(edges[root])]
+        while pending:
+            following = next(pending[-1], None)
+            if following is None:
+                finished = path.pop()
+                done.add(finished)
+                on_path.discard(finished)
+                pending.pop()
                 continue
-            if pointer in missing_all and done in needs_all[pointer]:
-                missing_all[pointer] -= 1
-            if pointer in open_groups:
-                open_groups[pointer] = [g for g in open_groups[pointer] if done not in g]
-            if missing_all.get(pointer, 0) <= 0 and not open_groups.get(pointer):
-                queue.append(pointer)
-    return grounded
-
-
-def _loop_from(
-    start: str, grounded: set[str], needs_all: Mapping[str, list[str]], needs_any: Mapping[str, list[list[str]]]
-) -> list[str]:
-    """Follow ungrounded dependencies from start until one repeats: the loop, from its first member."""
-    path: list[str] = []
-    visited: set[str] = set()
-    here = start
-    while here not in visited:
-        path.append(here)
-        visited.add(here)
-        candidates = [d for d in needs_all.get(here, []) if d not in grounded]
-        for group in needs_any.get(here, []):
-            if not any(d in grounded for d in group):
-                candidates.extend(group)
-        here = candidates[0]
-    loop = path[path.index(here) :]
-    first = loop.index(min(loop))
-    return [*loop[first:], *loop[:first], min(loop)]
+            if following in on_path:
+                loop = path[path.index(following) :]
+                first = loop.index(min(loop))
+                return [*loop[first:], *loop[:first], min(loop)]
+            if following not in done:
+                path.append(following)
+                on_path.add(following)
+                pending.append(iter(edges.get(following, ())))
+    return []
 
 
 # -- small helpers -------------------------------------------------------------------------------
@@ -427,11 +431,6 @@ def _type_text(kind: Any) -> str:
 
 
 def _describe(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float | str):
-        text = repr(value)
-        return text if len(text) <= 40 else text[:37] + "..."
-    return "an array" if isinstance(value, list) else "an object"
+    """A value as compact JSON, shortened."""
+    text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    return text if len(text) <= 40 else text[:37] + "..."

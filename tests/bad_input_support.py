@@ -1,0 +1,164 @@
+"""Running `mcp-codegen` as a real process, with its cost measured, for the bad-input corpus
+(tests/test_bad_input*.py) and its table (scripts/bad_input_table.py).
+
+Wall time is taken around the child; peak memory is the child's own ru_maxrss from wait4 (KiB on
+Linux), so the figures are the process's, not the test runner's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+CLI = Path(sys.executable).parent / "mcp-codegen"
+MAX_SECONDS = 2.0
+MAX_MIB = 500.0
+TABLE_ENV = "MCP_CODEGEN_BAD_INPUT_TABLE"  # a file to append the measured rows to (JSON lines)
+
+
+@dataclass(frozen=True)
+class Run:
+    returncode: int
+    stdout: str
+    stderr: str
+    seconds: float
+    peak_mib: float
+
+    @property
+    def lines(self) -> list[str]:
+        return self.stderr.splitlines()
+
+    @property
+    def code(self) -> str | None:
+        """The MCGnnn of a one-line error on stderr."""
+        first = self.lines[0] if self.lines else ""
+        return first[len("error[") : first.index("]")] if first.startswith("error[MCG") and "]" in first else None
+
+
+def run(
+    args: Sequence[str],
+    *,
+    env: Mapping[str, str] | None = None,
+    cwd: Path | None = None,
+    user: int | None = None,
+    preexec_fn: Callable[[], None] | None = None,
+    while_running: Callable[[int], None] | None = None,
+    timeout: float = 120.0,
+) -> Run:
+    """mcp-codegen args, to completion; while_running(pid) is called once it has started."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        started = time.monotonic()
+        process = subprocess.Popen(  # noqa: S603
+            [str(CLI), *args],
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=err,
+            env=dict(env) if env is not None else None,
+            cwd=cwd,
+            user=user,
+            preexec_fn=preexec_fn,  # noqa: PLW1509 - only rlimits, set before exec
+        )
+        watchdog = threading.Timer(timeout, process.kill)
+        watchdog.start()
+        try:
+            if while_running is not None:
+                while_running(process.pid)
+            _, status, usage = os.wait4(process.pid, 0)
+        finally:
+            watchdog.cancel()
+        seconds = time.monotonic() - started
+        process.returncode = os.waitstatus_to_exitcode(status)  # reaped here: Popen must not wait again
+        out.seek(0)
+        err.seek(0)
+        return Run(
+            returncode=process.returncode,
+            stdout=out.read().decode("utf-8", "replace"),
+            stderr=err.read().decode("utf-8", "replace"),
+            seconds=seconds,
+            peak_mib=usage.ru_maxrss / 1024,
+        )
+
+
+def cli_env(cache: Path, **extra: str) -> dict[str, str]:
+    """The environment of a child: the spec mirror, a private schema cache, no terminal progress."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MCP_CODEGEN_")}
+    env["MCP_CODEGEN_SPEC_SOURCE"] = os.environ["MCP_CODEGEN_SPEC_SOURCE"]
+    env["MCP_CODEGEN_CACHE"] = str(cache)
+    env.update(extra)
+    return env
+
+
+def tree_digest(root: Path) -> str:
+    """sha256 over every path under root (folders, hidden files and caches included) and its bytes."""
+    digest = hashlib.sha256()
+    if not root.exists():
+        return "absent"
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames.sort()
+        here = Path(dirpath)
+        digest.update(b"D" + here.relative_to(root).as_posix().encode() + b"\0")
+        for name in sorted(filenames):
+            path = here / name
+            digest.update(b"F" + path.relative_to(root).as_posix().encode() + b"\0")
+            digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
+
+
+def leftovers(out: Path) -> list[str]:
+    """Staging or swapped-out folders a run left beside out."""
+    if not out.parent.is_dir():
+        return []
+    prefixes = (f".{out.name}.staging-", f".{out.name}.old-")
+    return sorted(p.name for p in out.parent.iterdir() if p.name.startswith(prefixes))
+
+
+def assert_one_line_error(
+    result: Run, code: str, *, revision: str | None = None, pointer: str | None = None, hint: bool = True
+) -> str:
+    """Exit 2 and exactly one line: error[code], where (revision, pointer) and a hint; no traceback.
+
+    pointer is matched exactly, unless it ends in "/" or is "#": then it is a prefix."""
+    assert result.returncode == 2, (result.returncode, result.stderr[-2000:])
+    assert "Traceback" not in result.stderr, result.stderr[-2000:]
+    assert len(result.lines) == 1, result.stderr[-2000:]
+    line = result.lines[0]
+    assert line.startswith(f"error[{code}]"), line
+    if revision is not None:
+        assert f"revision {revision}" in line, line
+    if pointer is not None:
+        assert (f"at {pointer}" if pointer == "#" or pointer.endswith("/") else f"at {pointer}):") in line, line
+    if hint:
+        assert " (hint: " in line and line.endswith(")"), line
+    return line
+
+
+def assert_bounded(result: Run) -> None:
+    assert result.seconds <= MAX_SECONDS, f"took {result.seconds:.2f}s"
+    assert result.peak_mib <= MAX_MIB, f"peaked at {result.peak_mib:.0f} MiB"
+
+
+def record(case: str, result: Run, note: str = "") -> None:
+    """One row of the corpus table, when a table is being collected (scripts/bad_input_table.py)."""
+    target = os.environ.get(TABLE_ENV)
+    if not target:
+        return
+    row: dict[str, Any] = {
+        "case": case,
+        "exit": result.returncode,
+        "code": result.code or "",
+        "seconds": round(result.seconds, 3),
+        "peak_mib": round(result.peak_mib, 1),
+        "note": note,
+    }
+    with open(target, "a", encoding="utf-8") as handle:
+        handle.write(json.dumps(row) + "\n")
