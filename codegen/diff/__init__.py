@@ -39,7 +39,8 @@ def diff(
     python_api: bool = True,
 ) -> Report:
     """Compare two revisions (pinned names or schema.json paths)."""
-    return diff_sides(load_side(old, spec_source), load_side(new, spec_source), descriptions=descriptions, python_api=python_api)
+    sides = load_side(old, spec_source), load_side(new, spec_source)
+    return diff_sides(*sides, descriptions=descriptions, python_api=python_api)
 
 
 def diff_sides(old: Side, new: Side, *, descriptions: bool = False, python_api: bool = True) -> Report:
@@ -62,7 +63,7 @@ def diff_sides(old: Side, new: Side, *, descriptions: bool = False, python_api: 
     changes: list[Change] = []
 
     def record(found: Found, old_name: str | None, new_name: str | None) -> None:
-        senders = (old_dir.sides(old_name) if old_name else frozenset()) | (new_dir.sides(new_name) if new_name else frozenset())
+        senders = old_dir.sides(old_name or "") | new_dir.sides(new_name or "")
         methods = (methods_carrying(old_name, old_dir) if old_name else frozenset()) | (
             methods_carrying(new_name, new_dir) if new_name else frozenset()
         )

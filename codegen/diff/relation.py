@@ -116,8 +116,9 @@ class Comparer:
                 return False
         if "object" in tb and not self._object(a, b):
             return False
-        if "array" in tb and "items" in sa and not self.covers(Node(a.side, sa.get("items", {})), Node(b.side, sb.get("items", {}))):
-            return False
+        if "array" in tb and "items" in sa:
+            if not self.covers(Node(a.side, sa["items"]), Node(b.side, sb.get("items", {}))):
+                return False
         return True
 
     def _object(self, a: Node, b: Node) -> bool:
@@ -249,7 +250,9 @@ def _arm_with(union: Mapping[str, Any], arm: Any) -> Any:
     rest = {k: v for k, v in union.items() if k not in ("anyOf", "oneOf") and k not in ANNOTATIONS}
     if not rest:
         return arm
-    return {"allOf": [rest, arm]} if isinstance(arm, dict) and "$ref" in arm else {**rest, **(arm if isinstance(arm, dict) else {})}
+    if isinstance(arm, dict) and "$ref" in arm:
+        return {"allOf": [rest, arm]}
+    return {**rest, **(arm if isinstance(arm, dict) else {})}
 
 
 def _only_type(schema: Any, json_type: str) -> Any:

@@ -191,7 +191,8 @@ def text(report: Report, *, color: bool) -> str:
             for change in group.changes:
                 where = ".".join(change.path) or "(itself)"
                 breaks = f" breaks {_who(change.breaks)}" if change.breaks else ""
-                line((f"    {change.severity:<13}", _STYLE[change.severity]), (f"{where}: ", "bold"), change.summary, (breaks, _STYLE[BREAKING]))
+                severity = (f"    {change.severity:<13}", _STYLE[change.severity])
+                line(severity, (f"{where}: ", "bold"), change.summary, (breaks, _STYLE[BREAKING]))
                 for detail in change.details:
                     line((f"                   {detail}", "dim"))
     if color:

@@ -131,7 +131,8 @@ class Walker:
             else:
                 rel = NARROWED if closed_b else COMPATIBLE
             how = "required" if was_required else "optional"
-            yield Found("property-removed", (*path, name), f"property removed (was {how})", rel, old=self._describe(self.old, pa[name]))
+            old = self._describe(self.old, pa[name])
+            yield Found("property-removed", (*path, name), f"property removed (was {how})", rel, old=old)
         for name in sorted(set(pa) & set(pb)):
             if name in rb and name not in ra:
                 yield Found("property-now-required", (*path, name), "optional → required", NARROWED, "optional", "required")
@@ -161,7 +162,8 @@ class Walker:
             if added := [v for v in new if v not in old]:
                 yield Found("enum-value-added", path, "values added: " + ", ".join(added), WIDENED, new=", ".join(added))
             if removed := [v for v in old if v not in new]:
-                yield Found("enum-value-removed", path, "values removed: " + ", ".join(removed), NARROWED, old=", ".join(removed))
+                text = ", ".join(removed)
+                yield Found("enum-value-removed", path, f"values removed: {text}", NARROWED, old=text)
             return
         if "const" in rest_a and "const" in rest_b and _rest(rest_a, "const") == _rest(rest_b, "const"):
             old_value, new_value = json.dumps(rest_a["const"]), json.dumps(rest_b["const"])
@@ -185,7 +187,8 @@ class Walker:
         for key_a in list(lone_a):
             if key_a.startswith("ref:"):
                 continue
-            match = next((k for k in lone_b if not k.startswith("ref:") and _arm_types(keyed_b[k]) == _arm_types(keyed_a[key_a])), None)
+            types = _arm_types(keyed_a[key_a])
+            match = next((k for k in lone_b if not k.startswith("ref:") and _arm_types(keyed_b[k]) == types), None)
             if match is not None:
                 pairs.append((key_a, match))
                 lone_a.remove(key_a)
