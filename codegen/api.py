@@ -7,10 +7,10 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 from pathlib import Path
 
-from . import cache, errata, ir, output, spec
+from . import cache, errata, ir, output, spec, workers
 from .errors import fail
 from .limits import DEFAULT_LIMITS, Limits
-from .pipeline import BuiltRevision, ExampleSources, build_revision, root_files
+from .pipeline import ExampleSources, build_revision, root_files
 
 DEFAULT_OUT = Path("generated") / "mcp_models"
 
@@ -103,10 +103,12 @@ def generate(
     options: ir.Options | None = None,
     progress: Callable[[str, int, int], None] | None = None,
     use_cache: bool = True,
+    jobs_count: int | None = None,
 ) -> GenerateResult:
     """Generate the packages of pinned revisions (all by default) into out; or, with check, compare.
 
-    progress(revision, index, count) is called as each revision starts.
+    progress(revision, index, count) is called as each revision starts. jobs_count: revisions built
+    at once, in worker processes (default: one per core; 1 builds them all in this process).
     """
     chosen = spec.select(revisions)
     source = spec.resolve_source(spec_source)
@@ -119,10 +121,8 @@ def generate(
         if check:
             return GenerateResult(fileset, summaries, cached=True)
         return GenerateResult(fileset, summaries, output.WriteReport(out, unchanged=len(record["files"])), cached=True)
-    built: list[BuiltRevision] = []
-    for index, pin in enumerate(chosen):
-        if progress is not None:
-            progress(pin.revision, index, len(chosen))
+    jobs = []
+    for pin in chosen:
         fetched = spec.fetch(pin, source)
         pages = spec.example_pages(pin.revision)
         examples = (
@@ -134,11 +134,12 @@ def generate(
             if pin.examples or pages
             else None
         )
-        built.append(
-            build_revision(
-                pin.revision, pin.package, fetched.data, pin.sha256, limits=limits, examples=examples, options=options
-            )
-        )
+        jobs.append(workers.Job(pin.revision, pin.package, fetched.data, pin.sha256, limits, examples, options))
+    built = workers.build_all(
+        jobs,
+        workers=jobs_count,
+        started=(lambda job, index: progress(job.revision, index, len(jobs))) if progress is not None else None,
+    )
     released = [b for b, pin in zip(built, chosen, strict=True) if pin.released]
     latest = max(released, key=lambda b: b.revision.revision) if released else None
     files: dict[str, str] = dict(root_files([b.revision for b in built], latest))

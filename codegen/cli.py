@@ -25,7 +25,7 @@ app = typer.Typer(
     name="mcp-codegen",
     help="Typed, lossless Pydantic v2 models for every Model Context Protocol spec revision.",
     no_args_is_help=True,
-    rich_markup_mode="rich",
+    rich_markup_mode=None,  # help texts are plain: "[tool.mcp-codegen]" must not read as markup
     pretty_exceptions_enable=False,
     add_completion=False,
 )
@@ -56,6 +56,10 @@ MaxBytesOpt = Annotated[int | None, typer.Option("--max-schema-bytes", help="Lar
 MaxDepthOpt = Annotated[int | None, typer.Option("--max-depth", help="Deepest JSON nesting accepted.")]
 MaxDefsOpt = Annotated[int | None, typer.Option("--max-definitions", help="Most definitions accepted.")]
 MaxSubOpt = Annotated[int | None, typer.Option("--max-subschemas", help="Most JSON objects in a schema accepted.")]
+JobsOpt = Annotated[
+    int | None,
+    typer.Option("--jobs", "-j", min=1, help="Revisions generated at once, in worker processes. Default: one per core."),
+]
 NoCacheOpt = Annotated[
     bool, typer.Option("--no-cache", help="Generate even when nothing this run depends on changed since the last one.")
 ]
@@ -131,6 +135,7 @@ def generate(
     quiet: QuietOpt = False,
     verbose: VerboseOpt = False,
     no_cache: NoCacheOpt = False,
+    jobs: JobsOpt = None,
     debug: DebugOpt = False,
     max_schema_bytes: MaxBytesOpt = None,
     max_depth: MaxDepthOpt = None,
@@ -152,7 +157,10 @@ def generate(
         "max_subschemas": max_subschemas,
     }
     output = Output(as_json=as_json, quiet=quiet, verbose=verbose)
-    _run(lambda: _generate(flags, config, schema, check, output, errata_file, use_cache=not no_cache), debug=debug)
+    _run(
+        lambda: _generate(flags, config, schema, check, output, errata_file, use_cache=not no_cache, jobs=jobs),
+        debug=debug,
+    )
 
 
 @app.command()
@@ -165,12 +173,13 @@ def check(
     as_json: JsonOpt = False,
     quiet: QuietOpt = False,
     no_cache: NoCacheOpt = False,
+    jobs: JobsOpt = None,
     debug: DebugOpt = False,
 ) -> None:
     """Exit 1 with a unified diff when the output folder differs from a fresh generation."""
     flags = {"revisions": tuple(revision) if revision else None, "out": out, "spec_source": spec_source}
     output = Output(as_json=as_json, quiet=quiet)
-    _run(lambda: _generate(flags, config, schema, True, output, use_cache=not no_cache), debug=debug)
+    _run(lambda: _generate(flags, config, schema, True, output, use_cache=not no_cache, jobs=jobs), debug=debug)
 
 
 @app.command()
@@ -332,6 +341,7 @@ def _generate(
     errata_file: Path | None = None,
     *,
     use_cache: bool = True,
+    jobs: int | None = None,
 ) -> int:
     from . import api, ir
     from . import config as settings_file
@@ -367,6 +377,7 @@ def _generate(
                 options=options,
                 progress=progress,
                 use_cache=use_cache,
+                jobs_count=jobs,
             )
     return _report(result, check, output)
 

@@ -53,6 +53,10 @@ class CodegenError(Exception):
         self.diagnostics: tuple[Diagnostic, ...] = diagnostics
         super().__init__(diagnostics[0].one_line())
 
+    def __reduce__(self) -> tuple[type[CodegenError], tuple[Diagnostic, ...]]:
+        # rebuilt from the diagnostics, so the error survives the trip back from a worker process
+        return (CodegenError, self.diagnostics)
+
     def with_revision(self, revision: str) -> CodegenError:
         """The same errors, stamped with the revision they happened in (if not already)."""
         return CodegenError(

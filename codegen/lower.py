@@ -9,6 +9,7 @@ under its assigned name; the rest shapes the schema so the engine's output is lo
 from __future__ import annotations
 
 import copy
+from collections import Counter
 import json
 from typing import Any
 
@@ -115,12 +116,10 @@ def _break_alias_cycles(defs: dict[str, Any], alias_names: set[str]) -> None:
         }
 
     edges = {name: alias_refs(name) for name in sorted(alias_names)}
-    uses = {
-        name: sum(
-            node.get("$ref") == prefix + name for schema in defs.values() for _, node in schemas.all_subschemas(schema)
-        )
-        for name in alias_names
-    }
+    references = Counter(
+        ref for schema in defs.values() for _, node in schemas.all_subschemas(schema) if isinstance(ref := node.get("$ref"), str)
+    )
+    uses = {name: references[prefix + name] for name in alias_names}
     for ring in _strongly_connected(edges):
         if len(ring) < 2:
             continue

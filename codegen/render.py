@@ -128,8 +128,8 @@ def messages_module(revision: ir.Revision, header: str) -> str | None:
         | {by_export["Result"], generic_error}
     )
     pinned = [m for m in tables.methods if m.kind == "notification" or m.kind == "request"]
-    by_method = _unique([m.message for m in pinned])
-    if len({m.method for m in pinned}) != len(by_method):
+    by_method = sorted({(m.method, m.message) for m in pinned})
+    if len({method for method, _ in by_method}) != len(by_method):
         by_method = []  # a method carried by two classes: `method` alone cannot decide
     return render(
         "messages.py.jinja2",

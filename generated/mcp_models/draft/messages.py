@@ -16,11 +16,11 @@ not why each of the other 18 message classes did not fit.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
-from typing import Annotated, Any, Literal, TypeAlias, Union, cast, overload
+from typing import Any, Literal, TypeAlias, Union, cast, overload
 
-from pydantic import Field, TypeAdapter, ValidationError
+from pydantic import TypeAdapter, ValidationError
 from pydantic_core import from_json
 
 from ._base import MCPModel
@@ -326,10 +326,11 @@ def _object(raw: RawJSON) -> Mapping[str, object]:
 # the class's own validator (one pass, no union trial); a guess is kept only when the exact rule
 # below would choose the same class, otherwise the exact rule decides. A guess can only be wrong
 # through keys written with escapes (`"\u0069d"`), which arrive among the model's extra keys.
-_VALIDATE_REQUEST = JSONRPCRequest.__pydantic_validator__.validate_json
-_VALIDATE_NOTIFICATION = JSONRPCNotification.__pydantic_validator__.validate_json
-_VALIDATE_RESULT = JSONRPCResultResponse.__pydantic_validator__.validate_json
-_VALIDATE_ERROR = JSONRPCErrorResponse.__pydantic_validator__.validate_json
+@cache
+def _validate_json(model: type[MCPModel]) -> Callable[[bytes], Any]:
+    """The JSON validator of a model class. The models build their validators on first use (that
+    keeps the import fast), so it is looked up once, the first time it is needed."""
+    return model.__pydantic_validator__.validate_json
 
 
 def _has_extra(model: MCPModel, *keys: str) -> bool:
@@ -343,14 +344,14 @@ def _envelope_from_text(raw: bytes) -> Envelope | None:
     try:
         if b'"method"' in raw:
             if b'"id"' in raw:
-                return cast(JSONRPCRequest, _VALIDATE_REQUEST(raw))
-            notification = cast(JSONRPCNotification, _VALIDATE_NOTIFICATION(raw))
+                return cast(JSONRPCRequest, _validate_json(JSONRPCRequest)(raw))
+            notification = cast(JSONRPCNotification, _validate_json(JSONRPCNotification)(raw))
             return None if _has_extra(notification, "id") else notification
         if b'"result"' in raw:
-            result = cast(JSONRPCResultResponse, _VALIDATE_RESULT(raw))
+            result = cast(JSONRPCResultResponse, _validate_json(JSONRPCResultResponse)(raw))
             return None if _has_extra(result, "method") else result
         if b'"error"' in raw:
-            error = cast(JSONRPCErrorResponse, _VALIDATE_ERROR(raw))
+            error = cast(JSONRPCErrorResponse, _validate_json(JSONRPCErrorResponse)(raw))
             return None if _has_extra(error, "method", "result") else error
     except ValidationError:
         return None
@@ -377,47 +378,50 @@ def parse_envelope(raw: RawJSON) -> Envelope:
     raise MessageError("not a JSON-RPC message: it has no `method`, `result` or `error`")
 
 
-_BY_METHOD: TypeAdapter[Message] = TypeAdapter(
-    Annotated[
-        Union[
-            CancelledNotification,
-            LoggingMessageNotification,
-            ProgressNotification,
-            PromptListChangedNotification,
-            ResourceListChangedNotification,
-            ResourceUpdatedNotification,
-            SubscriptionsAcknowledgedNotification,
-            ToolListChangedNotification,
-            CompleteRequest,
-            ElicitRequest,
-            GetPromptRequest,
-            ListPromptsRequest,
-            ListResourcesRequest,
-            ReadResourceRequest,
-            ListResourceTemplatesRequest,
-            ListRootsRequest,
-            CreateMessageRequest,
-            DiscoverRequest,
-            SubscriptionsListenRequest,
-            CallToolRequest,
-            ListToolsRequest,
-        ],
-        Field(discriminator="method"),
-    ]
-)
-"""Every class that pins `method`, as one union tagged by it: JSON in, the typed message out, in one pass."""
-_VALIDATE_BY_METHOD = _BY_METHOD.validator.validate_json
+_BY_METHOD: dict[bytes, type[MCPModel]] = {
+    "completion/complete".encode(): CompleteRequest,
+    "elicitation/create".encode(): ElicitRequest,
+    "notifications/cancelled".encode(): CancelledNotification,
+    "notifications/message".encode(): LoggingMessageNotification,
+    "notifications/progress".encode(): ProgressNotification,
+    "notifications/prompts/list_changed".encode(): PromptListChangedNotification,
+    "notifications/resources/list_changed".encode(): ResourceListChangedNotification,
+    "notifications/resources/updated".encode(): ResourceUpdatedNotification,
+    "notifications/subscriptions/acknowledged".encode(): SubscriptionsAcknowledgedNotification,
+    "notifications/tools/list_changed".encode(): ToolListChangedNotification,
+    "prompts/get".encode(): GetPromptRequest,
+    "prompts/list".encode(): ListPromptsRequest,
+    "resources/list".encode(): ListResourcesRequest,
+    "resources/read".encode(): ReadResourceRequest,
+    "resources/templates/list".encode(): ListResourceTemplatesRequest,
+    "roots/list".encode(): ListRootsRequest,
+    "sampling/createMessage".encode(): CreateMessageRequest,
+    "server/discover".encode(): DiscoverRequest,
+    "subscriptions/listen".encode(): SubscriptionsListenRequest,
+    "tools/call".encode(): CallToolRequest,
+    "tools/list".encode(): ListToolsRequest,
+}
+"""Every class that pins `method`, by that method (as it is written in JSON without escapes)."""
 _NOTIFICATION_CLASSES = frozenset(NOTIFICATIONS.values()) - frozenset(EMBEDDED_REQUESTS.values())
+_METHOD_VALUE = re.compile(rb'"method"\s*:\s*"([^"\\]*)"')
 
 
-def _by_method(raw: bytes | bytearray | str) -> Message | None:
+def _by_method(raw: bytes) -> Message | None:
     """The typed message in one validation pass when its `method` is known, else None: the general
-    path then decides (and reports), so both paths always agree."""
+    path then decides (and reports), so both paths always agree.
+
+    The method is read from the text at the first `"method"` key; one inside `params` that comes
+    first picks a class whose validation then fails (it pins the top-level method), or no class.
+    """
+    found = _METHOD_VALUE.search(raw)
+    model = _BY_METHOD.get(found.group(1)) if found is not None else None
+    if model is None:
+        return None
     try:
-        parsed = cast(MCPModel, _VALIDATE_BY_METHOD(raw))
+        parsed = cast(MCPModel, _validate_json(model)(raw))
     except ValidationError:
         return None
-    if type(parsed) in _NOTIFICATION_CLASSES and _has_extra(parsed, "id"):
+    if model in _NOTIFICATION_CLASSES and _has_extra(parsed, "id"):
         return None  # a notification's method with an id: the general path makes it a request
     return cast(Message, parsed)
 
@@ -425,13 +429,6 @@ def _by_method(raw: bytes | bytearray | str) -> Message | None:
 # A JSON-RPC id (number or string) right after an `"id"` key, and an error's `"code"`.
 _ID_VALUE = re.compile(rb'"id"\s*:\s*(-?\d{1,20}|"(?:[^"\\]|\\.)*")')
 _CODE_VALUE = re.compile(rb'"code"\s*:\s*(-?\d{1,20})')
-_RESPONSE_VALIDATORS = {
-    method: response.__pydantic_validator__.validate_json for method, response in RESPONSES.items()
-}
-_ERROR_VALIDATORS = {
-    code: response.__pydantic_validator__.validate_json
-    for code, response in ERROR_RESPONSES.items()
-}
 
 
 def _pending_response(raw: bytes, pending: Mapping[str | int, str]) -> Message | None:
@@ -445,11 +442,11 @@ def _pending_response(raw: bytes, pending: Mapping[str | int, str]) -> Message |
     if found is None:
         return None
     guessed: str | int = from_json(found.group(1))
-    validate = _RESPONSE_VALIDATORS.get(pending.get(guessed, ""))
-    if validate is None:
+    response = RESPONSES.get(pending.get(guessed, ""))
+    if response is None:
         return None
     try:
-        parsed = cast(MCPModel, validate(raw))
+        parsed = cast(MCPModel, _validate_json(response)(raw))
     except ValidationError:
         return None
     if getattr(parsed, "id", None) != guessed or _has_extra(parsed, "method"):
@@ -461,12 +458,12 @@ def _error_response(raw: bytes) -> Message | None:
     """An error response in one validation pass, or None to take the general path. The class of a
     fixed code pins that code, so a successful validation confirms the code read from the text."""
     found = _CODE_VALUE.search(raw)
-    validate = _ERROR_VALIDATORS.get(int(found.group(1))) if found is not None else None
+    response = ERROR_RESPONSES.get(int(found.group(1))) if found is not None else None
     try:
-        if validate is not None:
-            parsed = cast(MCPModel, validate(raw))
+        if response is not None:
+            parsed = cast(MCPModel, _validate_json(response)(raw))
         else:
-            parsed = cast(MCPModel, _VALIDATE_ERROR(raw))
+            parsed = cast(MCPModel, _validate_json(JSONRPCErrorResponse)(raw))
             code = cast(JSONRPCErrorResponse, parsed).error.code
             if type(code) is int and code in ERROR_RESPONSES:
                 return None  # the text's first "code" was not the error's own

@@ -10,6 +10,7 @@ the schema by mcp-codegen (see its codegen/discriminate.py).
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 from typing import Any, cast
 
 from pydantic import Discriminator
@@ -134,11 +135,19 @@ def _is_json(value: object) -> bool:
     return value is None or isinstance(value, dict | list | str | int | float | bool)
 
 
+_Rule = tuple[str, _Test, tuple[tuple[_Predicate, _Test], ...]]
+
+
+@cache
+def _compiled(union: str) -> tuple[_Rule, ...]:
+    """A union's rules as tests, compiled the first time the union sees a value (not at import)."""
+    compiled = tuple((tag, tuple((p, _compile(p)) for p in preds)) for tag, preds in _RULES[union])
+    return tuple((tag, _all(tuple(test for _, test in tests)), tests) for tag, tests in compiled)
+
+
 def structural(union: str) -> Discriminator:
     """The pydantic discriminator of a union: picks an arm's tag, or None for pydantic to report."""
-    compiled = tuple((tag, tuple((p, _compile(p)) for p in preds)) for tag, preds in _RULES[union])
-    rules = tuple((tag, _all(tuple(test for _, test in tests)), tests) for tag, tests in compiled)
-    tags = frozenset(tag for tag, _, _ in rules)
+    tags = frozenset(tag for tag, _ in _RULES[union])
     closed = _CLOSED_KEYS[union]
 
     def misses(value: object, tests: tuple[tuple[_Predicate, _Test], ...]) -> tuple[int, int]:
@@ -157,6 +166,7 @@ def structural(union: str) -> Discriminator:
             return name
         if not _is_json(value):  # an instance of a subclass of an arm
             return next((c.__name__ for c in type(value).__mro__ if c.__name__ in tags), None)
+        rules = _compiled(union)
         for tag, test, _ in rules:
             if test(value):
                 return tag

@@ -3,18 +3,51 @@
 """Pydantic v2 models of the Model Context Protocol schema, revision dialect_2020_12.
 
 Every definition of the schema is importable from here under its own name.
+
+The names load on first use: `import` of this package costs next to nothing, and the models
+module is imported the first time one of its names is looked up here.
 """
 
 from __future__ import annotations
 
-from .models import (
-    Cursor,
-    Item,
-    Page,
-)
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .models import (
+        Cursor,
+        Item,
+        Page,
+    )
 
 __all__ = [
     "Cursor",
     "Item",
     "Page",
 ]
+
+if not TYPE_CHECKING:  # type checkers see the imports above; a misspelt name stays an error there
+    import importlib
+
+    _EXPORTS = frozenset(__all__)
+    _RENAMED = {}
+    _FROM_MESSAGES = frozenset({})
+
+    def __getattr__(name: str) -> object:
+        if name in _EXPORTS:
+            module = importlib.import_module(
+                ".messages" if name in _FROM_MESSAGES else ".models", __name__
+            )
+            value = getattr(module, _RENAMED.get(name, name))
+        else:
+            # a submodule (models, messages, narrowing, …) imported on first use, like the names
+            try:
+                value = importlib.import_module(f"{__name__}.{name}")
+            except ModuleNotFoundError as exc:
+                if exc.name != f"{__name__}.{name}":
+                    raise
+                raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+        globals()[name] = value
+        return value
+
+    def __dir__() -> list[str]:
+        return sorted(set(globals()) | _EXPORTS)

@@ -26,4 +26,5 @@ class MCPModel(_UserBase):
         validate_by_name=False,
         validate_by_alias=True,
         serialize_by_alias=True,
+        defer_build=True,  # validators are built on first use: a fast import
     )

@@ -1,0 +1,115 @@
+"""Cold import time and memory of one generated revision package vs the official SDK's generated
+mcp_types._v2026_07_28, and the latency of the first parse after the import. Every sample is a
+fresh interpreter; the contenders alternate, round by round.
+
+    MCP_CODEGEN_SPEC_SOURCE=../shared/spec .venv/bin/python bench/imports.py [--rounds 15]
+
+pydantic (with the internals it loads for a first model) is imported before the clock starts on
+both sides: any SDK imports it anyway. So is the `mcp_types` package itself for the peer, whose
+__init__ loads the SDK's hand-written models, so that its generated module is timed alone. Memory is the peak RSS of the process after the first
+parse, less that of a process that imported pydantic only.
+
+Reported per contender:
+- import: `import <package>`;
+- names: `from <package> import CallToolRequest, ...` right after (the models themselves);
+- first parse: the first typed parse of a tools/call request (ours: parse_message; the SDK's
+  generated package: a TypeAdapter over its ClientRequest union, its own way to parse a request);
+- total: all three, i.e. what a program pays before it has its first typed message.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+
+from _common import REPO, spec_source
+
+EXAMPLE = "2026-07-28/examples/CallToolRequest/call-tool-request.json"
+
+PROBE = r"""
+import json, resource, sys, time
+sys.path.insert(0, {generated!r})
+import pydantic, pydantic_core
+from pydantic import BaseModel, TypeAdapter
+class _Warm(BaseModel):  # pydantic's own lazily imported internals, loaded alike on both sides
+    x: int
+{preload}
+raw = open({example!r}, "rb").read()
+baseline = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+t0 = time.perf_counter()
+{import_}
+t1 = time.perf_counter()
+{names}
+t2 = time.perf_counter()
+{parse}
+t3 = time.perf_counter()
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(json.dumps({{"import": t1 - t0, "names": t2 - t1, "first_parse": t3 - t2, "kib": peak - baseline, "parsed": type(parsed).__name__}}))
+"""
+
+CONTENDERS = {
+    "ours (mcp_models.v2026_07_28)": {
+        "preload": "",
+        "import_": "import mcp_models.v2026_07_28 as package",
+        "names": "from mcp_models.v2026_07_28 import CallToolRequest, ListToolsResult, Tool, parse_message",
+        "parse": "parsed = parse_message(raw)",
+    },
+    "sdk generated (mcp_types._v2026_07_28)": {
+        "preload": "import mcp_types",
+        "import_": "import mcp_types._v2026_07_28 as package",
+        "names": "from mcp_types._v2026_07_28 import CallToolRequest, ClientRequest, ListToolsResult, Tool",
+        "parse": "parsed = TypeAdapter(ClientRequest).validate_json(raw)",
+    },
+}
+
+
+def sample(parts: dict[str, str]) -> dict[str, float]:
+    code = PROBE.format(generated=str(REPO / "generated"), example=str(spec_source() / EXAMPLE), **parts)
+    done = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+    result = json.loads(done.stdout)
+    if result["parsed"] != "CallToolRequest":
+        sys.exit(f"parsed as {result['parsed']}, not CallToolRequest")
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=15)
+    args = parser.parse_args()
+    runs: dict[str, list[dict[str, float]]] = {name: [] for name in CONTENDERS}
+    names = list(CONTENDERS)
+    for index in range(args.rounds):
+        for name in names if index % 2 == 0 else reversed(names):
+            runs[name].append(sample(CONTENDERS[name]))
+
+    def ms(values: list[float]) -> str:
+        return f"{statistics.median(values) * 1e3:7.1f} ms [{min(values) * 1e3:.1f} .. {max(values) * 1e3:.1f}]"
+
+    print(f"{args.rounds} fresh interpreters per contender, alternating; medians [min .. max]")
+    ours, peer = names
+    for name in names:
+        rows = runs[name]
+        print(f"\n{name}")
+        for key in ("import", "names", "first_parse"):
+            print(f"  {key:12} {ms([r[key] for r in rows])}")
+        print(f"  {'total':12} {ms([r['import'] + r['names'] + r['first_parse'] for r in rows])}")
+        print(f"  {'memory':12} {statistics.median(r['kib'] for r in rows) / 1024:7.1f} MiB more than pydantic alone")
+
+    def ratio(key: str) -> float:
+        def value(row: dict[str, float]) -> float:
+            return row["import"] + row["names"] + row["first_parse"] if key == "total" else row[key]
+
+        return statistics.median(value(a) / value(b) for a, b in zip(runs[ours], runs[peer], strict=True))
+
+    print("\nratios ours / sdk generated (median of per-round ratios):")
+    print(f"  import {ratio('import'):.2f}x   import + names {statistics.median((a['import'] + a['names']) / (b['import'] + b['names']) for a, b in zip(runs[ours], runs[peer], strict=True)):.2f}x   total to first typed message {ratio('total'):.2f}x")
+    mem = statistics.median(a["kib"] / b["kib"] for a, b in zip(runs[ours], runs[peer], strict=True))
+    print(f"  memory {mem:.2f}x")
+    print("target: import <= 0.5x, first-parse latency reported")
+
+
+if __name__ == "__main__":
+    main()
