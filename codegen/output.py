@@ -13,9 +13,9 @@ import difflib
 import errno
 import fcntl
 import os
+import secrets
 import shutil
 import signal
-import tempfile
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -149,11 +149,14 @@ def write(fileset: FileSet) -> WriteReport:
         if root.exists() and not os.access(root, os.W_OK | os.X_OK):
             # the swap would replace a folder its owner made read-only (and could not remove it)
             raise _io_error(PermissionError(errno.EACCES, "permission denied"), root)
+        # Named here and made inside the try: an interrupt right after mkdir still removes it.
+        # (Not mkdtemp: its 0700 would become the output folder's mode.)
+        staging = parent / f".{root.name}{_STAGING}{os.getpid()}-{secrets.token_hex(4)}"
         try:
-            staging = Path(tempfile.mkdtemp(prefix=f".{root.name}{_STAGING}", dir=parent))
-        except OSError as exc:
-            raise _io_error(exc, parent) from exc
-        try:
+            try:
+                staging.mkdir()
+            except OSError as exc:
+                raise _io_error(exc, parent) from exc
             _stage(fileset, staging, root, set(diff.changed))
             _swap(staging, root)
         except BaseException:

@@ -11,12 +11,13 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from . import analyze, load, naming, pointers, render, schemas
-from .errors import CodegenError, fail
+from .errors import CodegenError, Diagnostic, fail
 from .format import format_python
 from .limits import Limits
 from .pipeline import build_models, header
@@ -147,6 +148,7 @@ def generate_tools_package(
 ) -> dict[str, str]:
     """The files of a package typing these tools: models.py, _base.py and __init__.py (helpers)."""
     document, types = tools_document(tools)
+    origins = _origins(tools)
     data = json.dumps(document, sort_keys=True).encode()
     digest = hashlib.sha256(data).hexdigest()
     try:
@@ -171,8 +173,34 @@ def generate_tools_package(
             files["_structural.py"] = structural
         formatted = {name: format_python(text, name=name, revision=LABEL) for name, text in files.items()}
     except CodegenError as exc:
-        raise exc.with_revision(LABEL) from exc
+        raise _relocated(exc.with_revision(LABEL), origins) from exc
     return {**formatted, "py.typed": ""}
+
+
+def _origins(tools: Sequence[Mapping[str, Any]]) -> dict[str, str]:
+    """Where each `$defs` entry of the tools document came from in the tools/list input."""
+    by_stem = stems(tools)
+    origins = {}
+    for index, tool in enumerate(tools):
+        stem = by_stem[tool["name"]]
+        origins[stem + "Input"] = f"#/tools/{index}/inputSchema"
+        origins[stem + "Output"] = f"#/tools/{index}/outputSchema"
+    return origins
+
+
+def _relocated(exc: CodegenError, origins: Mapping[str, str]) -> CodegenError:
+    """The same errors, their pointers (and pointers in their text) into the tools/list input
+    rather than into the document built from it."""
+    pattern = re.compile(
+        r"#/\$defs/(" + "|".join(re.escape(pointers.escape(e)) for e in sorted(origins, key=len, reverse=True)) + r")(?=[/\s),:]|$)"
+    )
+
+    def move(text: str | None) -> str | None:
+        return pattern.sub(lambda m: origins[pointers.unescape(m.group(1))], text) if text else text
+
+    return CodegenError(
+        *(Diagnostic(d.code, move(d.message) or d.message, d.revision, move(d.pointer), d.hint) for d in exc.diagnostics)
+    )
 
 
 async def _list_from_server(command: Sequence[str], timeout: float) -> tuple[list[dict[str, Any]], str]:

@@ -1,8 +1,10 @@
 """Running `mcp-codegen` as a real process, with its cost measured, for the bad-input corpus
 (tests/test_bad_input*.py) and its table (scripts/bad_input_table.py).
 
-Wall time is taken around the child; peak memory is the child's own ru_maxrss from wait4 (KiB on
-Linux), so the figures are the process's, not the test runner's.
+Wall time is taken around the child; CPU time (user + system) and peak memory (ru_maxrss, KiB on
+Linux) are the child's own from wait4, so the figures are the process's, not the test runner's.
+The 2 s bound is asserted on CPU time: other work on a shared machine stretches wall time without
+the run costing more; wall time only has to stay clear of a hang.
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ from pathlib import Path
 from typing import Any
 
 CLI = Path(sys.executable).parent / "mcp-codegen"
-MAX_SECONDS = 2.0
+MAX_SECONDS = 2.0  # CPU time of the process
+MAX_WALL_SECONDS = 10.0  # no hang, however busy the machine
 MAX_MIB = 500.0
 TABLE_ENV = "MCP_CODEGEN_BAD_INPUT_TABLE"  # a file to append the measured rows to (JSON lines)
 
@@ -31,7 +34,8 @@ class Run:
     returncode: int
     stdout: str
     stderr: str
-    seconds: float
+    seconds: float  # wall
+    cpu_seconds: float
     peak_mib: float
 
     @property
@@ -85,6 +89,7 @@ def run(
             stdout=out.read().decode("utf-8", "replace"),
             stderr=err.read().decode("utf-8", "replace"),
             seconds=seconds,
+            cpu_seconds=usage.ru_utime + usage.ru_stime,
             peak_mib=usage.ru_maxrss / 1024,
         )
 
@@ -143,7 +148,8 @@ def assert_one_line_error(
 
 
 def assert_bounded(result: Run) -> None:
-    assert result.seconds <= MAX_SECONDS, f"took {result.seconds:.2f}s"
+    assert result.cpu_seconds <= MAX_SECONDS, f"took {result.cpu_seconds:.2f}s of CPU"
+    assert result.seconds <= MAX_WALL_SECONDS, f"took {result.seconds:.2f}s"
     assert result.peak_mib <= MAX_MIB, f"peaked at {result.peak_mib:.0f} MiB"
 
 
@@ -157,6 +163,7 @@ def record(case: str, result: Run, note: str = "") -> None:
         "exit": result.returncode,
         "code": result.code or "",
         "seconds": round(result.seconds, 3),
+        "cpu_seconds": round(result.cpu_seconds, 3),
         "peak_mib": round(result.peak_mib, 1),
         "note": note,
     }
