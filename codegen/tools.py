@@ -41,11 +41,13 @@ class ToolTypes:
 
 
 def read_tools(data: bytes, limits: Limits) -> list[dict[str, Any]]:
-    """The tool definitions of a tools/list result (bare, as a JSON-RPC response, or a list)."""
+    """The tool definitions of a tools/list result (bare, as a JSON-RPC response, or a list).
+
+    Every pointer in an error is into the result, whichever form was given: `#/tools/0/inputSchema`.
+    """
     if data.lstrip()[:1] == b"[":  # a bare list of tools
         data = b'{"tools": ' + data + b"}"
     document: Any = load.parse_json(data, LABEL, limits)
-    load.check_shape(document, LABEL, limits)
     container = document.get("result", document) if isinstance(document, dict) else {}
     tools = container.get("tools") if isinstance(container, dict) else None
     if not isinstance(tools, list):
@@ -56,19 +58,19 @@ def read_tools(data: bytes, limits: Limits) -> list[dict[str, Any]]:
             pointer="#",
             hint="give the tools/list response, its `result`, or the list of tools",
         )
+    load.check_shape({"tools": tools}, LABEL, limits)
     names: set[str] = set()
     for index, tool in enumerate(tools):
         where = f"#/tools/{index}"
-        if isinstance(tool, dict) and tool.get("name") in names:
-            raise fail(
-                "MCG702", f"two tools are named {tool['name']!r}", revision=LABEL, pointer=where, hint=_NAMES_HINT
-            )
-        if isinstance(tool, dict) and isinstance(tool.get("name"), str):
-            names.add(tool["name"])
         if not isinstance(tool, dict) or not isinstance(tool.get("name"), str) or not tool["name"]:
             raise fail(
                 "MCG702", "a tool must be an object with a non-empty `name`", revision=LABEL, pointer=where, hint=_NAMES_HINT
             )
+        if tool["name"] in names:
+            raise fail(
+                "MCG702", f"two tools are named {tool['name']!r}", revision=LABEL, pointer=where, hint=_NAMES_HINT
+            )
+        names.add(tool["name"])
         if not isinstance(tool.get("inputSchema"), dict):
             raise fail(
                 "MCG702",
