@@ -240,30 +240,30 @@ class _Comparison:
         old_attrs, new_attrs = old_type.attributes, new_type.attributes
         for wire in sorted(set(old_attrs) - set(new_attrs)):
             attr = old_attrs[wire]
-            summary = f"attribute {attr.name} removed"
+            summary = "attribute removed"
             self._add("attribute-removed", name, (attr.name,), summary, use.everyone, use, attr.annotation)
         for wire in sorted(set(new_attrs) - set(old_attrs)):
             attr = new_attrs[wire]
             how = "required" if attr.required else "optional"
             breaks = use.makers if attr.required else frozenset()
-            summary = f"attribute {attr.name} added ({how})"
+            summary = f"attribute added ({how})"
             self._add("attribute-added", name, (attr.name,), summary, breaks, use, None, attr.annotation)
         for wire in sorted(set(old_attrs) & set(new_attrs)):
             a, b = old_attrs[wire], new_attrs[wire]
             path = (b.name,)
             if a.name != b.name:
-                summary = f"attribute {a.name} renamed to {b.name}"
+                summary = f"attribute renamed from {a.name}"
                 self._add("attribute-renamed", name, path, summary, use.everyone, use, a.name, b.name)
             if a.required and not b.required:
-                summary = f"{b.name} now optional (may be MISSING)"
+                summary = "now optional (may be MISSING)"
                 self._add("attribute-now-optional", name, path, summary, use.readers, use, "required", "optional")
             elif b.required and not a.required:
-                summary = f"{b.name} now required"
+                summary = "now required"
                 self._add("attribute-now-required", name, path, summary, use.makers, use, "optional", "required")
             old_members = self.rename(a.members)
             relation = self._retyped(old_members, b.members)
             if relation is not None:
-                summary = f"{b.name}: {_retype_text(old_members, b.members, relation)}"
+                summary = _retype_text(old_members, b.members, relation)
                 breaks = use.breaks(relation)
                 self._add("attribute-retyped", name, path, summary, breaks, use, a.annotation, b.annotation, relation)
 
