@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -165,9 +166,39 @@ def to_schema_doc(document: dict[str, Any], revision: str, limits: Limits) -> Sc
                 pointer=pointers.join("#", DEFS, name),
                 hint="a definition is a JSON Schema: an object (or true/false)",
             )
+    normalised = _json_schema_only(normalised)
     _check_refs(normalised, revision)
     wellformed.check(normalised, revision)
     return SchemaDoc(revision=revision, dialect=dialect, document=normalised)
+
+
+# The keywords of JSON Schema 2020-12 (core, applicator, unevaluated, validation, meta-data, format,
+# content) and draft-07's own. Any other key is an annotation to a validator and is dropped: the
+# engine reads some (`x-python-import`, `x-python-type`, `customTypePath`, `customBasePath`,
+# `x-is-base-class`, OpenAPI's `discriminator` and `nullable`, ...) as orders for the code it
+# writes, and a schema must not be able to choose what the generated package imports.
+JSON_SCHEMA_KEYWORDS = frozenset({
+    "$schema", "$id", "$anchor", "$dynamicAnchor", "$ref", "$dynamicRef", "$defs", "$comment", "$vocabulary",
+    "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas", "prefixItems", "items",
+    "contains", "properties", "patternProperties", "additionalProperties", "propertyNames",
+    "unevaluatedItems", "unevaluatedProperties", "type", "enum", "const", "multipleOf", "maximum",
+    "exclusiveMaximum", "minimum", "exclusiveMinimum", "maxLength", "minLength", "pattern", "maxItems",
+    "minItems", "uniqueItems", "maxContains", "minContains", "maxProperties", "minProperties", "required",
+    "dependentRequired", "title", "description", "default", "deprecated", "readOnly", "writeOnly",
+    "examples", "format", "contentEncoding", "contentMediaType", "contentSchema",
+    "definitions", "additionalItems", "dependencies", "$recursiveRef", "$recursiveAnchor",
+})  # fmt: skip
+
+
+def _json_schema_only(document: dict[str, Any]) -> dict[str, Any]:
+    """document without keys JSON Schema does not define (copied only when there are some)."""
+    if all(k in JSON_SCHEMA_KEYWORDS for _, node in schemas.all_subschemas(document) for k in node):
+        return document
+    cleaned: dict[str, Any] = copy.deepcopy(document)
+    for _, node in schemas.all_subschemas(cleaned):
+        for key in [k for k in node if k not in JSON_SCHEMA_KEYWORDS]:
+            del node[key]
+    return cleaned
 
 
 def check_bounded(document: dict[str, Any], revision: str, limits: Limits) -> None:

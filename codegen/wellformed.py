@@ -292,8 +292,8 @@ def _check_literals(node: dict[str, Any], pointer: str, revision: str) -> None:
 def _expand(names: Any) -> frozenset[str] | None:
     if isinstance(names, str):
         names = [names]
-    if not isinstance(names, list):
-        return None
+    if not isinstance(names, list) or not all(isinstance(n, str) and n in TYPES for n in names):
+        return None  # malformed (a node not checked yet): reported where it is, not here
     out = set()
     for name in names:
         out |= {"integer", "fraction"} if name == "number" else {name}

@@ -368,7 +368,22 @@ def _dynamic_ref(models: Any) -> None:
         models.Tree.model_validate({"next": {"value": 1}})
 
 
+def _engine_directives(models: Any) -> None:
+    """The engine's directives in a schema (imports, base classes, OpenAPI's nullable and
+    discriminator) are ignored: the module imports only what every generated module imports."""
+    import ast
+
+    tree = ast.parse(Path(models.__file__).with_name("models.py").read_text(encoding="utf-8"))
+    imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.level == 0}
+    imported |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    assert imported <= {"__future__", "typing", "typing_extensions", "pydantic", "pydantic_core"}, imported
+    _round_trip(models.Directed, {"kind": "a", "path": "/tmp", "hook": "h", "proc": "p"})
+    with pytest.raises(ValidationError):
+        models.Directed.model_validate({"kind": "a", "maybe": None})  # `nullable` is not JSON Schema
+
+
 CHECKS = {
+    "ok_engine_directives_ignored": _engine_directives,
     "ok_keyword_names": _keywords,
     "ok_dunder_names": _dunders,
     "ok_basemodel_attribute_names": _basemodel_attributes,

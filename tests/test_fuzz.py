@@ -1,0 +1,261 @@
+"""Property-based fuzzing of loader -> analysis -> rendering (hypothesis), in process.
+
+Two sources of input: random JSON Schemas (a strategy over the keywords the generator reads, with
+wrong-typed values mixed in), and random mutations (remove, replace, add, retarget a `$ref`, graft
+a subtree elsewhere) of small pieces of the real MCP schemas: one definition and the definitions it
+references. For every input, generation must either succeed or raise CodegenError (one-line
+diagnostics); any other exception is a bug. A success must be deterministic (generated twice,
+byte-identical) and must work: the package imports and every model and alias builds its validator.
+
+CI runs a fixed budget with a fixed seed (derandomized). Maintainers run longer, random searches:
+
+    MCP_CODEGEN_FUZZ_EXAMPLES=2000 MCP_CODEGEN_FUZZ_SEED=random .venv/bin/pytest -p no:cacheprovider tests/test_fuzz.py
+
+(MCP_CODEGEN_FUZZ_EXAMPLES is per test; MCP_CODEGEN_FUZZ_SEED=random explores new inputs on each
+run, any other value is a seed.) A failure prints the input; add it to tests/cases/bad_input/.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib
+import json
+import os
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, seed, settings
+from hypothesis import strategies as st
+
+from codegen import pipeline, pointers, schemas
+from codegen.errors import CodegenError
+from codegen.limits import DEFAULT_LIMITS
+
+from .conftest import SPEC
+
+EXAMPLES = int(os.environ.get("MCP_CODEGEN_FUZZ_EXAMPLES", "150"))
+SEED = os.environ.get("MCP_CODEGEN_FUZZ_SEED", "20260728")
+RANDOM = SEED == "random"
+
+OUTCOMES: Counter[str] = Counter()
+
+
+def _settings(test: Any) -> Any:
+    configured = settings(
+        max_examples=EXAMPLES,
+        deadline=None,
+        derandomize=False,
+        database=None,  # nothing written into the checkout; a failure prints its input
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
+    )(test)
+    return configured if RANDOM else seed(int(SEED))(configured)
+
+
+# -- random schemas -------------------------------------------------------------------------------
+
+NAMES = st.sampled_from(["a", "b", "Item", "class", "model_dump", "__init__", "x-y", "ünï", "", "$ref", "A B", "1st"])
+DEF_NAMES = ["A", "B", "C"]
+JSON_SCALARS = st.none() | st.booleans() | st.integers(-3, 3) | st.floats(allow_nan=False, allow_infinity=False, width=16) | st.text(max_size=4)
+JSON = st.recursive(JSON_SCALARS, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3), max_leaves=6)
+TYPES = st.sampled_from(["string", "integer", "number", "boolean", "object", "array", "null"])
+
+
+def _schema(children: st.SearchStrategy[Any]) -> st.SearchStrategy[dict[str, Any]]:
+    keywords: dict[str, st.SearchStrategy[Any]] = {
+        "type": TYPES | st.lists(TYPES, min_size=1, max_size=3) | JSON,
+        "properties": st.dictionaries(NAMES, children, max_size=3),
+        "required": st.lists(NAMES, max_size=2) | JSON,
+        "additionalProperties": st.booleans() | children,
+        "items": children | st.lists(children, max_size=2),
+        "prefixItems": st.lists(children, min_size=1, max_size=2),
+        "anyOf": st.lists(children, min_size=1, max_size=3),
+        "oneOf": st.lists(children, min_size=1, max_size=3),
+        "allOf": st.lists(children, min_size=1, max_size=2),
+        "not": children,
+        "enum": st.lists(JSON_SCALARS, max_size=4) | JSON,
+        "const": JSON,
+        "$ref": st.sampled_from([f"#/$defs/{n}" for n in DEF_NAMES] + ["#", "#/$defs", "#/$defs/Nope", "http://x.test/s"]),
+        "description": st.text(max_size=10) | JSON,
+        "title": st.text(max_size=6),
+        "format": st.sampled_from(["uri", "date-time", "byte", "email"]),
+        "pattern": st.sampled_from(["^a", "[0-9]+", "(", "^(?!x)", "\\d{2,}"]),
+        "minLength": st.integers(-1, 3),
+        "maximum": st.integers(-5, 5) | st.floats(-1, 1, width=16),
+        "minItems": st.integers(0, 2),
+        "default": JSON,
+        "$anchor": st.sampled_from(["here", "there"]),
+    }
+    return st.dictionaries(st.sampled_from(sorted(keywords)), st.none(), max_size=4).flatmap(
+        lambda chosen: st.fixed_dictionaries({k: keywords[k] for k in chosen})
+    )
+
+
+SCHEMA = st.recursive(st.booleans() | _schema(st.just({})), _schema, max_leaves=8)
+DOCUMENT = st.dictionaries(st.sampled_from(DEF_NAMES), SCHEMA, min_size=1, max_size=3).map(lambda defs: {"$defs": defs})
+
+
+@_settings
+@given(document=DOCUMENT)
+def test_random_schemas(document: dict[str, Any], tmp_path_factory: pytest.TempPathFactory) -> None:
+    _check(document, tmp_path_factory)
+
+
+# -- mutations of the real MCP schemas -----------------------------------------------------------
+
+
+def _real_definitions() -> dict[str, dict[str, Any]]:
+    found = {}
+    for path in sorted(SPEC.glob("*/schema.json")):
+        document = json.loads(path.read_bytes())
+        defs = document.get("$defs") or document.get("definitions") or {}
+        legacy = "definitions" in document
+        for name, schema in defs.items():
+            found[f"{path.parent.name}:{name}"] = {"legacy": legacy, "defs": defs, "name": name}
+    return found
+
+
+REAL = _real_definitions()
+MAX_PIECE = 6  # definitions in a piece: small enough to build in well under a second
+
+
+def _piece(key: str) -> dict[str, Any]:
+    """A definition and (breadth first, up to MAX_PIECE) those it references; references to the
+    rest become `{}` so the piece stands alone."""
+    entry = REAL[key]
+    defs, prefix = entry["defs"], "#/definitions/" if entry["legacy"] else "#/$defs/"
+    chosen = [entry["name"]]
+    for name in chosen:
+        for _, node in schemas.all_subschemas(defs[name]):
+            ref = node.get("$ref")
+            if isinstance(ref, str) and ref.startswith(prefix) and len(chosen) < MAX_PIECE:
+                target = ref[len(prefix) :]
+                if target not in chosen and target in defs:
+                    chosen.append(target)
+    piece = {name: copy.deepcopy(defs[name]) for name in chosen}
+    for schema in piece.values():
+        for _, node in schemas.all_subschemas(schema):
+            ref = node.get("$ref")
+            if isinstance(ref, str) and ref.startswith(prefix) and ref[len(prefix) :] not in piece:
+                del node["$ref"]
+    return {"definitions" if entry["legacy"] else "$defs": piece}
+
+
+def _locations(document: Any) -> list[str]:
+    """Every pointer below the root, schema or not."""
+    found = []
+    stack: list[tuple[str, Any]] = [("#", document)]
+    while stack:
+        pointer, node = stack.pop()
+        if pointer != "#":
+            found.append(pointer)
+        if isinstance(node, dict):
+            stack.extend((pointers.join(pointer, k), v) for k, v in node.items())
+        elif isinstance(node, list):
+            stack.extend((pointers.join(pointer, i), v) for i, v in enumerate(node))
+    return sorted(found)
+
+
+def _parent(document: Any, pointer: str) -> tuple[Any, str | int]:
+    tokens = pointers.split(pointer)
+    parent = pointers.resolve(document, pointers.from_tokens(tokens[:-1]))
+    return parent, int(tokens[-1]) if isinstance(parent, list) else tokens[-1]
+
+
+KEYWORDS = st.sampled_from(["type", "properties", "required", "items", "anyOf", "oneOf", "allOf", "enum", "const",
+                            "$ref", "additionalProperties", "description", "pattern", "minLength", "not", "$id",
+                            "$dynamicRef", "discriminator", "default", "format", "x-extension"])  # fmt: skip
+
+
+def _mutate(document: dict[str, Any], data: st.DataObject) -> dict[str, Any]:
+    for _ in range(data.draw(st.integers(1, 3), label="mutations")):
+        places = _locations(document)
+        if not places:
+            break
+        where = data.draw(st.sampled_from(places), label="at")
+        parent, key = _parent(document, where)
+        operation = data.draw(st.sampled_from(["remove", "replace", "add", "retarget", "graft"]), label="operation")
+        if operation == "remove":
+            del parent[key]
+        elif operation == "replace":
+            parent[key] = data.draw(JSON | SCHEMA, label="value")
+        elif operation == "add":
+            target = parent[key] if isinstance(parent[key], dict) else parent
+            if isinstance(target, dict):
+                target[data.draw(KEYWORDS, label="keyword")] = data.draw(JSON | SCHEMA, label="value")
+        elif operation == "retarget":
+            parent[key] = {"$ref": data.draw(st.sampled_from(["#", *(p for p in places if p.count("/") <= 4)]), label="ref")}
+        else:  # graft: a copy of another subtree here (loops, repeats, misplaced parts)
+            parent[key] = copy.deepcopy(pointers.resolve(document, data.draw(st.sampled_from(places), label="from")))
+    return document
+
+
+@_settings
+@given(key=st.sampled_from(sorted(REAL)), data=st.data())
+def test_mutated_mcp_schemas(key: str, data: st.DataObject, tmp_path_factory: pytest.TempPathFactory) -> None:
+    _check(_mutate(_piece(key), data), tmp_path_factory)
+
+
+def test_unmutated_pieces_generate(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The pieces themselves are valid: mutations start from something that works."""
+    for key in sorted(REAL)[:: max(1, len(REAL) // 25)]:
+        assert _check(_piece(key), tmp_path_factory) == "ok", key
+
+
+# -- the property ---------------------------------------------------------------------------------
+
+
+def _check(document: dict[str, Any], tmp_path_factory: pytest.TempPathFactory) -> str:
+    data = json.dumps(document).encode()
+    try:
+        built = _build(data)
+    except CodegenError as exc:
+        for diagnostic in exc.diagnostics:
+            line = diagnostic.one_line()
+            assert "\n" not in line and line.startswith(f"error[{diagnostic.code}]")
+        OUTCOMES[f"error {exc.diagnostics[0].code}"] += 1
+        return exc.diagnostics[0].code
+    again = _build(data)
+    assert again.files == built.files, "two generations of one schema differ"
+    _load(built.files, tmp_path_factory)
+    OUTCOMES["ok"] += 1
+    return "ok"
+
+
+def _build(data: bytes) -> pipeline.BuiltRevision:
+    return pipeline.build_revision("fuzz", "fuzzed", data, "0" * 64, limits=DEFAULT_LIMITS, use_errata=False)
+
+
+def _load(files: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Import the package and build every model's and alias's validator (they are built lazily)."""
+    from pydantic import BaseModel, TypeAdapter
+
+    root = tmp_path_factory.mktemp("fuzzed")
+    package = f"fuzzed_{root.name.replace('-', '_')}"
+    for name, text in files.items():
+        (root / package / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / package / name).write_text(text, encoding="utf-8")
+    sys.path.insert(0, str(root))
+    try:
+        models = importlib.import_module(f"{package}.models")
+        for name in models.__all__:
+            value = getattr(models, name)
+            if isinstance(value, type) and issubclass(value, BaseModel):
+                value.model_rebuild(force=True)
+                value.model_json_schema()
+            else:
+                TypeAdapter(value).json_schema()
+    finally:
+        sys.path.remove(str(root))
+        for module in [m for m in sys.modules if m == package or m.startswith(package + ".")]:
+            del sys.modules[module]
+
+
+def test_fuzz_summary(capsys: pytest.CaptureFixture[str]) -> None:
+    """Last in the module: how many cases ran and how they ended (both outcomes must occur)."""
+    total = sum(OUTCOMES.values())
+    with capsys.disabled():
+        print(f"\nfuzz: {total} generated cases: " + ", ".join(f"{k} {v}" for k, v in sorted(OUTCOMES.items())))
+    assert OUTCOMES["ok"] > 0 and total > OUTCOMES["ok"]
