@@ -58,6 +58,10 @@ def read_tools(data: bytes, limits: Limits) -> list[dict[str, Any]]:
             pointer="#",
             hint="give the tools/list response, its `result`, or the list of tools",
         )
+    if not tools:
+        raise fail(
+            "MCG701", "the tools/list result lists no tools", revision=LABEL, pointer="#/tools", hint="nothing to generate"
+        )
     load.check_shape({"tools": tools}, LABEL, limits)
     names: set[str] = set()
     for index, tool in enumerate(tools):

@@ -45,6 +45,7 @@ TOOLS_CASES: dict[str, tuple[Callable[[], str], str, str]] = {
     "nan_in_a_schema": (lambda: '{"tools": [{"name": "a", "inputSchema": {"type": "number", "maximum": NaN}}]}', "MCG102", "#"),
     "repeated_key": (lambda: '{"tools": [], "tools": [{"name": "a"}]}', "MCG102", "#"),
     "tools_not_a_list": (lambda: json.dumps({"tools": {"evil": OBJECT}}), "MCG701", "#"),
+    "no_tools": (lambda: _listing(), "MCG701", "#/tools"),
     "an_error_response": (lambda: json.dumps({"jsonrpc": "2.0", "id": 1, "error": {"code": -32601, "message": "no"}}), "MCG701", "#"),
     "tool_not_an_object": (lambda: _listing("evil"), "MCG702", "#/tools/0"),
     "tool_without_a_name": (lambda: _listing({"inputSchema": OBJECT}), "MCG702", "#/tools/0"),

@@ -58,6 +58,7 @@ def _settings(test: Any) -> Any:
 
 NAMES = st.sampled_from(["a", "b", "Item", "class", "model_dump", "__init__", "x-y", "ünï", "", "$ref", "A B", "1st"])
 DEF_NAMES = ["A", "B", "C"]
+OBJECT_SCHEMA = {"type": "object"}
 JSON_SCALARS = st.none() | st.booleans() | st.integers(-3, 3) | st.floats(allow_nan=False, allow_infinity=False, width=16) | st.text(max_size=4)
 JSON = st.recursive(JSON_SCALARS, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3), max_leaves=6)
 TYPES = st.sampled_from(["string", "integer", "number", "boolean", "object", "array", "null"])
@@ -87,6 +88,8 @@ def _schema(children: st.SearchStrategy[Any]) -> st.SearchStrategy[dict[str, Any
         "minItems": st.integers(0, 2),
         "default": JSON,
         "$anchor": st.sampled_from(["here", "there"]),
+        "x-python-type": st.sampled_from(["os.PathLike", "__import__('os')"]),
+        "customTypePath": st.just("subprocess.Popen"),
     }
     return st.dictionaries(st.sampled_from(sorted(keywords)), st.none(), max_size=4).flatmap(
         lambda chosen: st.fixed_dictionaries({k: keywords[k] for k in chosen})
@@ -166,7 +169,8 @@ def _parent(document: Any, pointer: str) -> tuple[Any, str | int]:
 
 KEYWORDS = st.sampled_from(["type", "properties", "required", "items", "anyOf", "oneOf", "allOf", "enum", "const",
                             "$ref", "additionalProperties", "description", "pattern", "minLength", "not", "$id",
-                            "$dynamicRef", "discriminator", "default", "format", "x-extension"])  # fmt: skip
+                            "$dynamicRef", "discriminator", "default", "format", "x-extension", "x-python-type",
+                            "x-python-import", "customTypePath", "nullable"])  # fmt: skip
 
 
 def _mutate(document: dict[str, Any], data: st.DataObject) -> dict[str, Any]:
@@ -196,6 +200,62 @@ def _mutate(document: dict[str, Any], data: st.DataObject) -> dict[str, Any]:
 @given(key=st.sampled_from(sorted(REAL)), data=st.data())
 def test_mutated_mcp_schemas(key: str, data: st.DataObject, tmp_path_factory: pytest.TempPathFactory) -> None:
     _check(_mutate(_piece(key), data), tmp_path_factory)
+
+
+TOOL_NAMES = st.text(min_size=0, max_size=8) | st.sampled_from(["get-sum", "get_sum", "GetSum", "class", "__init__", "ｇｅｔ"])
+TOOL = st.fixed_dictionaries(
+    {"name": st.one_of(TOOL_NAMES, TOOL_NAMES, TOOL_NAMES, JSON), "inputSchema": st.one_of(st.just(OBJECT_SCHEMA), SCHEMA, SCHEMA, JSON)},
+    optional={"outputSchema": SCHEMA | JSON, "description": st.text(max_size=8) | JSON},
+)
+
+
+WELL_FORMED_TOOL = st.fixed_dictionaries(
+    {"name": TOOL_NAMES.filter(bool), "inputSchema": st.just(OBJECT_SCHEMA) | _schema(SCHEMA)},
+    optional={"outputSchema": SCHEMA},
+)
+TOOLS = st.one_of(
+    st.lists(WELL_FORMED_TOOL, min_size=1, max_size=3, unique_by=lambda t: t["name"]),
+    st.lists(WELL_FORMED_TOOL, min_size=1, max_size=3, unique_by=lambda t: t["name"]),
+    st.lists(TOOL, max_size=4, unique_by=lambda t: json.dumps(t["name"])),
+    JSON,
+)
+
+
+@_settings
+@given(tools=TOOLS, wrapped=st.booleans())
+def test_random_tools_lists(tools: Any, wrapped: bool, tmp_path_factory: pytest.TempPathFactory) -> None:
+    from codegen import tools as server_tools
+
+    listing = {"jsonrpc": "2.0", "id": 1, "result": {"tools": tools}} if wrapped else {"tools": tools}
+    data = json.dumps(listing).encode()
+
+    def build() -> dict[str, str]:
+        listed = server_tools.read_tools(data, DEFAULT_LIMITS)
+        return server_tools.generate_tools_package(listed, models_package="mcp_models.v2026_07_28", limits=DEFAULT_LIMITS)
+
+    try:
+        files = build()
+    except CodegenError as exc:
+        OUTCOMES[f"tools error {exc.diagnostics[0].code}"] += 1
+        assert all("\n" not in d.one_line() for d in exc.diagnostics)
+        return
+    assert build() == files, "two generations of one tools/list differ"
+    _load(files, tmp_path_factory, whole=True)
+    OUTCOMES["tools ok"] += 1
+
+
+@_settings
+@given(schema=SCHEMA, value=JSON)
+def test_check_output_on_random_schemas_and_values(schema: Any, value: Any) -> None:
+    from codegen.outputschema import check_output
+
+    try:
+        problems = check_output(schema, value, budget_seconds=0.5)
+    except CodegenError as exc:
+        OUTCOMES[f"check_output refused {exc.diagnostics[0].code}"] += 1
+        return
+    assert all(isinstance(p.message, str) for p in problems)
+    OUTCOMES["check_output " + ("problems" if problems else "valid")] += 1
 
 
 def test_unmutated_pieces_generate(tmp_path_factory: pytest.TempPathFactory) -> None:
@@ -228,8 +288,9 @@ def _build(data: bytes) -> pipeline.BuiltRevision:
     return pipeline.build_revision("fuzz", "fuzzed", data, "0" * 64, limits=DEFAULT_LIMITS, use_errata=False)
 
 
-def _load(files: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> None:
-    """Import the package and build every model's and alias's validator (they are built lazily)."""
+def _load(files: dict[str, str], tmp_path_factory: pytest.TempPathFactory, *, whole: bool = False) -> None:
+    """Import the models module (with whole, the package too) and build every model's and alias's
+    validator (they are built lazily)."""
     from pydantic import BaseModel, TypeAdapter
 
     root = tmp_path_factory.mktemp("fuzzed")
@@ -239,6 +300,8 @@ def _load(files: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> No
         (root / package / name).write_text(text, encoding="utf-8")
     sys.path.insert(0, str(root))
     try:
+        if whole:
+            importlib.import_module(package)
         models = importlib.import_module(f"{package}.models")
         for name in models.__all__:
             value = getattr(models, name)
@@ -249,8 +312,8 @@ def _load(files: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> No
                 TypeAdapter(value).json_schema()
     finally:
         sys.path.remove(str(root))
-        for module in [m for m in sys.modules if m == package or m.startswith(package + ".")]:
-            del sys.modules[module]
+        for loaded in [m for m in sys.modules if m == package or m.startswith(package + ".")]:
+            del sys.modules[loaded]
 
 
 def test_fuzz_summary(capsys: pytest.CaptureFixture[str]) -> None:
