@@ -12,7 +12,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .errors import fail
-from .limits import Limits
+from .limits import DEPTH_CEILING, Limits
 
 SECTION = "mcp-codegen"
 
@@ -57,7 +57,7 @@ class Settings(BaseModel):
     spec_source: str | None = Field(default=None, alias="spec-source")
     docs_source: str | None = Field(default=None, alias="docs-source")
     max_schema_bytes: int | None = Field(default=None, alias="max-schema-bytes", gt=0)
-    max_depth: int | None = Field(default=None, alias="max-depth", gt=0)
+    max_depth: int | None = Field(default=None, alias="max-depth", gt=0, le=DEPTH_CEILING)
     max_definitions: int | None = Field(default=None, alias="max-definitions", gt=0)
     max_subschemas: int | None = Field(default=None, alias="max-subschemas", gt=0)
 

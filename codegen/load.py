@@ -11,7 +11,7 @@ from typing import Any
 
 from . import pointers, schemas, wellformed
 from .errors import fail
-from .limits import Limits
+from .limits import DEPTH_CEILING, Limits
 
 DEFS = "$defs"
 _LEGACY_DEFS = "definitions"
@@ -168,7 +168,7 @@ def to_schema_doc(document: dict[str, Any], revision: str, limits: Limits) -> Sc
             )
     normalised = _json_schema_only(normalised)
     _check_refs(normalised, revision)
-    wellformed.check(normalised, revision)
+    wellformed.check(normalised, revision, max_chain=limits.max_depth)
     return SchemaDoc(revision=revision, dialect=dialect, document=normalised)
 
 
@@ -227,17 +227,20 @@ def walk(node: Any, pointer: str = "#") -> Iterator[tuple[str, Any]]:
 
 
 def _check_shape(document: dict[str, Any], revision: str, limits: Limits) -> None:
+    limit = min(limits.max_depth, DEPTH_CEILING)
     nodes = 0
     stack: list[tuple[Any, int, str]] = [(document, 1, "#")]
     while stack:
         value, depth, pointer = stack.pop()
-        if depth > limits.max_depth:
+        if depth > limit:
             raise fail(
                 "MCG103",
-                f"schema nests {depth} levels deep, over the limit of {limits.max_depth}",
+                f"schema nests {depth} levels deep, over the limit of {limit}",
                 revision=revision,
                 pointer=pointer,
-                hint="raise --max-depth if this schema is trusted",
+                hint="raise --max-depth if this schema is trusted"
+                if limit < DEPTH_CEILING
+                else "no setting goes deeper: the generator's stages recurse through the schema",
             )
         if isinstance(value, dict):
             nodes += 1

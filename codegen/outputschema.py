@@ -70,7 +70,7 @@ def check_output(
             pointer=pointers.join("#", *exc.absolute_path),
             hint="check it against the JSON Schema 2020-12 meta-schema",
         ) from exc
-    check_cycles(document, LABEL)
+    check_cycles(document, LABEL, max_chain=limits.max_depth)
     _check_patterns(document)
     if _deeper_than(value, max_value_depth):
         return [OutputProblem("", f"the value nests more than {max_value_depth} levels deep; not validated")]

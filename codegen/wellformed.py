@@ -23,6 +23,7 @@ from typing import Any
 
 from . import pointers, schemas
 from .errors import fail
+from .limits import DEPTH_CEILING
 
 TYPES = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
 _STRINGS = ("description", "title", "format", "pattern", "$comment", "$anchor", "$dynamicAnchor",
@@ -46,7 +47,7 @@ _MAX_COUNT = 2**63 - 1  # pydantic stores lengths as 64-bit integers
 _MAX_TYPE_DEPTH = 40  # how far type inference follows references before it assumes "any"
 
 
-def check(document: Mapping[str, Any], revision: str) -> None:
+def check(document: Mapping[str, Any], revision: str, *, max_chain: int = DEPTH_CEILING) -> None:
     """Raise CodegenError for the first problem, in document order."""
     memo: dict[str, frozenset[str] | None] = {}
     for pointer, node, typed, keyword, parent in _schema_nodes(document):
@@ -63,10 +64,10 @@ def check(document: Mapping[str, Any], revision: str) -> None:
             _check_consistent(document, node, pointer, revision, memo)
             if typed:
                 _check_literals(node, pointer, revision)
-    check_cycles(document, revision)
+    check_cycles(document, revision, max_chain=max_chain)
 
 
-def check_cycles(document: Mapping[str, Any], revision: str) -> None:
+def check_cycles(document: Mapping[str, Any], revision: str, *, max_chain: int = DEPTH_CEILING) -> None:
     """Refuse a loop of references and in-place keywords (`allOf`, `anyOf`, `oneOf`, `not`, ...):
     a validator following it meets the same value again without consuming any of it. Even with a
     way out (`A = anyOf[A, string]`) pydantic recurses until the stack runs out, and in JSON mode
@@ -87,6 +88,16 @@ def check_cycles(document: Mapping[str, Any], revision: str) -> None:
             revision=revision,
             pointer=loop[0],
             hint="recursion must pass through a property or an array item",
+        )
+    longest, start = _longest_chain(edges)
+    if longest > min(max_chain, DEPTH_CEILING):
+        raise fail(
+            "MCG103",
+            f"references followed in place (`$ref`, `allOf`, `anyOf`, ...) chain {longest} levels deep, "
+            f"over the nesting limit of {min(max_chain, DEPTH_CEILING)}",
+            revision=revision,
+            pointer=start,
+            hint="raise --max-depth if this schema is trusted" if max_chain < DEPTH_CEILING else "no setting goes deeper",
         )
 
 
@@ -406,6 +417,27 @@ def _find_loop(edges: Mapping[str, list[str]]) -> list[str]:
                 on_path.add(following)
                 pending.append(iter(edges.get(following, ())))
     return []
+
+
+def _longest_chain(edges: Mapping[str, list[str]]) -> tuple[int, str]:
+    """The most edges on one path of the (loop-free) graph, and where that path starts."""
+    length: dict[str, int] = {}
+    for root in sorted(edges):
+        stack = [(root, False)]
+        while stack:
+            node, expanded = stack.pop()
+            if node in length:
+                continue
+            following = edges.get(node, [])
+            if expanded:
+                length[node] = 1 + max((length[f] for f in following), default=-1)
+            else:
+                stack.append((node, True))
+                stack.extend((f, False) for f in following if f not in length)
+    if not length:
+        return 0, "#"
+    start = min(length, key=lambda p: (-length[p], p))
+    return length[start], start
 
 
 # -- small helpers -------------------------------------------------------------------------------

@@ -113,6 +113,11 @@ HUGE = {
         "#",
     ),
     "anyof_100000_arms": (lambda: json.dumps({"$defs": {"A": {"anyOf": [{"type": "object"}] * 100_000}}}), "MCG109", "#/$defs/A/anyOf/"),
+    "allof_chain_of_1999_definitions": (  # in-place references nest like containers (the engine recurses)
+        lambda: json.dumps({"$defs": {**{f"A{i}": {"allOf": [{"$ref": f"#/$defs/A{i + 1}"}]} for i in range(1999)}, "A1999": {"type": "object"}}}),
+        "MCG103",
+        "#/$defs/A0",
+    ),
 }
 
 
@@ -207,6 +212,8 @@ def test_limits_from_the_command_line(tmp_path: Path, targets: dict[str, Path], 
     bad = _generate(schema, targets["generated"], cache_dir, "--max-depth", "0")
     assert bad.code == "MCG010" and bad.returncode == 2 and len(bad.lines) == 1 and "--max-depth" in bad.stderr
     support.record("limit_value_invalid", bad)
+    past_ceiling = _generate(schema, targets["generated"], cache_dir, "--max-depth", "401")
+    assert past_ceiling.code == "MCG010" and len(past_ceiling.lines) == 1 and "less than or equal to 400" in past_ceiling.stderr
     allowed = _generate(schema, tmp_path / "three_pkg", cache_dir, "--max-definitions", "3", "--max-depth", "5")
     assert allowed.returncode == 0, allowed.stderr
 

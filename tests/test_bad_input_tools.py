@@ -143,10 +143,13 @@ def _deep_value(levels: int) -> Any:
 
 
 RECURSIVE = {"$defs": {"L": {"type": ["array", "integer"], "items": {"$ref": "#/$defs/L"}}}, "$ref": "#/$defs/L"}
-EXPONENTIAL = {
-    "$defs": {**{f"A{i}": {"anyOf": [{"$ref": f"#/$defs/A{i + 1}"}, {"$ref": f"#/$defs/A{i + 1}"}]} for i in range(40)}, "A40": {"type": "string"}},
-    "$ref": "#/$defs/A0",
-}
+def _exponential(levels: int) -> dict[str, Any]:
+    """2**levels paths to one leaf: a validator that tries every arm takes forever."""
+    arms = {f"A{i}": {"anyOf": [{"$ref": f"#/$defs/A{i + 1}"}, {"$ref": f"#/$defs/A{i + 1}"}]} for i in range(levels)}
+    return {"$defs": {**arms, f"A{levels}": {"type": "string"}}, "$ref": "#/$defs/A0"}
+
+
+EXPONENTIAL = _exponential(30)  # 2**30 paths, 61 references deep: within the nesting limit
 
 RUNTIME_PROBLEMS = {
     # case: (schema, value, a phrase of the first problem)
@@ -189,6 +192,7 @@ def test_check_output_budget_does_not_cut_honest_work_short() -> None:
         ({"$dynamicRef": "https://evil.example/x"}, "MCG111"),
         ({"properties": {"a": {"$ref": "http://127.0.0.1:9/x"}}}, "MCG111"),
         ({"properties": {"a": {"type": 5}}}, "MCG711"),
+        (_exponential(40), "MCG103"),  # references chained deeper than the nesting limit
     ],
 )
 def test_check_output_refuses_hostile_schemas(schema: dict[str, Any], code: str) -> None:
