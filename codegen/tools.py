@@ -58,11 +58,18 @@ def read_tools(data: bytes, limits: Limits) -> list[dict[str, Any]]:
             pointer="#",
             hint="give the tools/list response, its `result`, or the list of tools",
         )
+    check_tools(tools, limits)
+    return tools
+
+
+def check_tools(tools: Sequence[Any], limits: Limits) -> None:
+    """Tools as the generator needs them, from a file or a live server alike: bounded, each an
+    object with its own non-empty name and an `inputSchema` object."""
     if not tools:
         raise fail(
             "MCG701", "the tools/list result lists no tools", revision=LABEL, pointer="#/tools", hint="nothing to generate"
         )
-    load.check_shape({"tools": tools}, LABEL, limits)
+    load.check_shape({"tools": list(tools)}, LABEL, limits)
     names: set[str] = set()
     for index, tool in enumerate(tools):
         where = f"#/tools/{index}"
@@ -91,7 +98,6 @@ def read_tools(data: bytes, limits: Limits) -> list[dict[str, Any]]:
                 pointer=where,
                 hint="an `outputSchema` is a JSON Schema object (or true/false)",
             )
-    return tools
 
 
 def stems(tools: Sequence[Mapping[str, Any]]) -> dict[str, str]:
@@ -153,6 +159,7 @@ def generate_tools_package(
     tools: Sequence[Mapping[str, Any]], *, models_package: str, limits: Limits
 ) -> dict[str, str]:
     """The files of a package typing these tools: models.py, _base.py and __init__.py (helpers)."""
+    check_tools(tools, limits)  # again: tools from a live server come here unchecked
     document, types = tools_document(tools)
     origins = _origins(tools)
     data = json.dumps(document, sort_keys=True).encode()

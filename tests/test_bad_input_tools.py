@@ -272,3 +272,25 @@ def test_narrow_of_a_million_wrong_items_is_fast() -> None:
     with pytest.raises(NarrowingError):
         narrow(result, list[str])
     assert time.monotonic() - started < 1.0
+
+
+@pytest.mark.parametrize(
+    ("listed", "code"),
+    [
+        ([{"name": "a", "inputSchema": OBJECT}, {"name": "a", "inputSchema": OBJECT}], "MCG702"),
+        ([{"name": "a", "inputSchema": {"type": "object", "properties": {"p": {"$ref": "http://127.0.0.1:9/"}}}}], "MCG111"),
+        ([{"name": "a", "inputSchema": {"type": "object", "anyOf": [OBJECT] * 60_000}}], "MCG109"),
+        ([], "MCG701"),
+    ],
+)
+def test_tools_from_a_live_server_get_the_same_checks(
+    listed: list[dict[str, Any]], code: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server's own tools/list (no file to read) is checked like a file's."""
+    from codegen import tools as server_tools
+
+    monkeypatch.setattr(server_tools, "list_from_server", lambda command: (listed, "2026-07-28"))
+    with pytest.raises(CodegenError) as caught:
+        api.generate_tools(out=tmp_path / "out", server=["hostile-server"])
+    assert caught.value.diagnostics[0].code == code
+    assert not (tmp_path / "out").exists()
