@@ -97,7 +97,9 @@ def check_cycles(document: Mapping[str, Any], revision: str, *, max_chain: int =
             f"over the nesting limit of {min(max_chain, DEPTH_CEILING)}",
             revision=revision,
             pointer=start,
-            hint="raise --max-depth if this schema is trusted" if max_chain < DEPTH_CEILING else "no setting goes deeper",
+            hint=(
+                "raise --max-depth if this schema is trusted" if max_chain < DEPTH_CEILING else "no setting goes deeper"
+            ),
         )
 
 
@@ -172,7 +174,9 @@ def _check_keywords(node: dict[str, Any], pointer: str, revision: str, *, is_roo
         for index, sub in enumerate(value or ()):
             if not isinstance(sub, dict | bool):
                 raise _not_a_schema(sub, pointers.join(pointer, keyword, index), revision)
-    if "required" in node and not (isinstance(node["required"], list) and all(isinstance(r, str) for r in node["required"])):
+    if "required" in node and not (
+        isinstance(node["required"], list) and all(isinstance(r, str) for r in node["required"])
+    ):
         raise bad("required", "an array of property names")
     if "enum" in node and not isinstance(node["enum"], list):
         raise bad("enum", "an array")
@@ -181,7 +185,9 @@ def _check_keywords(node: dict[str, Any], pointer: str, revision: str, *, is_roo
             raise bad(keyword, "a string")
     for keyword in _COUNTS:
         value = node.get(keyword)
-        if keyword in node and not (_is_int(value) and 0 <= value <= _MAX_COUNT):
+        if keyword in node and not (
+            isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= _MAX_COUNT
+        ):
             raise bad(keyword, f"an integer from 0 to {_MAX_COUNT}")
     for keyword in _NUMBERS:
         if keyword in node and not _is_number(node[keyword]):
@@ -232,7 +238,11 @@ def pattern_problem(pattern: str) -> str | None:
 
 
 def _check_consistent(
-    document: Mapping[str, Any], node: dict[str, Any], pointer: str, revision: str, memo: dict[str, frozenset[str] | None]
+    document: Mapping[str, Any],
+    node: dict[str, Any],
+    pointer: str,
+    revision: str,
+    memo: dict[str, frozenset[str] | None],
 ) -> None:
     """A schema whose own constraints leave no value valid."""
     own = _own_types(node)
@@ -366,7 +376,9 @@ def _types_of(
     for keyword in ("anyOf", "oneOf"):
         arms = _list(node, keyword)
         if arms:
-            kinds = [_types_of(document, pointers.join(pointer, keyword, i), a, memo, depth + 1) for i, a in enumerate(arms)]
+            kinds = [
+                _types_of(document, pointers.join(pointer, keyword, i), a, memo, depth + 1) for i, a in enumerate(arms)
+            ]
             meet(None if any(k is None for k in kinds) else frozenset().union(*(k for k in kinds if k is not None)))
     memo[pointer] = allowed
     return allowed

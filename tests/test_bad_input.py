@@ -73,13 +73,13 @@ def unchanged(targets: dict[str, Path]) -> Iterator[None]:
 
 
 def _generate(schema: Path, out: Path, cache: Path, *extra: str, cwd: Path | None = None) -> support.Run:
-    return support.run(["generate", "--schema", str(schema), "--out", str(out), *extra], env=support.cli_env(cache), cwd=cwd)
+    return support.run(
+        ["generate", "--schema", str(schema), "--out", str(out), *extra], env=support.cli_env(cache), cwd=cwd
+    )
 
 
 @pytest.mark.parametrize("case", ERRORS)
-def test_bad_schema_is_one_clear_error(
-    case: str, targets: dict[str, Path], cache_dir: Path, unchanged: None
-) -> None:
+def test_bad_schema_is_one_clear_error(case: str, targets: dict[str, Path], cache_dir: Path, unchanged: None) -> None:
     out = targets["generated" if ERRORS.index(case) % 2 == 0 else "vendored"]
     result = _generate(CASES / case / "schema.json", out, cache_dir)
     line = support.assert_one_line_error(result, result.code or "MCG???", revision=case, pointer="#")
@@ -103,7 +103,9 @@ HUGE = {
     "nesting_10000_levels": (lambda: _deep(10_000), "MCG103", "#"),
     "nesting_100_levels": (lambda: _deep(100), "MCG103", "#/$defs/A" + "/properties/x" * 31),
     "definitions_50000": (
-        lambda: json.dumps({"$defs": {f"D{i}": {"type": "object", "properties": {"a": {"type": "string"}}} for i in range(50_000)}}),
+        lambda: json.dumps(
+            {"$defs": {f"D{i}": {"type": "object", "properties": {"a": {"type": "string"}}} for i in range(50_000)}}
+        ),
         "MCG107",
         "#/$defs",
     ),
@@ -112,9 +114,20 @@ HUGE = {
         "MCG101",
         "#",
     ),
-    "anyof_100000_arms": (lambda: json.dumps({"$defs": {"A": {"anyOf": [{"type": "object"}] * 100_000}}}), "MCG109", "#/$defs/A/anyOf/"),
+    "anyof_100000_arms": (
+        lambda: json.dumps({"$defs": {"A": {"anyOf": [{"type": "object"}] * 100_000}}}),
+        "MCG109",
+        "#/$defs/A/anyOf/",
+    ),
     "allof_chain_of_1999_definitions": (  # in-place references nest like containers (the engine recurses)
-        lambda: json.dumps({"$defs": {**{f"A{i}": {"allOf": [{"$ref": f"#/$defs/A{i + 1}"}]} for i in range(1999)}, "A1999": {"type": "object"}}}),
+        lambda: json.dumps(
+            {
+                "$defs": {
+                    **{f"A{i}": {"allOf": [{"$ref": f"#/$defs/A{i + 1}"}]} for i in range(1999)},
+                    "A1999": {"type": "object"},
+                }
+            }
+        ),
         "MCG103",
         "#/$defs/A0",
     ),
@@ -148,7 +161,9 @@ class _Recorder(http.server.BaseHTTPRequestHandler):
         pass
 
 
-def test_a_remote_ref_is_never_fetched(tmp_path: Path, targets: dict[str, Path], cache_dir: Path, unchanged: None) -> None:
+def test_a_remote_ref_is_never_fetched(
+    tmp_path: Path, targets: dict[str, Path], cache_dir: Path, unchanged: None
+) -> None:
     """SSRF: a server that answers every request sees none."""
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Recorder)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
@@ -162,7 +177,9 @@ def test_a_remote_ref_is_never_fetched(tmp_path: Path, targets: dict[str, Path],
     finally:
         server.shutdown()
         thread.join()
-    support.assert_one_line_error(result, "MCG111", revision="remote_ref_to_a_listening_server", pointer="#/$defs/A/properties/b/$ref")
+    support.assert_one_line_error(
+        result, "MCG111", revision="remote_ref_to_a_listening_server", pointer="#/$defs/A/properties/b/$ref"
+    )
     assert _Recorder.requests == []
     support.record("remote_ref_to_a_listening_server", result, "no request reached the server")
 
@@ -186,7 +203,9 @@ def test_sha256_mismatch(tmp_path: Path, targets: dict[str, Path], cache_dir: Pa
 
 
 def test_unknown_revision(targets: dict[str, Path], cache_dir: Path, unchanged: None) -> None:
-    result = support.run(["generate", "-r", "2099-01-01", "--out", str(targets["vendored"])], env=support.cli_env(cache_dir))
+    result = support.run(
+        ["generate", "-r", "2099-01-01", "--out", str(targets["vendored"])], env=support.cli_env(cache_dir)
+    )
     line = support.assert_one_line_error(result, "MCG002", revision="2099-01-01")
     assert "2026-07-28" in line  # the hint lists the pinned revisions
     support.assert_bounded(result)
@@ -199,7 +218,9 @@ def test_unknown_revision(targets: dict[str, Path], cache_dir: Path, unchanged: 
 THREE_DEFINITIONS = {"$defs": {name: {"type": "object", "properties": {"a": {"type": "string"}}} for name in "ABC"}}
 
 
-def test_limits_from_the_command_line(tmp_path: Path, targets: dict[str, Path], cache_dir: Path, unchanged: None) -> None:
+def test_limits_from_the_command_line(
+    tmp_path: Path, targets: dict[str, Path], cache_dir: Path, unchanged: None
+) -> None:
     schema = tmp_path / "three" / "schema.json"
     schema.parent.mkdir()
     schema.write_text(json.dumps(THREE_DEFINITIONS))
@@ -213,12 +234,18 @@ def test_limits_from_the_command_line(tmp_path: Path, targets: dict[str, Path], 
     assert bad.code == "MCG010" and bad.returncode == 2 and len(bad.lines) == 1 and "--max-depth" in bad.stderr
     support.record("limit_value_invalid", bad)
     past_ceiling = _generate(schema, targets["generated"], cache_dir, "--max-depth", "401")
-    assert past_ceiling.code == "MCG010" and len(past_ceiling.lines) == 1 and "less than or equal to 400" in past_ceiling.stderr
+    assert (
+        past_ceiling.code == "MCG010"
+        and len(past_ceiling.lines) == 1
+        and "less than or equal to 400" in past_ceiling.stderr
+    )
     allowed = _generate(schema, tmp_path / "three_pkg", cache_dir, "--max-definitions", "3", "--max-depth", "5")
     assert allowed.returncode == 0, allowed.stderr
 
 
-def test_limits_from_the_config_file(tmp_path: Path, targets: dict[str, Path], cache_dir: Path, unchanged: None) -> None:
+def test_limits_from_the_config_file(
+    tmp_path: Path, targets: dict[str, Path], cache_dir: Path, unchanged: None
+) -> None:
     schema = tmp_path / "three" / "schema.json"
     schema.parent.mkdir()
     schema.write_text(json.dumps(THREE_DEFINITIONS))
@@ -296,7 +323,13 @@ def _keywords(models: Any) -> None:
 def _dunders(models: Any) -> None:
     _check_attributes(
         models.Dunders,
-        {"__init__": "init", "__class__": "class_", "__dict__": "dict_", "__version__": "version", "_private": "private"},
+        {
+            "__init__": "init",
+            "__class__": "class_",
+            "__dict__": "dict_",
+            "__version__": "version",
+            "_private": "private",
+        },
     )
     instance = models.Dunders.model_validate({"__class__": "x"})
     assert type(instance) is models.Dunders  # __class__ was not shadowed

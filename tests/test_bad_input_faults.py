@@ -28,6 +28,7 @@ from codegen.output import read_tree
 
 from . import bad_input_support as support
 
+
 @pytest.fixture(scope="module")
 def base() -> Iterator[Path]:
     """A scratch folder of this module's own."""
@@ -44,7 +45,9 @@ def schema(base: Path) -> Path:
     path = base / "big_description" / "schema.json"
     path.parent.mkdir()
     text = "A long description. " * 30_000  # 600 KB into models.py
-    path.write_text(json.dumps({"$defs": {"Big": {"type": "object", "description": text, "properties": {"a": {"type": "string"}}}}}))
+    path.write_text(
+        json.dumps({"$defs": {"Big": {"type": "object", "description": text, "properties": {"a": {"type": "string"}}}}})
+    )
     path.parent.chmod(0o755)
     path.chmod(0o644)
     return path
@@ -138,7 +141,9 @@ def _file_size_limit(limit: int) -> None:
 def test_disk_full_mid_write(base: Path, schema: Path, previous: Path, cache: Path) -> None:
     out = _out(base, previous, "fsize")
     before = support.tree_digest(out)
-    result = support.run(_args(schema, out), env=support.cli_env(cache), preexec_fn=lambda: _file_size_limit(256 * 1024))
+    result = support.run(
+        _args(schema, out), env=support.cli_env(cache), preexec_fn=lambda: _file_size_limit(256 * 1024)
+    )
     line = support.assert_one_line_error(result, "MCG601")
     assert "file too large" in line and "nothing was changed" in line
     _assert_untouched(out, before)
@@ -149,7 +154,9 @@ def test_disk_full_mid_write(base: Path, schema: Path, previous: Path, cache: Pa
 def test_no_space_left_on_a_small_file_system(base: Path, schema: Path, previous: Path, cache: Path) -> None:
     mount_point = Path(tempfile.mkdtemp(prefix="tmpfs-", dir=base))
     size = 384 * 1024  # room for the previous tree, not for the new one beside it
-    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(mount_point)], capture_output=True, check=False)
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(mount_point)], capture_output=True, check=False
+    )
     if mounted.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.decode().strip()}")
     try:
@@ -275,7 +282,10 @@ def test_two_runs_racing_end_in_one_clean_tree(base: Path, schema: Path, previou
     fresh = base / "fresh-race" / "pkg"
     generate_schema(schema, out=fresh)
     env = support.cli_env(cache)
-    processes = [subprocess.Popen([str(support.CLI), *_args(schema, out)], env=env, stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    processes = [
+        subprocess.Popen([str(support.CLI), *_args(schema, out)], env=env, stderr=subprocess.PIPE, text=True)
+        for _ in range(2)
+    ]
     outcomes = [(p.wait(timeout=120), p.stderr.read() if p.stderr else "") for p in processes]
     for code, stderr in outcomes:
         assert code == 0 or (code == 2 and stderr.startswith("error[MCG604]") and len(stderr.splitlines()) == 1), stderr

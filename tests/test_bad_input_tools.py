@@ -42,11 +42,19 @@ TOOLS_CASES: dict[str, tuple[Callable[[], str], str, str]] = {
     # case: (listing text, error code, pointer: exact, or a prefix ending in "/")
     "empty_file": (lambda: "", "MCG102", "#"),
     "invalid_json": (lambda: '{"tools": [}', "MCG102", "#"),
-    "nan_in_a_schema": (lambda: '{"tools": [{"name": "a", "inputSchema": {"type": "number", "maximum": NaN}}]}', "MCG102", "#"),
+    "nan_in_a_schema": (
+        lambda: '{"tools": [{"name": "a", "inputSchema": {"type": "number", "maximum": NaN}}]}',
+        "MCG102",
+        "#",
+    ),
     "repeated_key": (lambda: '{"tools": [], "tools": [{"name": "a"}]}', "MCG102", "#"),
     "tools_not_a_list": (lambda: json.dumps({"tools": {"evil": OBJECT}}), "MCG701", "#"),
     "no_tools": (lambda: _listing(), "MCG701", "#/tools"),
-    "an_error_response": (lambda: json.dumps({"jsonrpc": "2.0", "id": 1, "error": {"code": -32601, "message": "no"}}), "MCG701", "#"),
+    "an_error_response": (
+        lambda: json.dumps({"jsonrpc": "2.0", "id": 1, "error": {"code": -32601, "message": "no"}}),
+        "MCG701",
+        "#",
+    ),
     "tool_not_an_object": (lambda: _listing("evil"), "MCG702", "#/tools/0"),
     "tool_without_a_name": (lambda: _listing({"inputSchema": OBJECT}), "MCG702", "#/tools/0"),
     "tool_name_not_a_string": (lambda: _listing({"name": ["evil"], "inputSchema": OBJECT}), "MCG702", "#/tools/0"),
@@ -54,7 +62,9 @@ TOOLS_CASES: dict[str, tuple[Callable[[], str], str, str]] = {
     "no_input_schema": (lambda: _listing({"name": "evil"}), "MCG702", "#/tools/0"),
     "output_schema_not_a_schema": (lambda: _listing(_tool(OBJECT, outputSchema="object")), "MCG702", "#/tools/0"),
     "remote_ref_http": (
-        lambda: _listing(_tool({"type": "object", "properties": {"a": {"$ref": "http://169.254.169.254/latest/meta-data"}}})),
+        lambda: _listing(
+            _tool({"type": "object", "properties": {"a": {"$ref": "http://169.254.169.254/latest/meta-data"}}})
+        ),
         "MCG111",
         "#/tools/0/inputSchema/properties/a/$ref",
     ),
@@ -75,11 +85,27 @@ TOOLS_CASES: dict[str, tuple[Callable[[], str], str, str]] = {
     ),
     "nesting_10000_levels": (lambda: _deep(10_000), "MCG103", "#"),
     "nesting_100_levels": (lambda: _deep(100), "MCG103", "#/tools/0/inputSchema/"),
-    "anyof_100000_arms": (lambda: _listing(_tool({"type": "object", "anyOf": [OBJECT] * 100_000})), "MCG109", "#/tools/0/inputSchema/anyOf/"),
-    "tools_50000": (lambda: _listing(*({"name": f"t{i}", "inputSchema": OBJECT} for i in range(50_000))), "MCG109", "#/tools/"),
+    "anyof_100000_arms": (
+        lambda: _listing(_tool({"type": "object", "anyOf": [OBJECT] * 100_000})),
+        "MCG109",
+        "#/tools/0/inputSchema/anyOf/",
+    ),
+    "tools_50000": (
+        lambda: _listing(*({"name": f"t{i}", "inputSchema": OBJECT} for i in range(50_000))),
+        "MCG109",
+        "#/tools/",
+    ),
     "description_10_mb": (lambda: _listing(_tool(OBJECT, description="x" * (10 << 20))), "MCG101", "#"),
     "reference_loop": (
-        lambda: _listing(_tool({"type": "object", "$defs": {"a": {"anyOf": [{"$ref": "#/$defs/a"}, OBJECT]}}, "properties": {"p": {"$ref": "#/$defs/a"}}})),
+        lambda: _listing(
+            _tool(
+                {
+                    "type": "object",
+                    "$defs": {"a": {"anyOf": [{"$ref": "#/$defs/a"}, OBJECT]}},
+                    "properties": {"p": {"$ref": "#/$defs/a"}},
+                }
+            )
+        ),
         "MCG114",
         "#/tools/0/inputSchema/$defs/a",
     ),
@@ -96,7 +122,9 @@ def previous(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A folder holding a tools package generated before (the target of every failing run)."""
     root = tmp_path_factory.mktemp("tools-previous")
     listing = root / "tools.json"
-    listing.write_text(_listing({"name": "add", "inputSchema": {"type": "object", "properties": {"a": {"type": "integer"}}}}))
+    listing.write_text(
+        _listing({"name": "add", "inputSchema": {"type": "object", "properties": {"a": {"type": "integer"}}}})
+    )
     out = root / "server_tools"
     api.generate_tools(out=out, tools_file=listing)
     return out
@@ -108,7 +136,9 @@ def test_hostile_tools_list_is_one_clear_error(case: str, tmp_path: Path, previo
     listing = tmp_path / "tools.json"
     listing.write_text(make(), encoding="utf-8")
     before = support.tree_digest(previous)
-    result = support.run(["tools", "--from", str(listing), "--out", str(previous)], env=support.cli_env(tmp_path / "cache"))
+    result = support.run(
+        ["tools", "--from", str(listing), "--out", str(previous)], env=support.cli_env(tmp_path / "cache")
+    )
     support.assert_one_line_error(result, code, revision="tools/list", pointer=pointer)
     support.assert_bounded(result)
     assert support.tree_digest(previous) == before and support.leftovers(previous) == []
@@ -117,7 +147,14 @@ def test_hostile_tools_list_is_one_clear_error(case: str, tmp_path: Path, previo
 
 def test_tools_limits_from_flags_and_config(tmp_path: Path, previous: Path) -> None:
     listing = tmp_path / "tools.json"
-    listing.write_text(_listing({"name": "a", "inputSchema": {"type": "object", "properties": {"x": {"type": "object", "properties": {"y": OBJECT}}}}}))
+    listing.write_text(
+        _listing(
+            {
+                "name": "a",
+                "inputSchema": {"type": "object", "properties": {"x": {"type": "object", "properties": {"y": OBJECT}}}},
+            }
+        )
+    )
     env = support.cli_env(tmp_path / "cache")
     before = support.tree_digest(previous)
     flag = support.run(["tools", "--from", str(listing), "--out", str(previous), "--max-depth", "6"], env=env)
@@ -128,7 +165,11 @@ def test_tools_limits_from_flags_and_config(tmp_path: Path, previous: Path) -> N
     support.assert_one_line_error(config, "MCG109", revision="tools/list", pointer="#/tools/0/")
     support.record("tools: limit from config", config)
     assert support.tree_digest(previous) == before
-    wins = support.run(["tools", "--from", str(listing), "--out", str(tmp_path / "ok"), "--max-subschemas", "10"], env=env, cwd=tmp_path)
+    wins = support.run(
+        ["tools", "--from", str(listing), "--out", str(tmp_path / "ok"), "--max-subschemas", "10"],
+        env=env,
+        cwd=tmp_path,
+    )
     assert wins.returncode == 0, wins.stderr  # the flag beats the config file
 
 
@@ -143,6 +184,8 @@ def _deep_value(levels: int) -> Any:
 
 
 RECURSIVE = {"$defs": {"L": {"type": ["array", "integer"], "items": {"$ref": "#/$defs/L"}}}, "$ref": "#/$defs/L"}
+
+
 def _exponential(levels: int) -> dict[str, Any]:
     """2**levels paths to one leaf: a validator that tries every arm takes forever."""
     arms = {f"A{i}": {"anyOf": [{"$ref": f"#/$defs/A{i + 1}"}, {"$ref": f"#/$defs/A{i + 1}"}]} for i in range(levels)}
@@ -160,9 +203,17 @@ RUNTIME_PROBLEMS = {
         "Additional properties are not allowed",
     ),
     "exponential_composition": (EXPONENTIAL, 5, "validation stopped after"),
-    "a_million_items": ({"type": "array", "items": {"type": "integer", "minimum": 0}}, list(range(1_000_000)), "validation stopped after"),
+    "a_million_items": (
+        {"type": "array", "items": {"type": "integer", "minimum": 0}},
+        list(range(1_000_000)),
+        "validation stopped after",
+    ),
     "value_nested_10000_levels": (RECURSIVE, _deep_value(10_000), "nests more than 128 levels"),
-    "duplicate_among_100000_objects": ({"type": "array", "uniqueItems": True}, [{"k": i} for i in range(100_000)] + [{"k": 7}], "non-unique"),
+    "duplicate_among_100000_objects": (
+        {"type": "array", "uniqueItems": True},
+        [{"k": i} for i in range(100_000)] + [{"k": 7}],
+        "non-unique",
+    ),
 }
 
 
@@ -178,7 +229,9 @@ def test_check_output_is_bounded_on_hostile_input(case: str) -> None:
 def test_check_output_budget_does_not_cut_honest_work_short() -> None:
     assert check_output(RECURSIVE, _deep_value(100)) == []
     assert check_output({"type": "array", "uniqueItems": True}, [1, True, "1", [1], {"a": 1}]) == []
-    assert [p.message for p in check_output({"type": "array", "uniqueItems": True}, [1, 1.0])] == ["[1, 1.0] has non-unique elements"]
+    assert [p.message for p in check_output({"type": "array", "uniqueItems": True}, [1, 1.0])] == [
+        "[1, 1.0] has non-unique elements"
+    ]
     assert check_output({"type": "string", "pattern": "b"}, "abc") == []  # a search, not a full match
 
 
@@ -222,7 +275,13 @@ def _result(structured: Any) -> Any:
         ([1] * 1000, list[str]),
         (_deep_value(200), list[int]),
     ],
-    ids=["a_million_items_a_thousand_wrong", "a_wide_object", "ten_megabytes_of_text", "a_thousand_wrong_items", "nested_200_levels"],
+    ids=[
+        "a_million_items_a_thousand_wrong",
+        "a_wide_object",
+        "ten_megabytes_of_text",
+        "a_thousand_wrong_items",
+        "nested_200_levels",
+    ],
 )
 def test_narrow_fails_fast_and_cleanly_on_hostile_content(value: Any, target: Any) -> None:
     from mcp_models.v2026_07_28.narrowing import NarrowingError, narrow
@@ -278,7 +337,10 @@ def test_narrow_of_a_million_wrong_items_is_fast() -> None:
     ("listed", "code"),
     [
         ([{"name": "a", "inputSchema": OBJECT}, {"name": "a", "inputSchema": OBJECT}], "MCG702"),
-        ([{"name": "a", "inputSchema": {"type": "object", "properties": {"p": {"$ref": "http://127.0.0.1:9/"}}}}], "MCG111"),
+        (
+            [{"name": "a", "inputSchema": {"type": "object", "properties": {"p": {"$ref": "http://127.0.0.1:9/"}}}}],
+            "MCG111",
+        ),
         ([{"name": "a", "inputSchema": {"type": "object", "anyOf": [OBJECT] * 60_000}}], "MCG109"),
         ([], "MCG701"),
     ],

@@ -59,8 +59,18 @@ def _settings(test: Any) -> Any:
 NAMES = st.sampled_from(["a", "b", "Item", "class", "model_dump", "__init__", "x-y", "ünï", "", "$ref", "A B", "1st"])
 DEF_NAMES = ["A", "B", "C"]
 OBJECT_SCHEMA = {"type": "object"}
-JSON_SCALARS = st.none() | st.booleans() | st.integers(-3, 3) | st.floats(allow_nan=False, allow_infinity=False, width=16) | st.text(max_size=4)
-JSON = st.recursive(JSON_SCALARS, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3), max_leaves=6)
+JSON_SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 3)
+    | st.floats(allow_nan=False, allow_infinity=False, width=16)
+    | st.text(max_size=4)
+)
+JSON = st.recursive(
+    JSON_SCALARS,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
+    max_leaves=6,
+)
 TYPES = st.sampled_from(["string", "integer", "number", "boolean", "object", "array", "null"])
 
 
@@ -78,7 +88,9 @@ def _schema(children: st.SearchStrategy[Any]) -> st.SearchStrategy[dict[str, Any
         "not": children,
         "enum": st.lists(JSON_SCALARS, max_size=4) | JSON,
         "const": JSON,
-        "$ref": st.sampled_from([f"#/$defs/{n}" for n in DEF_NAMES] + ["#", "#/$defs", "#/$defs/Nope", "http://x.test/s"]),
+        "$ref": st.sampled_from(
+            [f"#/$defs/{n}" for n in DEF_NAMES] + ["#", "#/$defs", "#/$defs/Nope", "http://x.test/s"]
+        ),
         "description": st.text(max_size=10) | JSON,
         "title": st.text(max_size=6),
         "format": st.sampled_from(["uri", "date-time", "byte", "email"]),
@@ -96,7 +108,7 @@ def _schema(children: st.SearchStrategy[Any]) -> st.SearchStrategy[dict[str, Any
     )
 
 
-SCHEMA = st.recursive(st.booleans() | _schema(st.just({})), _schema, max_leaves=8)
+SCHEMA = st.recursive(st.booleans() | _schema(st.builds(dict)), _schema, max_leaves=8)
 DOCUMENT = st.dictionaries(st.sampled_from(DEF_NAMES), SCHEMA, min_size=1, max_size=3).map(lambda defs: {"$defs": defs})
 
 
@@ -184,13 +196,15 @@ def _mutate(document: dict[str, Any], data: st.DataObject) -> dict[str, Any]:
         if operation == "remove":
             del parent[key]
         elif operation == "replace":
-            parent[key] = data.draw(JSON | SCHEMA, label="value")
+            parent[key] = copy.deepcopy(data.draw(JSON | SCHEMA, label="value"))
         elif operation == "add":
             target = parent[key] if isinstance(parent[key], dict) else parent
             if isinstance(target, dict):
-                target[data.draw(KEYWORDS, label="keyword")] = data.draw(JSON | SCHEMA, label="value")
+                target[data.draw(KEYWORDS, label="keyword")] = copy.deepcopy(data.draw(JSON | SCHEMA, label="value"))
         elif operation == "retarget":
-            parent[key] = {"$ref": data.draw(st.sampled_from(["#", *(p for p in places if p.count("/") <= 4)]), label="ref")}
+            parent[key] = {
+                "$ref": data.draw(st.sampled_from(["#", *(p for p in places if p.count("/") <= 4)]), label="ref")
+            }
         else:  # graft: a copy of another subtree here (loops, repeats, misplaced parts)
             parent[key] = copy.deepcopy(pointers.resolve(document, data.draw(st.sampled_from(places), label="from")))
     return document
@@ -202,15 +216,20 @@ def test_mutated_mcp_schemas(key: str, data: st.DataObject, tmp_path_factory: py
     _check(_mutate(_piece(key), data), tmp_path_factory)
 
 
-TOOL_NAMES = st.text(min_size=0, max_size=8) | st.sampled_from(["get-sum", "get_sum", "GetSum", "class", "__init__", "ｇｅｔ"])
+TOOL_NAMES = st.text(min_size=0, max_size=8) | st.sampled_from(
+    ["get-sum", "get_sum", "GetSum", "class", "__init__", "ｇｅｔ"]
+)
 TOOL = st.fixed_dictionaries(
-    {"name": st.one_of(TOOL_NAMES, TOOL_NAMES, TOOL_NAMES, JSON), "inputSchema": st.one_of(st.just(OBJECT_SCHEMA), SCHEMA, SCHEMA, JSON)},
+    {
+        "name": st.one_of(TOOL_NAMES, TOOL_NAMES, TOOL_NAMES, JSON),
+        "inputSchema": st.one_of(st.builds(lambda: dict(OBJECT_SCHEMA)), SCHEMA, SCHEMA, JSON),
+    },
     optional={"outputSchema": SCHEMA | JSON, "description": st.text(max_size=8) | JSON},
 )
 
 
 WELL_FORMED_TOOL = st.fixed_dictionaries(
-    {"name": TOOL_NAMES.filter(bool), "inputSchema": st.just(OBJECT_SCHEMA) | _schema(SCHEMA)},
+    {"name": TOOL_NAMES.filter(bool), "inputSchema": st.builds(lambda: dict(OBJECT_SCHEMA)) | _schema(SCHEMA)},
     optional={"outputSchema": SCHEMA},
 )
 TOOLS = st.one_of(
@@ -231,7 +250,9 @@ def test_random_tools_lists(tools: Any, wrapped: bool, tmp_path_factory: pytest.
 
     def build() -> dict[str, str]:
         listed = server_tools.read_tools(data, DEFAULT_LIMITS)
-        return server_tools.generate_tools_package(listed, models_package="mcp_models.v2026_07_28", limits=DEFAULT_LIMITS)
+        return server_tools.generate_tools_package(
+            listed, models_package="mcp_models.v2026_07_28", limits=DEFAULT_LIMITS
+        )
 
     try:
         files = build()
