@@ -2,7 +2,9 @@
 (tests/test_bad_input*.py) and its table (scripts/bad_input_table.py).
 
 Wall time is taken around the child; CPU time (user + system) and peak memory (ru_maxrss, KiB on
-Linux) are the child's own from wait4, so the figures are the process's, not the test runner's.
+Linux) are the child's own from wait4. The child is started by a small launcher process, not by
+pytest: on Linux a process's ru_maxrss starts from the memory of the process that forked it, so a
+child forked by a 200 MB test runner would report at least 200 MB.
 The 2 s bound is asserted on CPU time: other work on a shared machine stretches wall time without
 the run costing more; wall time only has to stay clear of a hang.
 """
@@ -15,7 +17,6 @@ import os
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -27,6 +28,37 @@ MAX_SECONDS = 2.0  # CPU time of the process
 MAX_WALL_SECONDS = 10.0  # no hang, however busy the machine
 MAX_MIB = 500.0
 TABLE_ENV = "MCP_CODEGEN_BAD_INPUT_TABLE"  # a file to append the measured rows to (JSON lines)
+
+# Runs argv with the given stdio, reports the child's pid at once and its wait4 figures at the end.
+# Options, applied in the child before exec: "file_size_limit" (bytes; SIGXFSZ ignored, so a write
+# past it fails with EFBIG) and "no_permission_override" (root gives up CAP_DAC_OVERRIDE,
+# CAP_DAC_READ_SEARCH and CAP_FOWNER, so folder modes apply to it too).
+_LAUNCHER = r"""
+import ctypes, json, os, resource, signal, subprocess, sys, time
+spec = json.loads(sys.argv[1])
+def prepare():
+    if spec.get("file_size_limit"):
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (spec["file_size_limit"],) * 2)
+    if spec.get("no_permission_override") and os.geteuid() == 0:
+        libc = ctypes.CDLL(None, use_errno=True)
+        for capability in (1, 2, 3):
+            if libc.prctl(24, capability, 0, 0, 0) != 0:  # PR_CAPBSET_DROP
+                raise OSError(ctypes.get_errno(), "prctl")
+with open(spec["stdout"], "wb") as out, open(spec["stderr"], "wb") as err:
+    started = time.monotonic()
+    child = subprocess.Popen(spec["argv"], stdin=subprocess.DEVNULL, stdout=out, stderr=err,
+                             cwd=spec["cwd"], preexec_fn=prepare)
+    with open(spec["pid"], "w") as handle:
+        handle.write(str(child.pid))
+    _, status, usage = os.wait4(child.pid, 0)
+    child.returncode = 0
+    report = {"status": status, "wall": time.monotonic() - started,
+              "cpu": usage.ru_utime + usage.ru_stime, "maxrss_kib": usage.ru_maxrss}
+with open(spec["report"] + ".part", "w") as handle:
+    json.dump(report, handle)
+os.replace(spec["report"] + ".part", spec["report"])
+"""
 
 
 @dataclass(frozen=True)
@@ -54,44 +86,62 @@ def run(
     *,
     env: Mapping[str, str] | None = None,
     cwd: Path | None = None,
-    user: int | None = None,
-    preexec_fn: Callable[[], None] | None = None,
+    file_size_limit: int | None = None,
+    no_permission_override: bool = False,
     while_running: Callable[[int], None] | None = None,
     timeout: float = 120.0,
 ) -> Run:
     """mcp-codegen args, to completion; while_running(pid) is called once it has started."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        started = time.monotonic()
-        process = subprocess.Popen(  # noqa: S603
-            [str(CLI), *args],
-            stdin=subprocess.DEVNULL,
-            stdout=out,
-            stderr=err,
-            env=dict(env) if env is not None else None,
-            cwd=cwd,
-            user=user,
-            preexec_fn=preexec_fn,  # noqa: PLW1509 - only rlimits, set before exec
+    with tempfile.TemporaryDirectory() as scratch:
+        files = {name: str(Path(scratch) / name) for name in ("stdout", "stderr", "pid", "report")}
+        spec = {
+            "argv": [str(CLI), *args],
+            "cwd": str(cwd) if cwd else None,
+            "file_size_limit": file_size_limit,
+            "no_permission_override": no_permission_override,
+            **files,
+        }
+        launcher = subprocess.Popen(  # noqa: S603
+            [sys.executable, "-c", _LAUNCHER, json.dumps(spec)], env=dict(env) if env is not None else None
         )
-        watchdog = threading.Timer(timeout, process.kill)
-        watchdog.start()
         try:
+            pid = _wait_for(Path(files["pid"]), launcher, timeout)
             if while_running is not None:
-                while_running(process.pid)
-            _, status, usage = os.wait4(process.pid, 0)
+                while_running(pid)
+            launcher.wait(timeout=timeout)
         finally:
-            watchdog.cancel()
-        seconds = time.monotonic() - started
-        process.returncode = os.waitstatus_to_exitcode(status)  # reaped here: Popen must not wait again
-        out.seek(0)
-        err.seek(0)
+            if launcher.poll() is None:  # a hang: end the child, then its launcher
+                _kill(Path(files["pid"]))
+                launcher.kill()
+                launcher.wait()
+        report: dict[str, Any] = json.loads(Path(files["report"]).read_text())
         return Run(
-            returncode=process.returncode,
-            stdout=out.read().decode("utf-8", "replace"),
-            stderr=err.read().decode("utf-8", "replace"),
-            seconds=seconds,
-            cpu_seconds=usage.ru_utime + usage.ru_stime,
-            peak_mib=usage.ru_maxrss / 1024,
+            returncode=os.waitstatus_to_exitcode(report["status"]),
+            stdout=Path(files["stdout"]).read_text(encoding="utf-8", errors="replace"),
+            stderr=Path(files["stderr"]).read_text(encoding="utf-8", errors="replace"),
+            seconds=report["wall"],
+            cpu_seconds=report["cpu"],
+            peak_mib=report["maxrss_kib"] / 1024,
         )
+
+
+def _wait_for(pid_file: Path, launcher: subprocess.Popen[bytes], timeout: float) -> int:
+    give_up = time.monotonic() + timeout
+    while time.monotonic() < give_up:
+        text = pid_file.read_text() if pid_file.exists() else ""
+        if text:
+            return int(text)
+        if launcher.poll() is not None:
+            raise RuntimeError(f"the launcher ended ({launcher.returncode}) before starting mcp-codegen")
+        time.sleep(0.0005)
+    raise TimeoutError("mcp-codegen did not start")
+
+
+def _kill(pid_file: Path) -> None:
+    try:
+        os.kill(int(pid_file.read_text()), 9)
+    except (OSError, ValueError):
+        pass
 
 
 def cli_env(cache: Path, **extra: str) -> dict[str, str]:

@@ -9,10 +9,8 @@ that writing takes long enough to be caught in the act and a file size limit is 
 
 from __future__ import annotations
 
-import ctypes
 import json
 import os
-import resource
 import shutil
 import signal
 import subprocess
@@ -86,26 +84,12 @@ def _assert_untouched(out: Path, before: str) -> None:
 # -- unwritable --------------------------------------------------------------------------------
 
 
-def _without_permission_override() -> None:
-    """In the child, before exec: give up root's licence to ignore permission bits
-    (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH, CAP_FOWNER), so a folder's mode applies to it too."""
-    if os.geteuid() != 0:
-        return  # an ordinary user has no such licence
-    libc = ctypes.CDLL(None, use_errno=True)
-    for capability in (1, 2, 3):
-        if libc.prctl(PR_CAPBSET_DROP, capability, 0, 0, 0) != 0:
-            raise OSError(ctypes.get_errno(), "prctl(PR_CAPBSET_DROP)")
-
-
-PR_CAPBSET_DROP = 24
-
-
 def test_unwritable_parent_folder(base: Path, schema: Path, cache: Path) -> None:
     parent = Path(tempfile.mkdtemp(prefix="locked-", dir=base))
     parent.chmod(0o555)  # nobody may create the staging folder here
     out = parent / "pkg"
     try:
-        result = support.run(_args(schema, out), env=support.cli_env(cache), preexec_fn=_without_permission_override)
+        result = support.run(_args(schema, out), env=support.cli_env(cache), no_permission_override=True)
     finally:
         parent.chmod(0o755)
     line = support.assert_one_line_error(result, "MCG601")
@@ -120,7 +104,7 @@ def test_read_only_output_folder(base: Path, schema: Path, previous: Path, cache
     out.chmod(0o555)  # beside it may be written, not into it
     before = support.tree_digest(out)
     try:
-        result = support.run(_args(schema, out), env=support.cli_env(cache), preexec_fn=_without_permission_override)
+        result = support.run(_args(schema, out), env=support.cli_env(cache), no_permission_override=True)
     finally:
         out.chmod(0o755)
     line = support.assert_one_line_error(result, "MCG601")
@@ -133,17 +117,10 @@ def test_read_only_output_folder(base: Path, schema: Path, previous: Path, cache
 # -- a full disk ---------------------------------------------------------------------------------
 
 
-def _file_size_limit(limit: int) -> None:
-    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG
-    resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
-
-
 def test_disk_full_mid_write(base: Path, schema: Path, previous: Path, cache: Path) -> None:
     out = _out(base, previous, "fsize")
     before = support.tree_digest(out)
-    result = support.run(
-        _args(schema, out), env=support.cli_env(cache), preexec_fn=lambda: _file_size_limit(256 * 1024)
-    )
+    result = support.run(_args(schema, out), env=support.cli_env(cache), file_size_limit=256 * 1024)
     line = support.assert_one_line_error(result, "MCG601")
     assert "file too large" in line and "nothing was changed" in line
     _assert_untouched(out, before)
