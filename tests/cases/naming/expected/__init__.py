@@ -48,7 +48,7 @@ if not TYPE_CHECKING:  # type checkers see the imports above; a misspelt name st
     _RENAMED = {
         "Annotated": "AnnotatedModel",
     }
-    _FROM_MESSAGES = frozenset({})
+    _FROM_MESSAGES = frozenset(())
 
     def __getattr__(name: str) -> object:
         if name in _EXPORTS:

@@ -36,7 +36,7 @@ if not TYPE_CHECKING:  # type checkers see the imports above; a misspelt name st
 
     _EXPORTS = frozenset(__all__)
     _RENAMED = {}
-    _FROM_MESSAGES = frozenset({})
+    _FROM_MESSAGES = frozenset(())
 
     def __getattr__(name: str) -> object:
         if name in _EXPORTS:
