@@ -302,13 +302,6 @@ def test_narrow_of_deeply_nested_json_text_is_a_narrowing_error() -> None:
         narrow(result, list[Any])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=ValueError,
-    reason="narrowing.py serialises structured content with pydantic_core.to_json, whose depth "
-    "limit raises PydanticSerializationError (not NarrowingError) past ~255 levels; the fix is in "
-    "templates/package/narrowing.py.jinja2 and changes generated/",
-)
 def test_narrow_of_content_nested_10000_levels_is_a_narrowing_error() -> None:
     from mcp_models.v2026_07_28.narrowing import NarrowingError, narrow
 
@@ -316,13 +309,6 @@ def test_narrow_of_content_nested_10000_levels_is_a_narrowing_error() -> None:
         narrow(_result(_deep_value(10_000)), list[int])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="narrowing.py builds its message from exc.errors(), which materialises every error: a "
-    "million wrong items cost seconds; the fix is in templates/package/narrowing.py.jinja2 and "
-    "changes generated/",
-)
 def test_narrow_of_a_million_wrong_items_is_fast() -> None:
     from mcp_models.v2026_07_28.narrowing import NarrowingError, narrow
 

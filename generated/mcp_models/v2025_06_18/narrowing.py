@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, Literal, TypeVar, overload
 
 from pydantic import TypeAdapter, ValidationError
-from pydantic_core import MISSING, from_json, to_json
+from pydantic_core import MISSING, PydanticSerializationError, from_json, to_json
 from typing_extensions import TypeIs
 
 from .models import CallToolResult, TextContent
@@ -136,7 +136,7 @@ def narrow_result(
     if structured is not MISSING:
         try:
             return Structured(_validate(adapter, structured), result, "structuredContent")
-        except ValidationError as exc:
+        except (ValidationError, PydanticSerializationError) as exc:
             problems.append(f"structuredContent: {_first(exc)}")
     else:
         for index, block in enumerate(result.content):
@@ -149,7 +149,7 @@ def narrow_result(
                 continue
             try:
                 return Structured(_validate(adapter, value), result, "text")
-            except ValidationError as exc:
+            except (ValidationError, PydanticSerializationError) as exc:
                 problems.append(f"content[{index}]: {_first(exc)}")
         if not problems:
             problems.append("no structuredContent and no text content")
@@ -177,7 +177,16 @@ def _validate(adapter: TypeAdapter[Any], value: object) -> Any:
     return adapter.validate_json(to_json(value), strict=True)
 
 
-def _first(exc: ValidationError) -> str:
+# Beyond this many errors only their number is told: listing them all would cost more than the
+# validation itself (a million wrong items).
+_ERRORS_LISTED = 1_000
+
+
+def _first(exc: ValidationError | PydanticSerializationError) -> str:
+    if isinstance(exc, PydanticSerializationError):
+        return "value cannot be read back as JSON (nested too deeply?)"
+    if exc.error_count() > _ERRORS_LISTED:
+        return f"{exc.error_count()} values do not fit"
     error = exc.errors(include_url=False)[0]
     location = ".".join(str(part) for part in error["loc"]) or "value"
     more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
