@@ -4,8 +4,8 @@ fresh interpreter; the contenders alternate, round by round.
 
     MCP_CODEGEN_SPEC_SOURCE=../shared/spec .venv/bin/python bench/imports.py [--rounds 15]
 
-pydantic (with the internals it loads for a first model) is imported before the clock starts on
-both sides: any SDK imports it anyway. So is the `mcp_types` package itself for the peer, whose
+pydantic (with its dependencies and the internals it loads for a first model) is imported before
+the clock starts on both sides: any SDK imports it anyway. So is the `mcp_types` package itself for the peer, whose
 __init__ loads the SDK's hand-written models, so that its generated module is timed alone. Memory is the peak RSS of the process after the first
 parse, less that of a process that imported pydantic only.
 
@@ -35,8 +35,10 @@ import json, resource, sys, time
 sys.path.insert(0, {generated!r})
 import pydantic, pydantic_core
 from pydantic import BaseModel, TypeAdapter
-class _Warm(BaseModel):  # pydantic's own lazily imported internals, loaded alike on both sides
-    x: int
+import annotated_types, typing_extensions  # pydantic's own dependencies, loaded alike on both sides
+from pydantic import StrictStr
+class _Warm(BaseModel):  # pydantic's lazily imported internals, loaded alike on both sides
+    x: StrictStr
 {preload}
 raw = open({example!r}, "rb").read()
 baseline = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
