@@ -99,6 +99,10 @@ class Method:
     response: str | None  # class of the whole success response, where the revision defines one
     senders: tuple[str, ...]  # "client" and/or "server", from the Client*/Server* unions
     wire: bool  # a JSON-RPC message of its own (has `jsonrpc`), not only embedded in a result
+    # A task-augmented request (its params carry the schema's task-augmentation property) may be
+    # answered by the task result instead (2025-11-25: CreateTaskResult); told apart by shape.
+    task_result: str | None = None
+    task_dispatch: Dispatch | None = None
 
 
 @dataclass(frozen=True)

@@ -12,10 +12,11 @@ result types, and who sends it; JSON-RPC envelopes and error codes.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from . import ir, pointers, schemas
+from . import discriminate, ir, pointers, schemas
 from .load import SchemaDoc
 
 
@@ -97,12 +98,49 @@ def method_tables(doc: SchemaDoc, entities: tuple[ir.Entity, ...]) -> ir.Methods
         envelope = _envelope_kind(shape.get("properties") or {}, set(shape.get("required") or ()))
         if envelope and envelope not in envelopes:
             envelopes[envelope] = target.name
+    methods = _with_task_results(methods, entities, resolve, flat)
     return ir.Methods(
         methods=tuple(sorted(methods, key=lambda m: (m.kind, m.method, m.message))),
         error_responses=tuple(sorted(_first_per_code(error_responses))),
         error_objects=tuple(sorted(_first_per_code(error_objects))),
         envelopes=tuple(sorted(envelopes.items())),
     )
+
+
+def _with_task_results(
+    methods: list[ir.Method], entities: tuple[ir.Entity, ...], resolve: Any, flat: Any
+) -> list[ir.Method]:
+    """Requests whose params carry the property of `TaskAugmentedRequestParams` (the same `$ref`)
+    may be answered by `CreateTaskResult` instead of their own result: such a request's result is
+    the union of both, told apart structurally."""
+    by_export = {e.export_name: e for e in entities if e.is_definition}
+    by_name = {e.name: e for e in entities}
+    augmented, task_result = by_export.get("TaskAugmentedRequestParams"), by_export.get("CreateTaskResult")
+    if augmented is None or task_result is None:
+        return methods
+    marker = (flat(augmented).get("properties") or {}).get("task")
+    if not isinstance(marker, dict) or not isinstance(marker.get("$ref"), str):
+        return methods
+    by_pointer = {e.pointer: e for e in entities}
+
+    def carries_task(params: ir.Entity | None) -> bool:
+        if params is None:
+            return False
+        if params.kind is ir.Kind.UNION:  # elicitation's form / URL params: every arm must carry it
+            arms = [by_pointer.get(arm) for arm in params.arms]
+            return bool(arms) and all(arm is not None and carries_task(arm) for arm in arms)
+        task = (flat(params).get("properties") or {}).get("task")
+        return isinstance(task, dict) and task.get("$ref") == marker["$ref"]
+
+    updated = []
+    for method in methods:
+        result = by_name.get(method.result or "")
+        if result is not None and carries_task(by_name.get(method.params or "")):
+            dispatch = discriminate.structural_dispatch([result.pointer, task_result.pointer], resolve)
+            if isinstance(dispatch, ir.Dispatch):
+                method = dataclasses.replace(method, task_result=task_result.name, task_dispatch=dispatch)
+        updated.append(method)
+    return updated
 
 
 def _side(name: str) -> str | None:

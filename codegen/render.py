@@ -124,6 +124,7 @@ def messages_module(revision: ir.Revision, header: str) -> str | None:
         | {m.message for m in embedded}
         | {m.params for m in tables.methods if m.params}
         | {m.result for m in results if m.result}
+        | {m.task_result for m in results if m.task_result}
         | {name for _, name in tables.error_objects}
         | {by_export["Result"], generic_error}
     )
@@ -144,6 +145,7 @@ def messages_module(revision: ir.Revision, header: str) -> str | None:
         embedded=embedded,
         all_methods=_unique_methods(tables.methods),
         results=results,
+        task_results=any(m.task_result for m in results),
         responses=responses,
         error_responses=tables.error_responses,
         error_objects=tables.error_objects,
@@ -181,34 +183,52 @@ def narrowing_module(revision: ir.Revision, header: str) -> str | None:
 def structural_module(revision: ir.Revision, header: str) -> str | None:
     """_structural.py: the rule tables of the revision's structurally discriminated unions."""
     unions = [e for e in revision.entities if e.dispatch is not None]
-    if not unions:
+    task_augmented = [m for m in revision.methods.methods if m.task_dispatch is not None]
+    if not unions and not task_augmented:
         return None
     views = []
     for union in unions:
         assert union.dispatch is not None
-        rules = [
-            (revision.name_of(rule.arm), repr(tuple((p.op, p.path, p.values) for p in rule.predicates)))
-            for rule in union.dispatch.rules
-        ]
         views.append(
             {
                 "name": union.name,
-                "rules": rules,
+                "rules": _rule_views(union.dispatch, revision),
                 "closed_keys": repr(dict(union.dispatch.closed_keys)),
                 "message": repr(_union_message(union, revision)),
+            }
+        )
+    for method in task_augmented:
+        assert method.task_dispatch is not None
+        views.append(
+            {
+                "name": f"{method.method} result",
+                "rules": _rule_views(method.task_dispatch, revision),
+                "closed_keys": repr(dict(method.task_dispatch.closed_keys)),
+                "message": repr(f"cannot tell which result of {method.method} this is: expected {_expected(method.task_dispatch, revision)}"),
             }
         )
     return render("_structural.py.jinja2", header=header, unions=views)
 
 
+def _rule_views(dispatch: ir.Dispatch, revision: ir.Revision) -> list[tuple[str, str]]:
+    return [
+        (revision.name_of(rule.arm), repr(tuple((p.op, p.path, p.values) for p in rule.predicates)))
+        for rule in dispatch.rules
+    ]
+
+
 def _union_message(union: ir.Entity, revision: ir.Revision) -> str:
     """One short line saying how the arms are told apart."""
     assert union.dispatch is not None
+    return f"cannot tell which {union.export_name} this is: expected {_expected(union.dispatch, revision)}"
+
+
+def _expected(dispatch: ir.Dispatch, revision: ir.Revision) -> str:
     parts = []
-    for rule in union.dispatch.rules:
+    for rule in dispatch.rules:
         tests = [_describe(p) for p in rule.predicates if not (p.op == "has" and _pinned(p, rule))]
         parts.append(f"{revision.name_of(rule.arm)} ({', '.join(tests) or 'otherwise'})")
-    return f"cannot tell which {union.export_name} this is: expected " + "; ".join(parts)
+    return "; ".join(parts)
 
 
 def _pinned(predicate: ir.Predicate, rule: ir.Rule) -> bool:

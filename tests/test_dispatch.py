@@ -187,6 +187,29 @@ def test_parse_result_tells_input_required_from_the_method_result() -> None:
     assert type(other) is package.Result
 
 
+def test_task_augmented_requests_may_be_answered_by_a_task() -> None:
+    """2025-11-25: a request whose params carry TaskAugmentedRequestParams' `task` may be answered
+    by CreateTaskResult; the result table says so, derived from the schema, and tells them apart."""
+    package = _package("2025-11-25")
+    task = {"task": {"taskId": "t1", "status": "working", "createdAt": "2025-11-25T10:00:00Z", "lastUpdatedAt": "2025-11-25T10:00:00Z", "ttl": 60000}}
+    created = package.parse_result("tools/call", json.dumps(task).encode())
+    assert type(created) is package.CreateTaskResult
+    assert created.model_dump(mode="json") == task
+    done = package.parse_result("tools/call", {"content": [{"type": "text", "text": "hi"}]})
+    assert type(done) is package.CallToolResult
+    assert type(package.parse_result("sampling/createMessage", task)) is package.CreateTaskResult
+    assert type(package.parse_result("elicitation/create", task)) is package.CreateTaskResult
+    assert type(package.parse_result("elicitation/create", {"action": "decline"})) is package.ElicitResult
+    # a request that cannot be task-augmented keeps its own result type only
+    with pytest.raises(ValidationError):
+        package.parse_result("resources/read", task)
+    # neither shape: one short error naming both
+    with pytest.raises(ValidationError) as caught:
+        package.parse_result("tools/call", {"x": 1})
+    assert caught.value.error_count() == 1
+    assert "CallToolResult" in str(caught.value) and "CreateTaskResult" in str(caught.value)
+
+
 def test_parse_message_dispatch_by_method_and_envelope() -> None:
     package = _package("2025-11-25")
     assert type(package.parse_message(b'{"jsonrpc":"2.0","id":1,"method":"ping"}')) is package.PingRequest

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 
@@ -104,7 +104,10 @@ def test_seed_page_messages_route_to_their_classes() -> None:
                 pending[value["id"]] = value["method"]
         elif "result" in value:
             result = package.parse_result(pending[value["id"]], value["result"])
-            assert type(result) is package.messages.RESULTS[pending[value["id"]]]
+            expected_result = package.messages.RESULTS[pending[value["id"]]]
+            if not isinstance(expected_result, type):  # task-augmentable: the method's own result is the first arm
+                expected_result = get_args(get_args(get_args(expected_result)[0])[0])[0]
+            assert type(result) is expected_result
             assert result.model_dump(mode="json", by_alias=True, exclude_unset=True) == value["result"]
         else:
             assert type(parsed).__name__.endswith("Error") or type(parsed) is package.JSONRPCErrorResponse

@@ -242,6 +242,29 @@ _RULES: dict[str, tuple[tuple[str, tuple[_Predicate, ...]], ...]] = {
         ("UntitledSingleSelectEnumSchema", (("has", ("enum",), ()),)),
         ("TitledSingleSelectEnumSchema", (("has", ("oneOf",), ()),)),
     ),
+    "elicitation/create result": (
+        (
+            "ElicitResult",
+            (("eq", ("action",), ("accept", "cancel", "decline")), ("has", ("action",), ())),
+        ),
+        ("CreateTaskResult", (("has", ("task",), ()),)),
+    ),
+    "sampling/createMessage result": (
+        (
+            "CreateMessageResult",
+            (
+                ("eq", ("role",), ("assistant", "user")),
+                ("has", ("content",), ()),
+                ("has", ("model",), ()),
+                ("has", ("role",), ()),
+            ),
+        ),
+        ("CreateTaskResult", (("has", ("task",), ()),)),
+    ),
+    "tools/call result": (
+        ("CallToolResult", (("has", ("content",), ()),)),
+        ("CreateTaskResult", (("has", ("task",), ()),)),
+    ),
 }
 
 # Keys that every arm pins to known values: any other value there is a wrong tag.
@@ -257,6 +280,9 @@ _CLOSED_KEYS: dict[str, dict[str, tuple[Any, ...]]] = {
     "ReadResourceResultContentsItem": {},
     "SamplingMessageContent": {},
     "SingleSelectEnumSchema": {},
+    "elicitation/create result": {},
+    "sampling/createMessage result": {},
+    "tools/call result": {},
 }
 
 _MESSAGES: dict[str, str] = {
@@ -271,6 +297,9 @@ _MESSAGES: dict[str, str] = {
     "ReadResourceResultContentsItem": "cannot tell which ReadResourceResultContentsItem this is: expected TextResourceContents (has text); BlobResourceContents (has blob)",
     "SamplingMessageContent": "cannot tell which SamplingMessageContent this is: expected ToolUseContent (type = 'tool_use', has id, has input, has name, a JSON object); ImageContent (type = 'image', has data, has mimeType, a JSON object); AudioContent (type = 'audio', has data, has mimeType, a JSON object); ToolResultContent (type = 'tool_result', has content, has toolUseId, a JSON object); TextContent (type = 'text', has text, a JSON object); SamplingMessageContentVariantF (a JSON array)",
     "SingleSelectEnumSchema": "cannot tell which SingleSelectEnumSchema this is: expected UntitledSingleSelectEnumSchema (has enum); TitledSingleSelectEnumSchema (has oneOf)",
+    "elicitation/create result": "cannot tell which result of elicitation/create this is: expected ElicitResult (action = 'accept' | 'cancel' | 'decline'); CreateTaskResult (has task)",
+    "sampling/createMessage result": "cannot tell which result of sampling/createMessage this is: expected CreateMessageResult (role = 'assistant' | 'user', has content, has model); CreateTaskResult (has task)",
+    "tools/call result": "cannot tell which result of tools/call this is: expected CallToolResult (has content); CreateTaskResult (has task)",
 }
 
 _ABSENT = object()

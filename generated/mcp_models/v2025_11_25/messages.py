@@ -18,12 +18,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from functools import cache
-from typing import Any, Literal, TypeAlias, Union, cast, overload
+from typing import Annotated, Any, Literal, TypeAlias, Union, cast, overload
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import Tag, TypeAdapter, ValidationError
 from pydantic_core import from_json
 
 from ._base import MCPModel
+from ._structural import structural
 from .models import (
     CallToolRequest,
     CallToolRequestParams,
@@ -39,6 +40,7 @@ from .models import (
     CreateMessageRequest,
     CreateMessageRequestParams,
     CreateMessageResult,
+    CreateTaskResult,
     ElicitRequest,
     ElicitRequestParams,
     ElicitResult,
@@ -245,7 +247,14 @@ PARAMS: dict[str, Any] = {
 
 RESULTS: dict[str, Any] = {
     "completion/complete": CompleteResult,
-    "elicitation/create": ElicitResult,
+    # answered by a task when the request asks for one (params.task): told apart by shape
+    "elicitation/create": Annotated[
+        Union[
+            Annotated[ElicitResult, Tag("ElicitResult")],
+            Annotated[CreateTaskResult, Tag("CreateTaskResult")],
+        ],
+        structural("elicitation/create result"),
+    ],
     "initialize": InitializeResult,
     "logging/setLevel": EmptyResult,
     "ping": EmptyResult,
@@ -257,12 +266,26 @@ RESULTS: dict[str, Any] = {
     "resources/templates/list": ListResourceTemplatesResult,
     "resources/unsubscribe": EmptyResult,
     "roots/list": ListRootsResult,
-    "sampling/createMessage": CreateMessageResult,
+    # answered by a task when the request asks for one (params.task): told apart by shape
+    "sampling/createMessage": Annotated[
+        Union[
+            Annotated[CreateMessageResult, Tag("CreateMessageResult")],
+            Annotated[CreateTaskResult, Tag("CreateTaskResult")],
+        ],
+        structural("sampling/createMessage result"),
+    ],
     "tasks/cancel": CancelTaskResult,
     "tasks/get": GetTaskResult,
     "tasks/list": ListTasksResult,
     "tasks/result": GetTaskPayloadResult,
-    "tools/call": CallToolResult,
+    # answered by a task when the request asks for one (params.task): told apart by shape
+    "tools/call": Annotated[
+        Union[
+            Annotated[CallToolResult, Tag("CallToolResult")],
+            Annotated[CreateTaskResult, Tag("CreateTaskResult")],
+        ],
+        structural("tools/call result"),
+    ],
     "tools/list": ListToolsResult,
 }
 """The type of the result answering each request method."""
@@ -571,7 +594,9 @@ def parse_result(method: Literal["completion/complete"], raw: RawJSON) -> Comple
 
 
 @overload
-def parse_result(method: Literal["elicitation/create"], raw: RawJSON) -> ElicitResult: ...
+def parse_result(
+    method: Literal["elicitation/create"], raw: RawJSON
+) -> ElicitResult | CreateTaskResult: ...
 
 
 @overload
@@ -623,7 +648,7 @@ def parse_result(method: Literal["roots/list"], raw: RawJSON) -> ListRootsResult
 @overload
 def parse_result(
     method: Literal["sampling/createMessage"], raw: RawJSON
-) -> CreateMessageResult: ...
+) -> CreateMessageResult | CreateTaskResult: ...
 
 
 @overload
@@ -643,7 +668,9 @@ def parse_result(method: Literal["tasks/result"], raw: RawJSON) -> GetTaskPayloa
 
 
 @overload
-def parse_result(method: Literal["tools/call"], raw: RawJSON) -> CallToolResult: ...
+def parse_result(
+    method: Literal["tools/call"], raw: RawJSON
+) -> CallToolResult | CreateTaskResult: ...
 
 
 @overload
