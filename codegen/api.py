@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 from pathlib import Path
 
-from . import cache, errata, ir, output, spec, workers
+from . import cache, errata, ir, load, output, spec, workers
 from .errors import fail
 from .limits import DEFAULT_LIMITS, Limits
 from .pipeline import ExampleSources, build_revision, root_files
@@ -165,10 +165,7 @@ def generate_schema(
 
     errata_file: an errata JSON file (the format of spec/errata/<rev>.json) to apply first.
     """
-    try:
-        data = schema.read_bytes()
-    except OSError as exc:
-        raise fail("MCG003", f"cannot read {schema}: {exc.strerror or exc}") from exc
+    data = load.read_input(schema)
     label = _safe_label(name or schema.resolve().parent.name or "custom")
     item = build_revision(
         label,
@@ -209,10 +206,7 @@ def generate_tools(
         raise fail("MCG008", "give exactly one of a tools/list file or a server command")
     negotiated = None
     if tools_file is not None:
-        try:
-            data = tools_file.read_bytes()
-        except OSError as exc:
-            raise fail("MCG003", f"cannot read {tools_file}: {exc.strerror or exc}") from exc
+        data = load.read_input(tools_file)
         listed = tools.read_tools(data, limits)
     else:
         assert server is not None

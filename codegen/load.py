@@ -7,6 +7,7 @@ import copy
 import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from . import pointers, schemas, wellformed
@@ -31,6 +32,14 @@ class SchemaDoc:
     def defs(self) -> Mapping[str, Any]:
         defs: Mapping[str, Any] = self.document[DEFS]
         return defs
+
+
+def read_input(path: Path, *, revision: str | None = None, hint: str | None = None) -> bytes:
+    """The bytes of an input file (a schema, a tools/list result), or MCG003 saying why not."""
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise fail("MCG003", f"cannot read {path}: {exc.strerror or exc}", revision=revision, hint=hint) from exc
 
 
 def parse_json(data: bytes, revision: str, limits: Limits) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import load
 from .errors import CodegenError, fail
 from .resources import spec_dir
 
@@ -149,15 +150,11 @@ def fetch(pin: Pin, source: str | None) -> SchemaSource:
     else:
         path = Path(source) / pin.revision / "schema.json"
         location = str(path)
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise fail(
-                "MCG003",
-                f"cannot read {path}: {exc.strerror or exc}",
-                revision=pin.revision,
-                hint=f"the spec source must hold <revision>/schema.json ({SPEC_SOURCE_ENV} or --spec-source)",
-            ) from exc
+        data = load.read_input(
+            path,
+            revision=pin.revision,
+            hint=f"the spec source must hold <revision>/schema.json ({SPEC_SOURCE_ENV} or --spec-source)",
+        )
     verify(pin, data, location)
     return SchemaSource(pin, location, data)
 
@@ -244,7 +241,4 @@ def read_unpinned(revision: str, source: str | None, pin: Pin, commit: str) -> t
         location = f"{source.rstrip('/')}/{revision}/schema.json"
         return location, _download(location, pin)
     path = Path(source) / revision / "schema.json"
-    try:
-        return str(path), path.read_bytes()
-    except OSError as exc:
-        raise fail("MCG003", f"cannot read {path}: {exc.strerror or exc}", revision=revision) from exc
+    return str(path), load.read_input(path, revision=revision)

@@ -14,7 +14,6 @@ import os
 import signal
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 from . import ir
 from .limits import Limits
@@ -30,7 +29,6 @@ class Job:
     limits: Limits
     examples: ExampleSources | None = None
     options: ir.Options | None = None
-    errata_file: Path | None = None
 
 
 def run(job: Job) -> BuiltRevision:
@@ -42,7 +40,6 @@ def run(job: Job) -> BuiltRevision:
         limits=job.limits,
         examples=job.examples,
         options=job.options,
-        errata_file=job.errata_file,
     )
 
 

@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 from .. import analyze, errata, ir, load, pointers, spec
-from ..errors import fail
 from ..limits import DEFAULT_LIMITS, Limits
 
 DEF_PREFIX = "#/$defs/"
@@ -56,14 +55,9 @@ def load_side(which: str, spec_source: str | None = None, limits: Limits = DEFAU
         path = Path(which)
         if path.is_dir():
             path = path / "schema.json"
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise fail(
-                "MCG003",
-                f"cannot read {path}: {exc.strerror or exc}",
-                hint="give a pinned revision (see `mcp-codegen spec list`) or a schema.json path",
-            ) from exc
+        data = load.read_input(
+            path, hint="give a pinned revision (see `mcp-codegen spec list`) or a schema.json path"
+        )
         label = path.parent.name if path.stem == "schema" and path.parent.name else path.stem
         raw = load.parse_json(data, label, limits)
     else:

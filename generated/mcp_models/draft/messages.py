@@ -437,8 +437,7 @@ def _pending_response(raw: bytes, pending: Mapping[str | int, str]) -> Message |
     The id is read from the text at the first `"id"` key; one inside the result is caught by
     comparing it with the id that validation finds at the top level.
     """
-    start = raw.find(b'"id"')
-    found = _ID_VALUE.match(raw, start) if start >= 0 else None
+    found = _ID_VALUE.search(raw)
     if found is None:
         return None
     guessed: str | int = from_json(found.group(1))
