@@ -329,7 +329,8 @@ def _find_tag(document: Mapping[str, Any], arms: tuple[str, ...]) -> ir.Tag | No
 
 def _with_fields(entity: ir.Entity, node: Mapping[str, Any], revision: str, style: str) -> ir.Entity:
     required = set(node.get("required") or ())
-    properties = {wire: wire in required for wire in node.get("properties") or {}}
+    schemas_by_wire = node.get("properties") or {}
+    properties = {wire: wire in required for wire in schemas_by_wire}
     fields = []
     taken: dict[str, str] = {}
     for wire in sorted(properties):
@@ -343,8 +344,19 @@ def _with_fields(entity: ir.Entity, node: Mapping[str, Any], revision: str, styl
                 hint="rename one of them in the schema (or with an erratum)",
             )
         taken[python] = wire
-        fields.append(ir.Field(wire_name=wire, python_name=python, required=properties[wire]))
+        constant = _single_value(schemas_by_wire[wire]) if properties[wire] else ()
+        fields.append(ir.Field(wire_name=wire, python_name=python, required=properties[wire], constant=constant))
     return replace(entity, fields=tuple(fields))
+
+
+def _single_value(node: Any) -> tuple[str | int | bool, ...]:
+    """The one value a property schema allows, written in place (`const` or a one-value `enum`)."""
+    if not isinstance(node, dict):
+        return ()
+    values = [node["const"]] if "const" in node else node.get("enum")
+    if isinstance(values, list) and len(values) == 1 and isinstance(values[0], str | int | bool):
+        return (values[0],)
+    return ()
 
 
 def _check_unique(names: Mapping[str, str], revision: str) -> None:

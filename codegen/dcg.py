@@ -8,6 +8,7 @@ known to have become exactly the class the IR named.
 from __future__ import annotations
 
 import ast
+import json
 import warnings
 from collections import defaultdict
 from collections.abc import Mapping
@@ -23,6 +24,15 @@ STRUCTURAL_MODULE = "_structural"
 # MISSING from pydantic_core: pydantic re-exports it lazily, and pyright then sees an `object`, not
 # the sentinel type (`str | MISSING` would read as `str | Unknown` in strict mode).
 IMPORT_OVERRIDES = {BASE_CLASS: f".{BASE_MODULE}", "MISSING": "pydantic_core"}
+# The default type checkers see on a constant property (see templates/package/_base.py.jinja2).
+CONSTANT_DEFAULT = "const"
+
+
+def constant_default(value: str | int | bool) -> str:
+    """The source of a constant property's default: `const("2.0")`, filled in when built in Python."""
+    # a JSON string literal (ASCII, escaped) is also a Python one; ints and bools are their repr
+    literal = json.dumps(value) if isinstance(value, str) else repr(value)
+    return f"{CONSTANT_DEFAULT}({literal})"
 
 
 def engine_version() -> str:
@@ -36,23 +46,31 @@ def engine_options(revision: ir.Revision, header: str) -> dict[str, Any]:
     from datamodel_code_generator.format import PythonVersion
     from datamodel_code_generator.parser import LiteralType
 
-    structural = {
-        entity.pointer_in_engine_input: {"structural_arms": [revision.name_of(arm) for arm in entity.arm_order]}
-        for entity in revision.entities
-        if entity.dispatch is not None
-    }
+    template_data: dict[str, dict[str, Any]] = defaultdict(dict)
+    additional_imports: list[str] = []
+    import_overrides = dict(IMPORT_OVERRIDES)
+    for entity in revision.entities:
+        if entity.dispatch is not None:
+            arms = [revision.name_of(arm) for arm in entity.arm_order]
+            template_data[entity.pointer_in_engine_input]["structural_arms"] = arms
+        constants = {f.python_name: constant_default(f.constant[0]) for f in entity.fields if f.constant}
+        if constants:
+            template_data[entity.pointer_in_engine_input]["constants"] = constants
+    if any(entity.dispatch is not None for entity in revision.entities):
+        additional_imports += [
+            "typing.Annotated",
+            "typing.Union",
+            "pydantic.SerializeAsAny",
+            "pydantic.Tag",
+            f"{STRUCTURAL_MODULE}.structural",
+        ]
+        import_overrides["structural"] = f".{STRUCTURAL_MODULE}"
+    if any(field.constant for entity in revision.entities for field in entity.fields):
+        additional_imports.append(f"{BASE_MODULE}.{CONSTANT_DEFAULT}")
+        import_overrides[CONSTANT_DEFAULT] = f".{BASE_MODULE}"
     imports: dict[str, Any] = {}
-    if structural:
-        imports = {
-            "additional_imports": [
-                "typing.Annotated",
-                "typing.Union",
-                "pydantic.SerializeAsAny",
-                "pydantic.Tag",
-                f"{STRUCTURAL_MODULE}.structural",
-            ],
-            "import_overrides": {**IMPORT_OVERRIDES, "structural": f".{STRUCTURAL_MODULE}"},
-        }
+    if additional_imports:
+        imports = {"additional_imports": additional_imports, "import_overrides": import_overrides}
     aliases = {
         f"{entity.name}.{field.wire_name}": field.python_name
         for entity in revision.entities
@@ -83,7 +101,7 @@ def engine_options(revision: ir.Revision, header: str) -> dict[str, Any]:
         "use_field_description": True,
         "custom_template_dir": templates_dir() / "dcg",
         "custom_file_header": header,
-        "extra_template_data": defaultdict(dict, structural),
+        "extra_template_data": template_data,
         **imports,
         "formatters": [],
         "disable_timestamp": True,

@@ -21,6 +21,9 @@ class Field:
     wire_name: str
     python_name: str
     required: bool
+    # The one value a required property allows (`const`, or an `enum` of one): built in Python
+    # without it, the model fills it in; read from the wire, it must be there.
+    constant: tuple[str | int | bool, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -146,6 +146,7 @@ __all__ = [
 from typing import Annotated, Union
 from pydantic import SerializeAsAny, Tag
 from ._structural import structural
+from ._base import const
 from pydantic import Field, StrictBool, StrictFloat, StrictInt, StrictStr
 from typing import Annotated, Any, Literal
 from typing_extensions import TypeAliasType
@@ -473,7 +474,7 @@ class PromptReference(MCPModel):
     """
     The name of the prompt or prompt template
     """
-    type: Literal["ref/prompt"]
+    type: Literal["ref/prompt"] = const("ref/prompt")
 
 
 class ReadResourceRequestParams(MCPModel):
@@ -520,7 +521,7 @@ class ResourceReference(MCPModel):
     A reference to a resource or resource template definition.
     """
 
-    type: Literal["ref/resource"]
+    type: Literal["ref/resource"] = const("ref/resource")
     uri: StrictStr
     """
     The URI or URI template of the resource.
@@ -711,7 +712,7 @@ class CallToolRequest(MCPModel):
     Used by the client to invoke a tool provided by the server.
     """
 
-    method: Literal["tools/call"]
+    method: Literal["tools/call"] = const("tools/call")
     params: CallToolRequestParams
 
 
@@ -804,7 +805,7 @@ class GetPromptRequest(MCPModel):
     Used by the client to get a prompt provided by the server.
     """
 
-    method: Literal["prompts/get"]
+    method: Literal["prompts/get"] = const("prompts/get")
     params: GetPromptRequestParams
 
 
@@ -839,7 +840,7 @@ class InitializedNotification(MCPModel):
     This notification is sent from the client to the server after initialization has finished.
     """
 
-    method: Literal["notifications/initialized"]
+    method: Literal["notifications/initialized"] = const("notifications/initialized")
     params: InitializedNotificationParams | MISSING = MISSING
 
 
@@ -850,7 +851,7 @@ class JSONRPCError(MCPModel):
 
     error: JSONRPCErrorError
     id: RequestId
-    jsonrpc: Literal["2.0"]
+    jsonrpc: Literal["2.0"] = const("2.0")
 
 
 class JSONRPCNotification(MCPModel):
@@ -858,7 +859,7 @@ class JSONRPCNotification(MCPModel):
     A notification which does not expect a response.
     """
 
-    jsonrpc: Literal["2.0"]
+    jsonrpc: Literal["2.0"] = const("2.0")
     method: StrictStr
     params: JSONRPCNotificationParams | MISSING = MISSING
 
@@ -876,7 +877,7 @@ class JSONRPCResponse(MCPModel):
     """
 
     id: RequestId
-    jsonrpc: Literal["2.0"]
+    jsonrpc: Literal["2.0"] = const("2.0")
     result: Result
 
 
@@ -885,7 +886,7 @@ class ListPromptsRequest(MCPModel):
     Sent from the client to request a list of prompts and prompt templates the server has.
     """
 
-    method: Literal["prompts/list"]
+    method: Literal["prompts/list"] = const("prompts/list")
     params: ListPromptsRequestParams | MISSING = MISSING
 
 
@@ -894,7 +895,7 @@ class ListResourceTemplatesRequest(MCPModel):
     Sent from the client to request a list of resource templates the server has.
     """
 
-    method: Literal["resources/templates/list"]
+    method: Literal["resources/templates/list"] = const("resources/templates/list")
     params: ListResourceTemplatesRequestParams | MISSING = MISSING
 
 
@@ -903,7 +904,7 @@ class ListResourcesRequest(MCPModel):
     Sent from the client to request a list of resources the server has.
     """
 
-    method: Literal["resources/list"]
+    method: Literal["resources/list"] = const("resources/list")
     params: ListResourcesRequestParams | MISSING = MISSING
 
 
@@ -933,7 +934,7 @@ class ListToolsRequest(MCPModel):
     Sent from the client to request a list of tools the server has.
     """
 
-    method: Literal["tools/list"]
+    method: Literal["tools/list"] = const("tools/list")
     params: ListToolsRequestParams | MISSING = MISSING
 
 
@@ -942,7 +943,7 @@ class LoggingMessageNotification(MCPModel):
     Notification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically.
     """
 
-    method: Literal["notifications/message"]
+    method: Literal["notifications/message"] = const("notifications/message")
     params: LoggingMessageNotificationParams
 
 
@@ -1002,7 +1003,9 @@ class PromptListChangedNotification(MCPModel):
     An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
     """
 
-    method: Literal["notifications/prompts/list_changed"]
+    method: Literal["notifications/prompts/list_changed"] = const(
+        "notifications/prompts/list_changed"
+    )
     params: PromptListChangedNotificationParams | MISSING = MISSING
 
 
@@ -1011,7 +1014,7 @@ class ReadResourceRequest(MCPModel):
     Sent from the client to the server, to read a specific resource URI.
     """
 
-    method: Literal["resources/read"]
+    method: Literal["resources/read"] = const("resources/read")
     params: ReadResourceRequestParams
 
 
@@ -1055,7 +1058,9 @@ class ResourceListChangedNotification(MCPModel):
     An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
     """
 
-    method: Literal["notifications/resources/list_changed"]
+    method: Literal["notifications/resources/list_changed"] = const(
+        "notifications/resources/list_changed"
+    )
     params: ResourceListChangedNotificationParams | MISSING = MISSING
 
 
@@ -1081,7 +1086,7 @@ class ResourceUpdatedNotification(MCPModel):
     A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
     """
 
-    method: Literal["notifications/resources/updated"]
+    method: Literal["notifications/resources/updated"] = const("notifications/resources/updated")
     params: ResourceUpdatedNotificationParams
 
 
@@ -1092,7 +1097,7 @@ class RootsListChangedNotification(MCPModel):
     The server should then request an updated list of roots using the ListRootsRequest.
     """
 
-    method: Literal["notifications/roots/list_changed"]
+    method: Literal["notifications/roots/list_changed"] = const("notifications/roots/list_changed")
     params: RootsListChangedNotificationParams | MISSING = MISSING
 
 
@@ -1128,7 +1133,7 @@ class SetLevelRequest(MCPModel):
     A request from the client to the server, to enable or adjust logging.
     """
 
-    method: Literal["logging/setLevel"]
+    method: Literal["logging/setLevel"] = const("logging/setLevel")
     params: SetLevelRequestParams
 
 
@@ -1137,7 +1142,7 @@ class SubscribeRequest(MCPModel):
     Sent from the client to request resources/updated notifications from the server whenever a particular resource changes.
     """
 
-    method: Literal["resources/subscribe"]
+    method: Literal["resources/subscribe"] = const("resources/subscribe")
     params: SubscribeRequestParams
 
 
@@ -1151,7 +1156,7 @@ class TextContent(MCPModel):
     """
     The text content of the message.
     """
-    type: Literal["text"]
+    type: Literal["text"] = const("text")
 
 
 class ToolInputSchema(MCPModel):
@@ -1161,7 +1166,7 @@ class ToolInputSchema(MCPModel):
 
     properties: dict[str, ToolInputSchemaPropertiesValue] | MISSING = MISSING
     required: list[StrictStr] | MISSING = MISSING
-    type: Literal["object"]
+    type: Literal["object"] = const("object")
 
 
 class ToolListChangedNotification(MCPModel):
@@ -1169,7 +1174,7 @@ class ToolListChangedNotification(MCPModel):
     An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
     """
 
-    method: Literal["notifications/tools/list_changed"]
+    method: Literal["notifications/tools/list_changed"] = const("notifications/tools/list_changed")
     params: ToolListChangedNotificationParams | MISSING = MISSING
 
 
@@ -1178,7 +1183,7 @@ class UnsubscribeRequest(MCPModel):
     Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
     """
 
-    method: Literal["resources/unsubscribe"]
+    method: Literal["resources/unsubscribe"] = const("resources/unsubscribe")
     params: UnsubscribeRequestParams
 
 
@@ -1193,7 +1198,7 @@ class CancelledNotification(MCPModel):
     A client MUST NOT attempt to cancel its `initialize` request.
     """
 
-    method: Literal["notifications/cancelled"]
+    method: Literal["notifications/cancelled"] = const("notifications/cancelled")
     params: CancelledNotificationParams
 
 
@@ -1215,7 +1220,7 @@ class EmbeddedResource(MCPModel):
 
     annotations: EmbeddedResourceAnnotations | MISSING = MISSING
     resource: EmbeddedResourceResource
-    type: Literal["resource"]
+    type: Literal["resource"] = const("resource")
 
 
 class ImageContent(MCPModel):
@@ -1232,7 +1237,7 @@ class ImageContent(MCPModel):
     """
     The MIME type of the image. Different providers may support different image types.
     """
-    type: Literal["image"]
+    type: Literal["image"] = const("image")
 
 
 class InitializeRequest(MCPModel):
@@ -1240,7 +1245,7 @@ class InitializeRequest(MCPModel):
     This request is sent from the client to the server when it first connects, asking it to begin initialization.
     """
 
-    method: Literal["initialize"]
+    method: Literal["initialize"] = const("initialize")
     params: InitializeRequestParams
 
 
@@ -1301,7 +1306,7 @@ class ProgressNotification(MCPModel):
     An out-of-band notification used to inform the receiver of a progress update for a long-running request.
     """
 
-    method: Literal["notifications/progress"]
+    method: Literal["notifications/progress"] = const("notifications/progress")
     params: ProgressNotificationParams
 
 
@@ -1452,7 +1457,7 @@ class CompleteRequest(MCPModel):
     A request from the client to the server, to ask for completion options.
     """
 
-    method: Literal["completion/complete"]
+    method: Literal["completion/complete"] = const("completion/complete")
     params: CompleteRequestParams
 
 
@@ -1467,7 +1472,7 @@ class JSONRPCRequest(MCPModel):
     """
 
     id: RequestId
-    jsonrpc: Literal["2.0"]
+    jsonrpc: Literal["2.0"] = const("2.0")
     method: StrictStr
     params: JSONRPCRequestParams | MISSING = MISSING
 
@@ -1517,7 +1522,7 @@ class ListRootsRequest(MCPModel):
     structure or access specific locations that the client has permission to read from.
     """
 
-    method: Literal["roots/list"]
+    method: Literal["roots/list"] = const("roots/list")
     params: ListRootsRequestParams | MISSING = MISSING
 
 
@@ -1543,7 +1548,7 @@ class PingRequest(MCPModel):
     A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
     """
 
-    method: Literal["ping"]
+    method: Literal["ping"] = const("ping")
     params: PingRequestParams | MISSING = MISSING
 
 
@@ -1734,7 +1739,7 @@ class CreateMessageRequest(MCPModel):
     A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
     """
 
-    method: Literal["sampling/createMessage"]
+    method: Literal["sampling/createMessage"] = const("sampling/createMessage")
     params: CreateMessageRequestParams
 
 

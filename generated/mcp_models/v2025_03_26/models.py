@@ -151,6 +151,7 @@ __all__ = [
 from typing import Annotated, Union
 from pydantic import SerializeAsAny, Tag
 from ._structural import structural
+from ._base import const
 from pydantic import Field, StrictBool, StrictFloat, StrictInt, StrictStr
 from typing import Annotated, Any, Literal
 from typing_extensions import TypeAliasType
@@ -478,7 +479,7 @@ class PromptReference(MCPModel):
     """
     The name of the prompt or prompt template
     """
-    type: Literal["ref/prompt"]
+    type: Literal["ref/prompt"] = const("ref/prompt")
 
 
 class ReadResourceRequestParams(MCPModel):
@@ -525,7 +526,7 @@ class ResourceReference(MCPModel):
     A reference to a resource or resource template definition.
     """
 
-    type: Literal["ref/resource"]
+    type: Literal["ref/resource"] = const("ref/resource")
     uri: StrictStr
     """
     The URI or URI template of the resource.
@@ -764,7 +765,7 @@ class AudioContent(MCPModel):
     """
     The MIME type of the audio. Different providers may support different audio types.
     """
-    type: Literal["audio"]
+    type: Literal["audio"] = const("audio")
 
 
 class CallToolRequest(MCPModel):
@@ -772,7 +773,7 @@ class CallToolRequest(MCPModel):
     Used by the client to invoke a tool provided by the server.
     """
 
-    method: Literal["tools/call"]
+    method: Literal["tools/call"] = const("tools/call")
     params: CallToolRequestParams
 
 
@@ -848,7 +849,7 @@ class GetPromptRequest(MCPModel):
     Used by the client to get a prompt provided by the server.
     """
 
-    method: Literal["prompts/get"]
+    method: Literal["prompts/get"] = const("prompts/get")
     params: GetPromptRequestParams
 
 
@@ -869,7 +870,7 @@ class ImageContent(MCPModel):
     """
     The MIME type of the image. Different providers may support different image types.
     """
-    type: Literal["image"]
+    type: Literal["image"] = const("image")
 
 
 class InitializeRequestParams(MCPModel):
@@ -886,7 +887,7 @@ class InitializedNotification(MCPModel):
     This notification is sent from the client to the server after initialization has finished.
     """
 
-    method: Literal["notifications/initialized"]
+    method: Literal["notifications/initialized"] = const("notifications/initialized")
     params: InitializedNotificationParams | MISSING = MISSING
 
 
@@ -897,7 +898,7 @@ class JSONRPCError(MCPModel):
 
     error: JSONRPCErrorError
     id: RequestId
-    jsonrpc: Literal["2.0"]
+    jsonrpc: Literal["2.0"] = const("2.0")
 
 
 class JSONRPCNotification(MCPModel):
@@ -905,7 +906,7 @@ class JSONRPCNotification(MCPModel):
     A notification which does not expect a response.
     """
 
-    jsonrpc: Literal["2.0"]
+    jsonrpc: Literal["2.0"] = const("2.0")
     method: StrictStr
     params: JSONRPCNotificationParams | MISSING = MISSING
 
@@ -923,7 +924,7 @@ class JSONRPCResponse(MCPModel):
     """
 
     id: RequestId
-    jsonrpc: Literal["2.0"]
+    jsonrpc: Literal["2.0"] = const("2.0")
     result: Result
 
 
@@ -932,7 +933,7 @@ class ListPromptsRequest(MCPModel):
     Sent from the client to request a list of prompts and prompt templates the server has.
     """
 
-    method: Literal["prompts/list"]
+    method: Literal["prompts/list"] = const("prompts/list")
     params: ListPromptsRequestParams | MISSING = MISSING
 
 
@@ -941,7 +942,7 @@ class ListResourceTemplatesRequest(MCPModel):
     Sent from the client to request a list of resource templates the server has.
     """
 
-    method: Literal["resources/templates/list"]
+    method: Literal["resources/templates/list"] = const("resources/templates/list")
     params: ListResourceTemplatesRequestParams | MISSING = MISSING
 
 
@@ -950,7 +951,7 @@ class ListResourcesRequest(MCPModel):
     Sent from the client to request a list of resources the server has.
     """
 
-    method: Literal["resources/list"]
+    method: Literal["resources/list"] = const("resources/list")
     params: ListResourcesRequestParams | MISSING = MISSING
 
 
@@ -980,7 +981,7 @@ class ListToolsRequest(MCPModel):
     Sent from the client to request a list of tools the server has.
     """
 
-    method: Literal["tools/list"]
+    method: Literal["tools/list"] = const("tools/list")
     params: ListToolsRequestParams | MISSING = MISSING
 
 
@@ -989,7 +990,7 @@ class LoggingMessageNotification(MCPModel):
     Notification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically.
     """
 
-    method: Literal["notifications/message"]
+    method: Literal["notifications/message"] = const("notifications/message")
     params: LoggingMessageNotificationParams
 
 
@@ -1053,7 +1054,9 @@ class PromptListChangedNotification(MCPModel):
     An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
     """
 
-    method: Literal["notifications/prompts/list_changed"]
+    method: Literal["notifications/prompts/list_changed"] = const(
+        "notifications/prompts/list_changed"
+    )
     params: PromptListChangedNotificationParams | MISSING = MISSING
 
 
@@ -1062,7 +1065,7 @@ class ReadResourceRequest(MCPModel):
     Sent from the client to the server, to read a specific resource URI.
     """
 
-    method: Literal["resources/read"]
+    method: Literal["resources/read"] = const("resources/read")
     params: ReadResourceRequestParams
 
 
@@ -1126,7 +1129,9 @@ class ResourceListChangedNotification(MCPModel):
     An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
     """
 
-    method: Literal["notifications/resources/list_changed"]
+    method: Literal["notifications/resources/list_changed"] = const(
+        "notifications/resources/list_changed"
+    )
     params: ResourceListChangedNotificationParams | MISSING = MISSING
 
 
@@ -1166,7 +1171,7 @@ class ResourceUpdatedNotification(MCPModel):
     A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
     """
 
-    method: Literal["notifications/resources/updated"]
+    method: Literal["notifications/resources/updated"] = const("notifications/resources/updated")
     params: ResourceUpdatedNotificationParams
 
 
@@ -1177,7 +1182,7 @@ class RootsListChangedNotification(MCPModel):
     The server should then request an updated list of roots using the ListRootsRequest.
     """
 
-    method: Literal["notifications/roots/list_changed"]
+    method: Literal["notifications/roots/list_changed"] = const("notifications/roots/list_changed")
     params: RootsListChangedNotificationParams | MISSING = MISSING
 
 
@@ -1217,7 +1222,7 @@ class SetLevelRequest(MCPModel):
     A request from the client to the server, to enable or adjust logging.
     """
 
-    method: Literal["logging/setLevel"]
+    method: Literal["logging/setLevel"] = const("logging/setLevel")
     params: SetLevelRequestParams
 
 
@@ -1226,7 +1231,7 @@ class SubscribeRequest(MCPModel):
     Sent from the client to request resources/updated notifications from the server whenever a particular resource changes.
     """
 
-    method: Literal["resources/subscribe"]
+    method: Literal["resources/subscribe"] = const("resources/subscribe")
     params: SubscribeRequestParams
 
 
@@ -1243,7 +1248,7 @@ class TextContent(MCPModel):
     """
     The text content of the message.
     """
-    type: Literal["text"]
+    type: Literal["text"] = const("text")
 
 
 class ToolInputSchema(MCPModel):
@@ -1253,7 +1258,7 @@ class ToolInputSchema(MCPModel):
 
     properties: dict[str, ToolInputSchemaPropertiesValue] | MISSING = MISSING
     required: list[StrictStr] | MISSING = MISSING
-    type: Literal["object"]
+    type: Literal["object"] = const("object")
 
 
 class ToolListChangedNotification(MCPModel):
@@ -1261,7 +1266,7 @@ class ToolListChangedNotification(MCPModel):
     An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
     """
 
-    method: Literal["notifications/tools/list_changed"]
+    method: Literal["notifications/tools/list_changed"] = const("notifications/tools/list_changed")
     params: ToolListChangedNotificationParams | MISSING = MISSING
 
 
@@ -1270,7 +1275,7 @@ class UnsubscribeRequest(MCPModel):
     Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
     """
 
-    method: Literal["resources/unsubscribe"]
+    method: Literal["resources/unsubscribe"] = const("resources/unsubscribe")
     params: UnsubscribeRequestParams
 
 
@@ -1285,7 +1290,7 @@ class CancelledNotification(MCPModel):
     A client MUST NOT attempt to cancel its `initialize` request.
     """
 
-    method: Literal["notifications/cancelled"]
+    method: Literal["notifications/cancelled"] = const("notifications/cancelled")
     params: CancelledNotificationParams
 
 
@@ -1316,7 +1321,7 @@ class EmbeddedResource(MCPModel):
     Optional annotations for the client.
     """
     resource: EmbeddedResourceResource
-    type: Literal["resource"]
+    type: Literal["resource"] = const("resource")
 
 
 class InitializeRequest(MCPModel):
@@ -1324,7 +1329,7 @@ class InitializeRequest(MCPModel):
     This request is sent from the client to the server when it first connects, asking it to begin initialization.
     """
 
-    method: Literal["initialize"]
+    method: Literal["initialize"] = const("initialize")
     params: InitializeRequestParams
 
 
@@ -1447,7 +1452,7 @@ class ProgressNotification(MCPModel):
     An out-of-band notification used to inform the receiver of a progress update for a long-running request.
     """
 
-    method: Literal["notifications/progress"]
+    method: Literal["notifications/progress"] = const("notifications/progress")
     params: ProgressNotificationParams
 
 
@@ -1547,7 +1552,7 @@ class CompleteRequest(MCPModel):
     A request from the client to the server, to ask for completion options.
     """
 
-    method: Literal["completion/complete"]
+    method: Literal["completion/complete"] = const("completion/complete")
     params: CompleteRequestParams
 
 
@@ -1590,7 +1595,7 @@ class JSONRPCRequest(MCPModel):
     """
 
     id: RequestId
-    jsonrpc: Literal["2.0"]
+    jsonrpc: Literal["2.0"] = const("2.0")
     method: StrictStr
     params: JSONRPCRequestParams | MISSING = MISSING
 
@@ -1606,7 +1611,7 @@ class ListRootsRequest(MCPModel):
     structure or access specific locations that the client has permission to read from.
     """
 
-    method: Literal["roots/list"]
+    method: Literal["roots/list"] = const("roots/list")
     params: ListRootsRequestParams | MISSING = MISSING
 
 
@@ -1632,7 +1637,7 @@ class PingRequest(MCPModel):
     A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
     """
 
-    method: Literal["ping"]
+    method: Literal["ping"] = const("ping")
     params: PingRequestParams | MISSING = MISSING
 
 
@@ -1814,7 +1819,7 @@ class CreateMessageRequest(MCPModel):
     A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
     """
 
-    method: Literal["sampling/createMessage"]
+    method: Literal["sampling/createMessage"] = const("sampling/createMessage")
     params: CreateMessageRequestParams
 
 

@@ -157,6 +157,7 @@ __all__ = [
 from typing import Annotated, Union
 from pydantic import SerializeAsAny, Tag
 from ._structural import structural
+from ._base import const
 from pydantic import Field, StrictBool, StrictFloat, StrictInt, StrictStr
 from typing import Annotated, Any, Literal
 from typing_extensions import TypeAliasType
@@ -207,7 +208,7 @@ class BooleanSchema(MCPModel):
     default: StrictBool | MISSING = MISSING
     description: StrictStr | MISSING = MISSING
     title: StrictStr | MISSING = MISSING
-    type: Literal["boolean"]
+    type: Literal["boolean"] = const("boolean")
 
 
 class CallToolRequestParams(MCPModel):
@@ -320,7 +321,7 @@ class EnumSchema(MCPModel):
     enum: list[StrictStr]
     enum_names: Annotated[list[StrictStr] | MISSING, Field(alias="enumNames")] = MISSING
     title: StrictStr | MISSING = MISSING
-    type: Literal["string"]
+    type: Literal["string"] = const("string")
 
 
 class GetPromptRequestParams(MCPModel):
@@ -601,7 +602,7 @@ class PromptReference(MCPModel):
     where `annotations.title` should be given precedence over using `name`,
     if present).
     """
-    type: Literal["ref/prompt"]
+    type: Literal["ref/prompt"] = const("ref/prompt")
 
 
 class ReadResourceRequestParams(MCPModel):
@@ -656,7 +657,7 @@ class ResourceTemplateReference(MCPModel):
     A reference to a resource or resource template definition.
     """
 
-    type: Literal["ref/resource"]
+    type: Literal["ref/resource"] = const("ref/resource")
     uri: StrictStr
     """
     The URI or URI template of the resource.
@@ -776,7 +777,7 @@ class StringSchema(MCPModel):
     max_length: Annotated[StrictInt | MISSING, Field(alias="maxLength")] = MISSING
     min_length: Annotated[StrictInt | MISSING, Field(alias="minLength")] = MISSING
     title: StrictStr | MISSING = MISSING
-    type: Literal["string"]
+    type: Literal["string"] = const("string")
 
 
 class SubscribeRequestParams(MCPModel):
@@ -929,7 +930,7 @@ class AudioContent(MCPModel):
     """
     The MIME type of the audio. Different providers may support different audio types.
     """
-    type: Literal["audio"]
+    type: Literal["audio"] = const("audio")
 
 
 class CallToolRequest(MCPModel):
@@ -937,7 +938,7 @@ class CallToolRequest(MCPModel):
     Used by the client to invoke a tool provided by the server.
     """
 
-    method: Literal["tools/call"]
+    method: Literal["tools/call"] = const("tools/call")
     params: CallToolRequestParams
 
 
@@ -1017,7 +1018,7 @@ class GetPromptRequest(MCPModel):
     Used by the client to get a prompt provided by the server.
     """
 
-    method: Literal["prompts/get"]
+    method: Literal["prompts/get"] = const("prompts/get")
     params: GetPromptRequestParams
 
 
@@ -1042,7 +1043,7 @@ class ImageContent(MCPModel):
     """
     The MIME type of the image. Different providers may support different image types.
     """
-    type: Literal["image"]
+    type: Literal["image"] = const("image")
 
 
 class InitializeRequestParams(MCPModel):
@@ -1059,7 +1060,7 @@ class InitializedNotification(MCPModel):
     This notification is sent from the client to the server after initialization has finished.
     """
 
-    method: Literal["notifications/initialized"]
+    method: Literal["notifications/initialized"] = const("notifications/initialized")
     params: InitializedNotificationParams | MISSING = MISSING
 
 
@@ -1070,7 +1071,7 @@ class JSONRPCError(MCPModel):
 
     error: JSONRPCErrorError
     id: RequestId
-    jsonrpc: Literal["2.0"]
+    jsonrpc: Literal["2.0"] = const("2.0")
 
 
 class JSONRPCNotification(MCPModel):
@@ -1078,7 +1079,7 @@ class JSONRPCNotification(MCPModel):
     A notification which does not expect a response.
     """
 
-    jsonrpc: Literal["2.0"]
+    jsonrpc: Literal["2.0"] = const("2.0")
     method: StrictStr
     params: JSONRPCNotificationParams | MISSING = MISSING
 
@@ -1100,7 +1101,7 @@ class JSONRPCResponse(MCPModel):
     """
 
     id: RequestId
-    jsonrpc: Literal["2.0"]
+    jsonrpc: Literal["2.0"] = const("2.0")
     result: Result
 
 
@@ -1109,7 +1110,7 @@ class ListPromptsRequest(MCPModel):
     Sent from the client to request a list of prompts and prompt templates the server has.
     """
 
-    method: Literal["prompts/list"]
+    method: Literal["prompts/list"] = const("prompts/list")
     params: ListPromptsRequestParams | MISSING = MISSING
 
 
@@ -1118,7 +1119,7 @@ class ListResourceTemplatesRequest(MCPModel):
     Sent from the client to request a list of resource templates the server has.
     """
 
-    method: Literal["resources/templates/list"]
+    method: Literal["resources/templates/list"] = const("resources/templates/list")
     params: ListResourceTemplatesRequestParams | MISSING = MISSING
 
 
@@ -1127,7 +1128,7 @@ class ListResourcesRequest(MCPModel):
     Sent from the client to request a list of resources the server has.
     """
 
-    method: Literal["resources/list"]
+    method: Literal["resources/list"] = const("resources/list")
     params: ListResourcesRequestParams | MISSING = MISSING
 
 
@@ -1161,7 +1162,7 @@ class ListToolsRequest(MCPModel):
     Sent from the client to request a list of tools the server has.
     """
 
-    method: Literal["tools/list"]
+    method: Literal["tools/list"] = const("tools/list")
     params: ListToolsRequestParams | MISSING = MISSING
 
 
@@ -1170,7 +1171,7 @@ class LoggingMessageNotification(MCPModel):
     Notification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically.
     """
 
-    method: Literal["notifications/message"]
+    method: Literal["notifications/message"] = const("notifications/message")
     params: LoggingMessageNotificationParams
 
 
@@ -1267,7 +1268,9 @@ class PromptListChangedNotification(MCPModel):
     An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
     """
 
-    method: Literal["notifications/prompts/list_changed"]
+    method: Literal["notifications/prompts/list_changed"] = const(
+        "notifications/prompts/list_changed"
+    )
     params: PromptListChangedNotificationParams | MISSING = MISSING
 
 
@@ -1276,7 +1279,7 @@ class ReadResourceRequest(MCPModel):
     Sent from the client to the server, to read a specific resource URI.
     """
 
-    method: Literal["resources/read"]
+    method: Literal["resources/read"] = const("resources/read")
     params: ReadResourceRequestParams
 
 
@@ -1393,7 +1396,7 @@ class ResourceLink(MCPModel):
     where `annotations.title` should be given precedence over using `name`,
     if present).
     """
-    type: Literal["resource_link"]
+    type: Literal["resource_link"] = const("resource_link")
     uri: StrictStr
     """
     The URI of this resource.
@@ -1405,7 +1408,9 @@ class ResourceListChangedNotification(MCPModel):
     An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
     """
 
-    method: Literal["notifications/resources/list_changed"]
+    method: Literal["notifications/resources/list_changed"] = const(
+        "notifications/resources/list_changed"
+    )
     params: ResourceListChangedNotificationParams | MISSING = MISSING
 
 
@@ -1456,7 +1461,7 @@ class ResourceUpdatedNotification(MCPModel):
     A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
     """
 
-    method: Literal["notifications/resources/updated"]
+    method: Literal["notifications/resources/updated"] = const("notifications/resources/updated")
     params: ResourceUpdatedNotificationParams
 
 
@@ -1467,7 +1472,7 @@ class RootsListChangedNotification(MCPModel):
     The server should then request an updated list of roots using the ListRootsRequest.
     """
 
-    method: Literal["notifications/roots/list_changed"]
+    method: Literal["notifications/roots/list_changed"] = const("notifications/roots/list_changed")
     params: RootsListChangedNotificationParams | MISSING = MISSING
 
 
@@ -1507,7 +1512,7 @@ class SetLevelRequest(MCPModel):
     A request from the client to the server, to enable or adjust logging.
     """
 
-    method: Literal["logging/setLevel"]
+    method: Literal["logging/setLevel"] = const("logging/setLevel")
     params: SetLevelRequestParams
 
 
@@ -1516,7 +1521,7 @@ class SubscribeRequest(MCPModel):
     Sent from the client to request resources/updated notifications from the server whenever a particular resource changes.
     """
 
-    method: Literal["resources/subscribe"]
+    method: Literal["resources/subscribe"] = const("resources/subscribe")
     params: SubscribeRequestParams
 
 
@@ -1537,7 +1542,7 @@ class TextContent(MCPModel):
     """
     The text content of the message.
     """
-    type: Literal["text"]
+    type: Literal["text"] = const("text")
 
 
 class ToolInputSchema(MCPModel):
@@ -1547,7 +1552,7 @@ class ToolInputSchema(MCPModel):
 
     properties: dict[str, ToolInputSchemaPropertiesValue] | MISSING = MISSING
     required: list[StrictStr] | MISSING = MISSING
-    type: Literal["object"]
+    type: Literal["object"] = const("object")
 
 
 class ToolListChangedNotification(MCPModel):
@@ -1555,7 +1560,7 @@ class ToolListChangedNotification(MCPModel):
     An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
     """
 
-    method: Literal["notifications/tools/list_changed"]
+    method: Literal["notifications/tools/list_changed"] = const("notifications/tools/list_changed")
     params: ToolListChangedNotificationParams | MISSING = MISSING
 
 
@@ -1567,7 +1572,7 @@ class ToolOutputSchema(MCPModel):
 
     properties: dict[str, ToolOutputSchemaPropertiesValue] | MISSING = MISSING
     required: list[StrictStr] | MISSING = MISSING
-    type: Literal["object"]
+    type: Literal["object"] = const("object")
 
 
 class UnsubscribeRequest(MCPModel):
@@ -1575,7 +1580,7 @@ class UnsubscribeRequest(MCPModel):
     Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
     """
 
-    method: Literal["resources/unsubscribe"]
+    method: Literal["resources/unsubscribe"] = const("resources/unsubscribe")
     params: UnsubscribeRequestParams
 
 
@@ -1590,7 +1595,7 @@ class CancelledNotification(MCPModel):
     A client MUST NOT attempt to cancel its `initialize` request.
     """
 
-    method: Literal["notifications/cancelled"]
+    method: Literal["notifications/cancelled"] = const("notifications/cancelled")
     params: CancelledNotificationParams
 
 
@@ -1620,7 +1625,7 @@ class ElicitRequestParamsRequestedSchema(MCPModel):
 
     properties: dict[str, PrimitiveSchemaDefinition]
     required: list[StrictStr] | MISSING = MISSING
-    type: Literal["object"]
+    type: Literal["object"] = const("object")
 
 
 class EmbeddedResource(MCPModel):
@@ -1640,7 +1645,7 @@ class EmbeddedResource(MCPModel):
     Optional annotations for the client.
     """
     resource: EmbeddedResourceResource
-    type: Literal["resource"]
+    type: Literal["resource"] = const("resource")
 
 
 class InitializeRequest(MCPModel):
@@ -1648,7 +1653,7 @@ class InitializeRequest(MCPModel):
     This request is sent from the client to the server when it first connects, asking it to begin initialization.
     """
 
-    method: Literal["initialize"]
+    method: Literal["initialize"] = const("initialize")
     params: InitializeRequestParams
 
 
@@ -1752,7 +1757,7 @@ class ProgressNotification(MCPModel):
     An out-of-band notification used to inform the receiver of a progress update for a long-running request.
     """
 
-    method: Literal["notifications/progress"]
+    method: Literal["notifications/progress"] = const("notifications/progress")
     params: ProgressNotificationParams
 
 
@@ -1856,7 +1861,7 @@ class CompleteRequest(MCPModel):
     A request from the client to the server, to ask for completion options.
     """
 
-    method: Literal["completion/complete"]
+    method: Literal["completion/complete"] = const("completion/complete")
     params: CompleteRequestParams
 
 
@@ -1908,7 +1913,7 @@ class JSONRPCRequest(MCPModel):
     """
 
     id: RequestId
-    jsonrpc: Literal["2.0"]
+    jsonrpc: Literal["2.0"] = const("2.0")
     method: StrictStr
     params: JSONRPCRequestParams | MISSING = MISSING
 
@@ -1924,7 +1929,7 @@ class ListRootsRequest(MCPModel):
     structure or access specific locations that the client has permission to read from.
     """
 
-    method: Literal["roots/list"]
+    method: Literal["roots/list"] = const("roots/list")
     params: ListRootsRequestParams | MISSING = MISSING
 
 
@@ -1950,7 +1955,7 @@ class PingRequest(MCPModel):
     A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
     """
 
-    method: Literal["ping"]
+    method: Literal["ping"] = const("ping")
     params: PingRequestParams | MISSING = MISSING
 
 
@@ -2085,7 +2090,7 @@ class ElicitRequest(MCPModel):
     A request from the server to elicit additional information from the user via the client.
     """
 
-    method: Literal["elicitation/create"]
+    method: Literal["elicitation/create"] = const("elicitation/create")
     params: ElicitRequestParams
 
 
@@ -2141,7 +2146,7 @@ class CreateMessageRequest(MCPModel):
     A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
     """
 
-    method: Literal["sampling/createMessage"]
+    method: Literal["sampling/createMessage"] = const("sampling/createMessage")
     params: CreateMessageRequestParams
 
 

@@ -221,6 +221,7 @@ __all__ = [
 from typing import Annotated, Union
 from pydantic import SerializeAsAny, Tag
 from ._structural import structural
+from ._base import const
 from pydantic import Field, StrictBool, StrictFloat, StrictInt, StrictStr
 from typing import Annotated, Any, Literal
 from typing_extensions import TypeAliasType
@@ -271,7 +272,7 @@ class BooleanSchema(MCPModel):
     default: StrictBool | MISSING = MISSING
     description: StrictStr | MISSING = MISSING
     title: StrictStr | MISSING = MISSING
-    type: Literal["boolean"]
+    type: Literal["boolean"] = const("boolean")
 
 
 class CancelTaskRequestParams(MCPModel):
@@ -571,7 +572,7 @@ class JSONRPCNotification(MCPModel):
     A notification which does not expect a response.
     """
 
-    jsonrpc: Literal["2.0"]
+    jsonrpc: Literal["2.0"] = const("2.0")
     method: StrictStr
     params: dict[str, Any] | MISSING = MISSING
 
@@ -591,7 +592,7 @@ class LegacyTitledEnumSchema(MCPModel):
     Non-standard according to JSON schema 2020-12.
     """
     title: StrictStr | MISSING = MISSING
-    type: Literal["string"]
+    type: Literal["string"] = const("string")
 
 
 LoggingLevel = TypeAliasType(
@@ -765,8 +766,10 @@ class PromptListChangedNotification(MCPModel):
     An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
     """
 
-    jsonrpc: Literal["2.0"]
-    method: Literal["notifications/prompts/list_changed"]
+    jsonrpc: Literal["2.0"] = const("2.0")
+    method: Literal["notifications/prompts/list_changed"] = const(
+        "notifications/prompts/list_changed"
+    )
     params: NotificationParams | MISSING = MISSING
 
 
@@ -788,7 +791,7 @@ class PromptReference(MCPModel):
     where `annotations.title` should be given precedence over using `name`,
     if present).
     """
-    type: Literal["ref/prompt"]
+    type: Literal["ref/prompt"] = const("ref/prompt")
 
 
 class ReadResourceRequestParamsMeta(MCPModel):
@@ -857,8 +860,10 @@ class ResourceListChangedNotification(MCPModel):
     An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
     """
 
-    jsonrpc: Literal["2.0"]
-    method: Literal["notifications/resources/list_changed"]
+    jsonrpc: Literal["2.0"] = const("2.0")
+    method: Literal["notifications/resources/list_changed"] = const(
+        "notifications/resources/list_changed"
+    )
     params: NotificationParams | MISSING = MISSING
 
 
@@ -878,7 +883,7 @@ class ResourceTemplateReference(MCPModel):
     A reference to a resource or resource template definition.
     """
 
-    type: Literal["ref/resource"]
+    type: Literal["ref/resource"] = const("ref/resource")
     uri: StrictStr
     """
     The URI or URI template of the resource.
@@ -940,8 +945,8 @@ class RootsListChangedNotification(MCPModel):
     The server should then request an updated list of roots using the ListRootsRequest.
     """
 
-    jsonrpc: Literal["2.0"]
-    method: Literal["notifications/roots/list_changed"]
+    jsonrpc: Literal["2.0"] = const("2.0")
+    method: Literal["notifications/roots/list_changed"] = const("notifications/roots/list_changed")
     params: NotificationParams | MISSING = MISSING
 
 
@@ -1034,7 +1039,7 @@ class StringSchema(MCPModel):
     max_length: Annotated[StrictInt | MISSING, Field(alias="maxLength")] = MISSING
     min_length: Annotated[StrictInt | MISSING, Field(alias="minLength")] = MISSING
     title: StrictStr | MISSING = MISSING
-    type: Literal["string"]
+    type: Literal["string"] = const("string")
 
 
 class SubscribeRequestParamsMeta(MCPModel):
@@ -1255,8 +1260,8 @@ class ToolListChangedNotification(MCPModel):
     An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
     """
 
-    jsonrpc: Literal["2.0"]
-    method: Literal["notifications/tools/list_changed"]
+    jsonrpc: Literal["2.0"] = const("2.0")
+    method: Literal["notifications/tools/list_changed"] = const("notifications/tools/list_changed")
     params: NotificationParams | MISSING = MISSING
 
 
@@ -1290,7 +1295,7 @@ class ToolUseContent(MCPModel):
     """
     The name of the tool to call.
     """
-    type: Literal["tool_use"]
+    type: Literal["tool_use"] = const("tool_use")
 
 
 class UnsubscribeRequestParamsMeta(MCPModel):
@@ -1313,7 +1318,7 @@ class UntitledMultiSelectEnumSchemaItems(MCPModel):
     """
     Array of enum values to choose from.
     """
-    type: Literal["string"]
+    type: Literal["string"] = const("string")
 
 
 class UntitledSingleSelectEnumSchema(MCPModel):
@@ -1337,7 +1342,7 @@ class UntitledSingleSelectEnumSchema(MCPModel):
     """
     Optional title for the enum field.
     """
-    type: Literal["string"]
+    type: Literal["string"] = const("string")
 
 
 class Annotations(MCPModel):
@@ -1391,7 +1396,7 @@ class AudioContent(MCPModel):
     """
     The MIME type of the audio. Different providers may support different audio types.
     """
-    type: Literal["audio"]
+    type: Literal["audio"] = const("audio")
 
 
 class CallToolRequestParamsMeta(MCPModel):
@@ -1411,8 +1416,8 @@ class CancelTaskRequest(MCPModel):
     """
 
     id: RequestId
-    jsonrpc: Literal["2.0"]
-    method: Literal["tasks/cancel"]
+    jsonrpc: Literal["2.0"] = const("2.0")
+    method: Literal["tasks/cancel"] = const("tasks/cancel")
     params: CancelTaskRequestParams
 
 
@@ -1598,8 +1603,10 @@ class ElicitationCompleteNotification(MCPModel):
     An optional notification from the server to the client, informing it of a completion of a out-of-band elicitation request.
     """
 
-    jsonrpc: Literal["2.0"]
-    method: Literal["notifications/elicitation/complete"]
+    jsonrpc: Literal["2.0"] = const("2.0")
+    method: Literal["notifications/elicitation/complete"] = const(
+        "notifications/elicitation/complete"
+    )
     params: ElicitationCompleteNotificationParams
 
 
@@ -1637,8 +1644,8 @@ class GetTaskPayloadRequest(MCPModel):
     """
 
     id: RequestId
-    jsonrpc: Literal["2.0"]
-    method: Literal["tasks/result"]
+    jsonrpc: Literal["2.0"] = const("2.0")
+    method: Literal["tasks/result"] = const("tasks/result")
     params: GetTaskPayloadRequestParams
 
 
@@ -1648,8 +1655,8 @@ class GetTaskRequest(MCPModel):
     """
 
     id: RequestId
-    jsonrpc: Literal["2.0"]
-    method: Literal["tasks/get"]
+    jsonrpc: Literal["2.0"] = const("2.0")
+    method: Literal["tasks/get"] = const("tasks/get")
     params: GetTaskRequestParams
 
 
@@ -1717,7 +1724,7 @@ class ImageContent(MCPModel):
     """
     The MIME type of the image. Different providers may support different image types.
     """
-    type: Literal["image"]
+    type: Literal["image"] = const("image")
 
 
 class InitializeRequestParamsMeta(MCPModel):
@@ -1736,8 +1743,8 @@ class InitializedNotification(MCPModel):
     This notification is sent from the client to the server after initialization has finished.
     """
 
-    jsonrpc: Literal["2.0"]
-    method: Literal["notifications/initialized"]
+    jsonrpc: Literal["2.0"] = const("2.0")
+    method: Literal["notifications/initialized"] = const("notifications/initialized")
     params: NotificationParams | MISSING = MISSING
 
 
@@ -1748,7 +1755,7 @@ class JSONRPCErrorResponse(MCPModel):
 
     error: Error
     id: RequestId | MISSING = MISSING
-    jsonrpc: Literal["2.0"]
+    jsonrpc: Literal["2.0"] = const("2.0")
 
 
 class JSONRPCRequest(MCPModel):
@@ -1757,7 +1764,7 @@ class JSONRPCRequest(MCPModel):
     """
 
     id: RequestId
-    jsonrpc: Literal["2.0"]
+    jsonrpc: Literal["2.0"] = const("2.0")
     method: StrictStr
     params: dict[str, Any] | MISSING = MISSING
 
@@ -1768,7 +1775,7 @@ class JSONRPCResultResponse(MCPModel):
     """
 
     id: RequestId
-    jsonrpc: Literal["2.0"]
+    jsonrpc: Literal["2.0"] = const("2.0")
     result: Result
 
 
@@ -1791,8 +1798,8 @@ class LoggingMessageNotification(MCPModel):
     JSONRPCNotification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically.
     """
 
-    jsonrpc: Literal["2.0"]
-    method: Literal["notifications/message"]
+    jsonrpc: Literal["2.0"] = const("2.0")
+    method: Literal["notifications/message"] = const("notifications/message")
     params: LoggingMessageNotificationParams
 
 
@@ -2034,7 +2041,7 @@ class ResourceLink(MCPModel):
     where `annotations.title` should be given precedence over using `name`,
     if present).
     """
-    type: Literal["resource_link"]
+    type: Literal["resource_link"] = const("resource_link")
     uri: StrictStr
     """
     The URI of this resource.
@@ -2115,8 +2122,8 @@ class ResourceUpdatedNotification(MCPModel):
     A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
     """
 
-    jsonrpc: Literal["2.0"]
-    method: Literal["notifications/resources/updated"]
+    jsonrpc: Literal["2.0"] = const("2.0")
+    method: Literal["notifications/resources/updated"] = const("notifications/resources/updated")
     params: ResourceUpdatedNotificationParams
 
 
@@ -2225,8 +2232,8 @@ class TaskStatusNotification(MCPModel):
     An optional notification from the receiver to the requestor, informing them that a task's status has changed. Receivers are not required to send these notifications.
     """
 
-    jsonrpc: Literal["2.0"]
-    method: Literal["notifications/tasks/status"]
+    jsonrpc: Literal["2.0"] = const("2.0")
+    method: Literal["notifications/tasks/status"] = const("notifications/tasks/status")
     params: TaskStatusNotificationParams
 
 
@@ -2247,7 +2254,7 @@ class TextContent(MCPModel):
     """
     The text content of the message.
     """
-    type: Literal["text"]
+    type: Literal["text"] = const("text")
 
 
 class TitledMultiSelectEnumSchemaItems(MCPModel):
@@ -2282,7 +2289,7 @@ class TitledSingleSelectEnumSchema(MCPModel):
     """
     Optional title for the enum field.
     """
-    type: Literal["string"]
+    type: Literal["string"] = const("string")
 
 
 class ToolInputSchema(MCPModel):
@@ -2293,7 +2300,7 @@ class ToolInputSchema(MCPModel):
     schema_: Annotated[StrictStr | MISSING, Field(alias="$schema")] = MISSING
     properties: dict[str, ToolInputSchemaPropertiesValue] | MISSING = MISSING
     required: list[StrictStr] | MISSING = MISSING
-    type: Literal["object"]
+    type: Literal["object"] = const("object")
 
 
 class ToolOutputSchema(MCPModel):
@@ -2308,7 +2315,7 @@ class ToolOutputSchema(MCPModel):
     schema_: Annotated[StrictStr | MISSING, Field(alias="$schema")] = MISSING
     properties: dict[str, ToolOutputSchemaPropertiesValue] | MISSING = MISSING
     required: list[StrictStr] | MISSING = MISSING
-    type: Literal["object"]
+    type: Literal["object"] = const("object")
 
 
 class UnsubscribeRequestParams(MCPModel):
@@ -2355,7 +2362,7 @@ class UntitledMultiSelectEnumSchema(MCPModel):
     """
     Optional title for the enum field.
     """
-    type: Literal["array"]
+    type: Literal["array"] = const("array")
 
 
 class CallToolRequestParams(MCPModel):
@@ -2399,8 +2406,8 @@ class CancelledNotification(MCPModel):
     For task cancellation, use the `tasks/cancel` request instead of this notification.
     """
 
-    jsonrpc: Literal["2.0"]
-    method: Literal["notifications/cancelled"]
+    jsonrpc: Literal["2.0"] = const("2.0")
+    method: Literal["notifications/cancelled"] = const("notifications/cancelled")
     params: CancelledNotificationParams
 
 
@@ -2469,7 +2476,7 @@ class ElicitRequestURLParams(MCPModel):
     """
     The message to present to the user explaining why the interaction is needed.
     """
-    mode: Literal["url"]
+    mode: Literal["url"] = const("url")
     """
     The elicitation mode.
     """
@@ -2505,7 +2512,7 @@ class EmbeddedResource(MCPModel):
     Optional annotations for the client.
     """
     resource: EmbeddedResourceResource
-    type: Literal["resource"]
+    type: Literal["resource"] = const("resource")
 
 
 class GetPromptRequestParams(MCPModel):
@@ -2620,8 +2627,8 @@ class ListRootsRequest(MCPModel):
     """
 
     id: RequestId
-    jsonrpc: Literal["2.0"]
-    method: Literal["roots/list"]
+    jsonrpc: Literal["2.0"] = const("2.0")
+    method: Literal["roots/list"] = const("roots/list")
     params: RequestParams | MISSING = MISSING
 
 
@@ -2664,8 +2671,8 @@ class PingRequest(MCPModel):
     """
 
     id: RequestId
-    jsonrpc: Literal["2.0"]
-    method: Literal["ping"]
+    jsonrpc: Literal["2.0"] = const("2.0")
+    method: Literal["ping"] = const("ping")
     params: RequestParams | MISSING = MISSING
 
 
@@ -2674,8 +2681,8 @@ class ProgressNotification(MCPModel):
     An out-of-band notification used to inform the receiver of a progress update for a long-running request.
     """
 
-    jsonrpc: Literal["2.0"]
-    method: Literal["notifications/progress"]
+    jsonrpc: Literal["2.0"] = const("2.0")
+    method: Literal["notifications/progress"] = const("notifications/progress")
     params: ProgressNotificationParams
 
 
@@ -2685,8 +2692,8 @@ class ReadResourceRequest(MCPModel):
     """
 
     id: RequestId
-    jsonrpc: Literal["2.0"]
-    method: Literal["resources/read"]
+    jsonrpc: Literal["2.0"] = const("2.0")
+    method: Literal["resources/read"] = const("resources/read")
     params: ReadResourceRequestParams
 
 
@@ -2736,8 +2743,8 @@ class SetLevelRequest(MCPModel):
     """
 
     id: RequestId
-    jsonrpc: Literal["2.0"]
-    method: Literal["logging/setLevel"]
+    jsonrpc: Literal["2.0"] = const("2.0")
+    method: Literal["logging/setLevel"] = const("logging/setLevel")
     params: SetLevelRequestParams
 
 
@@ -2761,8 +2768,8 @@ class SubscribeRequest(MCPModel):
     """
 
     id: RequestId
-    jsonrpc: Literal["2.0"]
-    method: Literal["resources/subscribe"]
+    jsonrpc: Literal["2.0"] = const("2.0")
+    method: Literal["resources/subscribe"] = const("resources/subscribe")
     params: SubscribeRequestParams
 
 
@@ -2795,7 +2802,7 @@ class TitledMultiSelectEnumSchema(MCPModel):
     """
     Optional title for the enum field.
     """
-    type: Literal["array"]
+    type: Literal["array"] = const("array")
 
 
 class Tool(MCPModel):
@@ -2872,8 +2879,8 @@ class UnsubscribeRequest(MCPModel):
     """
 
     id: RequestId
-    jsonrpc: Literal["2.0"]
-    method: Literal["resources/unsubscribe"]
+    jsonrpc: Literal["2.0"] = const("2.0")
+    method: Literal["resources/unsubscribe"] = const("resources/unsubscribe")
     params: UnsubscribeRequestParams
 
 
@@ -2883,8 +2890,8 @@ class CallToolRequest(MCPModel):
     """
 
     id: RequestId
-    jsonrpc: Literal["2.0"]
-    method: Literal["tools/call"]
+    jsonrpc: Literal["2.0"] = const("2.0")
+    method: Literal["tools/call"] = const("tools/call")
     params: CallToolRequestParams
 
 
@@ -2926,8 +2933,8 @@ class CompleteRequest(MCPModel):
     """
 
     id: RequestId
-    jsonrpc: Literal["2.0"]
-    method: Literal["completion/complete"]
+    jsonrpc: Literal["2.0"] = const("2.0")
+    method: Literal["completion/complete"] = const("completion/complete")
     params: CompleteRequestParams
 
 
@@ -2963,8 +2970,8 @@ class GetPromptRequest(MCPModel):
     """
 
     id: RequestId
-    jsonrpc: Literal["2.0"]
-    method: Literal["prompts/get"]
+    jsonrpc: Literal["2.0"] = const("2.0")
+    method: Literal["prompts/get"] = const("prompts/get")
     params: GetPromptRequestParams
 
 
@@ -2974,8 +2981,8 @@ class ListPromptsRequest(MCPModel):
     """
 
     id: RequestId
-    jsonrpc: Literal["2.0"]
-    method: Literal["prompts/list"]
+    jsonrpc: Literal["2.0"] = const("2.0")
+    method: Literal["prompts/list"] = const("prompts/list")
     params: PaginatedRequestParams | MISSING = MISSING
 
 
@@ -2985,8 +2992,8 @@ class ListResourceTemplatesRequest(MCPModel):
     """
 
     id: RequestId
-    jsonrpc: Literal["2.0"]
-    method: Literal["resources/templates/list"]
+    jsonrpc: Literal["2.0"] = const("2.0")
+    method: Literal["resources/templates/list"] = const("resources/templates/list")
     params: PaginatedRequestParams | MISSING = MISSING
 
 
@@ -2996,8 +3003,8 @@ class ListResourcesRequest(MCPModel):
     """
 
     id: RequestId
-    jsonrpc: Literal["2.0"]
-    method: Literal["resources/list"]
+    jsonrpc: Literal["2.0"] = const("2.0")
+    method: Literal["resources/list"] = const("resources/list")
     params: PaginatedRequestParams | MISSING = MISSING
 
 
@@ -3007,8 +3014,8 @@ class ListTasksRequest(MCPModel):
     """
 
     id: RequestId
-    jsonrpc: Literal["2.0"]
-    method: Literal["tasks/list"]
+    jsonrpc: Literal["2.0"] = const("2.0")
+    method: Literal["tasks/list"] = const("tasks/list")
     params: PaginatedRequestParams | MISSING = MISSING
 
 
@@ -3018,8 +3025,8 @@ class ListToolsRequest(MCPModel):
     """
 
     id: RequestId
-    jsonrpc: Literal["2.0"]
-    method: Literal["tools/list"]
+    jsonrpc: Literal["2.0"] = const("2.0")
+    method: Literal["tools/list"] = const("tools/list")
     params: PaginatedRequestParams | MISSING = MISSING
 
 
@@ -3056,7 +3063,7 @@ MultiSelectEnumSchema = TypeAliasType(
 
 class PaginatedRequest(MCPModel):
     id: RequestId
-    jsonrpc: Literal["2.0"]
+    jsonrpc: Literal["2.0"] = const("2.0")
     method: StrictStr
     params: PaginatedRequestParams | MISSING = MISSING
 
@@ -3152,11 +3159,11 @@ class ToolResultContent(MCPModel):
 
     This MUST match the ID from a previous ToolUseContent.
     """
-    type: Literal["tool_result"]
+    type: Literal["tool_result"] = const("tool_result")
 
 
 class URLElicitationRequiredErrorError(MCPModel):
-    code: Literal[-32042]
+    code: Literal[-32042] = const(-32042)
     """
     The error type that occurred.
     """
@@ -3242,7 +3249,7 @@ class ElicitRequestFormParamsRequestedSchema(MCPModel):
     schema_: Annotated[StrictStr | MISSING, Field(alias="$schema")] = MISSING
     properties: dict[str, PrimitiveSchemaDefinition]
     required: list[StrictStr] | MISSING = MISSING
-    type: Literal["object"]
+    type: Literal["object"] = const("object")
 
 
 class GetPromptResult(MCPModel):
@@ -3334,7 +3341,7 @@ class URLElicitationRequiredError(MCPModel):
 
     error: URLElicitationRequiredErrorError
     id: RequestId | MISSING = MISSING
-    jsonrpc: Literal["2.0"]
+    jsonrpc: Literal["2.0"] = const("2.0")
 
 
 CreateMessageResultContentVariantF = TypeAliasType(
@@ -3397,8 +3404,8 @@ class InitializeRequest(MCPModel):
     """
 
     id: RequestId
-    jsonrpc: Literal["2.0"]
-    method: Literal["initialize"]
+    jsonrpc: Literal["2.0"] = const("2.0")
+    method: Literal["initialize"] = const("initialize")
     params: InitializeRequestParams
 
 
@@ -3513,8 +3520,8 @@ class ElicitRequest(MCPModel):
     """
 
     id: RequestId
-    jsonrpc: Literal["2.0"]
-    method: Literal["elicitation/create"]
+    jsonrpc: Literal["2.0"] = const("2.0")
+    method: Literal["elicitation/create"] = const("elicitation/create")
     params: ElicitRequestParams
 
 
@@ -3645,8 +3652,8 @@ class CreateMessageRequest(MCPModel):
     """
 
     id: RequestId
-    jsonrpc: Literal["2.0"]
-    method: Literal["sampling/createMessage"]
+    jsonrpc: Literal["2.0"] = const("2.0")
+    method: Literal["sampling/createMessage"] = const("sampling/createMessage")
     params: CreateMessageRequestParams
 
 

@@ -194,6 +194,7 @@ __all__ = [
 from typing import Annotated, Union
 from pydantic import SerializeAsAny, Tag
 from ._structural import structural
+from ._base import const
 from pydantic import Field, StrictBool, StrictFloat, StrictInt, StrictStr
 from typing import Annotated, Any, Literal, Optional, Union
 from typing_extensions import TypeAliasType
@@ -225,7 +226,7 @@ class BooleanSchema(MCPModel):
     default: StrictBool | MISSING = MISSING
     description: StrictStr | MISSING = MISSING
     title: StrictStr | MISSING = MISSING
-    type: Literal["boolean"]
+    type: Literal["boolean"] = const("boolean")
 
 
 class ClientCapabilitiesRoots(MCPModel):
@@ -287,7 +288,7 @@ class ElicitRequestURLParams(MCPModel):
     """
     The message to present to the user explaining why the interaction is needed.
     """
-    mode: Literal["url"]
+    mode: Literal["url"] = const("url")
     """
     The elicitation mode.
     """
@@ -333,7 +334,7 @@ class Error(MCPModel):
 
 
 class HeaderMismatchErrorError(MCPModel):
-    code: Literal[-32020]
+    code: Literal[-32020] = const(-32020)
     """
     The error type that occurred.
     """
@@ -457,7 +458,7 @@ class InternalError(MCPModel):
     A JSON-RPC error indicating that an internal error occurred on the receiver. This error is returned when the receiver encounters an unexpected condition that prevents it from fulfilling the request.
     """
 
-    code: Literal[-32603]
+    code: Literal[-32603] = const(-32603)
     """
     The error type that occurred.
     """
@@ -485,7 +486,7 @@ class InvalidParamsError(MCPModel):
     - **Sampling**: Missing tool result or tool results mixed with other content
     """
 
-    code: Literal[-32602]
+    code: Literal[-32602] = const(-32602)
     """
     The error type that occurred.
     """
@@ -504,7 +505,7 @@ class InvalidRequestError(MCPModel):
     A JSON-RPC error indicating that the request is not a valid request object. This error is returned when the message structure does not conform to the JSON-RPC 2.0 specification requirements for a request (e.g., missing required fields like `jsonrpc` or `method`, or using invalid types for these fields).
     """
 
-    code: Literal[-32600]
+    code: Literal[-32600] = const(-32600)
     """
     The error type that occurred.
     """
@@ -523,7 +524,7 @@ class JSONRPCNotification(MCPModel):
     A notification which does not expect a response.
     """
 
-    jsonrpc: Literal["2.0"]
+    jsonrpc: Literal["2.0"] = const("2.0")
     method: StrictStr
     params: dict[str, Any] | MISSING = MISSING
 
@@ -553,7 +554,7 @@ class LegacyTitledEnumSchema(MCPModel):
     Non-standard according to JSON schema 2020-12.
     """
     title: StrictStr | MISSING = MISSING
-    type: Literal["string"]
+    type: Literal["string"] = const("string")
 
 
 LoggingLevel = TypeAliasType(
@@ -591,7 +592,7 @@ class MethodNotFoundError(MCPModel):
     A request that requires a client capability the client did not declare is signalled instead by {@link MissingRequiredClientCapabilityError} (`-32021`).
     """
 
-    code: Literal[-32601]
+    code: Literal[-32601] = const(-32601)
     """
     The error type that occurred.
     """
@@ -697,7 +698,7 @@ class ParseError(MCPModel):
     A JSON-RPC error indicating that invalid JSON was received by the server. This error is returned when the server cannot parse the JSON text of a message.
     """
 
-    code: Literal[-32700]
+    code: Literal[-32700] = const(-32700)
     """
     The error type that occurred.
     """
@@ -760,7 +761,7 @@ class PromptReference(MCPModel):
     where `annotations.title` should be given precedence over using `name`,
     if present).
     """
-    type: Literal["ref/prompt"]
+    type: Literal["ref/prompt"] = const("ref/prompt")
 
 
 class Request(MCPModel):
@@ -792,7 +793,7 @@ class ResourceTemplateReference(MCPModel):
     A reference to a resource or resource template definition.
     """
 
-    type: Literal["ref/resource"]
+    type: Literal["ref/resource"] = const("ref/resource")
     uri: StrictStr
     """
     The URI or URI template of the resource.
@@ -892,7 +893,7 @@ class StringSchema(MCPModel):
     max_length: Annotated[StrictInt | MISSING, Field(alias="maxLength")] = MISSING
     min_length: Annotated[StrictInt | MISSING, Field(alias="minLength")] = MISSING
     title: StrictStr | MISSING = MISSING
-    type: Literal["string"]
+    type: Literal["string"] = const("string")
 
 
 class SubscriptionFilter(MCPModel):
@@ -1085,7 +1086,7 @@ class ToolInputSchema(MCPModel):
     """
 
     schema_: Annotated[StrictStr | MISSING, Field(alias="$schema")] = MISSING
-    type: Literal["object"]
+    type: Literal["object"] = const("object")
 
 
 class ToolOutputSchema(MCPModel):
@@ -1123,7 +1124,7 @@ class ToolUseContent(MCPModel):
     """
     The name of the tool to call.
     """
-    type: Literal["tool_use"]
+    type: Literal["tool_use"] = const("tool_use")
 
 
 class UnsupportedProtocolVersionErrorErrorData(MCPModel):
@@ -1147,7 +1148,7 @@ class UntitledMultiSelectEnumSchemaItems(MCPModel):
     """
     Array of enum values to choose from.
     """
-    type: Literal["string"]
+    type: Literal["string"] = const("string")
 
 
 class UntitledSingleSelectEnumSchema(MCPModel):
@@ -1171,7 +1172,7 @@ class UntitledSingleSelectEnumSchema(MCPModel):
     """
     Optional title for the enum field.
     """
-    type: Literal["string"]
+    type: Literal["string"] = const("string")
 
 
 class Annotations(MCPModel):
@@ -1222,7 +1223,7 @@ class AudioContent(MCPModel):
     """
     The MIME type of the audio. Different providers may support different audio types.
     """
-    type: Literal["audio"]
+    type: Literal["audio"] = const("audio")
 
 
 class BlobResourceContents(MCPModel):
@@ -1314,7 +1315,7 @@ class CompleteResultResponse(MCPModel):
     """
 
     id: RequestId
-    jsonrpc: Literal["2.0"]
+    jsonrpc: Literal["2.0"] = const("2.0")
     result: CompleteResult
 
 
@@ -1342,7 +1343,7 @@ class HeaderMismatchError(MCPModel):
 
     error: HeaderMismatchErrorError
     id: RequestId | MISSING = MISSING
-    jsonrpc: Literal["2.0"]
+    jsonrpc: Literal["2.0"] = const("2.0")
 
 
 class ImageContent(MCPModel):
@@ -1363,7 +1364,7 @@ class ImageContent(MCPModel):
     """
     The MIME type of the image. Different providers may support different image types.
     """
-    type: Literal["image"]
+    type: Literal["image"] = const("image")
 
 
 JSONArray = TypeAliasType("JSONArray", list[JSONValue])
@@ -1379,7 +1380,7 @@ class JSONRPCErrorResponse(MCPModel):
 
     error: Error
     id: RequestId | MISSING = MISSING
-    jsonrpc: Literal["2.0"]
+    jsonrpc: Literal["2.0"] = const("2.0")
 
 
 class JSONRPCRequest(MCPModel):
@@ -1388,7 +1389,7 @@ class JSONRPCRequest(MCPModel):
     """
 
     id: RequestId
-    jsonrpc: Literal["2.0"]
+    jsonrpc: Literal["2.0"] = const("2.0")
     method: StrictStr
     params: dict[str, Any] | MISSING = MISSING
 
@@ -1526,8 +1527,10 @@ class PromptListChangedNotification(MCPModel):
     An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This is only delivered on a {@link SubscriptionsListenRequestsubscriptions/listen} stream when the client requested it via the `promptsListChanged` filter field.
     """
 
-    jsonrpc: Literal["2.0"]
-    method: Literal["notifications/prompts/list_changed"]
+    jsonrpc: Literal["2.0"] = const("2.0")
+    method: Literal["notifications/prompts/list_changed"] = const(
+        "notifications/prompts/list_changed"
+    )
     params: NotificationParams | MISSING = MISSING
 
 
@@ -1655,7 +1658,7 @@ class ResourceLink(MCPModel):
     where `annotations.title` should be given precedence over using `name`,
     if present).
     """
-    type: Literal["resource_link"]
+    type: Literal["resource_link"] = const("resource_link")
     uri: StrictStr
     """
     The URI of this resource.
@@ -1667,8 +1670,10 @@ class ResourceListChangedNotification(MCPModel):
     An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This is only delivered on a {@link SubscriptionsListenRequestsubscriptions/listen} stream when the client requested it via the `resourcesListChanged` filter field.
     """
 
-    jsonrpc: Literal["2.0"]
-    method: Literal["notifications/resources/list_changed"]
+    jsonrpc: Literal["2.0"] = const("2.0")
+    method: Literal["notifications/resources/list_changed"] = const(
+        "notifications/resources/list_changed"
+    )
     params: NotificationParams | MISSING = MISSING
 
 
@@ -1837,7 +1842,7 @@ class SubscriptionsListenResultResponse(MCPModel):
     """
 
     id: RequestId
-    jsonrpc: Literal["2.0"]
+    jsonrpc: Literal["2.0"] = const("2.0")
     result: SubscriptionsListenResult
 
 
@@ -1855,7 +1860,7 @@ class TextContent(MCPModel):
     """
     The text content of the message.
     """
-    type: Literal["text"]
+    type: Literal["text"] = const("text")
 
 
 class TitledMultiSelectEnumSchemaItems(MCPModel):
@@ -1890,7 +1895,7 @@ class TitledSingleSelectEnumSchema(MCPModel):
     """
     Optional title for the enum field.
     """
-    type: Literal["string"]
+    type: Literal["string"] = const("string")
 
 
 class Tool(MCPModel):
@@ -1967,13 +1972,13 @@ class ToolListChangedNotification(MCPModel):
     An optional notification from the server to the client, informing it that the list of tools it offers has changed. This is only delivered on a {@link SubscriptionsListenRequestsubscriptions/listen} stream when the client requested it via the `toolsListChanged` filter field.
     """
 
-    jsonrpc: Literal["2.0"]
-    method: Literal["notifications/tools/list_changed"]
+    jsonrpc: Literal["2.0"] = const("2.0")
+    method: Literal["notifications/tools/list_changed"] = const("notifications/tools/list_changed")
     params: NotificationParams | MISSING = MISSING
 
 
 class UnsupportedProtocolVersionErrorError(MCPModel):
-    code: Literal[-32022]
+    code: Literal[-32022] = const(-32022)
     """
     The error type that occurred.
     """
@@ -2016,7 +2021,7 @@ class UntitledMultiSelectEnumSchema(MCPModel):
     """
     Optional title for the enum field.
     """
-    type: Literal["array"]
+    type: Literal["array"] = const("array")
 
 
 class CancelledNotificationParams(MCPModel):
@@ -2073,8 +2078,8 @@ class ClientNotification(MCPModel):
     This notification indicates that the result will be unused, so any associated processing SHOULD cease.
     """
 
-    jsonrpc: Literal["2.0"]
-    method: Literal["notifications/cancelled"]
+    jsonrpc: Literal["2.0"] = const("2.0")
+    method: Literal["notifications/cancelled"] = const("notifications/cancelled")
     params: CancelledNotificationParams
 
 
@@ -2147,7 +2152,7 @@ class DiscoverResultResponse(MCPModel):
     """
 
     id: RequestId
-    jsonrpc: Literal["2.0"]
+    jsonrpc: Literal["2.0"] = const("2.0")
     result: DiscoverResult
 
 
@@ -2165,7 +2170,7 @@ class EmbeddedResource(MCPModel):
     Optional annotations for the client.
     """
     resource: EmbeddedResourceResource
-    type: Literal["resource"]
+    type: Literal["resource"] = const("resource")
 
 
 EmptyResult = TypeAliasType("EmptyResult", Result)
@@ -2177,7 +2182,7 @@ class JSONRPCResultResponse(MCPModel):
     """
 
     id: RequestId
-    jsonrpc: Literal["2.0"]
+    jsonrpc: Literal["2.0"] = const("2.0")
     result: Result
 
 
@@ -2235,7 +2240,7 @@ class ListPromptsResultResponse(MCPModel):
     """
 
     id: RequestId
-    jsonrpc: Literal["2.0"]
+    jsonrpc: Literal["2.0"] = const("2.0")
     result: ListPromptsResult
 
 
@@ -2293,7 +2298,7 @@ class ListResourceTemplatesResultResponse(MCPModel):
     """
 
     id: RequestId
-    jsonrpc: Literal["2.0"]
+    jsonrpc: Literal["2.0"] = const("2.0")
     result: ListResourceTemplatesResult
 
 
@@ -2351,7 +2356,7 @@ class ListResourcesResultResponse(MCPModel):
     """
 
     id: RequestId
-    jsonrpc: Literal["2.0"]
+    jsonrpc: Literal["2.0"] = const("2.0")
     result: ListResourcesResult
 
 
@@ -2366,7 +2371,7 @@ class ListRootsRequest(MCPModel):
     structure or access specific locations that the client has permission to read from.
     """
 
-    method: Literal["roots/list"]
+    method: Literal["roots/list"] = const("roots/list")
     params: ListRootsRequestParams | MISSING = MISSING
 
 
@@ -2424,7 +2429,7 @@ class ListToolsResultResponse(MCPModel):
     """
 
     id: RequestId
-    jsonrpc: Literal["2.0"]
+    jsonrpc: Literal["2.0"] = const("2.0")
     result: ListToolsResult
 
 
@@ -2453,8 +2458,8 @@ class ProgressNotification(MCPModel):
     An out-of-band notification used to inform the receiver of a progress update for a long-running request.
     """
 
-    jsonrpc: Literal["2.0"]
-    method: Literal["notifications/progress"]
+    jsonrpc: Literal["2.0"] = const("2.0")
+    method: Literal["notifications/progress"] = const("notifications/progress")
     params: ProgressNotificationParams
 
 
@@ -2506,8 +2511,8 @@ class ResourceUpdatedNotification(MCPModel):
     A notification from the server to the client, informing it that a resource has changed and may need to be read again. This is only sent for resources the client opted in to via the `resourceSubscriptions` field of a {@link SubscriptionsListenRequestsubscriptions/listen} request.
     """
 
-    jsonrpc: Literal["2.0"]
-    method: Literal["notifications/resources/updated"]
+    jsonrpc: Literal["2.0"] = const("2.0")
+    method: Literal["notifications/resources/updated"] = const("notifications/resources/updated")
     params: ResourceUpdatedNotificationParams
 
 
@@ -2539,8 +2544,10 @@ class SubscriptionsAcknowledgedNotification(MCPModel):
     subscriptions MAY be interleaved before it.
     """
 
-    jsonrpc: Literal["2.0"]
-    method: Literal["notifications/subscriptions/acknowledged"]
+    jsonrpc: Literal["2.0"] = const("2.0")
+    method: Literal["notifications/subscriptions/acknowledged"] = const(
+        "notifications/subscriptions/acknowledged"
+    )
     params: SubscriptionsAcknowledgedNotificationParams
 
 
@@ -2573,7 +2580,7 @@ class TitledMultiSelectEnumSchema(MCPModel):
     """
     Optional title for the enum field.
     """
-    type: Literal["array"]
+    type: Literal["array"] = const("array")
 
 
 class UnsupportedProtocolVersionError(MCPModel):
@@ -2586,7 +2593,7 @@ class UnsupportedProtocolVersionError(MCPModel):
 
     error: UnsupportedProtocolVersionErrorError
     id: RequestId | MISSING = MISSING
-    jsonrpc: Literal["2.0"]
+    jsonrpc: Literal["2.0"] = const("2.0")
 
 
 class CancelledNotification(MCPModel):
@@ -2600,8 +2607,8 @@ class CancelledNotification(MCPModel):
     This notification indicates that the result will be unused, so any associated processing SHOULD cease.
     """
 
-    jsonrpc: Literal["2.0"]
-    method: Literal["notifications/cancelled"]
+    jsonrpc: Literal["2.0"] = const("2.0")
+    method: Literal["notifications/cancelled"] = const("notifications/cancelled")
     params: CancelledNotificationParams
 
 
@@ -2698,8 +2705,8 @@ class LoggingMessageNotification(MCPModel):
     JSONRPCNotification of a log message passed from server to client. The client opts in by setting `"io.modelcontextprotocol/logLevel"` in a request's `_meta`.
     """
 
-    jsonrpc: Literal["2.0"]
-    method: Literal["notifications/message"]
+    jsonrpc: Literal["2.0"] = const("2.0")
+    method: Literal["notifications/message"] = const("notifications/message")
     params: LoggingMessageNotificationParams
 
 
@@ -2901,7 +2908,7 @@ class ToolResultContent(MCPModel):
 
     This MUST match the ID from a previous {@link ToolUseContent}.
     """
-    type: Literal["tool_result"]
+    type: Literal["tool_result"] = const("tool_result")
 
 
 class CallToolResult(MCPModel):
@@ -2974,8 +2981,8 @@ class DiscoverRequest(MCPModel):
     """
 
     id: RequestId
-    jsonrpc: Literal["2.0"]
-    method: Literal["server/discover"]
+    jsonrpc: Literal["2.0"] = const("2.0")
+    method: Literal["server/discover"] = const("server/discover")
     params: RequestParams
 
 
@@ -2988,7 +2995,7 @@ class ElicitRequestFormParamsRequestedSchema(MCPModel):
     schema_: Annotated[StrictStr | MISSING, Field(alias="$schema")] = MISSING
     properties: dict[str, PrimitiveSchemaDefinition]
     required: list[StrictStr] | MISSING = MISSING
-    type: Literal["object"]
+    type: Literal["object"] = const("object")
 
 
 class GetPromptResult(MCPModel):
@@ -3015,7 +3022,7 @@ class GetPromptResult(MCPModel):
 
 
 class MissingRequiredClientCapabilityErrorError(MCPModel):
-    code: Literal[-32021]
+    code: Literal[-32021] = const(-32021)
     """
     The error type that occurred.
     """
@@ -3064,8 +3071,8 @@ class SubscriptionsListenRequest(MCPModel):
     """
 
     id: RequestId
-    jsonrpc: Literal["2.0"]
-    method: Literal["subscriptions/listen"]
+    jsonrpc: Literal["2.0"] = const("2.0")
+    method: Literal["subscriptions/listen"] = const("subscriptions/listen")
     params: SubscriptionsListenRequestParams
 
 
@@ -3075,8 +3082,8 @@ class CompleteRequest(MCPModel):
     """
 
     id: RequestId
-    jsonrpc: Literal["2.0"]
-    method: Literal["completion/complete"]
+    jsonrpc: Literal["2.0"] = const("2.0")
+    method: Literal["completion/complete"] = const("completion/complete")
     params: CompleteRequestParams
 
 
@@ -3127,8 +3134,8 @@ class ListPromptsRequest(MCPModel):
     """
 
     id: RequestId
-    jsonrpc: Literal["2.0"]
-    method: Literal["prompts/list"]
+    jsonrpc: Literal["2.0"] = const("2.0")
+    method: Literal["prompts/list"] = const("prompts/list")
     params: PaginatedRequestParams
 
 
@@ -3138,8 +3145,8 @@ class ListResourceTemplatesRequest(MCPModel):
     """
 
     id: RequestId
-    jsonrpc: Literal["2.0"]
-    method: Literal["resources/templates/list"]
+    jsonrpc: Literal["2.0"] = const("2.0")
+    method: Literal["resources/templates/list"] = const("resources/templates/list")
     params: PaginatedRequestParams
 
 
@@ -3149,8 +3156,8 @@ class ListResourcesRequest(MCPModel):
     """
 
     id: RequestId
-    jsonrpc: Literal["2.0"]
-    method: Literal["resources/list"]
+    jsonrpc: Literal["2.0"] = const("2.0")
+    method: Literal["resources/list"] = const("resources/list")
     params: PaginatedRequestParams
 
 
@@ -3160,8 +3167,8 @@ class ListToolsRequest(MCPModel):
     """
 
     id: RequestId
-    jsonrpc: Literal["2.0"]
-    method: Literal["tools/list"]
+    jsonrpc: Literal["2.0"] = const("2.0")
+    method: Literal["tools/list"] = const("tools/list")
     params: PaginatedRequestParams
 
 
@@ -3174,12 +3181,12 @@ class MissingRequiredClientCapabilityError(MCPModel):
 
     error: MissingRequiredClientCapabilityErrorError
     id: RequestId | MISSING = MISSING
-    jsonrpc: Literal["2.0"]
+    jsonrpc: Literal["2.0"] = const("2.0")
 
 
 class PaginatedRequest(MCPModel):
     id: RequestId
-    jsonrpc: Literal["2.0"]
+    jsonrpc: Literal["2.0"] = const("2.0")
     method: StrictStr
     params: PaginatedRequestParams
 
@@ -3227,7 +3234,7 @@ class ElicitRequest(MCPModel):
     A request from the server to elicit additional information from the user via the client.
     """
 
-    method: Literal["elicitation/create"]
+    method: Literal["elicitation/create"] = const("elicitation/create")
     params: ElicitRequestParams
 
 
@@ -3381,7 +3388,7 @@ class CreateMessageRequest(MCPModel):
     A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
     """
 
-    method: Literal["sampling/createMessage"]
+    method: Literal["sampling/createMessage"] = const("sampling/createMessage")
     params: CreateMessageRequestParams
 
 
@@ -3429,7 +3436,9 @@ class InputRequiredResult(MCPModel):
     meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
     input_requests: Annotated[InputRequests | MISSING, Field(alias="inputRequests")] = MISSING
     request_state: Annotated[StrictStr | MISSING, Field(alias="requestState")] = MISSING
-    result_type: Annotated[Literal["input_required"], Field(alias="resultType")]
+    result_type: Annotated[Literal["input_required"], Field(alias="resultType")] = const(
+        "input_required"
+    )
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -3453,8 +3462,8 @@ class ReadResourceRequest(MCPModel):
     """
 
     id: RequestId
-    jsonrpc: Literal["2.0"]
-    method: Literal["resources/read"]
+    jsonrpc: Literal["2.0"] = const("2.0")
+    method: Literal["resources/read"] = const("resources/read")
     params: ReadResourceRequestParams
 
 
@@ -3495,8 +3504,8 @@ class CallToolRequest(MCPModel):
     """
 
     id: RequestId
-    jsonrpc: Literal["2.0"]
-    method: Literal["tools/call"]
+    jsonrpc: Literal["2.0"] = const("2.0")
+    method: Literal["tools/call"] = const("tools/call")
     params: CallToolRequestParams
 
 
@@ -3520,8 +3529,8 @@ class GetPromptRequest(MCPModel):
     """
 
     id: RequestId
-    jsonrpc: Literal["2.0"]
-    method: Literal["prompts/get"]
+    jsonrpc: Literal["2.0"] = const("2.0")
+    method: Literal["prompts/get"] = const("prompts/get")
     params: GetPromptRequestParams
 
 
@@ -3545,7 +3554,7 @@ class ReadResourceResultResponse(MCPModel):
     """
 
     id: RequestId
-    jsonrpc: Literal["2.0"]
+    jsonrpc: Literal["2.0"] = const("2.0")
     result: ReadResourceResultResponseResult
 
 
@@ -3555,7 +3564,7 @@ class CallToolResultResponse(MCPModel):
     """
 
     id: RequestId
-    jsonrpc: Literal["2.0"]
+    jsonrpc: Literal["2.0"] = const("2.0")
     result: CallToolResultResponseResult
 
 
@@ -3583,5 +3592,5 @@ class GetPromptResultResponse(MCPModel):
     """
 
     id: RequestId
-    jsonrpc: Literal["2.0"]
+    jsonrpc: Literal["2.0"] = const("2.0")
     result: GetPromptResultResponseResult
