@@ -114,6 +114,7 @@ class Methods:
     error_responses: tuple[tuple[int, str], ...] = ()  # error code -> class of the whole response
     error_objects: tuple[tuple[int, str], ...] = ()  # error code -> class of the `error` member
     envelopes: tuple[tuple[str, str], ...] = ()  # "request"|"notification"|"result"|"error" -> class
+    request_id: str | None = None  # the type of a response's `id` (the result envelope's, by `$ref`)
 
 
 @dataclass(frozen=True)

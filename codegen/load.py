@@ -175,7 +175,7 @@ def to_schema_doc(document: dict[str, Any], revision: str, limits: Limits) -> Sc
                 pointer=pointers.join("#", DEFS, name),
                 hint="a definition is a JSON Schema: an object (or true/false)",
             )
-    normalised = _json_schema_only(normalised)
+    normalised = _open_objects_as_maps(_json_schema_only(normalised))
     _check_refs(normalised, revision)
     wellformed.check(normalised, revision, max_chain=limits.max_depth)
     return SchemaDoc(revision=revision, dialect=dialect, document=normalised)
@@ -207,6 +207,25 @@ def _json_schema_only(document: dict[str, Any]) -> dict[str, Any]:
     for _, node in schemas.all_subschemas(cleaned):
         for key in [k for k in node if k not in JSON_SCHEMA_KEYWORDS]:
             del node[key]
+    return cleaned
+
+
+def _declares_nothing(node: dict[str, Any]) -> bool:
+    return node.get("properties") == {} and node.get("additionalProperties") is not False and not node.get("required")
+
+
+def _open_objects_as_maps(document: dict[str, Any]) -> dict[str, Any]:
+    """document without `properties: {}` on open objects (copied only when there are some).
+
+    The same schema, but it reads as what it is, a map of any keys: the models type it
+    `dict[str, Any]` (a plain dict builds it) instead of an empty class.
+    """
+    if not any(_declares_nothing(node) for _, node in schemas.all_subschemas(document)):
+        return document
+    cleaned: dict[str, Any] = copy.deepcopy(document)
+    for _, node in schemas.all_subschemas(cleaned):
+        if _declares_nothing(node):
+            del node["properties"]
     return cleaned
 
 

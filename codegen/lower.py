@@ -54,6 +54,7 @@ def lower(doc: SchemaDoc, revision: ir.Revision) -> dict[str, Any]:
             _add_discriminator(document[DEFS][entity.name], entity.tag, renames)
     _widen_numbers(document)
     _drop_redundant_any_extras(document)
+    _bare_objects_as_maps(document)
     _defaults_as_documentation(document)
     return document
 
@@ -98,6 +99,15 @@ def _drop_redundant_any_extras(document: dict[str, Any]) -> None:
     for _, node in schemas.all_subschemas(document):
         if "properties" in node and node.get("additionalProperties") in ({}, True):
             del node["additionalProperties"]
+
+
+def _bare_objects_as_maps(document: dict[str, Any]) -> None:
+    """A bare `type: object` (no keyword about its keys) is a map of any keys: spelled out, the
+    engine types it `dict[str, Any]` (a plain dict builds it) rather than an empty class."""
+    key_keywords = ("properties", "patternProperties", "additionalProperties", "unevaluatedProperties", "allOf")
+    for _, node in schemas.all_subschemas(document):
+        if node.get("type") == "object" and not any(k in node for k in key_keywords):
+            node["additionalProperties"] = {}
 
 
 def _break_alias_cycles(defs: dict[str, Any], alias_names: set[str]) -> None:

@@ -99,11 +99,18 @@ def method_tables(doc: SchemaDoc, entities: tuple[ir.Entity, ...]) -> ir.Methods
         if envelope and envelope not in envelopes:
             envelopes[envelope] = target.name
     methods = _with_task_results(methods, entities, resolve, flat)
+    request_id = None
+    if "result" in envelopes:
+        result_envelope = next(e for e in entities if e.name == envelopes["result"])
+        id_ref = ((flat(result_envelope).get("properties") or {}).get("id") or {}).get("$ref")
+        if isinstance(id_ref, str) and id_ref in by_pointer:
+            request_id = by_pointer[id_ref].name
     return ir.Methods(
         methods=tuple(sorted(methods, key=lambda m: (m.kind, m.method, m.message))),
         error_responses=tuple(sorted(_first_per_code(error_responses))),
         error_objects=tuple(sorted(_first_per_code(error_objects))),
         envelopes=tuple(sorted(envelopes.items())),
+        request_id=request_id,
     )
 
 

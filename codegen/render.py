@@ -72,7 +72,17 @@ def revision_files(revision: ir.Revision, header: str, order: Sequence[str]) -> 
 
 
 # What a revision package exports from messages.py besides its models.
-MESSAGES_API = ("Envelope", "Message", "MessageError", "parse_envelope", "parse_error", "parse_message", "parse_result")
+MESSAGES_API = (
+    "AnyResult",
+    "Envelope",
+    "Message",
+    "MessageError",
+    "ResultResponse",
+    "parse_envelope",
+    "parse_error",
+    "parse_message",
+    "parse_result",
+)
 
 
 def base_module(options: ir.Options, header: str) -> str:
@@ -119,8 +129,12 @@ def messages_module(revision: ir.Revision, header: str) -> str | None:
         + [name for _, name in tables.error_responses]
         + [envelopes[k] for k in ("request", "notification", "result", "error")]
     )
+    any_result = _unique([m.result for m in results if m.result] + [m.task_result for m in results if m.task_result])
+    any_result.append(by_export["Result"])
     imports = sorted(
-        set(message_classes)
+        set(any_result)
+        | ({tables.request_id} if tables.request_id else set())
+        | set(message_classes)
         | {m.message for m in embedded}
         | {m.params for m in tables.methods if m.params}
         | {m.result for m in results if m.result}
@@ -152,6 +166,8 @@ def messages_module(revision: ir.Revision, header: str) -> str | None:
         envelopes=envelopes,
         generic_result=by_export["Result"],
         generic_error=generic_error,
+        any_result=sorted(set(any_result)),
+        request_id=tables.request_id,
     )
 
 

@@ -16,7 +16,6 @@ if TYPE_CHECKING:
     from .models import (
         BaseMetadata,
         BooleanSchema,
-        ClientCapabilitiesRoots,
         CompleteRequestParamsArgument,
         CompleteRequestParamsContext,
         CompleteResultCompletion,
@@ -203,9 +202,11 @@ if TYPE_CHECKING:
         GetPromptResultResponse,
     )
     from .messages import (
+        AnyResult,
         Envelope,
         Message,
         MessageError,
+        ResultResponse,
         parse_envelope,
         parse_error,
         parse_message,
@@ -215,7 +216,6 @@ if TYPE_CHECKING:
 __all__ = [
     "BaseMetadata",
     "BooleanSchema",
-    "ClientCapabilitiesRoots",
     "CompleteRequestParamsArgument",
     "CompleteRequestParamsContext",
     "CompleteResultCompletion",
@@ -400,9 +400,11 @@ __all__ = [
     "CallToolResultResponse",
     "ClientRequest",
     "GetPromptResultResponse",
+    "AnyResult",
     "Envelope",
     "Message",
     "MessageError",
+    "ResultResponse",
     "parse_envelope",
     "parse_error",
     "parse_message",
@@ -416,9 +418,11 @@ if not TYPE_CHECKING:  # type checkers see the imports above; a misspelt name st
     _RENAMED = {}
     _FROM_MESSAGES = frozenset(
         (
+            "AnyResult",
             "Envelope",
             "Message",
             "MessageError",
+            "ResultResponse",
             "parse_envelope",
             "parse_error",
             "parse_message",

@@ -60,7 +60,6 @@ DEFINITIONS: tuple[str, ...] = (
     "CancelledNotificationParams",
     "ClientCapabilities",
     "ClientCapabilitiesElicitation",
-    "ClientCapabilitiesRoots",
     "ClientCapabilitiesSampling",
     "ClientNotification",
     "CompleteRequest",

@@ -17,7 +17,6 @@ __all__ = [
     "CancelledNotificationParams",
     "ClientCapabilities",
     "ClientCapabilitiesElicitation",
-    "ClientCapabilitiesRoots",
     "ClientCapabilitiesSampling",
     "ClientNotification",
     "ClientRequest",
@@ -227,12 +226,6 @@ class BooleanSchema(MCPModel):
     description: StrictStr | MISSING = MISSING
     title: StrictStr | MISSING = MISSING
     type: Literal["boolean"] = const("boolean")
-
-
-class ClientCapabilitiesRoots(MCPModel):
-    """
-    Present if the client supports listing roots.
-    """
 
 
 class CompleteRequestParamsArgument(MCPModel):
@@ -563,24 +556,24 @@ LoggingLevel = TypeAliasType(
 )
 
 
-class MetaObject(MCPModel):
-    """
-    Represents the contents of a `_meta` field, which clients and servers use to attach additional metadata to their interactions.
+MetaObject = TypeAliasType("MetaObject", dict[str, Any])
+"""
+Represents the contents of a `_meta` field, which clients and servers use to attach additional metadata to their interactions.
 
-    Certain key names are reserved by MCP for protocol-level metadata; implementations MUST NOT make assumptions about values at these keys. Additionally, specific schema definitions may reserve particular names for purpose-specific metadata, as declared in those definitions.
+Certain key names are reserved by MCP for protocol-level metadata; implementations MUST NOT make assumptions about values at these keys. Additionally, specific schema definitions may reserve particular names for purpose-specific metadata, as declared in those definitions.
 
-    Valid keys have two segments:
+Valid keys have two segments:
 
-    **Prefix:**
-    - Optional — if specified, MUST be a series of _labels_ separated by dots (`.`), followed by a slash (`/`).
-    - Labels MUST start with a letter and end with a letter or digit. Interior characters may be letters, digits, or hyphens (`-`).
-    - Implementations SHOULD use reverse DNS notation (e.g., `com.example/` rather than `example.com/`).
-    - Any prefix where the second label is `modelcontextprotocol` or `mcp` is **reserved** for MCP use. For example: `io.modelcontextprotocol/`, `dev.mcp/`, `org.modelcontextprotocol.api/`, and `com.mcp.tools/` are all reserved. However, `com.example.mcp/` is NOT reserved, as the second label is `example`.
+**Prefix:**
+- Optional — if specified, MUST be a series of _labels_ separated by dots (`.`), followed by a slash (`/`).
+- Labels MUST start with a letter and end with a letter or digit. Interior characters may be letters, digits, or hyphens (`-`).
+- Implementations SHOULD use reverse DNS notation (e.g., `com.example/` rather than `example.com/`).
+- Any prefix where the second label is `modelcontextprotocol` or `mcp` is **reserved** for MCP use. For example: `io.modelcontextprotocol/`, `dev.mcp/`, `org.modelcontextprotocol.api/`, and `com.mcp.tools/` are all reserved. However, `com.example.mcp/` is NOT reserved, as the second label is `example`.
 
-    **Name:**
-    - Unless empty, MUST start and end with an alphanumeric character (`[a-z0-9A-Z]`).
-    - Interior characters may be alphanumeric, hyphens (`-`), underscores (`_`), or dots (`.`).
-    """
+**Name:**
+- Unless empty, MUST start and end with an alphanumeric character (`[a-z0-9A-Z]`).
+- Interior characters may be alphanumeric, hyphens (`-`), underscores (`_`), or dots (`.`).
+"""
 
 
 class MethodNotFoundError(MCPModel):
@@ -2634,7 +2627,7 @@ class ClientCapabilities(MCPModel):
     Keys MUST follow the {@link MetaObject`_meta` key naming rules}, with a
     mandatory prefix.
     """
-    roots: ClientCapabilitiesRoots | MISSING = MISSING
+    roots: dict[str, Any] | MISSING = MISSING
     """
     Present if the client supports listing roots.
     """

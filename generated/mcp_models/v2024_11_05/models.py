@@ -12,9 +12,7 @@ __all__ = [
     "CancelledNotification",
     "CancelledNotificationParams",
     "ClientCapabilities",
-    "ClientCapabilitiesExperimentalValue",
     "ClientCapabilitiesRoots",
-    "ClientCapabilitiesSampling",
     "ClientNotification",
     "ClientRequest",
     "ClientResult",
@@ -26,7 +24,6 @@ __all__ = [
     "CompleteResultCompletion",
     "CreateMessageRequest",
     "CreateMessageRequestParams",
-    "CreateMessageRequestParamsMetadata",
     "CreateMessageResult",
     "CreateMessageResultContent",
     "Cursor",
@@ -119,8 +116,6 @@ __all__ = [
     "SamplingMessage",
     "SamplingMessageContent",
     "ServerCapabilities",
-    "ServerCapabilitiesExperimentalValue",
-    "ServerCapabilitiesLogging",
     "ServerCapabilitiesPrompts",
     "ServerCapabilitiesResources",
     "ServerCapabilitiesTools",
@@ -136,7 +131,6 @@ __all__ = [
     "TextResourceContents",
     "Tool",
     "ToolInputSchema",
-    "ToolInputSchemaPropertiesValue",
     "ToolListChangedNotification",
     "ToolListChangedNotificationParams",
     "UnsubscribeRequest",
@@ -174,10 +168,6 @@ class CallToolRequestParams(MCPModel):
     name: StrictStr
 
 
-class ClientCapabilitiesExperimentalValue(MCPModel):
-    pass
-
-
 class ClientCapabilitiesRoots(MCPModel):
     """
     Present if the client supports listing roots.
@@ -186,12 +176,6 @@ class ClientCapabilitiesRoots(MCPModel):
     list_changed: Annotated[StrictBool | MISSING, Field(alias="listChanged")] = MISSING
     """
     Whether the client supports notifications for changes to the roots list.
-    """
-
-
-class ClientCapabilitiesSampling(MCPModel):
-    """
-    Present if the client supports sampling from an LLM.
     """
 
 
@@ -222,12 +206,6 @@ class CompleteResultCompletion(MCPModel):
     values: list[StrictStr]
     """
     An array of completion values. Must not exceed 100 items.
-    """
-
-
-class CreateMessageRequestParamsMetadata(MCPModel):
-    """
-    Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
     """
 
 
@@ -571,16 +549,6 @@ class RootsListChangedNotificationParams(MCPModel):
     """
 
 
-class ServerCapabilitiesExperimentalValue(MCPModel):
-    pass
-
-
-class ServerCapabilitiesLogging(MCPModel):
-    """
-    Present if the server supports sending log messages to the client.
-    """
-
-
 class ServerCapabilitiesPrompts(MCPModel):
     """
     Present if the server offers any prompt templates.
@@ -664,8 +632,14 @@ class TextResourceContents(MCPModel):
     """
 
 
-class ToolInputSchemaPropertiesValue(MCPModel):
-    pass
+class ToolInputSchema(MCPModel):
+    """
+    A JSON Schema object defining the expected parameters for the tool.
+    """
+
+    properties: dict[str, dict[str, Any]] | MISSING = MISSING
+    required: list[StrictStr] | MISSING = MISSING
+    type: Literal["object"] = const("object")
 
 
 class ToolListChangedNotificationParams(MCPModel):
@@ -734,7 +708,7 @@ class ClientCapabilities(MCPModel):
     Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
     """
 
-    experimental: dict[str, ClientCapabilitiesExperimentalValue] | MISSING = MISSING
+    experimental: dict[str, dict[str, Any]] | MISSING = MISSING
     """
     Experimental, non-standard capabilities that the client supports.
     """
@@ -742,7 +716,7 @@ class ClientCapabilities(MCPModel):
     """
     Present if the client supports listing roots.
     """
-    sampling: ClientCapabilitiesSampling | MISSING = MISSING
+    sampling: dict[str, Any] | MISSING = MISSING
     """
     Present if the client supports sampling from an LLM.
     """
@@ -1106,11 +1080,11 @@ class ServerCapabilities(MCPModel):
     Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
     """
 
-    experimental: dict[str, ServerCapabilitiesExperimentalValue] | MISSING = MISSING
+    experimental: dict[str, dict[str, Any]] | MISSING = MISSING
     """
     Experimental, non-standard capabilities that the server supports.
     """
-    logging: ServerCapabilitiesLogging | MISSING = MISSING
+    logging: dict[str, Any] | MISSING = MISSING
     """
     Present if the server supports sending log messages to the client.
     """
@@ -1159,14 +1133,23 @@ class TextContent(MCPModel):
     type: Literal["text"] = const("text")
 
 
-class ToolInputSchema(MCPModel):
+class Tool(MCPModel):
+    """
+    Definition for a tool the client can call.
+    """
+
+    description: StrictStr | MISSING = MISSING
+    """
+    A human-readable description of the tool.
+    """
+    input_schema: Annotated[ToolInputSchema, Field(alias="inputSchema")]
     """
     A JSON Schema object defining the expected parameters for the tool.
     """
-
-    properties: dict[str, ToolInputSchemaPropertiesValue] | MISSING = MISSING
-    required: list[StrictStr] | MISSING = MISSING
-    type: Literal["object"] = const("object")
+    name: StrictStr
+    """
+    The name of the tool.
+    """
 
 
 class ToolListChangedNotification(MCPModel):
@@ -1297,6 +1280,23 @@ class ListRootsRequestParams(MCPModel):
     meta: Annotated[ListRootsRequestParamsMeta | MISSING, Field(alias="_meta")] = MISSING
 
 
+class ListToolsResult(MCPModel):
+    """
+    The server's response to a tools/list request from the client.
+    """
+
+    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    """
+    This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
+    """
+    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
+    """
+    An opaque token representing the pagination position after the last returned result.
+    If present, there may be more results available.
+    """
+    tools: list[Tool]
+
+
 class PingRequestParams(MCPModel):
     meta: Annotated[PingRequestParamsMeta | MISSING, Field(alias="_meta")] = MISSING
 
@@ -1415,25 +1415,6 @@ ServerNotification = TypeAliasType(
 )
 
 
-class Tool(MCPModel):
-    """
-    Definition for a tool the client can call.
-    """
-
-    description: StrictStr | MISSING = MISSING
-    """
-    A human-readable description of the tool.
-    """
-    input_schema: Annotated[ToolInputSchema, Field(alias="inputSchema")]
-    """
-    A JSON Schema object defining the expected parameters for the tool.
-    """
-    name: StrictStr
-    """
-    The name of the tool.
-    """
-
-
 CallToolResultContentItem = TypeAliasType(
     "CallToolResultContentItem",
     Annotated[TextContent | ImageContent | EmbeddedResource, Field(discriminator="type")],
@@ -1526,23 +1507,6 @@ class ListRootsRequest(MCPModel):
     params: ListRootsRequestParams | MISSING = MISSING
 
 
-class ListToolsResult(MCPModel):
-    """
-    The server's response to a tools/list request from the client.
-    """
-
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
-    """
-    This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    """
-    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
-    """
-    An opaque token representing the pagination position after the last returned result.
-    If present, there may be more results available.
-    """
-    tools: list[Tool]
-
-
 class PingRequest(MCPModel):
     """
     A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
@@ -1633,7 +1597,7 @@ class CreateMessageRequestParams(MCPModel):
     The maximum number of tokens to sample, as requested by the server. The client MAY choose to sample fewer tokens than requested.
     """
     messages: list[SamplingMessage]
-    metadata: CreateMessageRequestParamsMetadata | MISSING = MISSING
+    metadata: dict[str, Any] | MISSING = MISSING
     """
     Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
     """

@@ -12,9 +12,7 @@ __all__ = [
     "CancelledNotification",
     "CancelledNotificationParams",
     "ClientCapabilities",
-    "ClientCapabilitiesExperimentalValue",
     "ClientCapabilitiesRoots",
-    "ClientCapabilitiesSampling",
     "ClientNotification",
     "ClientRequest",
     "ClientResult",
@@ -26,7 +24,6 @@ __all__ = [
     "CompleteResultCompletion",
     "CreateMessageRequest",
     "CreateMessageRequestParams",
-    "CreateMessageRequestParamsMetadata",
     "CreateMessageResult",
     "CreateMessageResultContent",
     "Cursor",
@@ -123,9 +120,6 @@ __all__ = [
     "SamplingMessage",
     "SamplingMessageContent",
     "ServerCapabilities",
-    "ServerCapabilitiesCompletions",
-    "ServerCapabilitiesExperimentalValue",
-    "ServerCapabilitiesLogging",
     "ServerCapabilitiesPrompts",
     "ServerCapabilitiesResources",
     "ServerCapabilitiesTools",
@@ -141,7 +135,6 @@ __all__ = [
     "Tool",
     "ToolAnnotations",
     "ToolInputSchema",
-    "ToolInputSchemaPropertiesValue",
     "ToolListChangedNotification",
     "ToolListChangedNotificationParams",
     "UnsubscribeRequest",
@@ -179,10 +172,6 @@ class CallToolRequestParams(MCPModel):
     name: StrictStr
 
 
-class ClientCapabilitiesExperimentalValue(MCPModel):
-    pass
-
-
 class ClientCapabilitiesRoots(MCPModel):
     """
     Present if the client supports listing roots.
@@ -191,12 +180,6 @@ class ClientCapabilitiesRoots(MCPModel):
     list_changed: Annotated[StrictBool | MISSING, Field(alias="listChanged")] = MISSING
     """
     Whether the client supports notifications for changes to the roots list.
-    """
-
-
-class ClientCapabilitiesSampling(MCPModel):
-    """
-    Present if the client supports sampling from an LLM.
     """
 
 
@@ -227,12 +210,6 @@ class CompleteResultCompletion(MCPModel):
     values: list[StrictStr]
     """
     An array of completion values. Must not exceed 100 items.
-    """
-
-
-class CreateMessageRequestParamsMetadata(MCPModel):
-    """
-    Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
     """
 
 
@@ -576,22 +553,6 @@ class RootsListChangedNotificationParams(MCPModel):
     """
 
 
-class ServerCapabilitiesCompletions(MCPModel):
-    """
-    Present if the server supports argument autocompletion suggestions.
-    """
-
-
-class ServerCapabilitiesExperimentalValue(MCPModel):
-    pass
-
-
-class ServerCapabilitiesLogging(MCPModel):
-    """
-    Present if the server supports sending log messages to the client.
-    """
-
-
 class ServerCapabilitiesPrompts(MCPModel):
     """
     Present if the server offers any prompt templates.
@@ -709,8 +670,14 @@ class ToolAnnotations(MCPModel):
     """
 
 
-class ToolInputSchemaPropertiesValue(MCPModel):
-    pass
+class ToolInputSchema(MCPModel):
+    """
+    A JSON Schema object defining the expected parameters for the tool.
+    """
+
+    properties: dict[str, dict[str, Any]] | MISSING = MISSING
+    required: list[StrictStr] | MISSING = MISSING
+    type: Literal["object"] = const("object")
 
 
 class ToolListChangedNotificationParams(MCPModel):
@@ -795,7 +762,7 @@ class ClientCapabilities(MCPModel):
     Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
     """
 
-    experimental: dict[str, ClientCapabilitiesExperimentalValue] | MISSING = MISSING
+    experimental: dict[str, dict[str, Any]] | MISSING = MISSING
     """
     Experimental, non-standard capabilities that the client supports.
     """
@@ -803,7 +770,7 @@ class ClientCapabilities(MCPModel):
     """
     Present if the client supports listing roots.
     """
-    sampling: ClientCapabilitiesSampling | MISSING = MISSING
+    sampling: dict[str, Any] | MISSING = MISSING
     """
     Present if the client supports sampling from an LLM.
     """
@@ -1191,15 +1158,15 @@ class ServerCapabilities(MCPModel):
     Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
     """
 
-    completions: ServerCapabilitiesCompletions | MISSING = MISSING
+    completions: dict[str, Any] | MISSING = MISSING
     """
     Present if the server supports argument autocompletion suggestions.
     """
-    experimental: dict[str, ServerCapabilitiesExperimentalValue] | MISSING = MISSING
+    experimental: dict[str, dict[str, Any]] | MISSING = MISSING
     """
     Experimental, non-standard capabilities that the server supports.
     """
-    logging: ServerCapabilitiesLogging | MISSING = MISSING
+    logging: dict[str, Any] | MISSING = MISSING
     """
     Present if the server supports sending log messages to the client.
     """
@@ -1251,14 +1218,29 @@ class TextContent(MCPModel):
     type: Literal["text"] = const("text")
 
 
-class ToolInputSchema(MCPModel):
+class Tool(MCPModel):
+    """
+    Definition for a tool the client can call.
+    """
+
+    annotations: ToolAnnotations | MISSING = MISSING
+    """
+    Optional additional tool information.
+    """
+    description: StrictStr | MISSING = MISSING
+    """
+    A human-readable description of the tool.
+
+    This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a "hint" to the model.
+    """
+    input_schema: Annotated[ToolInputSchema, Field(alias="inputSchema")]
     """
     A JSON Schema object defining the expected parameters for the tool.
     """
-
-    properties: dict[str, ToolInputSchemaPropertiesValue] | MISSING = MISSING
-    required: list[StrictStr] | MISSING = MISSING
-    type: Literal["object"] = const("object")
+    name: StrictStr
+    """
+    The name of the tool.
+    """
 
 
 class ToolListChangedNotification(MCPModel):
@@ -1443,6 +1425,23 @@ class ListRootsRequestParams(MCPModel):
     meta: Annotated[ListRootsRequestParamsMeta | MISSING, Field(alias="_meta")] = MISSING
 
 
+class ListToolsResult(MCPModel):
+    """
+    The server's response to a tools/list request from the client.
+    """
+
+    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    """
+    This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
+    """
+    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
+    """
+    An opaque token representing the pagination position after the last returned result.
+    If present, there may be more results available.
+    """
+    tools: list[Tool]
+
+
 class PingRequestParams(MCPModel):
     meta: Annotated[PingRequestParamsMeta | MISSING, Field(alias="_meta")] = MISSING
 
@@ -1500,31 +1499,6 @@ ServerNotification = TypeAliasType(
         Field(discriminator="method"),
     ],
 )
-
-
-class Tool(MCPModel):
-    """
-    Definition for a tool the client can call.
-    """
-
-    annotations: ToolAnnotations | MISSING = MISSING
-    """
-    Optional additional tool information.
-    """
-    description: StrictStr | MISSING = MISSING
-    """
-    A human-readable description of the tool.
-
-    This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a "hint" to the model.
-    """
-    input_schema: Annotated[ToolInputSchema, Field(alias="inputSchema")]
-    """
-    A JSON Schema object defining the expected parameters for the tool.
-    """
-    name: StrictStr
-    """
-    The name of the tool.
-    """
 
 
 CallToolResultContentItem = TypeAliasType(
@@ -1613,23 +1587,6 @@ class ListRootsRequest(MCPModel):
 
     method: Literal["roots/list"] = const("roots/list")
     params: ListRootsRequestParams | MISSING = MISSING
-
-
-class ListToolsResult(MCPModel):
-    """
-    The server's response to a tools/list request from the client.
-    """
-
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
-    """
-    This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    """
-    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
-    """
-    An opaque token representing the pagination position after the last returned result.
-    If present, there may be more results available.
-    """
-    tools: list[Tool]
 
 
 class PingRequest(MCPModel):
@@ -1737,7 +1694,7 @@ class CreateMessageRequestParams(MCPModel):
     The maximum number of tokens to sample, as requested by the server. The client MAY choose to sample fewer tokens than requested.
     """
     messages: list[SamplingMessage]
-    metadata: CreateMessageRequestParamsMetadata | MISSING = MISSING
+    metadata: dict[str, Any] | MISSING = MISSING
     """
     Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
     """

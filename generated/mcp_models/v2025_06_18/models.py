@@ -13,10 +13,7 @@ __all__ = [
     "CancelledNotification",
     "CancelledNotificationParams",
     "ClientCapabilities",
-    "ClientCapabilitiesElicitation",
-    "ClientCapabilitiesExperimentalValue",
     "ClientCapabilitiesRoots",
-    "ClientCapabilitiesSampling",
     "ClientNotification",
     "ClientRequest",
     "ClientResult",
@@ -30,7 +27,6 @@ __all__ = [
     "ContentBlock",
     "CreateMessageRequest",
     "CreateMessageRequestParams",
-    "CreateMessageRequestParamsMetadata",
     "CreateMessageResult",
     "CreateMessageResultContent",
     "Cursor",
@@ -126,9 +122,6 @@ __all__ = [
     "SamplingMessage",
     "SamplingMessageContent",
     "ServerCapabilities",
-    "ServerCapabilitiesCompletions",
-    "ServerCapabilitiesExperimentalValue",
-    "ServerCapabilitiesLogging",
     "ServerCapabilitiesPrompts",
     "ServerCapabilitiesResources",
     "ServerCapabilitiesTools",
@@ -145,11 +138,9 @@ __all__ = [
     "Tool",
     "ToolAnnotations",
     "ToolInputSchema",
-    "ToolInputSchemaPropertiesValue",
     "ToolListChangedNotification",
     "ToolListChangedNotificationParams",
     "ToolOutputSchema",
-    "ToolOutputSchemaPropertiesValue",
     "UnsubscribeRequest",
     "UnsubscribeRequestParams",
 ]
@@ -216,16 +207,6 @@ class CallToolRequestParams(MCPModel):
     name: StrictStr
 
 
-class ClientCapabilitiesElicitation(MCPModel):
-    """
-    Present if the client supports elicitation from the server.
-    """
-
-
-class ClientCapabilitiesExperimentalValue(MCPModel):
-    pass
-
-
 class ClientCapabilitiesRoots(MCPModel):
     """
     Present if the client supports listing roots.
@@ -234,12 +215,6 @@ class ClientCapabilitiesRoots(MCPModel):
     list_changed: Annotated[StrictBool | MISSING, Field(alias="listChanged")] = MISSING
     """
     Whether the client supports notifications for changes to the roots list.
-    """
-
-
-class ClientCapabilitiesSampling(MCPModel):
-    """
-    Present if the client supports sampling from an LLM.
     """
 
 
@@ -281,12 +256,6 @@ class CompleteResultCompletion(MCPModel):
     values: list[StrictStr]
     """
     An array of completion values. Must not exceed 100 items.
-    """
-
-
-class CreateMessageRequestParamsMetadata(MCPModel):
-    """
-    Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
     """
 
 
@@ -711,22 +680,6 @@ class RootsListChangedNotificationParams(MCPModel):
     """
 
 
-class ServerCapabilitiesCompletions(MCPModel):
-    """
-    Present if the server supports argument autocompletion suggestions.
-    """
-
-
-class ServerCapabilitiesExperimentalValue(MCPModel):
-    pass
-
-
-class ServerCapabilitiesLogging(MCPModel):
-    """
-    Present if the server supports sending log messages to the client.
-    """
-
-
 class ServerCapabilitiesPrompts(MCPModel):
     """
     Present if the server offers any prompt templates.
@@ -857,8 +810,14 @@ class ToolAnnotations(MCPModel):
     """
 
 
-class ToolInputSchemaPropertiesValue(MCPModel):
-    pass
+class ToolInputSchema(MCPModel):
+    """
+    A JSON Schema object defining the expected parameters for the tool.
+    """
+
+    properties: dict[str, dict[str, Any]] | MISSING = MISSING
+    required: list[StrictStr] | MISSING = MISSING
+    type: Literal["object"] = const("object")
 
 
 class ToolListChangedNotificationParams(MCPModel):
@@ -868,8 +827,15 @@ class ToolListChangedNotificationParams(MCPModel):
     """
 
 
-class ToolOutputSchemaPropertiesValue(MCPModel):
-    pass
+class ToolOutputSchema(MCPModel):
+    """
+    An optional JSON Schema object defining the structure of the tool's output returned in
+    the structuredContent field of a CallToolResult.
+    """
+
+    properties: dict[str, dict[str, Any]] | MISSING = MISSING
+    required: list[StrictStr] | MISSING = MISSING
+    type: Literal["object"] = const("object")
 
 
 class UnsubscribeRequestParams(MCPModel):
@@ -960,11 +926,11 @@ class ClientCapabilities(MCPModel):
     Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
     """
 
-    elicitation: ClientCapabilitiesElicitation | MISSING = MISSING
+    elicitation: dict[str, Any] | MISSING = MISSING
     """
     Present if the client supports elicitation from the server.
     """
-    experimental: dict[str, ClientCapabilitiesExperimentalValue] | MISSING = MISSING
+    experimental: dict[str, dict[str, Any]] | MISSING = MISSING
     """
     Experimental, non-standard capabilities that the client supports.
     """
@@ -972,7 +938,7 @@ class ClientCapabilities(MCPModel):
     """
     Present if the client supports listing roots.
     """
-    sampling: ClientCapabilitiesSampling | MISSING = MISSING
+    sampling: dict[str, Any] | MISSING = MISSING
     """
     Present if the client supports sampling from an LLM.
     """
@@ -1481,15 +1447,15 @@ class ServerCapabilities(MCPModel):
     Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
     """
 
-    completions: ServerCapabilitiesCompletions | MISSING = MISSING
+    completions: dict[str, Any] | MISSING = MISSING
     """
     Present if the server supports argument autocompletion suggestions.
     """
-    experimental: dict[str, ServerCapabilitiesExperimentalValue] | MISSING = MISSING
+    experimental: dict[str, dict[str, Any]] | MISSING = MISSING
     """
     Experimental, non-standard capabilities that the server supports.
     """
-    logging: ServerCapabilitiesLogging | MISSING = MISSING
+    logging: dict[str, Any] | MISSING = MISSING
     """
     Present if the server supports sending log messages to the client.
     """
@@ -1545,14 +1511,49 @@ class TextContent(MCPModel):
     type: Literal["text"] = const("text")
 
 
-class ToolInputSchema(MCPModel):
+class Tool(MCPModel):
+    """
+    Definition for a tool the client can call.
+    """
+
+    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    """
+    See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    """
+    annotations: ToolAnnotations | MISSING = MISSING
+    """
+    Optional additional tool information.
+
+    Display name precedence order is: title, annotations.title, then name.
+    """
+    description: StrictStr | MISSING = MISSING
+    """
+    A human-readable description of the tool.
+
+    This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a "hint" to the model.
+    """
+    input_schema: Annotated[ToolInputSchema, Field(alias="inputSchema")]
     """
     A JSON Schema object defining the expected parameters for the tool.
     """
+    name: StrictStr
+    """
+    Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
+    """
+    output_schema: Annotated[ToolOutputSchema | MISSING, Field(alias="outputSchema")] = MISSING
+    """
+    An optional JSON Schema object defining the structure of the tool's output returned in
+    the structuredContent field of a CallToolResult.
+    """
+    title: StrictStr | MISSING = MISSING
+    """
+    Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
+    even by those unfamiliar with domain-specific terminology.
 
-    properties: dict[str, ToolInputSchemaPropertiesValue] | MISSING = MISSING
-    required: list[StrictStr] | MISSING = MISSING
-    type: Literal["object"] = const("object")
+    If not provided, the name should be used for display (except for Tool,
+    where `annotations.title` should be given precedence over using `name`,
+    if present).
+    """
 
 
 class ToolListChangedNotification(MCPModel):
@@ -1562,17 +1563,6 @@ class ToolListChangedNotification(MCPModel):
 
     method: Literal["notifications/tools/list_changed"] = const("notifications/tools/list_changed")
     params: ToolListChangedNotificationParams | MISSING = MISSING
-
-
-class ToolOutputSchema(MCPModel):
-    """
-    An optional JSON Schema object defining the structure of the tool's output returned in
-    the structuredContent field of a CallToolResult.
-    """
-
-    properties: dict[str, ToolOutputSchemaPropertiesValue] | MISSING = MISSING
-    required: list[StrictStr] | MISSING = MISSING
-    type: Literal["object"] = const("object")
 
 
 class UnsubscribeRequest(MCPModel):
@@ -1745,6 +1735,23 @@ class ListRootsRequestParams(MCPModel):
     """
 
 
+class ListToolsResult(MCPModel):
+    """
+    The server's response to a tools/list request from the client.
+    """
+
+    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    """
+    See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    """
+    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
+    """
+    An opaque token representing the pagination position after the last returned result.
+    If present, there may be more results available.
+    """
+    tools: list[Tool]
+
+
 class PingRequestParams(MCPModel):
     meta: Annotated[PingRequestParamsMeta | MISSING, Field(alias="_meta")] = MISSING
     """
@@ -1797,51 +1804,6 @@ ServerNotification = TypeAliasType(
         Field(discriminator="method"),
     ],
 )
-
-
-class Tool(MCPModel):
-    """
-    Definition for a tool the client can call.
-    """
-
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
-    """
-    See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    """
-    annotations: ToolAnnotations | MISSING = MISSING
-    """
-    Optional additional tool information.
-
-    Display name precedence order is: title, annotations.title, then name.
-    """
-    description: StrictStr | MISSING = MISSING
-    """
-    A human-readable description of the tool.
-
-    This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a "hint" to the model.
-    """
-    input_schema: Annotated[ToolInputSchema, Field(alias="inputSchema")]
-    """
-    A JSON Schema object defining the expected parameters for the tool.
-    """
-    name: StrictStr
-    """
-    Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    """
-    output_schema: Annotated[ToolOutputSchema | MISSING, Field(alias="outputSchema")] = MISSING
-    """
-    An optional JSON Schema object defining the structure of the tool's output returned in
-    the structuredContent field of a CallToolResult.
-    """
-    title: StrictStr | MISSING = MISSING
-    """
-    Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-    even by those unfamiliar with domain-specific terminology.
-
-    If not provided, the name should be used for display (except for Tool,
-    where `annotations.title` should be given precedence over using `name`,
-    if present).
-    """
 
 
 ClientNotification = TypeAliasType(
@@ -1931,23 +1893,6 @@ class ListRootsRequest(MCPModel):
 
     method: Literal["roots/list"] = const("roots/list")
     params: ListRootsRequestParams | MISSING = MISSING
-
-
-class ListToolsResult(MCPModel):
-    """
-    The server's response to a tools/list request from the client.
-    """
-
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
-    """
-    See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    """
-    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
-    """
-    An opaque token representing the pagination position after the last returned result.
-    If present, there may be more results available.
-    """
-    tools: list[Tool]
 
 
 class PingRequest(MCPModel):
@@ -2067,7 +2012,7 @@ class CreateMessageRequestParams(MCPModel):
     The client MAY choose to sample fewer tokens than the requested maximum.
     """
     messages: list[SamplingMessage]
-    metadata: CreateMessageRequestParamsMetadata | MISSING = MISSING
+    metadata: dict[str, Any] | MISSING = MISSING
     """
     Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
     """

@@ -18,21 +18,12 @@ __all__ = [
     "CancelledNotificationParams",
     "ClientCapabilities",
     "ClientCapabilitiesElicitation",
-    "ClientCapabilitiesElicitationForm",
-    "ClientCapabilitiesElicitationUrl",
-    "ClientCapabilitiesExperimentalValue",
     "ClientCapabilitiesRoots",
     "ClientCapabilitiesSampling",
-    "ClientCapabilitiesSamplingContext",
-    "ClientCapabilitiesSamplingTools",
     "ClientCapabilitiesTasks",
-    "ClientCapabilitiesTasksCancel",
-    "ClientCapabilitiesTasksList",
     "ClientCapabilitiesTasksRequests",
     "ClientCapabilitiesTasksRequestsElicitation",
-    "ClientCapabilitiesTasksRequestsElicitationCreate",
     "ClientCapabilitiesTasksRequestsSampling",
-    "ClientCapabilitiesTasksRequestsSamplingCreateMessage",
     "ClientNotification",
     "ClientRequest",
     "ClientResult",
@@ -48,7 +39,6 @@ __all__ = [
     "CreateMessageRequest",
     "CreateMessageRequestParams",
     "CreateMessageRequestParamsMeta",
-    "CreateMessageRequestParamsMetadata",
     "CreateMessageResult",
     "CreateMessageResultContent",
     "CreateMessageResultContentVariantF",
@@ -159,17 +149,11 @@ __all__ = [
     "SamplingMessageContentBlock",
     "SamplingMessageContentVariantF",
     "ServerCapabilities",
-    "ServerCapabilitiesCompletions",
-    "ServerCapabilitiesExperimentalValue",
-    "ServerCapabilitiesLogging",
     "ServerCapabilitiesPrompts",
     "ServerCapabilitiesResources",
     "ServerCapabilitiesTasks",
-    "ServerCapabilitiesTasksCancel",
-    "ServerCapabilitiesTasksList",
     "ServerCapabilitiesTasksRequests",
     "ServerCapabilitiesTasksRequestsTools",
-    "ServerCapabilitiesTasksRequestsToolsCall",
     "ServerCapabilitiesTools",
     "ServerNotification",
     "ServerRequest",
@@ -201,10 +185,8 @@ __all__ = [
     "ToolChoice",
     "ToolExecution",
     "ToolInputSchema",
-    "ToolInputSchemaPropertiesValue",
     "ToolListChangedNotification",
     "ToolOutputSchema",
-    "ToolOutputSchemaPropertiesValue",
     "ToolResultContent",
     "ToolUseContent",
     "URLElicitationRequiredError",
@@ -282,16 +264,13 @@ class CancelTaskRequestParams(MCPModel):
     """
 
 
-class ClientCapabilitiesElicitationForm(MCPModel):
-    pass
+class ClientCapabilitiesElicitation(MCPModel):
+    """
+    Present if the client supports elicitation from the server.
+    """
 
-
-class ClientCapabilitiesElicitationUrl(MCPModel):
-    pass
-
-
-class ClientCapabilitiesExperimentalValue(MCPModel):
-    pass
+    form: dict[str, Any] | MISSING = MISSING
+    url: dict[str, Any] | MISSING = MISSING
 
 
 class ClientCapabilitiesRoots(MCPModel):
@@ -305,38 +284,39 @@ class ClientCapabilitiesRoots(MCPModel):
     """
 
 
-class ClientCapabilitiesSamplingContext(MCPModel):
+class ClientCapabilitiesSampling(MCPModel):
+    """
+    Present if the client supports sampling from an LLM.
+    """
+
+    context: dict[str, Any] | MISSING = MISSING
     """
     Whether the client supports context inclusion via includeContext parameter.
     If not declared, servers SHOULD only use `includeContext: "none"` (or omit it).
     """
-
-
-class ClientCapabilitiesSamplingTools(MCPModel):
+    tools: dict[str, Any] | MISSING = MISSING
     """
     Whether the client supports tool use via tools and toolChoice parameters.
     """
 
 
-class ClientCapabilitiesTasksCancel(MCPModel):
+class ClientCapabilitiesTasksRequestsElicitation(MCPModel):
     """
-    Whether this client supports tasks/cancel.
-    """
-
-
-class ClientCapabilitiesTasksList(MCPModel):
-    """
-    Whether this client supports tasks/list.
+    Task support for elicitation-related requests.
     """
 
-
-class ClientCapabilitiesTasksRequestsElicitationCreate(MCPModel):
+    create: dict[str, Any] | MISSING = MISSING
     """
     Whether the client supports task-augmented elicitation/create requests.
     """
 
 
-class ClientCapabilitiesTasksRequestsSamplingCreateMessage(MCPModel):
+class ClientCapabilitiesTasksRequestsSampling(MCPModel):
+    """
+    Task support for sampling-related requests.
+    """
+
+    create_message: Annotated[dict[str, Any] | MISSING, Field(alias="createMessage")] = MISSING
     """
     Whether the client supports task-augmented sampling/createMessage requests.
     """
@@ -380,12 +360,6 @@ class CompleteResultCompletion(MCPModel):
     values: list[StrictStr]
     """
     An array of completion values. Must not exceed 100 items.
-    """
-
-
-class CreateMessageRequestParamsMetadata(MCPModel):
-    """
-    Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
     """
 
 
@@ -950,22 +924,6 @@ class RootsListChangedNotification(MCPModel):
     params: NotificationParams | MISSING = MISSING
 
 
-class ServerCapabilitiesCompletions(MCPModel):
-    """
-    Present if the server supports argument autocompletion suggestions.
-    """
-
-
-class ServerCapabilitiesExperimentalValue(MCPModel):
-    pass
-
-
-class ServerCapabilitiesLogging(MCPModel):
-    """
-    Present if the server supports sending log messages to the client.
-    """
-
-
 class ServerCapabilitiesPrompts(MCPModel):
     """
     Present if the server offers any prompt templates.
@@ -992,19 +950,12 @@ class ServerCapabilitiesResources(MCPModel):
     """
 
 
-class ServerCapabilitiesTasksCancel(MCPModel):
+class ServerCapabilitiesTasksRequestsTools(MCPModel):
     """
-    Whether this server supports tasks/cancel.
-    """
-
-
-class ServerCapabilitiesTasksList(MCPModel):
-    """
-    Whether this server supports tasks/list.
+    Task support for tool-related requests.
     """
 
-
-class ServerCapabilitiesTasksRequestsToolsCall(MCPModel):
+    call: dict[str, Any] | MISSING = MISSING
     """
     Whether the server supports task-augmented tools/call requests.
     """
@@ -1251,8 +1202,15 @@ class ToolExecution(MCPModel):
     """
 
 
-class ToolInputSchemaPropertiesValue(MCPModel):
-    pass
+class ToolInputSchema(MCPModel):
+    """
+    A JSON Schema object defining the expected parameters for the tool.
+    """
+
+    schema_: Annotated[StrictStr | MISSING, Field(alias="$schema")] = MISSING
+    properties: dict[str, dict[str, Any]] | MISSING = MISSING
+    required: list[StrictStr] | MISSING = MISSING
+    type: Literal["object"] = const("object")
 
 
 class ToolListChangedNotification(MCPModel):
@@ -1265,8 +1223,19 @@ class ToolListChangedNotification(MCPModel):
     params: NotificationParams | MISSING = MISSING
 
 
-class ToolOutputSchemaPropertiesValue(MCPModel):
-    pass
+class ToolOutputSchema(MCPModel):
+    """
+    An optional JSON Schema object defining the structure of the tool's output returned in
+    the structuredContent field of a CallToolResult.
+
+    Defaults to JSON Schema 2020-12 when no explicit $schema is provided.
+    Currently restricted to type: "object" at the root level.
+    """
+
+    schema_: Annotated[StrictStr | MISSING, Field(alias="$schema")] = MISSING
+    properties: dict[str, dict[str, Any]] | MISSING = MISSING
+    required: list[StrictStr] | MISSING = MISSING
+    type: Literal["object"] = const("object")
 
 
 class ToolUseContent(MCPModel):
@@ -1487,52 +1456,18 @@ class CancelledNotificationParams(MCPModel):
     """
 
 
-class ClientCapabilitiesElicitation(MCPModel):
+class ClientCapabilitiesTasksRequests(MCPModel):
     """
-    Present if the client supports elicitation from the server.
-    """
-
-    form: ClientCapabilitiesElicitationForm | MISSING = MISSING
-    url: ClientCapabilitiesElicitationUrl | MISSING = MISSING
-
-
-class ClientCapabilitiesSampling(MCPModel):
-    """
-    Present if the client supports sampling from an LLM.
+    Specifies which request types can be augmented with tasks.
     """
 
-    context: ClientCapabilitiesSamplingContext | MISSING = MISSING
-    """
-    Whether the client supports context inclusion via includeContext parameter.
-    If not declared, servers SHOULD only use `includeContext: "none"` (or omit it).
-    """
-    tools: ClientCapabilitiesSamplingTools | MISSING = MISSING
-    """
-    Whether the client supports tool use via tools and toolChoice parameters.
-    """
-
-
-class ClientCapabilitiesTasksRequestsElicitation(MCPModel):
+    elicitation: ClientCapabilitiesTasksRequestsElicitation | MISSING = MISSING
     """
     Task support for elicitation-related requests.
     """
-
-    create: ClientCapabilitiesTasksRequestsElicitationCreate | MISSING = MISSING
-    """
-    Whether the client supports task-augmented elicitation/create requests.
-    """
-
-
-class ClientCapabilitiesTasksRequestsSampling(MCPModel):
+    sampling: ClientCapabilitiesTasksRequestsSampling | MISSING = MISSING
     """
     Task support for sampling-related requests.
-    """
-
-    create_message: Annotated[
-        ClientCapabilitiesTasksRequestsSamplingCreateMessage | MISSING, Field(alias="createMessage")
-    ] = MISSING
-    """
-    Whether the client supports task-augmented sampling/createMessage requests.
     """
 
 
@@ -2127,14 +2062,14 @@ class ResourceUpdatedNotification(MCPModel):
     params: ResourceUpdatedNotificationParams
 
 
-class ServerCapabilitiesTasksRequestsTools(MCPModel):
+class ServerCapabilitiesTasksRequests(MCPModel):
     """
-    Task support for tool-related requests.
+    Specifies which request types can be augmented with tasks.
     """
 
-    call: ServerCapabilitiesTasksRequestsToolsCall | MISSING = MISSING
+    tools: ServerCapabilitiesTasksRequestsTools | MISSING = MISSING
     """
-    Whether the server supports task-augmented tools/call requests.
+    Task support for tool-related requests.
     """
 
 
@@ -2292,18 +2227,52 @@ class TitledSingleSelectEnumSchema(MCPModel):
     type: Literal["string"] = const("string")
 
 
-class ToolInputSchema(MCPModel):
+class Tool(MCPModel):
+    """
+    Definition for a tool the client can call.
+    """
+
+    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    """
+    See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    """
+    annotations: ToolAnnotations | MISSING = MISSING
+    """
+    Optional additional tool information.
+
+    Display name precedence order is: title, annotations.title, then name.
+    """
+    description: StrictStr | MISSING = MISSING
+    """
+    A human-readable description of the tool.
+
+    This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a "hint" to the model.
+    """
+    execution: ToolExecution | MISSING = MISSING
+    """
+    Execution-related properties for this tool.
+    """
+    icons: list[Icon] | MISSING = MISSING
+    """
+    Optional set of sized icons that the client can display in a user interface.
+
+    Clients that support rendering icons MUST support at least the following MIME types:
+    - `image/png` - PNG images (safe, universal compatibility)
+    - `image/jpeg` (and `image/jpg`) - JPEG images (safe, universal compatibility)
+
+    Clients that support rendering icons SHOULD also support:
+    - `image/svg+xml` - SVG images (scalable but requires security precautions)
+    - `image/webp` - WebP images (modern, efficient format)
+    """
+    input_schema: Annotated[ToolInputSchema, Field(alias="inputSchema")]
     """
     A JSON Schema object defining the expected parameters for the tool.
     """
-
-    schema_: Annotated[StrictStr | MISSING, Field(alias="$schema")] = MISSING
-    properties: dict[str, ToolInputSchemaPropertiesValue] | MISSING = MISSING
-    required: list[StrictStr] | MISSING = MISSING
-    type: Literal["object"] = const("object")
-
-
-class ToolOutputSchema(MCPModel):
+    name: StrictStr
+    """
+    Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
+    """
+    output_schema: Annotated[ToolOutputSchema | MISSING, Field(alias="outputSchema")] = MISSING
     """
     An optional JSON Schema object defining the structure of the tool's output returned in
     the structuredContent field of a CallToolResult.
@@ -2311,11 +2280,15 @@ class ToolOutputSchema(MCPModel):
     Defaults to JSON Schema 2020-12 when no explicit $schema is provided.
     Currently restricted to type: "object" at the root level.
     """
+    title: StrictStr | MISSING = MISSING
+    """
+    Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
+    even by those unfamiliar with domain-specific terminology.
 
-    schema_: Annotated[StrictStr | MISSING, Field(alias="$schema")] = MISSING
-    properties: dict[str, ToolOutputSchemaPropertiesValue] | MISSING = MISSING
-    required: list[StrictStr] | MISSING = MISSING
-    type: Literal["object"] = const("object")
+    If not provided, the name should be used for display (except for Tool,
+    where `annotations.title` should be given precedence over using `name`,
+    if present).
+    """
 
 
 class UnsubscribeRequestParams(MCPModel):
@@ -2411,18 +2384,22 @@ class CancelledNotification(MCPModel):
     params: CancelledNotificationParams
 
 
-class ClientCapabilitiesTasksRequests(MCPModel):
+class ClientCapabilitiesTasks(MCPModel):
     """
-    Specifies which request types can be augmented with tasks.
+    Present if the client supports task-augmented requests.
     """
 
-    elicitation: ClientCapabilitiesTasksRequestsElicitation | MISSING = MISSING
+    cancel: dict[str, Any] | MISSING = MISSING
     """
-    Task support for elicitation-related requests.
+    Whether this client supports tasks/cancel.
     """
-    sampling: ClientCapabilitiesTasksRequestsSampling | MISSING = MISSING
+    list_: Annotated[dict[str, Any] | MISSING, Field(alias="list")] = MISSING
     """
-    Task support for sampling-related requests.
+    Whether this client supports tasks/list.
+    """
+    requests: ClientCapabilitiesTasksRequests | MISSING = MISSING
+    """
+    Specifies which request types can be augmented with tasks.
     """
 
 
@@ -2649,6 +2626,23 @@ class ListTasksResult(MCPModel):
     tasks: list[Task]
 
 
+class ListToolsResult(MCPModel):
+    """
+    The server's response to a tools/list request from the client.
+    """
+
+    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    """
+    See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    """
+    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
+    """
+    An opaque token representing the pagination position after the last returned result.
+    If present, there may be more results available.
+    """
+    tools: list[Tool]
+
+
 class PaginatedRequestParams(MCPModel):
     """
     Common parameters for paginated requests.
@@ -2709,14 +2703,22 @@ class ReadResourceResult(MCPModel):
     contents: list[ReadResourceResultContentsItem]
 
 
-class ServerCapabilitiesTasksRequests(MCPModel):
+class ServerCapabilitiesTasks(MCPModel):
     """
-    Specifies which request types can be augmented with tasks.
+    Present if the server supports task-augmented requests.
     """
 
-    tools: ServerCapabilitiesTasksRequestsTools | MISSING = MISSING
+    cancel: dict[str, Any] | MISSING = MISSING
     """
-    Task support for tool-related requests.
+    Whether this server supports tasks/cancel.
+    """
+    list_: Annotated[dict[str, Any] | MISSING, Field(alias="list")] = MISSING
+    """
+    Whether this server supports tasks/list.
+    """
+    requests: ServerCapabilitiesTasksRequests | MISSING = MISSING
+    """
+    Specifies which request types can be augmented with tasks.
     """
 
 
@@ -2805,70 +2807,6 @@ class TitledMultiSelectEnumSchema(MCPModel):
     type: Literal["array"] = const("array")
 
 
-class Tool(MCPModel):
-    """
-    Definition for a tool the client can call.
-    """
-
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
-    """
-    See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    """
-    annotations: ToolAnnotations | MISSING = MISSING
-    """
-    Optional additional tool information.
-
-    Display name precedence order is: title, annotations.title, then name.
-    """
-    description: StrictStr | MISSING = MISSING
-    """
-    A human-readable description of the tool.
-
-    This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a "hint" to the model.
-    """
-    execution: ToolExecution | MISSING = MISSING
-    """
-    Execution-related properties for this tool.
-    """
-    icons: list[Icon] | MISSING = MISSING
-    """
-    Optional set of sized icons that the client can display in a user interface.
-
-    Clients that support rendering icons MUST support at least the following MIME types:
-    - `image/png` - PNG images (safe, universal compatibility)
-    - `image/jpeg` (and `image/jpg`) - JPEG images (safe, universal compatibility)
-
-    Clients that support rendering icons SHOULD also support:
-    - `image/svg+xml` - SVG images (scalable but requires security precautions)
-    - `image/webp` - WebP images (modern, efficient format)
-    """
-    input_schema: Annotated[ToolInputSchema, Field(alias="inputSchema")]
-    """
-    A JSON Schema object defining the expected parameters for the tool.
-    """
-    name: StrictStr
-    """
-    Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    """
-    output_schema: Annotated[ToolOutputSchema | MISSING, Field(alias="outputSchema")] = MISSING
-    """
-    An optional JSON Schema object defining the structure of the tool's output returned in
-    the structuredContent field of a CallToolResult.
-
-    Defaults to JSON Schema 2020-12 when no explicit $schema is provided.
-    Currently restricted to type: "object" at the root level.
-    """
-    title: StrictStr | MISSING = MISSING
-    """
-    Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-    even by those unfamiliar with domain-specific terminology.
-
-    If not provided, the name should be used for display (except for Tool,
-    where `annotations.title` should be given precedence over using `name`,
-    if present).
-    """
-
-
 class URLElicitationRequiredErrorErrorData(MCPModel):
     elicitations: list[ElicitRequestURLParams]
 
@@ -2895,22 +2833,30 @@ class CallToolRequest(MCPModel):
     params: CallToolRequestParams
 
 
-class ClientCapabilitiesTasks(MCPModel):
+class ClientCapabilities(MCPModel):
     """
-    Present if the client supports task-augmented requests.
+    Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
     """
 
-    cancel: ClientCapabilitiesTasksCancel | MISSING = MISSING
+    elicitation: ClientCapabilitiesElicitation | MISSING = MISSING
     """
-    Whether this client supports tasks/cancel.
+    Present if the client supports elicitation from the server.
     """
-    list_: Annotated[ClientCapabilitiesTasksList | MISSING, Field(alias="list")] = MISSING
+    experimental: dict[str, dict[str, Any]] | MISSING = MISSING
     """
-    Whether this client supports tasks/list.
+    Experimental, non-standard capabilities that the client supports.
     """
-    requests: ClientCapabilitiesTasksRequests | MISSING = MISSING
+    roots: ClientCapabilitiesRoots | MISSING = MISSING
     """
-    Specifies which request types can be augmented with tasks.
+    Present if the client supports listing roots.
+    """
+    sampling: ClientCapabilitiesSampling | MISSING = MISSING
+    """
+    Present if the client supports sampling from an LLM.
+    """
+    tasks: ClientCapabilitiesTasks | MISSING = MISSING
+    """
+    Present if the client supports task-augmented requests.
     """
 
 
@@ -2975,6 +2921,23 @@ class GetPromptRequest(MCPModel):
     params: GetPromptRequestParams
 
 
+class InitializeRequestParams(MCPModel):
+    """
+    Parameters for an `initialize` request.
+    """
+
+    meta: Annotated[InitializeRequestParamsMeta | MISSING, Field(alias="_meta")] = MISSING
+    """
+    See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    """
+    capabilities: ClientCapabilities
+    client_info: Annotated[Implementation, Field(alias="clientInfo")]
+    protocol_version: Annotated[StrictStr, Field(alias="protocolVersion")]
+    """
+    The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
+    """
+
+
 class ListPromptsRequest(MCPModel):
     """
     Sent from the client to request a list of prompts and prompt templates the server has.
@@ -3030,23 +2993,6 @@ class ListToolsRequest(MCPModel):
     params: PaginatedRequestParams | MISSING = MISSING
 
 
-class ListToolsResult(MCPModel):
-    """
-    The server's response to a tools/list request from the client.
-    """
-
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
-    """
-    See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    """
-    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
-    """
-    An opaque token representing the pagination position after the last returned result.
-    If present, there may be more results available.
-    """
-    tools: list[Tool]
-
-
 MultiSelectEnumSchema = TypeAliasType(
     "MultiSelectEnumSchema",
     SerializeAsAny[
@@ -3100,22 +3046,38 @@ class PromptMessage(MCPModel):
     role: Role
 
 
-class ServerCapabilitiesTasks(MCPModel):
+class ServerCapabilities(MCPModel):
+    """
+    Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
+    """
+
+    completions: dict[str, Any] | MISSING = MISSING
+    """
+    Present if the server supports argument autocompletion suggestions.
+    """
+    experimental: dict[str, dict[str, Any]] | MISSING = MISSING
+    """
+    Experimental, non-standard capabilities that the server supports.
+    """
+    logging: dict[str, Any] | MISSING = MISSING
+    """
+    Present if the server supports sending log messages to the client.
+    """
+    prompts: ServerCapabilitiesPrompts | MISSING = MISSING
+    """
+    Present if the server offers any prompt templates.
+    """
+    resources: ServerCapabilitiesResources | MISSING = MISSING
+    """
+    Present if the server offers any resources to read.
+    """
+    tasks: ServerCapabilitiesTasks | MISSING = MISSING
     """
     Present if the server supports task-augmented requests.
     """
-
-    cancel: ServerCapabilitiesTasksCancel | MISSING = MISSING
+    tools: ServerCapabilitiesTools | MISSING = MISSING
     """
-    Whether this server supports tasks/cancel.
-    """
-    list_: Annotated[ServerCapabilitiesTasksList | MISSING, Field(alias="list")] = MISSING
-    """
-    Whether this server supports tasks/list.
-    """
-    requests: ServerCapabilitiesTasksRequests | MISSING = MISSING
-    """
-    Specifies which request types can be augmented with tasks.
+    Present if the server offers any tools to call.
     """
 
 
@@ -3213,33 +3175,6 @@ class CallToolResult(MCPModel):
     """
 
 
-class ClientCapabilities(MCPModel):
-    """
-    Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
-    """
-
-    elicitation: ClientCapabilitiesElicitation | MISSING = MISSING
-    """
-    Present if the client supports elicitation from the server.
-    """
-    experimental: dict[str, ClientCapabilitiesExperimentalValue] | MISSING = MISSING
-    """
-    Experimental, non-standard capabilities that the client supports.
-    """
-    roots: ClientCapabilitiesRoots | MISSING = MISSING
-    """
-    Present if the client supports listing roots.
-    """
-    sampling: ClientCapabilitiesSampling | MISSING = MISSING
-    """
-    Present if the client supports sampling from an LLM.
-    """
-    tasks: ClientCapabilitiesTasks | MISSING = MISSING
-    """
-    Present if the client supports task-augmented requests.
-    """
-
-
 class ElicitRequestFormParamsRequestedSchema(MCPModel):
     """
     A restricted subset of JSON Schema.
@@ -3268,21 +3203,38 @@ class GetPromptResult(MCPModel):
     messages: list[PromptMessage]
 
 
-class InitializeRequestParams(MCPModel):
+class InitializeRequest(MCPModel):
     """
-    Parameters for an `initialize` request.
+    This request is sent from the client to the server when it first connects, asking it to begin initialization.
     """
 
-    meta: Annotated[InitializeRequestParamsMeta | MISSING, Field(alias="_meta")] = MISSING
+    id: RequestId
+    jsonrpc: Literal["2.0"] = const("2.0")
+    method: Literal["initialize"] = const("initialize")
+    params: InitializeRequestParams
+
+
+class InitializeResult(MCPModel):
+    """
+    After receiving an initialize request from the client, the server sends this response.
+    """
+
+    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    capabilities: ClientCapabilities
-    client_info: Annotated[Implementation, Field(alias="clientInfo")]
+    capabilities: ServerCapabilities
+    instructions: StrictStr | MISSING = MISSING
+    """
+    Instructions describing how to use the server and its features.
+
+    This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a "hint" to the model. For example, this information MAY be added to the system prompt.
+    """
     protocol_version: Annotated[StrictStr, Field(alias="protocolVersion")]
     """
-    The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
+    The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
     """
+    server_info: Annotated[Implementation, Field(alias="serverInfo")]
 
 
 SamplingMessageContentBlock = TypeAliasType(
@@ -3299,39 +3251,23 @@ SamplingMessageContentVariantF = TypeAliasType(
 )
 
 
-class ServerCapabilities(MCPModel):
-    """
-    Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
-    """
-
-    completions: ServerCapabilitiesCompletions | MISSING = MISSING
-    """
-    Present if the server supports argument autocompletion suggestions.
-    """
-    experimental: dict[str, ServerCapabilitiesExperimentalValue] | MISSING = MISSING
-    """
-    Experimental, non-standard capabilities that the server supports.
-    """
-    logging: ServerCapabilitiesLogging | MISSING = MISSING
-    """
-    Present if the server supports sending log messages to the client.
-    """
-    prompts: ServerCapabilitiesPrompts | MISSING = MISSING
-    """
-    Present if the server offers any prompt templates.
-    """
-    resources: ServerCapabilitiesResources | MISSING = MISSING
-    """
-    Present if the server offers any resources to read.
-    """
-    tasks: ServerCapabilitiesTasks | MISSING = MISSING
-    """
-    Present if the server supports task-augmented requests.
-    """
-    tools: ServerCapabilitiesTools | MISSING = MISSING
-    """
-    Present if the server offers any tools to call.
-    """
+ServerResult = TypeAliasType(
+    "ServerResult",
+    Result
+    | InitializeResult
+    | ListResourcesResult
+    | ListResourceTemplatesResult
+    | ReadResourceResult
+    | ListPromptsResult
+    | GetPromptResult
+    | ListToolsResult
+    | CallToolResult
+    | GetTaskResult
+    | GetTaskPayloadResult
+    | CancelTaskResult
+    | ListTasksResult
+    | CompleteResult,
+)
 
 
 class URLElicitationRequiredError(MCPModel):
@@ -3342,6 +3278,31 @@ class URLElicitationRequiredError(MCPModel):
     error: URLElicitationRequiredErrorError
     id: RequestId | MISSING = MISSING
     jsonrpc: Literal["2.0"] = const("2.0")
+
+
+ClientRequest = TypeAliasType(
+    "ClientRequest",
+    Annotated[
+        InitializeRequest
+        | PingRequest
+        | ListResourcesRequest
+        | ListResourceTemplatesRequest
+        | ReadResourceRequest
+        | SubscribeRequest
+        | UnsubscribeRequest
+        | ListPromptsRequest
+        | GetPromptRequest
+        | ListToolsRequest
+        | CallToolRequest
+        | GetTaskRequest
+        | GetTaskPayloadRequest
+        | CancelTaskRequest
+        | ListTasksRequest
+        | SetLevelRequest
+        | CompleteRequest,
+        Field(discriminator="method"),
+    ],
+)
 
 
 CreateMessageResultContentVariantF = TypeAliasType(
@@ -3398,40 +3359,6 @@ ElicitRequestParams = TypeAliasType(
 )
 
 
-class InitializeRequest(MCPModel):
-    """
-    This request is sent from the client to the server when it first connects, asking it to begin initialization.
-    """
-
-    id: RequestId
-    jsonrpc: Literal["2.0"] = const("2.0")
-    method: Literal["initialize"] = const("initialize")
-    params: InitializeRequestParams
-
-
-class InitializeResult(MCPModel):
-    """
-    After receiving an initialize request from the client, the server sends this response.
-    """
-
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
-    """
-    See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    """
-    capabilities: ServerCapabilities
-    instructions: StrictStr | MISSING = MISSING
-    """
-    Instructions describing how to use the server and its features.
-
-    This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a "hint" to the model. For example, this information MAY be added to the system prompt.
-    """
-    protocol_version: Annotated[StrictStr, Field(alias="protocolVersion")]
-    """
-    The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
-    """
-    server_info: Annotated[Implementation, Field(alias="serverInfo")]
-
-
 SamplingMessageContent = TypeAliasType(
     "SamplingMessageContent",
     SerializeAsAny[
@@ -3446,50 +3373,6 @@ SamplingMessageContent = TypeAliasType(
             ],
             structural("SamplingMessageContent"),
         ]
-    ],
-)
-
-
-ServerResult = TypeAliasType(
-    "ServerResult",
-    Result
-    | InitializeResult
-    | ListResourcesResult
-    | ListResourceTemplatesResult
-    | ReadResourceResult
-    | ListPromptsResult
-    | GetPromptResult
-    | ListToolsResult
-    | CallToolResult
-    | GetTaskResult
-    | GetTaskPayloadResult
-    | CancelTaskResult
-    | ListTasksResult
-    | CompleteResult,
-)
-
-
-ClientRequest = TypeAliasType(
-    "ClientRequest",
-    Annotated[
-        InitializeRequest
-        | PingRequest
-        | ListResourcesRequest
-        | ListResourceTemplatesRequest
-        | ReadResourceRequest
-        | SubscribeRequest
-        | UnsubscribeRequest
-        | ListPromptsRequest
-        | GetPromptRequest
-        | ListToolsRequest
-        | CallToolRequest
-        | GetTaskRequest
-        | GetTaskPayloadRequest
-        | CancelTaskRequest
-        | ListTasksRequest
-        | SetLevelRequest
-        | CompleteRequest,
-        Field(discriminator="method"),
     ],
 )
 
@@ -3564,7 +3447,7 @@ class CreateMessageRequestParams(MCPModel):
     The client MAY choose to sample fewer tokens than the requested maximum.
     """
     messages: list[SamplingMessage]
-    metadata: CreateMessageRequestParamsMetadata | MISSING = MISSING
+    metadata: dict[str, Any] | MISSING = MISSING
     """
     Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
     """

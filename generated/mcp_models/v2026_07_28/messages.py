@@ -8,6 +8,9 @@
   request they answer: the caller knows the pending request's method).
 - `parse_error(raw)`: an `error` member as the class of its code when the schema has one.
 - `parse_envelope(raw)`: only the JSON-RPC envelope (request / notification / response / error).
+- `ResultResponse[R]`: a success response whose result is typed, to build
+  (`ResultResponse(id=7, result=CallToolResult(...))` is a `ResultResponse[CallToolResult]`) or to
+  read (`ResultResponse[CallToolResult].model_validate_json(raw)`).
 
 Only the chosen class validates the message, so an error names what is wrong with that message,
 not why each of the other 18 message classes did not fit.
@@ -18,12 +21,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from functools import cache
-from typing import Any, Literal, TypeAlias, Union, cast, overload
+from typing import Any, Generic, Literal, TypeAlias, TypeVar, Union, cast, overload
 
 from pydantic import TypeAdapter, ValidationError
 from pydantic_core import from_json
 
-from ._base import MCPModel
+from ._base import MCPModel, const
 from .models import (
     CallToolRequest,
     CallToolRequestParams,
@@ -86,6 +89,7 @@ from .models import (
     ReadResourceRequestParams,
     ReadResourceResultResponse,
     ReadResourceResultResponseResult,
+    RequestId,
     RequestParams,
     ResourceListChangedNotification,
     ResourceUpdatedNotification,
@@ -102,6 +106,7 @@ from .models import (
 )
 
 __all__ = [
+    "AnyResult",
     "ERROR_OBJECTS",
     "ERROR_RESPONSES",
     "EMBEDDED_REQUESTS",
@@ -114,6 +119,7 @@ __all__ = [
     "RESPONSES",
     "RESULTS",
     "RawJSON",
+    "ResultResponse",
     "SENDERS",
     "parse_envelope",
     "parse_error",
@@ -294,6 +300,40 @@ ERROR_OBJECTS: dict[int, type[MCPModel]] = {
     -32600: InvalidRequestError,
 }
 """`error` members the schema defines with a fixed code."""
+
+
+AnyResult: TypeAlias = Union[
+    CallToolResultResponseResult,
+    CompleteResult,
+    CreateMessageResult,
+    DiscoverResult,
+    ElicitResult,
+    GetPromptResultResponseResult,
+    ListPromptsResult,
+    ListResourceTemplatesResult,
+    ListResourcesResult,
+    ListRootsResult,
+    ListToolsResult,
+    ReadResourceResultResponseResult,
+    Result,
+    SubscriptionsListenResult,
+]
+"""Every result a request of this revision is answered with (and the generic Result)."""
+
+_ResultT = TypeVar("_ResultT", bound=AnyResult)
+
+
+class ResultResponse(MCPModel, Generic[_ResultT]):
+    """A success response (JSONRPCResultResponse) whose `result` is typed.
+
+    Built with a result it is typed by it: `ResultResponse(id=7, result=CallToolResult(...))` is a
+    `ResultResponse[CallToolResult]` and dumps every field of the result. Parametrised, it reads a
+    response to a known request: `ResultResponse[CallToolResult].model_validate_json(raw)`.
+    """
+
+    jsonrpc: Literal["2.0"] = const("2.0")
+    id: RequestId
+    result: _ResultT
 
 
 class MessageError(ValueError):
