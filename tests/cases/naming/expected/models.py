@@ -18,6 +18,7 @@ __all__ = [
 from typing import Annotated, Union
 from pydantic import SerializeAsAny, Tag
 from ._structural import structural
+from ._base import const
 from pydantic import Field, StrictBool, StrictFloat, StrictInt, StrictStr
 from typing import Annotated, Literal
 from typing_extensions import TypeAliasType
@@ -52,7 +53,7 @@ class RequestByNameValue(MCPModel):
 
 
 class RequestChoiceFirst(MCPModel):
-    kind: Literal["first"]
+    kind: Literal["first"] = const("first")
 
 
 class RequestChoiceVariantB(MCPModel):

@@ -2,21 +2,68 @@
 # MCP schema revision openness, sha256 cffe4ce8279d9bb7d6b1049032e6d71d4b08f2e87813e1ebcfd77896c98e84f4.
 """The base class of every generated model.
 
+Reading (JSON, dicts, `model_validate*`, `TypeAdapter`):
 - strict JSON types: "7" is not an integer, 1 is not a boolean;
 - unknown keys are kept (models whose schema says `additionalProperties: false` forbid them);
-- input is read by wire name only (a key that happens to be spelled like an attribute, such as
-  `structured_content`, is an unknown key, kept as such); construct models with the wire names
-  (`Tool(name="t", inputSchema=...)`), which is also what type checkers expect; dumps use wire names;
-- an optional field that was absent is `MISSING` and is never dumped, so
-  `model.model_dump(mode="json")` gives back what was parsed.
+- keys are read by wire name only: a key that happens to be spelled like an attribute, such as
+  `structured_content`, is an unknown key, kept as such;
+- every required property must be present, constants included (a message without `jsonrpc` is
+  invalid).
+
+Building (keyword arguments in Python):
+- keywords are the attribute names, exactly what type checkers and IDEs offer
+  (`CallToolResult(content=[...], is_error=True)`); a keyword spelled as the wire name (`isError`)
+  lands in the same field at run time, and giving a field under both spellings is a TypeError;
+- a required property whose schema allows a single value (`jsonrpc`, `method`, `type`, ...) may
+  be left out: it is filled in;
+- plain dicts given for nested values are read like wire input (by wire name).
+
+Writing: `model_dump(mode="json")` and `model_dump_json()` give the wire JSON: wire names, and an
+optional field that was absent (`MISSING`) is never dumped.
 """
 
 from __future__ import annotations
 
+from typing import Any, Final, Literal, TypeVar, cast, get_args, get_origin
+
 from pydantic import ConfigDict
 from pydantic import BaseModel as _UserBase
+from pydantic_core import PydanticUndefined
 
-__all__ = ["MCPModel"]
+__all__ = ["MCPModel", "const"]
+
+_T = TypeVar("_T")
+
+
+def const(value: _T) -> _T:
+    """The default a type checker sees for a constant property: omitted keywords are filled in.
+
+    At run time the field stays required (the returned value means "no default" to pydantic), so
+    input without the property is still rejected; MCPModel.__init__ supplies `value`.
+    """
+    del value
+    return cast(_T, PydanticUndefined)
+
+
+# Per class: (attribute name -> wire name where they differ, (wire name, value) of each constant).
+_KeywordPlan = tuple[dict[str, str], tuple[tuple[str, Any], ...]]
+_PLANS: Final[dict[type[Any], _KeywordPlan]] = {}
+
+
+def _keyword_plan(cls: type[MCPModel]) -> _KeywordPlan:
+    renames: dict[str, str] = {}
+    constants: list[tuple[str, Any]] = []
+    for name, info in cls.model_fields.items():
+        wire = info.alias if isinstance(info.alias, str) else name
+        if wire != name:
+            renames[name] = wire
+        if info.is_required() and get_origin(info.annotation) is Literal:
+            values = get_args(info.annotation)
+            if len(values) == 1:
+                constants.append((wire, values[0]))
+    plan = (renames, tuple(constants))
+    _PLANS[cls] = plan
+    return plan
 
 
 class MCPModel(_UserBase):
@@ -28,3 +75,24 @@ class MCPModel(_UserBase):
         serialize_by_alias=True,
         defer_build=True,  # validators are built on first use: a fast import
     )
+
+    def __init__(self, /, **data: Any) -> None:
+        """Build from keywords by attribute name; constants left out are filled in."""
+        renames, constants = _PLANS.get(type(self)) or _keyword_plan(type(self))
+        if renames:
+            wire = {renames.get(key, key): value for key, value in data.items()}
+            if len(wire) != len(data):
+                given = sorted(
+                    key for key in data if renames.get(key, key) in data and key in renames
+                )
+                raise TypeError(
+                    f"{type(self).__name__}() got a field under both of its names: {', '.join(given)}"
+                )
+            data = wire
+        for key, value in constants:
+            if key not in data:
+                data[key] = value
+        self.__pydantic_validator__.validate_python(data, self_instance=self)
+
+    # Reading never goes through __init__: validation stays by wire name, constants required.
+    setattr(__init__, "__pydantic_base_init__", True)

@@ -3,14 +3,13 @@
 
 __all__ = ["AnyObject", "Closed", "Map", "Nullable", "Open", "OpenExplicit", "TypedExtras"]
 
-from pydantic import ConfigDict, StrictFloat, StrictInt, StrictStr
+from typing import Any
 from typing_extensions import TypeAliasType
+from pydantic import ConfigDict, StrictFloat, StrictInt, StrictStr
 from ._base import MCPModel
 from pydantic_core import MISSING
 
-
-class AnyObject(MCPModel):
-    pass
+AnyObject = TypeAliasType("AnyObject", dict[str, Any])
 
 
 class Closed(MCPModel):

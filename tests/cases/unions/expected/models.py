@@ -6,6 +6,7 @@ __all__ = ["Alias", "Block", "ImageBlock", "Loose", "LooseVariantB", "TextBlock"
 from typing import Annotated, Union
 from pydantic import SerializeAsAny, Tag
 from ._structural import structural
+from ._base import const
 from typing import Annotated, Literal
 from pydantic import Field, StrictStr
 from typing_extensions import TypeAliasType
@@ -13,7 +14,7 @@ from ._base import MCPModel
 
 
 class ImageBlock(MCPModel):
-    type: Literal["image"]
+    type: Literal["image"] = const("image")
     data: StrictStr
 
 
@@ -21,7 +22,7 @@ LooseVariantB = TypeAliasType("LooseVariantB", StrictStr)
 
 
 class TextBlock(MCPModel):
-    type: Literal["text"]
+    type: Literal["text"] = const("text")
     text: StrictStr
 
 
