@@ -16,7 +16,8 @@ Building (keyword arguments in Python):
   lands in the same field at run time, and giving a field under both spellings is a TypeError;
 - a required property whose schema allows a single value (`jsonrpc`, `method`, `type`, ...) may
   be left out: it is filled in;
-- plain dicts given for nested values are read like wire input (by wire name).
+- a plain dict given for a nested model is read with the same rules (wire names or attribute
+  names).
 
 Writing: `model_dump(mode="json")` and `model_dump_json()` give the wire JSON: wire names, and an
 optional field that was absent (`MISSING`) is never dumped.
@@ -24,7 +25,7 @@ optional field that was absent (`MISSING`) is never dumped.
 
 from __future__ import annotations
 
-from typing import Any, Final, Literal, TypeVar, cast, get_args, get_origin
+from typing import Any, ClassVar, Literal, TypeVar, cast, get_args, get_origin
 
 from pydantic import ConfigDict
 from pydantic import BaseModel as _UserBase
@@ -45,25 +46,28 @@ def const(value: _T) -> _T:
     return cast(_T, PydanticUndefined)
 
 
-# Per class: (attribute name -> wire name where they differ, (wire name, value) of each constant).
-_KeywordPlan = tuple[dict[str, str], tuple[tuple[str, Any], ...]]
-_PLANS: Final[dict[type[Any], _KeywordPlan]] = {}
-
-
-def _keyword_plan(cls: type[MCPModel]) -> _KeywordPlan:
-    renames: dict[str, str] = {}
-    constants: list[tuple[str, Any]] = []
+def _constants_of(cls: type[MCPModel]) -> dict[str, Any]:
+    """Wire name -> value of each required property whose type allows a single value."""
+    constants: dict[str, Any] = {}
     for name, info in cls.model_fields.items():
-        wire = info.alias if isinstance(info.alias, str) else name
-        if wire != name:
-            renames[name] = wire
-        if info.is_required() and get_origin(info.annotation) is Literal:
-            values = get_args(info.annotation)
-            if len(values) == 1:
-                constants.append((wire, values[0]))
-    plan = (renames, tuple(constants))
-    _PLANS[cls] = plan
-    return plan
+        if (
+            info.is_required()
+            and get_origin(info.annotation) is Literal
+            and len(get_args(info.annotation)) == 1
+        ):
+            constants[info.alias if isinstance(info.alias, str) else name] = get_args(
+                info.annotation
+            )[0]
+    return constants
+
+
+def _refuse_both_names(model: MCPModel, extra: dict[str, Any]) -> None:
+    """A keyword given under both of a field's names leaves the attribute-name one unused."""
+    twice = sorted(extra.keys() & type(model).model_fields.keys())
+    if twice:
+        raise TypeError(
+            f"{type(model).__name__}() got a field under both of its names: {', '.join(twice)}"
+        )
 
 
 class MCPModel(_UserBase):
@@ -76,23 +80,21 @@ class MCPModel(_UserBase):
         defer_build=True,  # validators are built on first use: a fast import
     )
 
+    # Per class, set when the class is made: the constants __init__ fills in.
+    __mcp_constants__: ClassVar[dict[str, Any]] = {}
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        cls.__mcp_constants__ = _constants_of(cls)
+
     def __init__(self, /, **data: Any) -> None:
-        """Build from keywords by attribute name; constants left out are filled in."""
-        renames, constants = _PLANS.get(type(self)) or _keyword_plan(type(self))
-        if renames:
-            wire = {renames.get(key, key): value for key, value in data.items()}
-            if len(wire) != len(data):
-                given = sorted(
-                    key for key in data if renames.get(key, key) in data and key in renames
-                )
-                raise TypeError(
-                    f"{type(self).__name__}() got a field under both of its names: {', '.join(given)}"
-                )
-            data = wire
-        for key, value in constants:
-            if key not in data:
-                data[key] = value
-        self.__pydantic_validator__.validate_python(data, self_instance=self)
+        """Build from keywords by attribute name (or wire name); constants left out are filled in."""
+        if self.__mcp_constants__:
+            data = self.__mcp_constants__ | data
+        self.__pydantic_validator__.validate_python(data, self_instance=self, by_name=True)
+        if self.__pydantic_extra__:
+            _refuse_both_names(self, self.__pydantic_extra__)
 
     # Reading never goes through __init__: validation stays by wire name, constants required.
     setattr(__init__, "__pydantic_base_init__", True)
