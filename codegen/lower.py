@@ -17,6 +17,10 @@ from . import ir, pointers, schemas
 from .load import DEFS, SchemaDoc
 
 _REF_ONLY = frozenset({"$ref"})
+# Keywords that say nothing about which keys an object has (nor compose it with other schemas).
+_ANNOTATIONS_AND_TYPE = frozenset(
+    {"type", "title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly", "$comment"}
+)
 
 
 def lower(doc: SchemaDoc, revision: ir.Revision) -> dict[str, Any]:
@@ -104,9 +108,8 @@ def _drop_redundant_any_extras(document: dict[str, Any]) -> None:
 def _bare_objects_as_maps(document: dict[str, Any]) -> None:
     """A bare `type: object` (no keyword about its keys) is a map of any keys: spelled out, the
     engine types it `dict[str, Any]` (a plain dict builds it) rather than an empty class."""
-    key_keywords = ("properties", "patternProperties", "additionalProperties", "unevaluatedProperties", "allOf")
     for _, node in schemas.all_subschemas(document):
-        if node.get("type") == "object" and not any(k in node for k in key_keywords):
+        if node.get("type") == "object" and node.keys() <= _ANNOTATIONS_AND_TYPE:
             node["additionalProperties"] = {}
 
 
