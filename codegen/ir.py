@@ -115,6 +115,8 @@ class Methods:
     error_objects: tuple[tuple[int, str], ...] = ()  # error code -> class of the `error` member
     envelopes: tuple[tuple[str, str], ...] = ()  # "request"|"notification"|"result"|"error" -> class
     request_id: str | None = None  # the type of a response's `id` (the result envelope's, by `$ref`)
+    error_id_required: bool = True  # whether the error envelope requires `id` (2025-11-25 on: optional)
+    error_object: str | None = None  # the type of the error envelope's `error` member
 
 
 @dataclass(frozen=True)

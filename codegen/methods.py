@@ -105,12 +105,20 @@ def method_tables(doc: SchemaDoc, entities: tuple[ir.Entity, ...]) -> ir.Methods
         id_ref = ((flat(result_envelope).get("properties") or {}).get("id") or {}).get("$ref")
         if isinstance(id_ref, str) and id_ref in by_pointer:
             request_id = by_pointer[id_ref].name
+    error_id_required, error_object = True, None
+    if "error" in envelopes:
+        error_envelope = next(e for e in entities if e.name == envelopes["error"])
+        error_shape = flat(error_envelope)
+        error_id_required = "id" in set(error_shape.get("required") or ())
+        error_object = _member_type(error_envelope, "error", (error_shape.get("properties") or {}).get("error"), by_pointer)
     return ir.Methods(
         methods=tuple(sorted(methods, key=lambda m: (m.kind, m.method, m.message))),
         error_responses=tuple(sorted(_first_per_code(error_responses))),
         error_objects=tuple(sorted(_first_per_code(error_objects))),
         envelopes=tuple(sorted(envelopes.items())),
         request_id=request_id,
+        error_id_required=error_id_required,
+        error_object=error_object,
     )
 
 
@@ -176,9 +184,14 @@ def _error_shape(schema: Any, resolve: Any) -> Mapping[str, Any]:
 
 
 def _property_type(entity: ir.Entity, schema: Any, by_pointer: Mapping[str, ir.Entity]) -> str | None:
+    return _member_type(entity, "params", schema, by_pointer)
+
+
+def _member_type(entity: ir.Entity, name: str, schema: Any, by_pointer: Mapping[str, ir.Entity]) -> str | None:
+    """The class or alias of property `name` of entity: hoisted in place, or named by `$ref`."""
     if not isinstance(schema, dict):
         return None
-    inline = pointers.join(entity.pointer, "properties", "params")
+    inline = pointers.join(entity.pointer, "properties", name)
     if inline in by_pointer:
         return by_pointer[inline].name
     ref = schema.get("$ref")

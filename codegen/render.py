@@ -73,8 +73,10 @@ def revision_files(revision: ir.Revision, header: str, order: Sequence[str]) -> 
 
 # What a revision package exports from messages.py besides its models.
 MESSAGES_API = (
+    "AnyError",
     "AnyResult",
     "Envelope",
+    "ErrorResponse",
     "Message",
     "MessageError",
     "ResultResponse",
@@ -119,7 +121,7 @@ def messages_module(revision: ir.Revision, header: str) -> str | None:
     notifications = [m for m in tables.methods if m.kind == "notification"]
     embedded = [m for m in tables.methods if m.kind == "request" and not m.wire]
     results = [m for m in tables.methods if m.kind == "request" and m.result]
-    generic_error = by_export.get("Error", envelopes["error"])
+    generic_error = tables.error_object or by_export.get("Error", envelopes["error"])
     responses = [m for m in tables.methods if m.kind == "request" and m.response]
     message_classes = _unique(
         [m.message for m in requests]
@@ -131,8 +133,10 @@ def messages_module(revision: ir.Revision, header: str) -> str | None:
     )
     any_result = _unique([m.result for m in results if m.result] + [m.task_result for m in results if m.task_result])
     any_result.append(by_export["Result"])
+    any_error = _unique([generic_error] + [name for _, name in tables.error_objects])
     imports = sorted(
         set(any_result)
+        | set(any_error)
         | ({tables.request_id} if tables.request_id else set())
         | set(message_classes)
         | {m.message for m in embedded}
@@ -167,6 +171,8 @@ def messages_module(revision: ir.Revision, header: str) -> str | None:
         generic_result=by_export["Result"],
         generic_error=generic_error,
         any_result=sorted(set(any_result)),
+        any_error=sorted(any_error),
+        error_id_required=tables.error_id_required,
         request_id=tables.request_id,
     )
 

@@ -3,10 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
-import subprocess
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,7 +11,8 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from mcp_models import v2025_11_25, v2026_07_28
 from mcp_models.v2026_07_28 import narrowing
 
-from .conftest import GENERATED, REPO, SPEC
+from .conftest import GENERATED, SPEC
+from .typing_checkers import TYPING, expected_errors, mypy_errors, pyright_errors
 
 EXAMPLES = SPEC / "2026-07-28" / "examples"
 
@@ -124,39 +121,15 @@ def test_json_shape_predicates(predicate: Any, accepted: list[object], rejected:
     assert not any(predicate(v) for v in rejected)
 
 
-TYPING = Path(__file__).parent / "typing"
-
-
-def _expected_errors(path: Path) -> set[int]:
-    return {n for n, line in enumerate(path.read_text().splitlines(), 1) if re.search(r"#\s*expect-error\b", line)}
-
-
-def _mypy_errors(path: Path) -> set[int]:
-    run = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", str(path)],
-        capture_output=True, text=True, cwd=REPO, check=False,
-    )  # fmt: skip
-    return {int(m.group(1)) for m in re.finditer(rf"{re.escape(path.name)}:(\d+): error", run.stdout)}
-
-
-def _pyright_errors(path: Path) -> set[int]:
-    run = subprocess.run(
-        [str(Path(sys.executable).parent / "pyright"), "--outputjson", str(path)],
-        capture_output=True, text=True, cwd=REPO, check=False,
-    )  # fmt: skip
-    report = json.loads(run.stdout)
-    return {d["range"]["start"]["line"] + 1 for d in report["generalDiagnostics"] if d["severity"] == "error"}
-
-
-@pytest.mark.parametrize("checker", [_mypy_errors, _pyright_errors], ids=["mypy", "pyright"])
+@pytest.mark.parametrize("checker", [mypy_errors, pyright_errors], ids=["mypy", "pyright"])
 def test_correct_use_type_checks(checker: Any) -> None:
     assert checker(TYPING / "narrowing_ok.py") == set()
 
 
-@pytest.mark.parametrize("checker", [_mypy_errors, _pyright_errors], ids=["mypy", "pyright"])
+@pytest.mark.parametrize("checker", [mypy_errors, pyright_errors], ids=["mypy", "pyright"])
 def test_misuse_fails_to_type_check(checker: Any) -> None:
     path = TYPING / "narrowing_misuse.py"
-    expected = _expected_errors(path)
+    expected = expected_errors(path)
     assert expected and checker(path) == expected
 
 

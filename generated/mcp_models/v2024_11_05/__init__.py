@@ -149,8 +149,10 @@ if TYPE_CHECKING:
         ServerRequest,
     )
     from .messages import (
+        AnyError,
         AnyResult,
         Envelope,
+        ErrorResponse,
         Message,
         MessageError,
         ResultResponse,
@@ -294,8 +296,10 @@ __all__ = [
     "ClientResult",
     "CreateMessageRequest",
     "ServerRequest",
+    "AnyError",
     "AnyResult",
     "Envelope",
+    "ErrorResponse",
     "Message",
     "MessageError",
     "ResultResponse",
@@ -314,8 +318,10 @@ if not TYPE_CHECKING:  # type checkers see the imports above; a misspelt name st
     }
     _FROM_MESSAGES = frozenset(
         (
+            "AnyError",
             "AnyResult",
             "Envelope",
+            "ErrorResponse",
             "Message",
             "MessageError",
             "ResultResponse",

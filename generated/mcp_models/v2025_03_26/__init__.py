@@ -153,8 +153,10 @@ if TYPE_CHECKING:
         JSONRPCMessage,
     )
     from .messages import (
+        AnyError,
         AnyResult,
         Envelope,
+        ErrorResponse,
         Message,
         MessageError,
         ResultResponse,
@@ -302,8 +304,10 @@ __all__ = [
     "JSONRPCMessageVariantC",
     "ServerRequest",
     "JSONRPCMessage",
+    "AnyError",
     "AnyResult",
     "Envelope",
+    "ErrorResponse",
     "Message",
     "MessageError",
     "ResultResponse",
@@ -320,8 +324,10 @@ if not TYPE_CHECKING:  # type checkers see the imports above; a misspelt name st
     _RENAMED = {}
     _FROM_MESSAGES = frozenset(
         (
+            "AnyError",
             "AnyResult",
             "Envelope",
+            "ErrorResponse",
             "Message",
             "MessageError",
             "ResultResponse",

@@ -157,8 +157,10 @@ if TYPE_CHECKING:
         ServerRequest,
     )
     from .messages import (
+        AnyError,
         AnyResult,
         Envelope,
+        ErrorResponse,
         Message,
         MessageError,
         ResultResponse,
@@ -310,8 +312,10 @@ __all__ = [
     "ServerResult",
     "CreateMessageRequest",
     "ServerRequest",
+    "AnyError",
     "AnyResult",
     "Envelope",
+    "ErrorResponse",
     "Message",
     "MessageError",
     "ResultResponse",
@@ -328,8 +332,10 @@ if not TYPE_CHECKING:  # type checkers see the imports above; a misspelt name st
     _RENAMED = {}
     _FROM_MESSAGES = frozenset(
         (
+            "AnyError",
             "AnyResult",
             "Envelope",
+            "ErrorResponse",
             "Message",
             "MessageError",
             "ResultResponse",

@@ -8,6 +8,8 @@
   request they answer: the caller knows the pending request's method).
 - `parse_error(raw)`: an `error` member as the class of its code when the schema has one.
 - `parse_envelope(raw)`: only the JSON-RPC envelope (request / notification / response / error).
+- `ErrorResponse[E]`: an error response whose `error` is any error object of the revision
+  (`ErrorResponse(id=7, error=InvalidParamsError(message="..."))` where the schema has such classes).
 - `ResultResponse[R]`: a success response whose result is typed, to build
   (`ResultResponse(id=7, result=CallToolResult(...))` is a `ResultResponse[CallToolResult]`) or to
   read (`ResultResponse[CallToolResult].model_validate_json(raw)`).
@@ -52,6 +54,7 @@ from .models import (
     InitializedNotification,
     InitializedNotificationParams,
     JSONRPCError,
+    JSONRPCErrorError,
     JSONRPCNotification,
     JSONRPCRequest,
     JSONRPCResponse,
@@ -100,11 +103,13 @@ from .models import (
 )
 
 __all__ = [
+    "AnyError",
     "AnyResult",
     "ERROR_OBJECTS",
     "ERROR_RESPONSES",
     "EMBEDDED_REQUESTS",
     "Envelope",
+    "ErrorResponse",
     "Message",
     "MessageError",
     "NOTIFICATIONS",
@@ -312,6 +317,20 @@ class ResultResponse(MCPModel, Generic[_ResultT]):
     jsonrpc: Literal["2.0"] = const("2.0")
     id: RequestId
     result: _ResultT
+
+
+AnyError: TypeAlias = JSONRPCErrorError
+"""Every `error` object of this revision: the generic one and those with a fixed code."""
+
+_ErrorT = TypeVar("_ErrorT", bound=AnyError)
+
+
+class ErrorResponse(MCPModel, Generic[_ErrorT]):
+    """An error response (JSONRPCError) whose `error` is typed by the object it carries."""
+
+    jsonrpc: Literal["2.0"] = const("2.0")
+    id: RequestId
+    error: _ErrorT
 
 
 class MessageError(ValueError):
@@ -638,8 +657,10 @@ def parse_result(method: str, raw: RawJSON) -> object:
 
 
 def parse_error(raw: RawJSON) -> MCPModel:
-    """An `error` member as the class of its code when the schema defines one, else JSONRPCError."""
+    """An `error` member as the class of its code when the schema defines one, else JSONRPCErrorError."""
     data = _load(raw)
     code = cast("Mapping[str, object]", data).get("code") if isinstance(data, Mapping) else None
-    error = ERROR_OBJECTS.get(code, JSONRPCError) if isinstance(code, int) else JSONRPCError
+    error = (
+        ERROR_OBJECTS.get(code, JSONRPCErrorError) if isinstance(code, int) else JSONRPCErrorError
+    )
     return error.model_validate(data)

@@ -212,8 +212,10 @@ if TYPE_CHECKING:
         ServerRequest,
     )
     from .messages import (
+        AnyError,
         AnyResult,
         Envelope,
+        ErrorResponse,
         Message,
         MessageError,
         ResultResponse,
@@ -420,8 +422,10 @@ __all__ = [
     "ClientResult",
     "CreateMessageRequest",
     "ServerRequest",
+    "AnyError",
     "AnyResult",
     "Envelope",
+    "ErrorResponse",
     "Message",
     "MessageError",
     "ResultResponse",
@@ -438,8 +442,10 @@ if not TYPE_CHECKING:  # type checkers see the imports above; a misspelt name st
     _RENAMED = {}
     _FROM_MESSAGES = frozenset(
         (
+            "AnyError",
             "AnyResult",
             "Envelope",
+            "ErrorResponse",
             "Message",
             "MessageError",
             "ResultResponse",

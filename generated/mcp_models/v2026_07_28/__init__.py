@@ -202,8 +202,10 @@ if TYPE_CHECKING:
         GetPromptResultResponse,
     )
     from .messages import (
+        AnyError,
         AnyResult,
         Envelope,
+        ErrorResponse,
         Message,
         MessageError,
         ResultResponse,
@@ -400,8 +402,10 @@ __all__ = [
     "CallToolResultResponse",
     "ClientRequest",
     "GetPromptResultResponse",
+    "AnyError",
     "AnyResult",
     "Envelope",
+    "ErrorResponse",
     "Message",
     "MessageError",
     "ResultResponse",
@@ -418,8 +422,10 @@ if not TYPE_CHECKING:  # type checkers see the imports above; a misspelt name st
     _RENAMED = {}
     _FROM_MESSAGES = frozenset(
         (
+            "AnyError",
             "AnyResult",
             "Envelope",
+            "ErrorResponse",
             "Message",
             "MessageError",
             "ResultResponse",

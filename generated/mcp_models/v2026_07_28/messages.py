@@ -8,6 +8,8 @@
   request they answer: the caller knows the pending request's method).
 - `parse_error(raw)`: an `error` member as the class of its code when the schema has one.
 - `parse_envelope(raw)`: only the JSON-RPC envelope (request / notification / response / error).
+- `ErrorResponse[E]`: an error response whose `error` is any error object of the revision
+  (`ErrorResponse(id=7, error=InvalidParamsError(message="..."))` where the schema has such classes).
 - `ResultResponse[R]`: a success response whose result is typed, to build
   (`ResultResponse(id=7, result=CallToolResult(...))` is a `ResultResponse[CallToolResult]`) or to
   read (`ResultResponse[CallToolResult].model_validate_json(raw)`).
@@ -24,7 +26,7 @@ from functools import cache
 from typing import Any, Generic, Literal, TypeAlias, TypeVar, Union, cast, overload
 
 from pydantic import TypeAdapter, ValidationError
-from pydantic_core import from_json
+from pydantic_core import MISSING, from_json
 
 from ._base import MCPModel, const
 from .models import (
@@ -106,11 +108,13 @@ from .models import (
 )
 
 __all__ = [
+    "AnyError",
     "AnyResult",
     "ERROR_OBJECTS",
     "ERROR_RESPONSES",
     "EMBEDDED_REQUESTS",
     "Envelope",
+    "ErrorResponse",
     "Message",
     "MessageError",
     "NOTIFICATIONS",
@@ -334,6 +338,27 @@ class ResultResponse(MCPModel, Generic[_ResultT]):
     jsonrpc: Literal["2.0"] = const("2.0")
     id: RequestId
     result: _ResultT
+
+
+AnyError: TypeAlias = Union[
+    Error,
+    InternalError,
+    InvalidParamsError,
+    InvalidRequestError,
+    MethodNotFoundError,
+    ParseError,
+]
+"""Every `error` object of this revision: the generic one and those with a fixed code."""
+
+_ErrorT = TypeVar("_ErrorT", bound=AnyError)
+
+
+class ErrorResponse(MCPModel, Generic[_ErrorT]):
+    """An error response (JSONRPCErrorResponse) whose `error` is typed by the object it carries."""
+
+    jsonrpc: Literal["2.0"] = const("2.0")
+    id: RequestId | MISSING = MISSING
+    error: _ErrorT
 
 
 class MessageError(ValueError):
