@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from . import analyze, load, naming, pointers, render, schemas
+from . import analyze, budget, load, naming, pointers, render, schemas
 from .errors import CodegenError, Diagnostic, fail
 from .format import format_python
 from .limits import Limits
@@ -165,10 +165,11 @@ def generate_tools_package(
     data = json.dumps(document, sort_keys=True).encode()
     digest = hashlib.sha256(data).hexdigest()
     try:
-        doc = load.to_schema_doc(document, LABEL, limits)
-        model = analyze.analyze(doc, package="tools", sha256=digest)
-        stamp = header(LABEL, digest)
-        models, order = build_models(doc, model, stamp)
+        with budget.scope(schemas.count_subschemas(document), LABEL):
+            doc = load.to_schema_doc(document, LABEL, limits)
+            model = analyze.analyze(doc, package="tools", sha256=digest)
+            stamp = header(LABEL, digest)
+            models, order = build_models(doc, model, stamp)
         files = {
             "models.py": models,
             "_base.py": render.base_module(model.options, stamp),
