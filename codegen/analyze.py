@@ -72,20 +72,12 @@ def analyze(doc: SchemaDoc, *, package: str, sha256: str, options: ir.Options | 
             entity = _with_arms(entity, node, document, kinds, frozenset(names), flattened)
         entities.append(entity)
 
-    formats = sorted(
-        {
-            value["format"]
-            for _, value in schemas.all_subschemas(document)
-            if isinstance(value.get("format"), str) and value.get("type", "string") == "string"
-        }
-    )
     return ir.Revision(
         revision=doc.revision,
         package=package,
         sha256=sha256,
         dialect=doc.dialect,
         entities=tuple(entities),
-        formats=tuple(formats),
         definitions=tuple(definitions),
         methods=methods.method_tables(doc, tuple(entities)),
         options=options,

@@ -54,6 +54,7 @@ def lower(doc: SchemaDoc, revision: ir.Revision) -> dict[str, Any]:
         if entity.tag is not None:
             _add_discriminator(document[DEFS][entity.name], entity.tag, renames)
     _widen_numbers(document)
+    _formats_as_annotations(document)
     _drop_redundant_any_extras(document)
     _defaults_as_documentation(document)
     return document
@@ -92,6 +93,16 @@ def _widen_numbers(document: dict[str, Any]) -> None:
             node["type"] = ["integer", "number"]
         elif isinstance(kind, list) and "number" in kind and "integer" not in kind:
             node["type"] = [t for t in kind if t != "number"] + ["integer", "number"]
+
+
+def _formats_as_annotations(document: dict[str, Any]) -> None:
+    """`format` is an annotation in JSON Schema 2020-12: a string with `format: email` is any string.
+    The engine would type it (`EmailStr`, `AnyUrl`, `Path`, `UUID`, `Decimal`, ...), which imports
+    optional packages, rewrites values (`HTTP://A.COM` -> `http://a.com/`) and rejects others; so it
+    never sees `format`, wherever it is (type lists, union arms, items, map values)."""
+    for _, node in schemas.all_subschemas(document):
+        if isinstance(node.get("format"), str):
+            del node["format"]
 
 
 def _drop_redundant_any_extras(document: dict[str, Any]) -> None:
