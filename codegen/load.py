@@ -175,7 +175,7 @@ def to_schema_doc(document: dict[str, Any], revision: str, limits: Limits) -> Sc
                 pointer=pointers.join("#", DEFS, name),
                 hint="a definition is a JSON Schema: an object (or true/false)",
             )
-    normalised = _json_schema_only(normalised)
+    normalised = _canonical_refs(_json_schema_only(normalised))
     _check_refs(normalised, revision)
     wellformed.check(normalised, revision, max_chain=limits.max_depth)
     return SchemaDoc(revision=revision, dialect=dialect, document=normalised)
@@ -208,6 +208,26 @@ def _json_schema_only(document: dict[str, Any]) -> dict[str, Any]:
         for key in [k for k in node if k not in JSON_SCHEMA_KEYWORDS]:
             del node[key]
     return cleaned
+
+
+def _canonical_refs(document: dict[str, Any]) -> dict[str, Any]:
+    """document with every local `$ref`/`$dynamicRef` spelled as the pointer it names (percent-decoded,
+    pointers.canonical), so that later stages compare and resolve references as plain pointers."""
+
+    def changed(node: dict[str, Any]) -> list[str]:
+        return [
+            k
+            for k in ("$ref", "$dynamicRef")
+            if isinstance(node.get(k), str) and pointers.canonical(node[k]) != node[k]
+        ]
+
+    if not any(changed(node) for _, node in schemas.all_subschemas(document)):
+        return document
+    copied: dict[str, Any] = copy.deepcopy(document)
+    for _, node in schemas.all_subschemas(copied):
+        for key in changed(node):
+            node[key] = pointers.canonical(node[key])
+    return copied
 
 
 def check_bounded(document: dict[str, Any], revision: str, limits: Limits) -> None:
@@ -344,8 +364,9 @@ def _check_ref(
                 hint="no subschema declares that anchor",
             )
         return
+    target = pointers.canonical(ref)
     try:
-        pointers.resolve(nodes["#"], ref)
+        pointers.resolve(nodes["#"], target)
     except (KeyError, ValueError):
         raise fail(
             "MCG112",
@@ -354,7 +375,7 @@ def _check_ref(
             pointer=where,
             hint="the target does not exist in this document",
         ) from None
-    if ref not in nodes or (generated and not ref.startswith(f"#/{DEFS}/")):
+    if target not in nodes or (generated and not target.startswith(f"#/{DEFS}/")):
         raise fail(
             "MCG113",
             f"`{keyword}` {ref!r} does not point at a schema" + (" below `$defs`" if generated else ""),

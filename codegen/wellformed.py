@@ -411,7 +411,7 @@ def _anchors(nodes: Mapping[str, Any]) -> dict[str, str]:
 def _target(ref: Any, anchors: Mapping[str, str]) -> str | None:
     if not isinstance(ref, str):
         return None
-    return anchors.get(ref, ref) if ref.startswith("#") else None
+    return anchors.get(ref, pointers.canonical(ref)) if ref.startswith("#") else None
 
 
 def _find_loop(edges: Mapping[str, list[str]]) -> list[str]:
