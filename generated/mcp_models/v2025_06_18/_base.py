@@ -8,7 +8,8 @@
   `structured_content`, is an unknown key, kept as such); construct models with the wire names
   (`Tool(name="t", inputSchema=...)`), which is also what type checkers expect; dumps use wire names;
 - an optional field that was absent is `MISSING` and is never dumped, so
-  `model.model_dump(mode="json")` gives back what was parsed.
+  `model.model_dump(mode="json")` gives back what was parsed;
+- a number field refuses NaN and Infinity (JSON has neither), from JSON text and Python floats.
 """
 
 from __future__ import annotations
@@ -26,5 +27,6 @@ class MCPModel(_UserBase):
         validate_by_name=False,
         validate_by_alias=True,
         serialize_by_alias=True,
+        allow_inf_nan=False,
         defer_build=True,  # validators are built on first use: a fast import
     )
