@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 from pathlib import Path
 
-from . import cache, errata, ir, load, output, spec, workers
+from . import cache, errata, ir, load, naming, output, spec, workers
 from .errors import fail
 from .limits import DEFAULT_LIMITS, Limits
 from .pipeline import ExampleSources, build_revision, root_files
@@ -211,6 +211,12 @@ def generate_tools(
     else:
         assert server is not None
         listed, negotiated = tools.list_from_server(server)
+    if models_package is not None and not naming.is_import_path(models_package):
+        raise fail(
+            "MCG010",
+            f"--models: {models_package!r} is not an import path",
+            hint="a dotted Python module path such as mcp_models.v2026_07_28",
+        )
     package = models_package or (
         f"mcp_models.{spec.find_pin(negotiated).package}" if negotiated else DEFAULT_TOOLS_MODELS
     )
