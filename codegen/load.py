@@ -56,7 +56,13 @@ def parse_json(data: bytes, revision: str, limits: Limits) -> dict[str, Any]:
         raise fail("MCG102", "schema file is empty", revision=revision, pointer="#", hint="is the path right?")
     try:
         text = data.decode("utf-8-sig")
-        document = json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant, parse_int=_integer)
+        long_integers: list[_LongInteger] = []
+        document = json.loads(
+            text,
+            object_pairs_hook=_unique_keys,
+            parse_constant=_no_constant,
+            parse_int=lambda digits: _integer(digits, long_integers),
+        )
     except _NotJSON as exc:
         raise fail(
             "MCG102", f"schema is not valid JSON: {exc}", revision=revision, pointer="#", hint="standard JSON only (RFC 8259)"
@@ -85,7 +91,8 @@ def parse_json(data: bytes, revision: str, limits: Limits) -> dict[str, Any]:
             pointer="#",
             hint="MCP schemas nest about 12 levels; this one is broken or hostile",
         ) from exc
-    _check_numbers(document, revision)
+    if long_integers:
+        _check_numbers(document, revision)
     if not isinstance(document, dict):
         raise fail(
             "MCG104",
@@ -131,9 +138,12 @@ class _LongInteger:
     digits: int
 
 
-def _integer(text: str) -> int | _LongInteger:
+def _integer(text: str, long_integers: list[_LongInteger]) -> int | _LongInteger:
     digits = len(text) - text.startswith("-")
-    return _LongInteger(digits) if digits > MAX_DIGITS else int(text)
+    if digits <= MAX_DIGITS:
+        return int(text)
+    long_integers.append(_LongInteger(digits))
+    return long_integers[-1]
 
 
 def _check_numbers(document: Any, revision: str) -> None:
