@@ -52,6 +52,7 @@ def analyze(doc: SchemaDoc, *, package: str, sha256: str, options: ir.Options | 
     _check_unique(exports, doc.revision)
 
     kinds = {pointer: _kind(node) for pointer, node in nodes.items()}
+    flattened: schemas.Flattened = {}
     entities = []
     for pointer in sorted(names):
         node = nodes[pointer]
@@ -65,26 +66,18 @@ def analyze(doc: SchemaDoc, *, package: str, sha256: str, options: ir.Options | 
             closed=node.get("additionalProperties") is False,
         )
         if kind is ir.Kind.MODEL:
-            flat = schemas.flatten_all_of(dict(node), lambda ref: _resolve(document, ref))
+            flat = schemas.flatten_all_of(dict(node), lambda ref: _resolve(document, ref), flattened)
             entity = _with_fields(entity, flat, doc.revision, options.field_naming)
         elif kind is ir.Kind.UNION:
-            entity = _with_arms(entity, node, document, kinds, frozenset(names))
+            entity = _with_arms(entity, node, document, kinds, frozenset(names), flattened)
         entities.append(entity)
 
-    formats = sorted(
-        {
-            value["format"]
-            for _, value in schemas.all_subschemas(document)
-            if isinstance(value.get("format"), str) and value.get("type", "string") == "string"
-        }
-    )
     return ir.Revision(
         revision=doc.revision,
         package=package,
         sha256=sha256,
         dialect=doc.dialect,
         entities=tuple(entities),
-        formats=tuple(formats),
         definitions=tuple(definitions),
         methods=methods.method_tables(doc, tuple(entities)),
         options=options,
@@ -175,6 +168,7 @@ def _with_arms(
     document: Mapping[str, Any],
     kinds: Mapping[str, ir.Kind],
     named: frozenset[str],
+    flattened: schemas.Flattened,
 ) -> ir.Entity:
     arms = tuple(_arm_pointer(arm, pointers.join(entity.pointer, key, i)) for key, i, arm in _arms(node))
     if len(arms) < 2:
@@ -198,7 +192,7 @@ def _with_arms(
             + ", ".join(_arm_label(entity.pointer, arm) for arm in untyped)
         )
         return replace(entity, arms=arms, smart_reason=reason)
-    found = discriminate.structural_dispatch(arms, lambda ref: _resolve(document, ref))
+    found = discriminate.structural_dispatch(arms, lambda ref: _resolve(document, ref), flattened)
     if isinstance(found, str):
         return replace(entity, arms=arms, smart_reason=found)
     return replace(entity, arms=arms, dispatch=found)

@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 from pathlib import Path
 
-from . import cache, errata, ir, load, output, spec, workers
+from . import cache, errata, ir, load, naming, output, smoke, spec, workers
 from .errors import fail
 from .limits import DEFAULT_LIMITS, Limits
 from .pipeline import ExampleSources, build_revision, root_files
@@ -177,13 +177,20 @@ def generate_schema(
         use_errata=bool(errata_file),
         options=options,
     )
-    return _finish(output.FileSet(out, {**item.files, "py.typed": ""}), [item.revision], check)
+    return _finish(output.FileSet(out, {**item.files, "py.typed": ""}), [item.revision], check, label)
 
 
-def _finish(fileset: output.FileSet, revisions: list[ir.Revision], check: bool) -> GenerateResult:
+def _finish(
+    fileset: output.FileSet,
+    revisions: list[ir.Revision],
+    check: bool,
+    label: str | None = None,
+    optional: tuple[str, ...] = (),
+) -> GenerateResult:
     summaries = tuple(RevisionSummary.of(r) for r in revisions)
     if check:
         return GenerateResult(fileset, summaries, drift=tuple(output.unified_diff(fileset)))
+    smoke.check(fileset.files, revision=label, optional=optional)  # before anything is written
     return GenerateResult(fileset, summaries, written=output.write(fileset))
 
 
@@ -211,11 +218,17 @@ def generate_tools(
     else:
         assert server is not None
         listed, negotiated = tools.list_from_server(server)
+    if models_package is not None and not naming.is_import_path(models_package):
+        raise fail(
+            "MCG010",
+            f"--models: {models_package!r} is not an import path",
+            hint="a dotted Python module path such as mcp_models.v2026_07_28",
+        )
     package = models_package or (
         f"mcp_models.{spec.find_pin(negotiated).package}" if negotiated else DEFAULT_TOOLS_MODELS
     )
     files = tools.generate_tools_package(listed, models_package=package, limits=limits)
-    return _finish(output.FileSet(out, files), [], check)
+    return _finish(output.FileSet(out, files), [], check, tools.LABEL, optional=(package.split(".")[0],))
 
 
 def _safe_label(label: str) -> str:

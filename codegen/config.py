@@ -5,13 +5,15 @@ Validated strictly: an unknown key or a wrong value is a one-line error naming i
 
 from __future__ import annotations
 
+import math
 import tomllib
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from .errors import fail
+from .naming import is_import_path
 from .limits import DEPTH_CEILING, Limits
 
 SECTION = "mcp-codegen"
@@ -61,6 +63,30 @@ class Settings(BaseModel):
     max_definitions: int | None = Field(default=None, alias="max-definitions", gt=0)
     max_subschemas: int | None = Field(default=None, alias="max-subschemas", gt=0)
 
+    @field_validator("pydantic_config")
+    @classmethod
+    def _config_entries(cls, entries: dict[str, Any]) -> dict[str, Any]:
+        """Keys of pydantic's ConfigDict with plain literal values only: both are written into the
+        generated _base.py, so nothing else may reach it (a key is code, a value's repr can be)."""
+        from pydantic import ConfigDict as PydanticConfig
+
+        known = set(PydanticConfig.__annotations__)
+        for key, value in entries.items():
+            if key not in known:
+                raise ValueError(f"{key!r} is not a pydantic ConfigDict key")
+            if key in _OWN_CONFIG:
+                raise ValueError(f"{key!r} is set by the generator itself")
+            if not _is_literal(value):
+                raise ValueError(f"the value of {key!r} must be a string, number, boolean, or a list/table of those")
+        return entries
+
+    @field_validator("package", "base_class")
+    @classmethod
+    def _import_path(cls, value: str | None) -> str | None:
+        if value is not None and not is_import_path(value):
+            raise ValueError(f"{value!r} is not an import path (ASCII identifiers, no keywords)")
+        return value
+
     def limits(self, base: Limits) -> Limits:
         return base.updated(
             {
@@ -71,6 +97,25 @@ class Settings(BaseModel):
             }
         )
 
+
+
+# ConfigDict entries the generated base class sets itself (repeating one is a SyntaxError).
+_OWN_CONFIG = frozenset({"extra", "strict", "validate_by_name", "validate_by_alias", "serialize_by_alias"})
+
+
+def _is_literal(value: Any, depth: int = 0) -> bool:
+    """A value whose repr() is a Python literal of the same value (TOML dates and times are not)."""
+    if depth > 8:
+        return False
+    if value is None or isinstance(value, bool | int | str):
+        return True
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, list):
+        return all(_is_literal(v, depth + 1) for v in value)
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and _is_literal(v, depth + 1) for k, v in value.items())
+    return False
 
 
 def load(path: Path | None = None) -> Settings:

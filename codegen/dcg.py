@@ -95,8 +95,6 @@ def engine_options(revision: ir.Revision, header: str) -> dict[str, Any]:
         "base_class": f"{BASE_MODULE}.{BASE_CLASS}",
         "import_overrides": IMPORT_OVERRIDES,
         "aliases": aliases,
-        # `format` is an annotation in JSON Schema: keep such strings plain str
-        "type_mappings": [f"string+{fmt}=string" for fmt in revision.formats],
         "use_schema_description": True,
         "use_field_description": True,
         "custom_template_dir": templates_dir() / "dcg",

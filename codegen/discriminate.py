@@ -17,22 +17,36 @@ from typing import Any
 from . import ir, schemas
 
 Resolve = Callable[[str], Mapping[str, Any]]
+Flat = Callable[[Mapping[str, Any]], Mapping[str, Any]]
 
 
-def structural_dispatch(arms: Sequence[str], resolve: Resolve) -> ir.Dispatch | str:
-    """A dispatch for the union of these arm pointers, or the reason there is none."""
-    shapes = [_flat(resolve(arm), resolve) for arm in arms]
+def structural_dispatch(
+    arms: Sequence[str], resolve: Resolve, flattened: schemas.Flattened | None = None
+) -> ir.Dispatch | str:
+    """A dispatch for the union of these arm pointers, or the reason there is none.
+
+    flattened: a memo of merged `allOf` targets, shared with other calls using the same resolve."""
+    memo: schemas.Flattened = {} if flattened is None else flattened
+
+    def flat(schema: Mapping[str, Any]) -> Mapping[str, Any]:
+        return schemas.flatten_all_of(dict(schema), lambda ref: resolve(ref), memo)
+
+    shapes = [flat(resolve(arm)) for arm in arms]
     kinds = [_json_kind(shape) for shape in shapes]
     others = [k for k in kinds if k != "object"]
     shared = {k for k in others if others.count(k) > 1}
     if shared - {"array"}:
         return "two arms share the JSON type " + sorted(shared - {"array"})[0]
     required = [
-        _required_predicates(shape, resolve)
-        if kind == "object"
-        else _first_item_predicates(shape, resolve)
-        if kind in shared  # arrays of different things (JSON-RPC batches) differ in their items
-        else frozenset()
+        (
+            _required_predicates(shape, resolve, flat)
+            if kind == "object"
+            else (
+                _first_item_predicates(shape, resolve, flat)
+                if kind in shared  # arrays of different things (JSON-RPC batches) differ in their items
+                else frozenset()
+            )
+        )
         for shape, kind in zip(shapes, kinds, strict=True)
     ]
     if others:  # arms of other JSON types (a batch array) are told apart by type first
@@ -72,10 +86,6 @@ def _json_kind(shape: Mapping[str, Any]) -> str:
     return kind if isinstance(kind, str) else "object"
 
 
-def _flat(schema: Mapping[str, Any], resolve: Resolve) -> Mapping[str, Any]:
-    return schemas.flatten_all_of(dict(schema), lambda ref: resolve(ref))
-
-
 def _declared(shape: Mapping[str, Any]) -> set[str]:
     return set(shape.get("properties") or {})
 
@@ -93,7 +103,9 @@ def _is_scalar(value: Any) -> bool:
     return value is None or isinstance(value, str | int | float | bool)
 
 
-def _required_predicates(shape: Mapping[str, Any], resolve: Resolve, prefix: tuple[str, ...] = ()) -> frozenset[ir.Predicate]:
+def _required_predicates(
+    shape: Mapping[str, Any], resolve: Resolve, flat: Flat, prefix: tuple[str, ...] = ()
+) -> frozenset[ir.Predicate]:
     properties = shape.get("properties") or {}
     required = [r for r in shape.get("required") or () if isinstance(r, str)]
     preds: set[ir.Predicate] = set()
@@ -111,7 +123,7 @@ def _required_predicates(shape: Mapping[str, Any], resolve: Resolve, prefix: tup
             preds.add(ir.Predicate("eq", path, values))
         elif not prefix and inline and "properties" in sub:
             # one level into inline objects only: `items.anyOf` vs `items.enum`
-            preds |= _required_predicates(_flat(sub, resolve), resolve, path)
+            preds |= _required_predicates(flat(sub), resolve, flat, path)
     if not prefix:
         for key, sub in properties.items():
             if key not in required and isinstance(sub, dict) and "const" in sub and _is_scalar(sub["const"]):
@@ -119,7 +131,7 @@ def _required_predicates(shape: Mapping[str, Any], resolve: Resolve, prefix: tup
     return frozenset(preds)
 
 
-def _first_item_predicates(shape: Mapping[str, Any], resolve: Resolve) -> frozenset[ir.Predicate]:
+def _first_item_predicates(shape: Mapping[str, Any], resolve: Resolve, flat: Flat) -> frozenset[ir.Predicate]:
     """What the first item of an array arm must look like: what all its item variants require."""
     items = shape.get("items")
     if not isinstance(items, dict):
@@ -131,7 +143,9 @@ def _first_item_predicates(shape: Mapping[str, Any], resolve: Resolve) -> frozen
     for variant in variants:
         if isinstance(variant, dict) and "$ref" in variant and set(variant) <= {"$ref", "description"}:
             variant = resolve(variant["$ref"])
-        per_variant.append(_required_predicates(_flat(variant, resolve), resolve) if isinstance(variant, dict) else frozenset())
+        per_variant.append(
+            _required_predicates(flat(variant), resolve, flat) if isinstance(variant, dict) else frozenset()
+        )
     common = frozenset.intersection(*per_variant) if per_variant else frozenset()
     return frozenset(ir.Predicate(p.op, ("0", *p.path), p.values) for p in common)
 

@@ -137,7 +137,6 @@ class Revision:
     sha256: str
     dialect: str
     entities: tuple[Entity, ...]  # sorted by pointer
-    formats: tuple[str, ...] = ()  # `format` values used with type string (annotations only)
     definitions: tuple[str, ...] = field(default=())  # spec definition names, sorted
     methods: Methods = field(default_factory=Methods)
     options: Options = field(default_factory=Options)

@@ -56,7 +56,13 @@ def parse_json(data: bytes, revision: str, limits: Limits) -> dict[str, Any]:
         raise fail("MCG102", "schema file is empty", revision=revision, pointer="#", hint="is the path right?")
     try:
         text = data.decode("utf-8-sig")
-        document = json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
+        long_integers: list[_LongInteger] = []
+        document = json.loads(
+            text,
+            object_pairs_hook=_unique_keys,
+            parse_constant=_no_constant,
+            parse_int=lambda digits: _integer(digits, long_integers),
+        )
     except _NotJSON as exc:
         raise fail(
             "MCG102", f"schema is not valid JSON: {exc}", revision=revision, pointer="#", hint="standard JSON only (RFC 8259)"
@@ -85,6 +91,8 @@ def parse_json(data: bytes, revision: str, limits: Limits) -> dict[str, Any]:
             pointer="#",
             hint="MCP schemas nest about 12 levels; this one is broken or hostile",
         ) from exc
+    if long_integers:
+        _check_numbers(document, revision)
     if not isinstance(document, dict):
         raise fail(
             "MCG104",
@@ -118,6 +126,38 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 def _no_constant(name: str) -> Any:
     raise _NotJSON(f"{name} is not a JSON number")
+
+
+MAX_DIGITS = 4_300  # Python's own limit for turning digits into an int (sys.get_int_max_str_digits)
+
+
+@dataclass(frozen=True)
+class _LongInteger:
+    """An integer literal too long to read, kept as text until its place is reported."""
+
+    digits: int
+
+
+def _integer(text: str, long_integers: list[_LongInteger]) -> int | _LongInteger:
+    digits = len(text) - text.startswith("-")
+    if digits <= MAX_DIGITS:
+        return int(text)
+    long_integers.append(_LongInteger(digits))
+    return long_integers[-1]
+
+
+def _check_numbers(document: Any, revision: str) -> None:
+    """MCG122 where the document holds an integer longer than MAX_DIGITS digits (found after
+    parsing, so that the error can say where)."""
+    for pointer, value in walk(document):
+        if isinstance(value, _LongInteger):
+            raise fail(
+                "MCG122",
+                f"an integer of {value.digits:,} digits, over the limit of {MAX_DIGITS:,}",
+                revision=revision,
+                pointer=pointer,
+                hint="no schema bound or value needs that many digits; is the file corrupt or hostile?",
+            )
 
 
 def to_schema_doc(document: dict[str, Any], revision: str, limits: Limits) -> SchemaDoc:
@@ -175,7 +215,7 @@ def to_schema_doc(document: dict[str, Any], revision: str, limits: Limits) -> Sc
                 pointer=pointers.join("#", DEFS, name),
                 hint="a definition is a JSON Schema: an object (or true/false)",
             )
-    normalised = _open_objects_as_maps(_json_schema_only(normalised))
+    normalised = _open_objects_as_maps(_canonical_refs(_json_schema_only(normalised)))
     _check_refs(normalised, revision)
     wellformed.check(normalised, revision, max_chain=limits.max_depth)
     return SchemaDoc(revision=revision, dialect=dialect, document=normalised)
@@ -229,6 +269,26 @@ def _open_objects_as_maps(document: dict[str, Any]) -> dict[str, Any]:
     return cleaned
 
 
+def _canonical_refs(document: dict[str, Any]) -> dict[str, Any]:
+    """document with every local `$ref`/`$dynamicRef` spelled as the pointer it names (percent-decoded,
+    pointers.canonical), so that later stages compare and resolve references as plain pointers."""
+
+    def changed(node: dict[str, Any]) -> list[str]:
+        return [
+            k
+            for k in ("$ref", "$dynamicRef")
+            if isinstance(node.get(k), str) and pointers.canonical(node[k]) != node[k]
+        ]
+
+    if not any(changed(node) for _, node in schemas.all_subschemas(document)):
+        return document
+    copied: dict[str, Any] = copy.deepcopy(document)
+    for _, node in schemas.all_subschemas(copied):
+        for key in changed(node):
+            node[key] = pointers.canonical(node[key])
+    return copied
+
+
 def check_bounded(document: dict[str, Any], revision: str, limits: Limits) -> None:
     """The checks of any schema from outside: bounded nesting and size, every `$ref` local and resolvable."""
     check_shape(document, revision, limits)
@@ -272,6 +332,10 @@ def _check_shape(document: dict[str, Any], revision: str, limits: Limits) -> Non
             )
         if isinstance(value, dict):
             nodes += 1
+            for key, child in value.items():
+                _check_text(key, pointer, revision, key=True)
+                if isinstance(child, str) and not child.isascii():
+                    _check_text(child, pointers.join(pointer, key), revision)
             if nodes > limits.max_subschemas:
                 raise fail(
                     "MCG109",
@@ -287,6 +351,28 @@ def _check_shape(document: dict[str, Any], revision: str, limits: Limits) -> Non
             for index in range(len(value) - 1, -1, -1):
                 if isinstance(value[index], dict | list):
                     stack.append((value[index], depth + 1, pointers.join(pointer, index)))
+                elif isinstance(value[index], str) and not value[index].isascii():
+                    _check_text(value[index], pointers.join(pointer, index), revision)
+
+
+def _check_text(text: str, pointer: str, revision: str, *, key: bool = False) -> None:
+    """MCG121 for a string no UTF-8 text can hold: a lone surrogate (JSON can write one as an escape,
+    "\\udc00"), which would end as a package that cannot be written, imported or used."""
+    if text.isascii():
+        return
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        what = "a key of this object" if key else "this string"
+        shown = text.encode("ascii", "backslashreplace").decode("ascii")
+        raise fail(
+            "MCG121",
+            f"{what} holds a lone surrogate (U+{ord(text[exc.start]):04X}), which is not Unicode text: "
+            f"{shown[:60]!r}",
+            revision=revision,
+            pointer=pointer,
+            hint="JSON text is Unicode; a surrogate escape must be one of a pair",
+        ) from None
 
 
 def _rewrite_legacy_refs(node: Any) -> Any:
@@ -363,8 +449,9 @@ def _check_ref(
                 hint="no subschema declares that anchor",
             )
         return
+    target = pointers.canonical(ref)
     try:
-        pointers.resolve(nodes["#"], ref)
+        pointers.resolve(nodes["#"], target)
     except (KeyError, ValueError):
         raise fail(
             "MCG112",
@@ -373,7 +460,7 @@ def _check_ref(
             pointer=where,
             hint="the target does not exist in this document",
         ) from None
-    if ref not in nodes or (generated and not ref.startswith(f"#/{DEFS}/")):
+    if target not in nodes or (generated and not target.startswith(f"#/{DEFS}/")):
         raise fail(
             "MCG113",
             f"`{keyword}` {ref!r} does not point at a schema" + (" below `$defs`" if generated else ""),

@@ -49,14 +49,16 @@ def lower(doc: SchemaDoc, revision: ir.Revision) -> dict[str, Any]:
 
     _retarget_refs(document, renames)
     defs = document[DEFS]
+    flattened: schemas.Flattened = {}
     for name in defs:
         if isinstance(defs[name], dict) and "allOf" in defs[name]:
-            defs[name] = schemas.flatten_all_of(defs[name], lambda ref: pointers.resolve(document, ref))
+            defs[name] = schemas.flatten_all_of(defs[name], lambda ref: pointers.resolve(document, ref), flattened)
     _break_alias_cycles(defs, {e.name for e in revision.entities if e.kind is not ir.Kind.MODEL})
     for entity in revision.entities:
         if entity.tag is not None:
             _add_discriminator(document[DEFS][entity.name], entity.tag, renames)
     _widen_numbers(document)
+    _formats_as_annotations(document)
     _drop_redundant_any_extras(document)
     _bare_objects_as_maps(document)
     _defaults_as_documentation(document)
@@ -96,6 +98,16 @@ def _widen_numbers(document: dict[str, Any]) -> None:
             node["type"] = ["integer", "number"]
         elif isinstance(kind, list) and "number" in kind and "integer" not in kind:
             node["type"] = [t for t in kind if t != "number"] + ["integer", "number"]
+
+
+def _formats_as_annotations(document: dict[str, Any]) -> None:
+    """`format` is an annotation in JSON Schema 2020-12: a string with `format: email` is any string.
+    The engine would type it (`EmailStr`, `AnyUrl`, `Path`, `UUID`, `Decimal`, ...), which imports
+    optional packages, rewrites values (`HTTP://A.COM` -> `http://a.com/`) and rejects others; so it
+    never sees `format`, wherever it is (type lists, union arms, items, map values)."""
+    for _, node in schemas.all_subschemas(document):
+        if isinstance(node.get("format"), str):
+            del node["format"]
 
 
 def _drop_redundant_any_extras(document: dict[str, Any]) -> None:

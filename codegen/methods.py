@@ -29,8 +29,10 @@ def method_tables(doc: SchemaDoc, entities: tuple[ir.Entity, ...]) -> ir.Methods
         node = pointers.resolve(document, ref)
         return node if isinstance(node, dict) else {}
 
+    flattened: schemas.Flattened = {}
+
     def flat(entity: ir.Entity) -> Mapping[str, Any]:
-        return schemas.flatten_all_of(dict(resolve(entity.pointer)), resolve)
+        return schemas.flatten_all_of(dict(resolve(entity.pointer)), resolve, flattened)
 
     # Who sends what: the Client*/Server* unions. A revision where such a union has one arm
     # publishes it as a model of its own (2026-07-28's ClientNotification): it marks its method.

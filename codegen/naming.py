@@ -101,6 +101,13 @@ def field_name(wire: str, style: str = "snake") -> str:
     return name
 
 
+def is_import_path(text: str) -> bool:
+    """Whether text is a dotted Python import path (`acme._mcp`): ASCII identifiers, no keywords.
+    Values of settings and flags reach generated source only when they pass this."""
+    parts = text.split(".")
+    return all(p.isascii() and p.isidentifier() and not keyword.iskeyword(p) for p in parts)
+
+
 def _reserved(name: str) -> bool:
     return (
         keyword.iskeyword(name)

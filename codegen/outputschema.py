@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import contextvars
 import functools
+import math
 import time
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
-from . import pointers, schemas
+from . import patterns, pointers, schemas
 from .errors import fail
 from .limits import Limits
 from .load import check_bounded
@@ -29,7 +31,25 @@ OUTPUT_LIMITS = Limits(max_schema_bytes=1 << 20, max_depth=64, max_definitions=1
 MAX_VALUE_DEPTH = 128  # nesting of the checked value (the validator recurses through it)
 LABEL = "outputSchema"
 
-_deadline: contextvars.ContextVar[float] = contextvars.ContextVar("deadline")
+@dataclass
+class _Run:
+    """One validation: when it must stop, and the patterns it has compiled (each once)."""
+
+    deadline: float
+    matchers: dict[str, Callable[[str], bool]] = field(default_factory=dict)
+
+    def check_time(self) -> None:
+        if time.monotonic() > self.deadline:
+            raise _OutOfTime
+
+    def matcher(self, pattern: str) -> Callable[[str], bool]:
+        found = self.matchers.get(pattern)
+        if found is None:
+            found = self.matchers[pattern] = _compile(pattern)
+        return found
+
+
+_run: contextvars.ContextVar[_Run] = contextvars.ContextVar("output_validation")
 
 
 class _OutOfTime(Exception):
@@ -59,6 +79,7 @@ def check_output(
         return [] if output_schema else [OutputProblem("", "the schema `false` accepts no value")]
     document = dict(output_schema)
     check_bounded(document, LABEL, limits)
+    _check_patterns(document)  # before the meta-schema check, which compiles them with Python's `re`
     validator_class = jsonschema.validators.validator_for(document, default=jsonschema.Draft202012Validator)
     try:
         validator_class.check_schema(document)
@@ -71,9 +92,9 @@ def check_output(
             hint="check it against the JSON Schema 2020-12 meta-schema",
         ) from exc
     check_cycles(document, LABEL, max_chain=limits.max_depth)
-    _check_patterns(document)
-    if _deeper_than(value, max_value_depth):
-        return [OutputProblem("", f"the value nests more than {max_value_depth} levels deep; not validated")]
+    unfit = _unfit(value, max_value_depth)
+    if unfit is not None:
+        return [unfit]
     return _validate(_bounded(validator_class), document, value, budget_seconds)
 
 
@@ -87,7 +108,7 @@ def _validate(validator_class: Any, schema: dict[str, Any], value: object, budge
 
     registry: referencing.Registry[Any] = referencing.Registry(retrieve=refuse)
     validator = validator_class(schema, registry=registry)
-    token = _deadline.set(time.monotonic() + budget)
+    token = _run.set(_Run(time.monotonic() + budget))
     problems = []
     try:
         for error in validator.iter_errors(value):
@@ -105,7 +126,7 @@ def _validate(validator_class: Any, schema: dict[str, Any], value: object, budge
             hint="references must point inside the schema; nothing is fetched",
         ) from exc
     finally:
-        _deadline.reset(token)
+        _run.reset(token)
     return problems
 
 
@@ -113,13 +134,15 @@ def _check_patterns(document: dict[str, Any]) -> None:
     from .wellformed import pattern_problem
 
     uses_pattern_properties = False
+    tally = patterns.Tally()
     for pointer, node in schemas.all_subschemas(document):
         found = [(pointer + "/pattern", node["pattern"])] if isinstance(node.get("pattern"), str) else []
         if isinstance(node.get("patternProperties"), dict):
             uses_pattern_properties = True
             found += [(pointer + "/patternProperties", key) for key in node["patternProperties"]]
         for where, pattern in found:
-            problem = pattern_problem(pattern)
+            problem = tally.add(pattern) if isinstance(pattern, str) else "not a string"
+            problem = problem or pattern_problem(pattern)
             if problem is not None:
                 raise fail(
                     "MCG713",
@@ -138,18 +161,24 @@ def _check_patterns(document: dict[str, Any]) -> None:
         )
 
 
-def _deeper_than(value: object, limit: int) -> bool:
-    """Does value nest deeper than limit? (iteratively: the value may be hostile)"""
-    stack: list[tuple[object, int]] = [(value, 1)]
+def _unfit(value: object, limit: int) -> OutputProblem | None:
+    """Why value cannot be validated at all: nested deeper than limit, or holding NaN or an infinity
+    (a Python float no JSON text carries). One iterative pass: the value may be hostile."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return OutputProblem("", f"{value!r} is not a JSON number (JSON has no NaN or Infinity)")
+    stack: list[tuple[object, int, tuple[str | int, ...]]] = [(value, 1, ())]
     while stack:
-        node, depth = stack.pop()
+        node, depth, path = stack.pop()
         if depth > limit:
-            return True
-        if isinstance(node, dict):
-            stack.extend((child, depth + 1) for child in node.values() if isinstance(child, dict | list))
-        elif isinstance(node, list):
-            stack.extend((child, depth + 1) for child in node if isinstance(child, dict | list))
-    return False
+            return OutputProblem("", f"the value nests more than {limit} levels deep; not validated")
+        items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+        for key, child in items:
+            if isinstance(child, dict | list):
+                stack.append((child, depth + 1, (*path, key)))
+            elif isinstance(child, float) and not math.isfinite(child):
+                where = "".join("/" + pointers.escape(str(p)) for p in (*path, key))
+                return OutputProblem(where, f"{child!r} is not a JSON number (JSON has no NaN or Infinity)")
+    return None
 
 
 # -- the validator: every keyword checks the budget; patterns and uniqueness in bounded time --------
@@ -166,6 +195,7 @@ def _bounded(base: Any) -> Any:
             "patternProperties": _timed(_pattern_properties),
             "additionalProperties": _timed(_additional_properties),
             "uniqueItems": _timed(_unique_items),
+            "multipleOf": _timed(_multiple_of),
         }
     )
     return jsonschema.validators.extend(base, keywords)
@@ -173,35 +203,42 @@ def _bounded(base: Any) -> Any:
 
 def _timed(function: Callable[..., Any]) -> Callable[..., Iterator[Any]]:
     def keyword(validator: Any, value: Any, instance: Any, schema: Any) -> Iterator[Any]:
-        if time.monotonic() > _deadline.get():
-            raise _OutOfTime
+        _run.get().check_time()
         yield from function(validator, value, instance, schema) or ()
 
     return keyword
 
 
-@functools.lru_cache(maxsize=1024)
-def _matcher(pattern: str) -> Callable[[str], bool]:
+def _compile(pattern: str) -> Callable[[str], bool]:
     from pydantic_core import SchemaValidator, core_schema
 
     validator = SchemaValidator(core_schema.str_schema(pattern=pattern))  # unanchored, like re.search
     return validator.isinstance_python
 
 
+def _matches(pattern: str, text: str) -> bool:
+    """Whether pattern finds a match in text; a text Rust cannot read (a lone surrogate) matches nothing."""
+    try:
+        return _run.get().matcher(pattern)(text)
+    except UnicodeError:
+        return False
+
+
 def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterator[Any]:
     from jsonschema.exceptions import ValidationError
 
-    if validator.is_type(instance, "string") and not _matcher(pattern)(instance):
+    if validator.is_type(instance, "string") and not _matches(pattern, instance):
         yield ValidationError(f"{instance!r} does not match {pattern!r}")
 
 
 def _pattern_properties(validator: Any, patterns: dict[str, Any], instance: Any, schema: Any) -> Iterator[Any]:
     if not validator.is_type(instance, "object"):
         return
+    run = _run.get()
     for pattern, subschema in patterns.items():
-        matches = _matcher(pattern)
         for key, item in instance.items():
-            if matches(key):
+            run.check_time()  # per key: 1,500 patterns x 40,000 keys is 60 million matches
+            if _matches(pattern, key):
                 yield from validator.descend(item, subschema, path=key, schema_path=pattern)
 
 
@@ -210,9 +247,14 @@ def _additional_properties(validator: Any, additional: Any, instance: Any, schem
 
     if not validator.is_type(instance, "object"):
         return
+    run = _run.get()
     named = schema.get("properties", {})
-    matchers = [_matcher(p) for p in schema.get("patternProperties", {})]
-    extras = [k for k in instance if k not in named and not any(m(k) for m in matchers)]
+    patterns = list(schema.get("patternProperties", {}))
+    extras = []
+    for key in instance:
+        run.check_time()
+        if key not in named and not any(_matches(p, key) for p in patterns):
+            extras.append(key)
     if validator.is_type(additional, "object"):
         for extra in extras:
             yield from validator.descend(instance[extra], additional, path=extra)
@@ -226,13 +268,35 @@ def _unique_items(validator: Any, unique: Any, instance: Any, schema: Any) -> It
 
     if not unique or not validator.is_type(instance, "array"):
         return
+    run = _run.get()
     seen: set[Any] = set()
-    for item in instance:
+    for index, item in enumerate(instance):
+        if index % 1024 == 0:
+            run.check_time()
         key = _canonical(item)
         if key in seen:
             yield ValidationError(f"{instance!r:.80} has non-unique elements")
             return
         seen.add(key)
+
+
+def _multiple_of(validator: Any, divisor: Any, instance: Any, schema: Any) -> Iterator[Any]:
+    """multipleOf in exact arithmetic: the numbers as written in decimal, so `10**400` is a multiple
+    of 0.1 (floating-point division overflows or rounds: 0.3 is not a float multiple of 0.1)."""
+    from jsonschema.exceptions import ValidationError
+
+    if not validator.is_type(instance, "number"):
+        return
+    if not isinstance(divisor, int | float) or isinstance(divisor, bool) or not math.isfinite(divisor) or divisor <= 0:
+        return  # the meta-schema check has refused it already
+    quotient = _exact(instance) / _exact(divisor)
+    if quotient.denominator != 1:
+        yield ValidationError(f"{instance!r:.80} is not a multiple of {divisor!r}")
+
+
+def _exact(number: int | float) -> Fraction:
+    """A JSON number as the decimal it was written as (0.1 is 1/10, not the nearest binary float)."""
+    return Fraction(number) if isinstance(number, int) else Fraction(repr(number))
 
 
 def _canonical(value: Any) -> Any:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import __version__, analyze, dcg, errata, ir, load, lower, render
+from . import __version__, analyze, budget, dcg, errata, ir, load, lower, render, schemas
 from .errors import CodegenError
 from .format import format_python
 from .limits import Limits
@@ -51,9 +51,10 @@ def build_revision(
         raw = load.parse_json(data, revision, limits)
         if use_errata:
             raw = errata.apply_errata(raw, errata.load_errata(revision, errata_file), revision)
-        doc = load.to_schema_doc(raw, revision, limits)
-        model = analyze.analyze(doc, package=package, sha256=sha256, options=options)
-        models, order = build_models(doc, model, header(revision, sha256))
+        with budget.scope(schemas.count_subschemas(raw), revision):
+            doc = load.to_schema_doc(raw, revision, limits)
+            model = analyze.analyze(doc, package=package, sha256=sha256, options=options)
+            models, order = build_models(doc, model, header(revision, sha256))
         sources = {"models.py": models, **render.revision_files(model, header(revision, sha256), order)}
         if examples is not None:
             sources.update(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from typing import Any
+from urllib.parse import unquote
 
 
 def escape(token: str) -> str:
@@ -28,6 +29,16 @@ def split(pointer: str) -> list[str]:
     if not body.startswith("/"):
         raise ValueError(f"not a JSON pointer fragment: {pointer!r}")
     return [unescape(t) for t in body[1:].split("/")]
+
+
+def canonical(ref: str) -> str:
+    """The pointer a `$ref` fragment names, spelled as this package spells pointers. RFC 6901 (6):
+    a pointer in a URI fragment is percent-decoded first, then split and unescaped, so
+    "#/$defs/A%20B" names the definition "A B" (and "%2F" separates tokens, as "/" does). Every
+    reader of a `$ref` (the models' pipeline and check_output, through jsonschema) uses this rule."""
+    if not ref.startswith("#/"):
+        return ref
+    return join("#", *(unescape(token) for token in unquote(ref[2:]).split("/")))
 
 
 def resolve(document: Any, pointer: str) -> Any:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from . import pointers
+from . import budget, pointers
 
 MAP_KEYWORDS = ("properties", "patternProperties", "dependentSchemas", "$defs", "definitions")
 SINGLE_KEYWORDS = (
@@ -35,34 +35,72 @@ def children(node: Any, pointer: str) -> Iterator[tuple[str, str, str | int | No
 
 
 def all_subschemas(node: Any, pointer: str = "#") -> Iterator[tuple[str, dict[str, Any]]]:
-    """Every schema object at or below node (iterative: hostile schemas nest deeply)."""
+    """Every schema object at or below node (iterative: hostile schemas nest deeply). Each node
+    visited is charged to the run's work budget (a node shared by several parents counts at each)."""
     stack: list[tuple[str, Any]] = [(pointer, node)]
     while stack:
         here, value = stack.pop()
         if not isinstance(value, dict):
             continue
+        budget.charge(here)
         yield here, value
         stack.extend((p, sub) for p, _, _, sub in reversed(list(children(value, here))))
 
 
-def flatten_all_of(node: dict[str, Any], resolve: Callable[[str], Any], _seen: frozenset[str] = frozenset()) -> dict[str, Any]:
+def count_subschemas(node: Any) -> int:
+    """How many schema objects are at or below node (not charged: it sizes the budget)."""
+    count = 0
+    stack: list[Any] = [node]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            count += 1
+            stack.extend(sub for _, _, _, sub in children(value, "#"))
+    return count
+
+
+Flattened = dict[str, dict[str, Any] | None]
+
+
+def flatten_all_of(
+    node: dict[str, Any], resolve: Callable[[str], Any], memo: Flattened | None = None
+) -> dict[str, Any]:
     """node with its `allOf` merged in: properties (later members refine earlier ones), required keys
     and the rest of each member. `$ref` members are resolved with resolve(ref). The engine would
-    otherwise emit a subclass that narrows its base's field types, which type checkers reject."""
+    otherwise emit a subclass that narrows its base's field types, which type checkers reject.
+
+    Each referenced member is merged once per memo (pass one memo, keyed by reference, to calls
+    with the same resolve): a diamond of references costs its size, not the number of its paths.
+    A reference met again while it is being merged (a loop) is left out."""
+    if not isinstance(node.get("allOf"), list):
+        return node
+    return _flatten(node, resolve, {} if memo is None else memo, set())
+
+
+def _flatten(node: dict[str, Any], resolve: Callable[[str], Any], memo: Flattened, busy: set[str]) -> dict[str, Any]:
     members = node.get("allOf")
     if not isinstance(members, list):
         return node
+    parts: list[dict[str, Any]] = []
+    for member in members:
+        if isinstance(member, dict) and isinstance(member.get("$ref"), str):
+            ref = member["$ref"]
+            if ref in busy:
+                continue
+            if ref not in memo:
+                busy.add(ref)
+                target = resolve(ref)
+                memo[ref] = _flatten(target, resolve, memo, busy) if isinstance(target, dict) else None
+                busy.discard(ref)
+            part = memo[ref]
+            if part is not None:
+                budget.charge(ref, budget.MERGED_WEIGHT * (1 + len(part) + len(part.get("properties") or ())))
+                parts.append(part)
+        elif isinstance(member, dict):
+            parts.append(_flatten(member, resolve, memo, busy))
     merged: dict[str, Any] = {}
     properties: dict[str, Any] = {}
     required: list[str] = []
-    parts: list[dict[str, Any]] = []
-    for member in members:
-        if isinstance(member, dict) and isinstance(member.get("$ref"), str) and member["$ref"] not in _seen:
-            target = resolve(member["$ref"])
-            if isinstance(target, dict):
-                parts.append(flatten_all_of(target, resolve, _seen | {member["$ref"]}))
-        elif isinstance(member, dict):
-            parts.append(flatten_all_of(member, resolve, _seen))
     parts.append({k: v for k, v in node.items() if k != "allOf"})
     for part in parts:
         for key, value in part.items():
@@ -74,11 +112,11 @@ def flatten_all_of(node: dict[str, Any], resolve: Callable[[str], Any], _seen: f
                     else:
                         properties[name] = schema
             elif key == "required" and isinstance(value, list):
-                required.extend(r for r in value if r not in required)
+                required.extend(value)
             elif key not in ("$ref",):
                 merged[key] = value
     if properties:
         merged["properties"] = properties
     if required:
-        merged["required"] = required
+        merged["required"] = list(dict.fromkeys(required))
     return merged

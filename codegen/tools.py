@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from . import analyze, load, naming, pointers, render, schemas
+from . import analyze, budget, load, naming, pointers, render, schemas
 from .errors import CodegenError, Diagnostic, fail
 from .format import format_python
 from .limits import Limits
@@ -101,18 +101,26 @@ def check_tools(tools: Sequence[Any], limits: Limits) -> None:
 
 
 def stems(tools: Sequence[Mapping[str, Any]]) -> dict[str, str]:
-    """Class-name stems per tool name: PascalCase, made distinct (in name order) where two collide."""
-    taken: dict[str, str] = {}
+    """Class-name stems per tool name: PascalCase, made distinct (in name order) where two collide,
+    also as snake_case helper names after case folding."""
+    taken: set[str] = set()
     result: dict[str, str] = {}
     for name in sorted(t["name"] for t in tools):
         stem = naming.base_name(naming.pascal(name) or "Tool")
         candidate, index = stem, 0
-        while candidate in taken:
+        # distinct as classes and as helper functions: `HTTPServer` and `HttpServer` are both
+        # `http_server_output`, so the second becomes `HttpServerVariantA`
+        while _folded(candidate) in taken:
             candidate = stem + "Variant" + naming.variant_letter(index)
             index += 1
-        taken[candidate] = name
+        taken.add(_folded(candidate))
         result[name] = candidate
     return result
+
+
+def _folded(stem: str) -> str:
+    """What two stems must not share: their helper function's name, compared case-folded."""
+    return naming.field_name(stem).casefold()
 
 
 def tools_document(tools: Sequence[Mapping[str, Any]]) -> tuple[dict[str, Any], list[ToolTypes]]:
@@ -165,10 +173,11 @@ def generate_tools_package(
     data = json.dumps(document, sort_keys=True).encode()
     digest = hashlib.sha256(data).hexdigest()
     try:
-        doc = load.to_schema_doc(document, LABEL, limits)
-        model = analyze.analyze(doc, package="tools", sha256=digest)
-        stamp = header(LABEL, digest)
-        models, order = build_models(doc, model, stamp)
+        with budget.scope(schemas.count_subschemas(document), LABEL):
+            doc = load.to_schema_doc(document, LABEL, limits)
+            model = analyze.analyze(doc, package="tools", sha256=digest)
+            stamp = header(LABEL, digest)
+            models, order = build_models(doc, model, stamp)
         files = {
             "models.py": models,
             "_base.py": render.base_module(model.options, stamp),

@@ -21,7 +21,7 @@ import json
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from . import pointers, schemas
+from . import patterns, pointers, schemas
 from .errors import fail
 from .limits import DEPTH_CEILING
 
@@ -50,6 +50,7 @@ _MAX_TYPE_DEPTH = 40  # how far type inference follows references before it assu
 def check(document: Mapping[str, Any], revision: str, *, max_chain: int = DEPTH_CEILING) -> None:
     """Raise CodegenError for the first problem, in document order."""
     memo: dict[str, frozenset[str] | None] = {}
+    tally = patterns.Tally()
     for pointer, node, typed, keyword, parent in _schema_nodes(document):
         if node is False and typed and not _closes(keyword, parent):
             raise fail(
@@ -60,7 +61,7 @@ def check(document: Mapping[str, Any], revision: str, *, max_chain: int = DEPTH_
                 hint="leave the property or arm out (close an object with `additionalProperties: false`)",
             )
         if isinstance(node, dict):
-            _check_keywords(node, pointer, revision, is_root=pointer == "#")
+            _check_keywords(node, pointer, revision, tally, is_root=pointer == "#")
             _check_consistent(document, node, pointer, revision, memo)
             if typed:
                 _check_literals(node, pointer, revision)
@@ -120,7 +121,7 @@ def _closes(keyword: str, parent: Mapping[str, Any]) -> bool:
     return keyword == "items" and ("prefixItems" in parent or isinstance(parent.get("items"), list))
 
 
-def _check_keywords(node: dict[str, Any], pointer: str, revision: str, *, is_root: bool) -> None:
+def _check_keywords(node: dict[str, Any], pointer: str, revision: str, tally: patterns.Tally, *, is_root: bool) -> None:
     def bad(keyword: str, expected: str, at: str | None = None) -> Exception:
         return fail(
             "MCG116",
@@ -198,9 +199,9 @@ def _check_keywords(node: dict[str, Any], pointer: str, revision: str, *, is_roo
         if keyword in node and not isinstance(node[keyword], bool):
             raise bad(keyword, "true or false")
     if isinstance(node.get("pattern"), str):
-        _check_pattern(node["pattern"], pointers.join(pointer, "pattern"), revision)
+        _check_pattern(node["pattern"], pointers.join(pointer, "pattern"), revision, tally)
     for key in node.get("patternProperties", {}):
-        _check_pattern(key, pointers.join(pointer, "patternProperties", key), revision)
+        _check_pattern(key, pointers.join(pointer, "patternProperties", key), revision, tally)
 
 
 def _not_a_schema(value: Any, pointer: str, revision: str) -> Exception:
@@ -213,7 +214,17 @@ def _not_a_schema(value: Any, pointer: str, revision: str) -> Exception:
     )
 
 
-def _check_pattern(pattern: str, pointer: str, revision: str) -> None:
+def _check_pattern(pattern: str, pointer: str, revision: str, tally: patterns.Tally) -> None:
+    costly = tally.add(pattern)
+    if costly is not None:
+        raise fail(
+            "MCG120",
+            f"pattern {_describe(pattern)} is refused: {costly}",
+            revision=revision,
+            pointer=pointer,
+            hint="counted repetitions of Unicode classes (`\\w{190}`) compile into huge automata; "
+            "write the pattern shorter, or check it in your own code",
+        )
     problem = pattern_problem(pattern)
     if problem is not None:
         raise fail(
@@ -400,7 +411,7 @@ def _anchors(nodes: Mapping[str, Any]) -> dict[str, str]:
 def _target(ref: Any, anchors: Mapping[str, str]) -> str | None:
     if not isinstance(ref, str):
         return None
-    return anchors.get(ref, ref) if ref.startswith("#") else None
+    return anchors.get(ref, pointers.canonical(ref)) if ref.startswith("#") else None
 
 
 def _find_loop(edges: Mapping[str, list[str]]) -> list[str]:

@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-TESTS = ["tests/test_bad_input.py", "tests/test_bad_input_faults.py", "tests/test_bad_input_tools.py"]
+TESTS = sorted(str(p.relative_to(REPO)) for p in (REPO / "tests").glob("test_bad_input*.py"))
 
 
 def main() -> int:

@@ -22,6 +22,7 @@ import importlib
 import json
 import os
 import sys
+import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -94,7 +95,7 @@ def _schema(children: st.SearchStrategy[Any]) -> st.SearchStrategy[dict[str, Any
         "description": st.text(max_size=10) | JSON,
         "title": st.text(max_size=6),
         "format": st.sampled_from(["uri", "date-time", "byte", "email"]),
-        "pattern": st.sampled_from(["^a", "[0-9]+", "(", "^(?!x)", "\\d{2,}"]),
+        "pattern": st.sampled_from(["^a", "[0-9]+", "(", "^(?!x)", "\\d{2,}", "\\w{190}N", "a{99999999999}", "\\p{L}+"]),
         "minLength": st.integers(-1, 3),
         "maximum": st.integers(-5, 5) | st.floats(-1, 1, width=16),
         "minItems": st.integers(0, 2),
@@ -116,6 +117,96 @@ DOCUMENT = st.dictionaries(st.sampled_from(DEF_NAMES), SCHEMA, min_size=1, max_s
 @given(document=DOCUMENT)
 def test_random_schemas(document: dict[str, Any], tmp_path_factory: pytest.TempPathFactory) -> None:
     _check(document, tmp_path_factory)
+
+
+def _shared(levels: int, shapes: list[str], patterns_: list[str], width: int) -> dict[str, Any]:
+    """A chain of definitions, each using the next one twice or more (through allOf, anyOf, oneOf,
+    properties, items, patternProperties): 2**levels paths over `levels` definitions."""
+
+    def ref(i: int) -> dict[str, str]:
+        return {"$ref": f"#/$defs/S{i}"}
+
+    def level(i: int) -> dict[str, Any]:
+        shape = shapes[i % len(shapes)]
+        own = {f"p{i}_{j}": {"type": "string", "pattern": patterns_[(i + j) % len(patterns_)]} for j in range(width)}
+        if shape == "allOf":
+            return {"allOf": [ref(i + 1), ref(i + 1)], "properties": own}
+        if shape in ("anyOf", "oneOf"):
+            return {shape: [ref(i + 1), {"type": "array", "items": ref(i + 1)}]}
+        if shape == "items":
+            return {"type": "array", "items": {"anyOf": [ref(i + 1), {"type": "array", "items": ref(i + 1)}]}}
+        if shape == "patternProperties":
+            return {"type": "object", "patternProperties": {"^a": ref(i + 1), "^b": ref(i + 1)}}
+        return {"type": "object", "properties": {"a": ref(i + 1), "b": ref(i + 1), **own}}
+
+    defs = {f"S{i}": level(i) for i in range(levels)}
+    defs[f"S{levels}"] = {"type": "object", "properties": {"leaf": {"type": "string"}}}
+    return {"$defs": defs}
+
+
+SHARED = st.builds(
+    _shared,
+    st.integers(1, 30),
+    st.lists(st.sampled_from(["allOf", "anyOf", "oneOf", "items", "properties", "patternProperties"]), min_size=1, max_size=4),
+    st.lists(st.sampled_from(["^a", "[0-9]{2,4}", "\\w{3}", "\\w{60}", "\\w{190}N", "(?i)x+", "\\p{Greek}"]), min_size=1, max_size=3),
+    st.integers(0, 40),
+)
+
+
+@_settings
+@given(document=SHARED)
+def test_schemas_sharing_parts_and_patterns(document: dict[str, Any], tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Diamonds of references with patterns: either generated or refused, at a cost bounded by size."""
+    started = time.process_time()
+    _check(document, tmp_path_factory)
+    _slowest("shared", time.process_time() - started)
+
+
+@_settings
+@given(document=SHARED, value=JSON)
+def test_check_output_on_shared_parts(document: dict[str, Any], value: Any) -> None:
+    from codegen.outputschema import check_output
+
+    started = time.process_time()
+    try:
+        check_output({**document, "$ref": "#/$defs/S0"}, value, budget_seconds=0.5)
+        OUTCOMES["check_output shared ok"] += 1
+    except CodegenError as exc:
+        OUTCOMES[f"check_output shared refused {exc.diagnostics[0].code}"] += 1
+    _slowest("check_output shared", time.process_time() - started)
+
+
+@_settings
+@given(value=JSON | st.floats() | st.lists(st.floats(), max_size=3), text=st.text(max_size=12) | st.sampled_from(["[NaN]", "Infinity", "{\"a\": -Infinity}"]))
+def test_narrow_on_random_content(value: Any, text: str) -> None:
+    """narrow never returns a float JSON cannot carry, and fails only with NarrowingError."""
+    import math
+
+    from mcp_models.v2026_07_28 import CallToolResult
+    from mcp_models.v2026_07_28.narrowing import NarrowingError, narrow
+
+    for result in (
+        CallToolResult.model_validate({"resultType": "complete", "content": [], "structuredContent": value}),
+        CallToolResult.model_validate({"resultType": "complete", "content": [{"type": "text", "text": text}]}),
+    ):
+        try:
+            narrowed = narrow(result, Any)  # type: ignore[arg-type]
+        except NarrowingError:
+            OUTCOMES["narrow refused"] += 1
+            continue
+        stack = [narrowed]
+        while stack:
+            item = stack.pop()
+            assert not (isinstance(item, float) and not math.isfinite(item)), narrowed
+            stack.extend(item.values() if isinstance(item, dict) else item if isinstance(item, list) else ())
+        OUTCOMES["narrow ok"] += 1
+
+
+SLOWEST: dict[str, float] = {}
+
+
+def _slowest(kind: str, seconds: float) -> None:
+    SLOWEST[kind] = max(SLOWEST.get(kind, 0.0), seconds)
 
 
 # -- mutations of the real MCP schemas -----------------------------------------------------------
@@ -254,8 +345,10 @@ def test_random_tools_lists(tools: Any, wrapped: bool, tmp_path_factory: pytest.
             listed, models_package="mcp_models.v2026_07_28", limits=DEFAULT_LIMITS
         )
 
+    started = time.process_time()
     try:
         files = build()
+        _slowest("tools (one build)", time.process_time() - started)
     except CodegenError as exc:
         OUTCOMES[f"tools error {exc.diagnostics[0].code}"] += 1
         assert all("\n" not in d.one_line() for d in exc.diagnostics)
@@ -290,8 +383,10 @@ def test_unmutated_pieces_generate(tmp_path_factory: pytest.TempPathFactory) -> 
 
 def _check(document: dict[str, Any], tmp_path_factory: pytest.TempPathFactory) -> str:
     data = json.dumps(document).encode()
+    started = time.process_time()
     try:
         built = _build(data)
+        _slowest("generate (one build)", time.process_time() - started)
     except CodegenError as exc:
         for diagnostic in exc.diagnostics:
             line = diagnostic.one_line()
@@ -342,4 +437,5 @@ def test_fuzz_summary(capsys: pytest.CaptureFixture[str]) -> None:
     total = sum(OUTCOMES.values())
     with capsys.disabled():
         print(f"\nfuzz: {total} generated cases: " + ", ".join(f"{k} {v}" for k, v in sorted(OUTCOMES.items())))
+        print("fuzz: slowest CPU s: " + ", ".join(f"{k} {v:.2f}" for k, v in sorted(SLOWEST.items())))
     assert OUTCOMES["ok"] > 0 and total > OUTCOMES["ok"]

@@ -19,6 +19,8 @@ pyapi, report (the data and its JSON), render (text, Markdown, HTML).
 
 from __future__ import annotations
 
+from .. import budget
+from ..schemas import count_subschemas
 from .classify import methods_carrying, wire_change
 from .direction import directions, enveloped_messages
 from .renames import find_renames
@@ -44,6 +46,12 @@ def diff(
 
 
 def diff_sides(old: Side, new: Side, *, descriptions: bool = False, python_api: bool = True) -> Report:
+    nodes = count_subschemas(old.doc.document) + count_subschemas(new.doc.document)
+    with budget.scope(nodes, f"{old.label} -> {new.label}"):
+        return _compare(old, new, descriptions=descriptions, python_api=python_api)
+
+
+def _compare(old: Side, new: Side, *, descriptions: bool, python_api: bool) -> Report:
     renames = find_renames(old.defs, new.defs)
     old_dir, new_dir = directions(old), directions(new)
     walker = Walker(

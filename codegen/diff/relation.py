@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import budget
 from .source import Side, definition_of
 
 ANNOTATIONS = frozenset(
@@ -55,14 +56,22 @@ class Comparer:
     same_definition: Callable[[str, str], bool]
     lenient: bool = True
     _assumed: set[tuple[str, str]] = field(default_factory=set)
+    # Answers through references, kept when they hold whatever was assumed: a pair reached again by
+    # another path (a diamond of references) is answered once, not once per path.
+    _known: dict[tuple[str, str], bool] = field(default_factory=dict)
+    _assumptions_used: int = 0
+    _where: list[tuple[str, str]] = field(default_factory=list)  # (side, reference) being expanded
+    _keys: dict[int, tuple[Any, str]] = field(default_factory=dict)
 
     def covers(self, a: Node, b: Node) -> bool:
+        side, where = self._where[-1] if self._where else (None, "#")
+        budget.charge(where, revision=side)
         a_schema, b_schema = _normal(a.schema), _normal(b.schema)
         if b_schema is False:
             return True
         if a_schema is False:
             return False
-        if not essential(a_schema):
+        if not _constrains(a_schema):
             return True  # a accepts anything
         a_ref, b_ref = _pure_ref(a_schema), _pure_ref(b_schema)
         if a_ref and b_ref:
@@ -70,26 +79,49 @@ class Comparer:
             if a_def and b_def and a_ref.count("/") == b_ref.count("/") == 2 and self._same(a_def, b_def, a, b):
                 return True
         if a_ref or b_ref:
-            key = (_key(a.side, a_ref, a_schema), _key(b.side, b_ref, b_schema))
+            key = (self._key(a.side, a_ref, a_schema), self._key(b.side, b_ref, b_schema))
+            if key in self._known:
+                return self._known[key]
             if key in self._assumed:
+                self._assumptions_used += 1
                 return True
             self._assumed.add(key)
+            self._where.append((b.side.label, b_ref) if b_ref else (a.side.label, a_ref or "#"))
+            used = self._assumptions_used
             try:
-                return self.covers(_deref(a, a_schema), _deref(b, b_schema))
+                answer = self.covers(_deref(a, a_schema), _deref(b, b_schema))
             finally:
                 self._assumed.discard(key)
+                self._where.pop()
+            # No assumption consulted: the answer is exact. False is exact either way (assuming
+            # more pairs covered can only turn answers to True).
+            if not answer or self._assumptions_used == used:
+                self._known[key] = answer
+            return answer
         a_schema, b_schema = _flatten(a.side, a_schema), _flatten(b.side, b_schema)
         b_arms = _arms(b_schema)
         if b_arms is not None:
             return all(self.covers(a, Node(b.side, _arm_with(b_schema, arm))) for arm in b_arms)
         a_arms = _arms(a_schema)
         if a_arms is not None:
-            pieces = [b_schema] if len(types_of(b_schema)) == 1 else [_only_type(b_schema, t) for t in types_of(b_schema)]
+            pieces = (
+                [b_schema] if len(types_of(b_schema)) == 1 else [_only_type(b_schema, t) for t in types_of(b_schema)]
+            )
             return all(
                 any(self.covers(Node(a.side, _arm_with(a_schema, arm)), Node(b.side, piece)) for arm in a_arms)
                 for piece in pieces
             )
         return self._plain(Node(a.side, a_schema), Node(b.side, b_schema))
+
+    def _key(self, side: Side, ref: str | None, schema: Any) -> str:
+        """Identifies a schema in the comparisons under way: recursive ones come back to the same key."""
+        if ref:
+            return f"{side.label}:{ref}"
+        known = self._keys.get(id(schema))
+        if known is None or known[0] is not schema:
+            known = (schema, f"{side.label}={json.dumps(schema, sort_keys=True, default=str)}")
+            self._keys[id(schema)] = known  # the schema is kept with it, so its id is not reused
+        return known[1]
 
     def _same(self, a_def: str, b_def: str, a: Node, b: Node) -> bool:
         # covers(new, old) and covers(old, new) both come here: try the pair both ways.
@@ -200,9 +232,9 @@ def essential(node: Any) -> Any:
     return result
 
 
-def _key(side: Side, ref: str | None, schema: Any) -> str:
-    """Identifies a schema in the comparisons under way: recursive ones come back to the same key."""
-    return f"{side.label}:{ref}" if ref else f"{side.label}={json.dumps(schema, sort_keys=True, default=str)}"
+def _constrains(schema: Any) -> bool:
+    """Whether a schema says anything beyond annotations (`essential(schema)` is not empty)."""
+    return not isinstance(schema, dict) or any(key not in ANNOTATIONS for key in schema)
 
 
 def _normal(schema: Any) -> Any:
@@ -233,9 +265,7 @@ def _deref(node: Node, schema: Any) -> Node:
 def _flatten(side: Side, schema: Any) -> Any:
     if not isinstance(schema, dict) or not isinstance(schema.get("allOf"), list):
         return schema
-    from .. import schemas
-
-    return schemas.flatten_all_of(dict(schema), side.resolve)
+    return side.flat(dict(schema))
 
 
 def _arms(schema: Any) -> list[Any] | None:

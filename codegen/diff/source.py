@@ -9,7 +9,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from .. import analyze, errata, ir, load, pointers, spec
+from .. import analyze, budget, errata, ir, load, pointers, schemas, spec
 from ..limits import DEFAULT_LIMITS, Limits
 
 DEF_PREFIX = "#/$defs/"
@@ -32,6 +32,15 @@ class Side:
             return pointers.resolve(self.doc.document, ref)
         except (KeyError, ValueError):
             return None
+
+    @cached_property
+    def flattened(self) -> schemas.Flattened:
+        """Merged `allOf` targets of this side, by reference (schemas.flatten_all_of's memo)."""
+        return {}
+
+    def flat(self, schema: dict[str, Any]) -> dict[str, Any]:
+        """schema with its `allOf` merged in."""
+        return schemas.flatten_all_of(schema, self.resolve, self.flattened)
 
     @cached_property
     def entities(self) -> dict[str, ir.Entity]:
@@ -69,5 +78,6 @@ def load_side(which: str, spec_source: str | None = None, limits: Limits = DEFAU
 
 
 def side_from_document(raw: dict[str, Any], label: str, sha256: str, limits: Limits = DEFAULT_LIMITS) -> Side:
-    doc = load.to_schema_doc(raw, label, limits)
-    return Side(label, sha256, doc, analyze.analyze(doc, package="diff", sha256=sha256))
+    with budget.scope(schemas.count_subschemas(raw), label):
+        doc = load.to_schema_doc(raw, label, limits)
+        return Side(label, sha256, doc, analyze.analyze(doc, package="diff", sha256=sha256))

@@ -247,9 +247,7 @@ class Walker:
 
     def _flat(self, side: Side, schema: dict[str, Any]) -> dict[str, Any]:
         if isinstance(schema.get("allOf"), list):
-            from .. import schemas
-
-            return schemas.flatten_all_of(dict(schema), side.resolve)
+            return side.flat(dict(schema))
         return schema
 
     def _describe(self, side: Side, schema: Any) -> str:

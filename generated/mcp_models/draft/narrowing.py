@@ -136,7 +136,7 @@ def narrow_result(
     if structured is not MISSING:
         try:
             return Structured(_validate(adapter, structured), result, "structuredContent")
-        except (ValidationError, PydanticSerializationError) as exc:
+        except (ValueError, PydanticSerializationError) as exc:  # ValidationError included
             problems.append(f"structuredContent: {_first(exc)}")
     else:
         for index, block in enumerate(result.content):
@@ -149,7 +149,7 @@ def narrow_result(
                 continue
             try:
                 return Structured(_validate(adapter, value), result, "text")
-            except (ValidationError, PydanticSerializationError) as exc:
+            except (ValueError, PydanticSerializationError) as exc:  # ValidationError included
                 problems.append(f"content[{index}]: {_first(exc)}")
         if not problems:
             problems.append("no structuredContent and no text content")
@@ -173,8 +173,12 @@ def narrow(
 
 def _validate(adapter: TypeAdapter[Any], value: object) -> Any:
     """Validate a JSON value as JSON, strictly: "7" is no int, but "2024-01-01" is a date and a
-    list a tuple, as JSON has no such types of its own."""
-    return adapter.validate_json(to_json(value), strict=True)
+    list a tuple, as JSON has no such types of its own. NaN and Infinity (Python floats JSON cannot
+    carry) are a ValueError: written out as such, then refused by the strict parse."""
+    text = to_json(value, inf_nan_mode="constants")
+    if b"NaN" in text or b"Infinity" in text:
+        from_json(text, allow_inf_nan=False)
+    return adapter.validate_json(text, strict=True)
 
 
 # Beyond this many errors only their number is told: listing them all would cost more than the
@@ -182,9 +186,11 @@ def _validate(adapter: TypeAdapter[Any], value: object) -> Any:
 _ERRORS_LISTED = 1_000
 
 
-def _first(exc: ValidationError | PydanticSerializationError) -> str:
+def _first(exc: ValueError | PydanticSerializationError) -> str:
     if isinstance(exc, PydanticSerializationError):
         return "value cannot be read back as JSON (nested too deeply?)"
+    if not isinstance(exc, ValidationError):
+        return "NaN or Infinity is not a JSON number"
     if exc.error_count() > _ERRORS_LISTED:
         return f"{exc.error_count()} values do not fit"
     error = exc.errors(include_url=False)[0]

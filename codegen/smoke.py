@@ -1,0 +1,100 @@
+"""Every generated package is imported and used once before it is written: a package that formats
+and type-checks can still fail on first use (a pattern pydantic refuses, text it cannot encode, a
+name Python cannot import). The files are written to a scratch folder, imported from there under a
+private name, and the validator of every model and type alias is built, as the package's users will
+build them; any failure is MCG404, and nothing is written.
+
+In this process: the generator has pydantic loaded already, so this costs the validators only
+(a separate interpreter doubled the cost of a small run). What the package runs at import is the
+generator's own templates and the engine's output: every value from a schema, a server or a setting
+reaches that source only as a literal or a validated identifier (render.py, config.py), and the
+cost of building the validators is bounded by the limits on the schema (patterns.py, budget.py).
+"""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+import pkgutil
+import sys
+import tempfile
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+from types import ModuleType
+
+from .errors import fail
+
+_names = itertools.count()
+_SKIPPED = (".tests", "._examples")  # tests need pytest and a spec mirror; examples read files
+
+
+def check(files: Mapping[str, str], *, revision: str | None = None, optional: tuple[str, ...] = ()) -> None:
+    """Import the package made of files (paths relative to it) and build its validators; MCG404 if
+    that fails. optional: top-level packages it imports that may be missing here (a tools
+    package's spec models): modules needing them are skipped."""
+    from pydantic import BaseModel, TypeAdapter
+    from typing_extensions import TypeAliasType
+
+    with _importable(files) as package:
+        try:
+            for module in _modules(package, optional):
+                for attribute in sorted(getattr(module, "__all__", ())):
+                    value = getattr(module, attribute)
+                    if isinstance(value, type) and issubclass(value, BaseModel):
+                        value.model_rebuild(force=True)
+                    elif isinstance(value, TypeAliasType):
+                        TypeAdapter(value)
+        except Exception as exc:  # noqa: BLE001 - whatever the package raises is the diagnosis
+            raise fail(
+                "MCG404",
+                f"the generated package fails when imported and used: {type(exc).__name__}: {exc}",
+                revision=revision,
+                hint="a defect of the generator for this schema: please report it with the schema",
+            ) from exc
+
+
+@contextmanager
+def _importable(files: Mapping[str, str]) -> Iterator[str]:
+    """The files as an importable package under a fresh private name, gone again afterwards."""
+    name = f"_mcp_codegen_smoke_{next(_names)}"
+    with tempfile.TemporaryDirectory(prefix="mcp-codegen-smoke-") as scratch:
+        root = Path(scratch) / name
+        for relative, text in files.items():
+            path = root / relative
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+        sys.path.insert(0, scratch)
+        try:
+            yield name
+        finally:
+            sys.path.remove(scratch)
+            for module in [m for m in sys.modules if m == name or m.startswith(name + ".")]:
+                del sys.modules[module]
+            importlib.invalidate_caches()
+
+
+def _modules(name: str, optional: tuple[str, ...]) -> Iterator[ModuleType]:
+    dont_write = sys.dont_write_bytecode
+    sys.dont_write_bytecode = True  # the scratch folder goes away; no caches beside it
+    try:
+        package = _load(name, optional)
+        if package is None:
+            return
+        yield package
+        for info in pkgutil.walk_packages(package.__path__, name + "."):
+            if not any(skipped in info.name for skipped in _SKIPPED):
+                module = _load(info.name, optional)
+                if module is not None:
+                    yield module
+    finally:
+        sys.dont_write_bytecode = dont_write
+
+
+def _load(name: str, optional: tuple[str, ...]) -> ModuleType | None:
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").split(".")[0] in optional:
+            return None
+        raise
