@@ -8,7 +8,8 @@ Reading (JSON, dicts, `model_validate*`, `TypeAdapter`):
 - keys are read by wire name only: a key that happens to be spelled like an attribute, such as
   `structured_content`, is an unknown key, kept as such;
 - every required property must be present, constants included (a message without `jsonrpc` is
-  invalid).
+  invalid);
+- a number field refuses NaN and Infinity (JSON has neither), from JSON text and Python floats.
 
 Building (keyword arguments in Python):
 - keywords are the attribute names, exactly what type checkers and IDEs offer
@@ -77,6 +78,7 @@ class MCPModel(_UserBase):
         validate_by_name=False,
         validate_by_alias=True,
         serialize_by_alias=True,
+        allow_inf_nan=False,
         defer_build=True,  # validators are built on first use: a fast import
     )
 
