@@ -1,3 +1,2 @@
-from .cli import main
-
+from codegen.cli import main
 main()

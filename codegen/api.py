@@ -7,11 +7,13 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 from pathlib import Path
 
-from . import cache, errata, ir, load, naming, output, smoke, spec, workers
-from .errors import fail
-from .limits import DEFAULT_LIMITS, Limits
-from .pipeline import ExampleSources, build_revision, root_files
-
+from codegen.output import cache, tree as output, workers
+from codegen.schema import errata, load, spec
+from codegen.analysis import ir, naming
+from codegen.emit import smoke
+from codegen.errors import fail
+from codegen.limits import DEFAULT_LIMITS, Limits
+from codegen.emit.pipeline import ExampleSources, build_revision, root_files
 DEFAULT_OUT = Path("generated") / "mcp_models"
 
 
@@ -207,8 +209,7 @@ def generate_tools(
     limits: Limits = DEFAULT_LIMITS,
 ) -> GenerateResult:
     """A package typing one server's tools (from a tools/list JSON file or a live stdio server)."""
-    from . import tools
-
+    from codegen.tools import package as tools
     if (tools_file is None) == (server is None):
         raise fail("MCG008", "give exactly one of a tools/list file or a server command")
     negotiated = None

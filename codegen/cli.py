@@ -16,11 +16,10 @@ from typing import Annotated, NoReturn
 
 import typer
 
-from . import __version__
-from .api import GenerateResult
-from .errors import CodegenError, ExitCode
-from .limits import DEFAULT_LIMITS
-
+from codegen.version import __version__
+from codegen.api import GenerateResult
+from codegen.errors import CodegenError, ExitCode
+from codegen.limits import DEFAULT_LIMITS
 app = typer.Typer(
     name="mcp-codegen",
     help="Typed, lossless Pydantic v2 models for every Model Context Protocol spec revision.",
@@ -104,8 +103,7 @@ def init(
     """Add a commented [tool.mcp-codegen] section to pyproject.toml."""
 
     def run() -> int:
-        from . import config as settings
-
+        from codegen import config as settings
         target = config or Path("pyproject.toml")
         if settings.write_starter(target):
             typer.echo(f"{target}: added a [tool.{settings.SECTION}] section")
@@ -197,9 +195,8 @@ def examples(
     """How the generated models fare on every example source: found, schema-valid, accepted, lossless."""
 
     def run() -> int:
-        from . import api
-        from . import examples as report_examples
-
+        from codegen import api
+        from codegen.checks import examples as report_examples
         reports = report_examples.report(out or api.DEFAULT_OUT, revision, spec_source, docs)
         if as_json:
             typer.echo(report_examples.as_json(reports))
@@ -237,10 +234,9 @@ def diff(
     the wire (classified by who sends what) and the generated Python API."""
 
     def run() -> int:
-        from . import diff as revision_diff
-        from .diff import render
-        from .errors import fail
-
+        from codegen import diff as revision_diff
+        from codegen.diff import render
+        from codegen.errors import fail
         chosen = "json" if as_json else fmt
         if chosen not in render.FORMATS:
             raise fail("MCG012", f"--format {chosen!r} is not supported", hint="use " + ", ".join(render.FORMATS))
@@ -300,9 +296,8 @@ def tools(
     def run() -> int:
         import shlex
 
-        from . import api
-        from . import config as settings_file
-
+        from codegen import api
+        from codegen import config as settings_file
         given = {
             "max_schema_bytes": max_schema_bytes,
             "max_depth": max_depth,
@@ -343,10 +338,10 @@ def _generate(
     use_cache: bool = True,
     jobs: int | None = None,
 ) -> int:
-    from . import api, ir
-    from . import config as settings_file
-    from .errors import fail
-
+    from codegen import api
+    from codegen.analysis import ir
+    from codegen import config as settings_file
+    from codegen.errors import fail
     settings = settings_file.with_flags(settings_file.load(config_path), flags)
     options = ir.Options(
         field_naming=settings.field_naming,
@@ -456,8 +451,7 @@ def _run(action, *, debug: bool) -> NoReturn:  # type: ignore[no-untyped-def]
         sys.stderr.close()
         raise typer.Exit(ExitCode.OK) from None
     except KeyboardInterrupt as exc:
-        from .output import Interrupted
-
+        from codegen.output.tree import Interrupted
         _err(exc.one_line() if isinstance(exc, Interrupted) else "error[MCG900]: interrupted; the output folder was left as it was")
         raise typer.Exit(ExitCode.ERROR) from None
     except Exception as exc:  # noqa: BLE001 - the one place that turns bugs into a clean exit
@@ -481,8 +475,7 @@ def spec_list(
     def run() -> int:
         import json as json_module
 
-        from . import spec
-
+        from codegen.schema import spec
         rows = [
             {
                 "revision": pin.revision,
@@ -535,8 +528,7 @@ def spec_bump(
     def run() -> int:
         import json as json_module
 
-        from . import spec
-
+        from codegen.schema import spec
         source = spec.resolve_source(spec_source)
         previous = spec.find_pin(revision)
         old_data = spec.cached(previous)
@@ -562,8 +554,7 @@ def spec_bump(
 
 def _each_pinned_schema(revisions: list[str] | None, spec_source: str | None, *, keep: bool) -> int:
     """Fetch and verify each pinned schema; with keep, also store it in the cache."""
-    from . import spec
-
+    from codegen.schema import spec
     for pin in spec.select(revisions):
         fetched = spec.fetch(pin, spec.resolve_source(spec_source))
         where = spec.store(pin, fetched.data) if keep else fetched.location
@@ -577,7 +568,6 @@ def _definitions(document: dict[str, object]) -> dict[str, object]:
 
 
 def main() -> None:
-    from .output import stop_on_signals
-
+    from codegen.output.tree import stop_on_signals
     stop_on_signals()  # SIGTERM unwinds like Ctrl-C: no staging folder or lock left behind
     app()

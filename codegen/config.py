@@ -12,10 +12,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from .errors import fail
-from .naming import is_import_path
-from .limits import DEPTH_CEILING, Limits
-
+from codegen.errors import fail
+from codegen.analysis.naming import is_import_path
+from codegen.limits import DEPTH_CEILING, Limits
 SECTION = "mcp-codegen"
 
 STARTER = '''

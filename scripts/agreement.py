@@ -16,9 +16,9 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "generated"))
 sys.path.insert(0, str(REPO))
 
-from codegen import agreement, errata, spec  # noqa: E402
-
-
+from codegen.checks import agreement
+from codegen.schema import errata
+from codegen import spec  # noqa: E402
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--per-definition", type=int, default=20)

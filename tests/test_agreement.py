@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from codegen import agreement, errata
-
+from codegen.checks import agreement
+from codegen.schema import errata
 from .conftest import REVISIONS, SPEC
 
 PER_DEFINITION = 25

@@ -30,7 +30,7 @@ import pytest
 from pydantic import ValidationError
 
 from codegen import generate_schema
-from codegen.output import read_tree
+from codegen.output.tree import read_tree
 
 from . import bad_input_support as support
 from .conftest import GENERATED, SPEC

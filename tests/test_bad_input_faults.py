@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from codegen import generate_schema
-from codegen.output import read_tree
+from codegen.output.tree import read_tree
 
 from . import bad_input_support as support
 

@@ -18,9 +18,9 @@ from typing import Any
 
 import pytest
 
-from codegen import budget, patterns
+from codegen.schema import budget, patterns
 from codegen.errors import CodegenError
-from codegen.outputschema import check_output
+from codegen.checks.outputschema import check_output
 
 from . import bad_input_support as support
 

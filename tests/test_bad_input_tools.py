@@ -18,7 +18,7 @@ import pytest
 
 from codegen import api
 from codegen.errors import CodegenError
-from codegen.outputschema import check_output
+from codegen.checks.outputschema import check_output
 
 from . import bad_input_support as support
 

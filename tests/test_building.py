@@ -19,7 +19,6 @@ from pydantic import BaseModel, TypeAdapter
 from pydantic_core import MISSING
 
 from codegen import api
-
 from .conftest import GENERATED
 
 PACKAGES = ("v2024_11_05", "v2025_03_26", "v2025_06_18", "v2025_11_25", "v2026_07_28", "draft")

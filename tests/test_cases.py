@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from codegen import generate_schema
-from codegen.output import read_tree
+from codegen.output.tree import read_tree
 
 CASES = Path(__file__).parent / "cases"
 UPDATE = os.environ.get("UPDATE_EXPECTED") == "1"

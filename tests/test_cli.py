@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from codegen import __version__
 from codegen.cli import app
-from codegen.output import read_tree
+from codegen.output.tree import read_tree
 
 from .conftest import REPO, SPEC
 

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from codegen.output import read_tree
+from codegen.output.tree import read_tree
 
 from .conftest import GENERATED, REPO, SPEC
 

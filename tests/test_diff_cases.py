@@ -19,7 +19,6 @@ from typing import Any
 import pytest
 
 from codegen import diff
-
 CASES = Path(__file__).parent / "cases" / "diff"
 UPDATE = os.environ.get("UPDATE_EXPECTED") == "1"
 NAMES = sorted(p.name for p in CASES.iterdir() if (p / "case.json").is_file())

@@ -8,7 +8,7 @@ from typing import Any, get_args
 
 import pytest
 
-from codegen import jsonc
+from codegen.emit import jsonc
 import mcp_models.v2025_06_18.elicitation as legacy_elicitation
 from mcp_models import v2025_11_25, v2026_07_28
 from mcp_models.v2026_07_28 import elicitation

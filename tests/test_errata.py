@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from codegen import errata
+from codegen.schema import errata
 from codegen.errors import CodegenError
 
 

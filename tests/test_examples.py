@@ -11,7 +11,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from codegen import examples
+from codegen.checks import examples
 from codegen.cli import app
 
 from .conftest import GENERATED, REPO, SPEC

@@ -31,7 +31,8 @@ import pytest
 from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
-from codegen import pipeline, pointers, schemas
+from codegen.emit import pipeline
+from codegen.schema import pointers, schemas
 from codegen.errors import CodegenError
 from codegen.limits import DEFAULT_LIMITS
 
@@ -165,7 +166,7 @@ def test_schemas_sharing_parts_and_patterns(document: dict[str, Any], tmp_path_f
 @_settings
 @given(document=SHARED, value=JSON)
 def test_check_output_on_shared_parts(document: dict[str, Any], value: Any) -> None:
-    from codegen.outputschema import check_output
+    from codegen.checks.outputschema import check_output
 
     started = time.process_time()
     try:
@@ -361,7 +362,7 @@ def test_random_tools_lists(tools: Any, wrapped: bool, tmp_path_factory: pytest.
 @_settings
 @given(schema=SCHEMA, value=JSON)
 def test_check_output_on_random_schemas_and_values(schema: Any, value: Any) -> None:
-    from codegen.outputschema import check_output
+    from codegen.checks.outputschema import check_output
 
     try:
         problems = check_output(schema, value, budget_seconds=0.5)

@@ -14,8 +14,7 @@ import jsonschema
 import pytest
 from pydantic import TypeAdapter, ValidationError
 
-from codegen import errata
-
+from codegen.schema import errata
 from .conftest import GENERATED, REVISIONS, SPEC
 
 

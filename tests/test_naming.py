@@ -7,9 +7,7 @@ import keyword
 import pytest
 from pydantic import BaseModel
 
-from codegen import naming
-
-
+from codegen.analysis import naming
 @pytest.mark.parametrize(
     ("wire", "python"),
     [

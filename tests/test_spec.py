@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from codegen import spec
+from codegen.schema import spec
 from codegen.errors import CodegenError
 
 from .conftest import REVISIONS

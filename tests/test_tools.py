@@ -15,7 +15,7 @@ import pytest
 
 from codegen import api
 from codegen.errors import CodegenError
-from codegen.outputschema import check_output
+from codegen.checks.outputschema import check_output
 
 from .conftest import GENERATED, REPO, SPEC
 

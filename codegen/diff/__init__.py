@@ -19,16 +19,15 @@ pyapi, report (the data and its JSON), render (text, Markdown, HTML).
 
 from __future__ import annotations
 
-from .. import budget
-from ..schemas import count_subschemas
-from .classify import methods_carrying, wire_change
-from .direction import directions, enveloped_messages
-from .renames import find_renames
-from .report import INFORMATIONAL, Change, Report, RevisionInfo
-from .source import Side, load_side
-from .structure import Found, Walker
-from .summary import capability_entries, method_entries
-
+from codegen.schema import budget
+from codegen.schema.schemas import count_subschemas
+from codegen.diff.classify import methods_carrying, wire_change
+from codegen.diff.direction import directions, enveloped_messages
+from codegen.diff.renames import find_renames
+from codegen.diff.report import INFORMATIONAL, Change, Report, RevisionInfo
+from codegen.diff.source import Side, load_side
+from codegen.diff.structure import Found, Walker
+from codegen.diff.summary import capability_entries, method_entries
 __all__ = ["Change", "Report", "diff", "diff_sides"]
 
 

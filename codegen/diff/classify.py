@@ -20,12 +20,10 @@ breaks; informational otherwise.
 
 from __future__ import annotations
 
-from .direction import Directions, receivers_of
-from .relation import CHANGED, EQUIVALENT, NARROWED, WIDENED
-from .report import BREAKING, COMPATIBLE, INFORMATIONAL, WIRE, Change
-from .structure import Found
-
-
+from codegen.diff.direction import Directions, receivers_of
+from codegen.diff.relation import CHANGED, EQUIVALENT, NARROWED, WIDENED
+from codegen.diff.report import BREAKING, COMPATIBLE, INFORMATIONAL, WIRE, Change
+from codegen.diff.structure import Found
 def wire_change(
     found: Found, subject: str, senders: frozenset[str], methods: frozenset[str], *, carried: bool = True
 ) -> Change:

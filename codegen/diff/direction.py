@@ -22,9 +22,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import ir, schemas
-from .source import Side, definition_of
-
+from codegen.analysis import ir
+from codegen.schema import schemas
+from codegen.diff.source import Side, definition_of
 CLIENT = "client"
 SERVER = "server"
 SIDES = (CLIENT, SERVER)

@@ -21,11 +21,10 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
-from ..naming import base_name
-from .direction import SIDES, Directions, receivers_of
-from .report import BREAKING, COMPATIBLE, PYTHON, Change
-from .source import Side
-
+from codegen.analysis.naming import base_name
+from codegen.diff.direction import SIDES, Directions, receivers_of
+from codegen.diff.report import BREAKING, COMPATIBLE, PYTHON, Change
+from codegen.diff.source import Side
 _STRICT = {"StrictStr": "str", "StrictInt": "int", "StrictFloat": "float", "StrictBool": "bool", "StrictBytes": "bytes"}
 _CACHE: dict[tuple[str, str], dict[str, PyType]] = {}
 
@@ -54,8 +53,7 @@ def module_api(side: Side) -> dict[str, PyType]:
     """The classes and aliases of the models module the generator emits for side."""
     key = (side.label, side.sha256)
     if key not in _CACHE:
-        from ..pipeline import build_models
-
+        from codegen.emit.pipeline import build_models
         text, _ = build_models(side.doc, side.revision, f"# mcp-codegen diff: {side.label}")
         _CACHE[key] = read_module(text)
     return _CACHE[key]

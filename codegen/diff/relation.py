@@ -19,9 +19,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import budget
-from .source import Side, definition_of
-
+from codegen.schema import budget
+from codegen.diff.source import Side, definition_of
 ANNOTATIONS = frozenset(
     {"description", "title", "$comment", "examples", "default", "deprecated", "readOnly", "writeOnly",
      "$schema", "$id", "$anchor", "markdownDescription"}

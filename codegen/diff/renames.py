@@ -13,9 +13,8 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from .. import schemas
-from .relation import essential
-
+from codegen.schema import schemas
+from codegen.diff.relation import essential
 RENAME_SIMILARITY = 0.7
 
 

@@ -9,10 +9,9 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from .. import __version__
-from ..resources import templates_dir
-from .report import BREAKING, COMPATIBLE, INFORMATIONAL, SEVERITIES, Change, MethodEntry, Report
-
+from codegen.version import __version__
+from codegen.resources import templates_dir
+from codegen.diff.report import BREAKING, COMPATIBLE, INFORMATIONAL, SEVERITIES, Change, MethodEntry, Report
 FORMATS = ("text", "markdown", "json", "html")
 _STYLE = {BREAKING: "bold red", COMPATIBLE: "yellow", INFORMATIONAL: "dim"}
 _STATUS_ORDER = {"removed": 0, "changed": 1, "added": 2}

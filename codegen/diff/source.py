@@ -9,9 +9,9 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from .. import analyze, budget, errata, ir, load, pointers, schemas, spec
-from ..limits import DEFAULT_LIMITS, Limits
-
+from codegen.analysis import analyze, ir
+from codegen.schema import budget, errata, load, pointers, schemas, spec
+from codegen.limits import DEFAULT_LIMITS, Limits
 DEF_PREFIX = "#/$defs/"
 
 

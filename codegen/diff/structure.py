@@ -17,8 +17,7 @@ from typing import Any
 from .relation import (
     ANNOTATIONS, CHANGED, COMPATIBLE, EQUIVALENT, NARROWED, WIDENED, Comparer, Node, essential, relation, types_of,
 )  # fmt: skip
-from .source import Side, definition_of
-
+from codegen.diff.source import Side, definition_of
 _STRUCTURAL = frozenset({"properties", "required", "additionalProperties", "items", "anyOf", "oneOf", "allOf", "$ref"})
 _TEXT = ("description", "title")
 

@@ -18,11 +18,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from .direction import OTHER, Directions, MethodInfo, receivers_of
-from .relation import EQUIVALENT
-from .report import BREAKING, COMPATIBLE, INFORMATIONAL, SEVERITIES, CapabilityEntry, Change, MethodEntry
-from .structure import Walker
-
+from codegen.diff.direction import OTHER, Directions, MethodInfo, receivers_of
+from codegen.diff.relation import EQUIVALENT
+from codegen.diff.report import BREAKING, COMPATIBLE, INFORMATIONAL, SEVERITIES, CapabilityEntry, Change, MethodEntry
+from codegen.diff.structure import Walker
 CAPABILITIES = {"client": "ClientCapabilities", "server": "ServerCapabilities"}
 
 

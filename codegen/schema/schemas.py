@@ -6,8 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from . import budget, pointers
-
+from codegen.schema import budget, pointers
 MAP_KEYWORDS = ("properties", "patternProperties", "dependentSchemas", "$defs", "definitions")
 SINGLE_KEYWORDS = (
     "additionalProperties", "items", "contains", "unevaluatedProperties", "unevaluatedItems",

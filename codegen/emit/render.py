@@ -6,11 +6,9 @@ from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
-from . import ir
-from .dcg import BASE_CLASS
-from .resources import templates_dir
-
-
+from codegen.analysis import ir
+from codegen.emit.dcg import BASE_CLASS
+from codegen.resources import templates_dir
 @cache
 def _environment():  # type: ignore[no-untyped-def]
     import jinja2
@@ -273,8 +271,8 @@ def example_files(
     revision: ir.Revision, header: str, *, has_tree: bool, pages: Sequence[str], contradictions: Sequence[str]
 ) -> dict[str, str]:
     """The spec-example round-trip tests shipped in the package, and what they need at run time."""
-    from . import jsonc, spec
-
+    from codegen.emit import jsonc
+    from codegen.schema import spec
     context = {
         "header": header,
         "revision": revision,

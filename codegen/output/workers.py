@@ -15,11 +15,9 @@ import signal
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from . import ir
-from .limits import Limits
-from .pipeline import BuiltRevision, ExampleSources, build_revision
-
-
+from codegen.analysis import ir
+from codegen.limits import Limits
+from codegen.emit.pipeline import BuiltRevision, ExampleSources, build_revision
 @dataclass(frozen=True)
 class Job:
     revision: str

@@ -16,8 +16,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
-from . import pointers, schemas
-
+from codegen.schema import pointers, schemas
 MAX_DEPTH = 4  # beyond it, objects get only required keys, arrays stay short, unions avoid references
 
 

@@ -23,8 +23,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 
-from .errors import fail
-
+from codegen.errors import fail
 _names = itertools.count()
 _SKIPPED = (".tests", "._examples")  # tests need pytest and a spec mirror; examples read files
 

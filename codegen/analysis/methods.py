@@ -16,10 +16,9 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from . import discriminate, ir, pointers, schemas
-from .load import SchemaDoc
-
-
+from codegen.analysis import discriminate, ir
+from codegen.schema import pointers, schemas
+from codegen.schema.load import SchemaDoc
 def method_tables(doc: SchemaDoc, entities: tuple[ir.Entity, ...]) -> ir.Methods:
     document = doc.document
     by_pointer = {e.pointer: e for e in entities}

@@ -18,10 +18,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from . import errata, spec
-from .errors import fail
-
-
+from codegen.schema import errata, spec
+from codegen.errors import fail
 @dataclass
 class SourceReport:
     revision: str

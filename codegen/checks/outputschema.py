@@ -21,12 +21,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from . import patterns, pointers, schemas
-from .errors import fail
-from .limits import Limits
-from .load import check_bounded
-from .wellformed import check_cycles
-
+from codegen.schema import patterns, pointers, schemas
+from codegen.errors import fail
+from codegen.limits import Limits
+from codegen.schema.load import check_bounded
+from codegen.schema.wellformed import check_cycles
 OUTPUT_LIMITS = Limits(max_schema_bytes=1 << 20, max_depth=64, max_definitions=10_000, max_subschemas=10_000)
 MAX_VALUE_DEPTH = 128  # nesting of the checked value (the validator recurses through it)
 LABEL = "outputSchema"
@@ -131,8 +130,7 @@ def _validate(validator_class: Any, schema: dict[str, Any], value: object, budge
 
 
 def _check_patterns(document: dict[str, Any]) -> None:
-    from .wellformed import pattern_problem
-
+    from codegen.schema.wellformed import pattern_problem
     uses_pattern_properties = False
     tally = patterns.Tally()
     for pointer, node in schemas.all_subschemas(document):

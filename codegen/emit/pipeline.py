@@ -5,13 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import __version__, analyze, budget, dcg, errata, ir, load, lower, render, schemas
-from .errors import CodegenError
-from .format import format_python
-from .limits import Limits
-from .output import MARKER
-
-
+from codegen.analysis import analyze, ir
+from codegen.schema import budget, errata, load, schemas
+from codegen.emit import dcg, lower, render
+from codegen.errors import CodegenError
+from codegen.emit.format import format_python
+from codegen.limits import Limits
+from codegen.emit.stamp import header
 @dataclass(frozen=True)
 class ExampleSources:
     """What the generated spec-example tests of a revision read."""
@@ -28,11 +28,6 @@ class BuiltRevision:
     exports: tuple[str, ...] = ()  # the package's names in definition order (a safe import order)
 
 
-def header(revision: str | None = None, sha256: str | None = None) -> str:
-    lines = [f"# {MARKER} {__version__} with datamodel-code-generator {dcg.engine_version()}. Do not edit."]
-    if revision is not None:
-        lines.append(f"# MCP schema revision {revision}, sha256 {sha256}.")
-    return "\n".join(lines)
 
 
 def build_revision(

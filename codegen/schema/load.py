@@ -10,10 +10,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import pointers, schemas, wellformed
-from .errors import fail
-from .limits import DEPTH_CEILING, Limits
-
+from codegen.schema import pointers, schemas, wellformed
+from codegen.errors import fail
+from codegen.limits import DEPTH_CEILING, Limits
 DEFS = "$defs"
 _LEGACY_DEFS = "definitions"
 _LEGACY_PREFIX = "#/definitions/"

@@ -21,8 +21,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from .errors import fail
-
+from codegen.errors import fail
 WORK_PER_NODE = 100  # MCP revisions: about 9 per node to generate, at most 12 to diff
 WORK_FLOOR = 100_000  # small schemas: the fixed walks of the pipeline, with room to spare
 # A member merged into an `allOf` is not visited once: every later stage walks the merged schema

@@ -17,11 +17,12 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from . import __version__, ir, spec
-from .limits import Limits
-from .output import read_tree
-from .resources import spec_dir, templates_dir
-
+from codegen.version import __version__
+from codegen.analysis import ir
+from codegen.schema import spec
+from codegen.limits import Limits
+from codegen.output.tree import read_tree
+from codegen.resources import spec_dir, templates_dir
 _SOURCE = Path(__file__).resolve().parent
 
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from .errors import fail
-
+from codegen.errors import fail
 LINE_LENGTH = 100
 
 

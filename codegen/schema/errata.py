@@ -15,10 +15,8 @@ from typing import Any
 import jsonpatch
 import jsonpointer as rfc6901
 
-from .errors import fail
-from .resources import spec_dir
-
-
+from codegen.errors import fail
+from codegen.resources import spec_dir
 @dataclass(frozen=True)
 class Erratum:
     id: str

@@ -11,10 +11,10 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from . import discriminate, ir, methods, naming, pointers, schemas
-from .errors import fail
-from .load import DEFS, SchemaDoc
-
+from codegen.analysis import discriminate, ir, methods, naming
+from codegen.schema import pointers, schemas
+from codegen.errors import fail
+from codegen.schema.load import DEFS, SchemaDoc
 _ARMS = ("anyOf", "oneOf")
 
 

@@ -13,9 +13,9 @@ from collections import Counter
 import json
 from typing import Any
 
-from . import ir, pointers, schemas
-from .load import DEFS, SchemaDoc
-
+from codegen.analysis import ir
+from codegen.schema import pointers, schemas
+from codegen.schema.load import DEFS, SchemaDoc
 _REF_ONLY = frozenset({"$ref"})
 # Keywords that say nothing about which keys an object has (nor compose it with other schemas).
 _ANNOTATIONS_AND_TYPE = frozenset(

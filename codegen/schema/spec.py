@@ -12,10 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import load
-from .errors import CodegenError, fail
-from .resources import spec_dir
-
+from codegen.schema import load
+from codegen.errors import CodegenError, fail
+from codegen.resources import spec_dir
 SPEC_SOURCE_ENV = "MCP_CODEGEN_SPEC_SOURCE"
 CACHE_ENV = "MCP_CODEGEN_CACHE"
 UPSTREAM_RAW = "https://raw.githubusercontent.com/{repository}/{commit}/{path}"

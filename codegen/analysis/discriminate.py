@@ -14,8 +14,8 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from . import ir, schemas
-
+from codegen.analysis import ir
+from codegen.schema import schemas
 Resolve = Callable[[str], Mapping[str, Any]]
 Flat = Callable[[Mapping[str, Any]], Mapping[str, Any]]
 

@@ -14,10 +14,9 @@ from collections import defaultdict
 from collections.abc import Mapping
 from typing import Any
 
-from . import ir
-from .errors import fail
-from .resources import templates_dir
-
+from codegen.analysis import ir
+from codegen.errors import fail
+from codegen.resources import templates_dir
 BASE_MODULE = "_base"
 BASE_CLASS = "MCPModel"
 STRUCTURAL_MODULE = "_structural"

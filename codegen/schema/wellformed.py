@@ -21,10 +21,9 @@ import json
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from . import patterns, pointers, schemas
-from .errors import fail
-from .limits import DEPTH_CEILING
-
+from codegen.schema import patterns, pointers, schemas
+from codegen.errors import fail
+from codegen.limits import DEPTH_CEILING
 TYPES = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
 _STRINGS = ("description", "title", "format", "pattern", "$comment", "$anchor", "$dynamicAnchor",
             "$schema", "$id", "contentMediaType", "contentEncoding")  # fmt: skip

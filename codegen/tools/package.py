@@ -16,12 +16,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from . import analyze, budget, load, naming, pointers, render, schemas
-from .errors import CodegenError, Diagnostic, fail
-from .format import format_python
-from .limits import Limits
-from .pipeline import build_models, header
-
+from codegen.analysis import analyze, naming
+from codegen.schema import budget, load, pointers, schemas
+from codegen.emit import render
+from codegen.errors import CodegenError, Diagnostic, fail
+from codegen.emit.format import format_python
+from codegen.limits import Limits
+from codegen.emit.pipeline import build_models
+from codegen.emit.stamp import header
 LABEL = "tools/list"
 _NAMES_HINT = "each tool has its own non-empty `name` (the MCP spec requires unique names)"
 

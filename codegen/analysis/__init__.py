@@ -1,0 +1,1 @@
+"""Analysis: the typed IR and the passes that fill it (names, unions, method tables)."""

@@ -1,0 +1,1 @@
+"""Checks beside generation: outputSchema validation, agreement with JSON Schema, spec examples."""

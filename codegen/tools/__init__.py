@@ -1,0 +1,1 @@
+"""`mcp-codegen tools`: a typed package for one server's tools."""

@@ -1,0 +1,130 @@
+"""The generator's package tree is its pipeline: every import goes to the same stage or an earlier one.
+
+Stages, in the order data flows: base (errors, limits, resources, version) -> schema -> analysis ->
+emit -> output -> features (diff, tools, checks; none imports another) -> config, api -> cli ->
+the package facade. A module may import its own stage or earlier ones; an import from a later
+stage, between two features, or any import cycle fails here, naming the edge.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+from .conftest import REPO
+
+PACKAGE = REPO / "codegen"
+BASE = ("codegen.errors", "codegen.limits", "codegen.resources", "codegen.version")
+STAGES: tuple[tuple[str, ...], ...] = (
+    BASE,
+    ("codegen.schema",),
+    ("codegen.analysis",),
+    ("codegen.emit",),
+    ("codegen.output",),
+    ("codegen.diff", "codegen.tools", "codegen.checks"),
+    ("codegen.config", "codegen.api"),
+    ("codegen.cli",),
+    ("codegen.__main__", "codegen"),
+)
+FEATURES = STAGES[5]
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(REPO).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _modules() -> dict[str, Path]:
+    return {_module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def _imports(name: str, path: Path, known: set[str]) -> Iterator[str]:
+    """Every codegen module that module `name` imports (resolved to a module, not a name in it)."""
+    is_package = path.name == "__init__.py"
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                anchor = name.split(".") if is_package else name.split(".")[:-1]
+                anchor = anchor[: len(anchor) - (node.level - 1)]
+                base = ".".join(anchor + ([node.module] if node.module else []))
+            else:
+                base = node.module or ""
+            targets = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in known else base for alias in node.names]
+        else:
+            continue
+        for target in targets:
+            if target == "codegen" or target.startswith("codegen."):
+                yield target
+
+
+def _stage(module: str) -> int:
+    best = -1
+    for index, prefixes in enumerate(STAGES):
+        for prefix in prefixes:
+            if module == prefix or module.startswith(prefix + "."):
+                if prefix == "codegen" and module != "codegen":
+                    continue
+                best = index
+    assert best >= 0, f"{module} belongs to no stage: add it to STAGES"
+    return best
+
+
+def _feature(module: str) -> str | None:
+    return next((f for f in FEATURES if module == f or module.startswith(f + ".")), None)
+
+
+def _graph() -> dict[str, set[str]]:
+    modules = _modules()
+    known = set(modules)
+    return {name: set(_imports(name, path, known)) - {name} for name, path in modules.items()}
+
+
+def test_every_module_belongs_to_a_stage() -> None:
+    for module in _modules():
+        _stage(module)
+
+
+def test_no_import_goes_to_a_later_stage_or_another_feature() -> None:
+    wrong = []
+    for module, targets in sorted(_graph().items()):
+        for target in sorted(targets):
+            if _stage(target) > _stage(module):
+                wrong.append(f"{module} -> {target} (a later stage)")
+            elif _feature(module) and _feature(target) and _feature(module) != _feature(target):
+                wrong.append(f"{module} -> {target} (another feature)")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_there_is_no_import_cycle() -> None:
+    graph = _graph()
+    for module in graph:
+        graph[module] = {t for t in graph[module] if t in graph}
+    state: dict[str, int] = {}
+    cycles: list[str] = []
+
+    def visit(module: str, trail: list[str]) -> None:
+        state[module] = 1
+        for target in sorted(graph[module]):
+            if state.get(target) == 1:
+                cycles.append(" -> ".join(trail[trail.index(target) :] + [target]))
+            elif target not in state:
+                visit(target, [*trail, target])
+        state[module] = 2
+
+    for module in sorted(graph):
+        if module not in state:
+            visit(module, [module])
+    assert not cycles, "\n".join(cycles)
+
+
+def test_the_checks_can_fail() -> None:
+    """The walker sees relative and absolute imports alike (a blind walker would pass everything)."""
+    graph = _graph()
+    assert "codegen.schema.load" in graph["codegen.emit.lower"]
+    assert "codegen.analysis.ir" in graph["codegen.diff.direction"]
+    assert _stage("codegen.cli") > _stage("codegen.api") > _stage("codegen.output.tree") > _stage("codegen.schema.load")
