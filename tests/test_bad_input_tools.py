@@ -335,8 +335,7 @@ def test_tools_from_a_live_server_get_the_same_checks(
     listed: list[dict[str, Any]], code: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A server's own tools/list (no file to read) is checked like a file's."""
-    from codegen import tools as server_tools
-
+    from codegen.tools import package as server_tools
     monkeypatch.setattr(server_tools, "list_from_server", lambda command: (listed, "2026-07-28"))
     with pytest.raises(CodegenError) as caught:
         api.generate_tools(out=tmp_path / "out", server=["hostile-server"])

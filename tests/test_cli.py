@@ -127,7 +127,6 @@ def test_a_run_that_would_change_nothing_is_skipped(tmp_path: Path, monkeypatch:
     import time
 
     from codegen import api
-
     monkeypatch.setenv("MCP_CODEGEN_CACHE", str(tmp_path / "cache"))
     out = tmp_path / "mcp_models"
     started = time.monotonic()
