@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from . import ir
-from .errors import fail
+from .errors import fail, flat
 from .resources import templates_dir
 
 BASE_MODULE = "_base"
@@ -109,7 +109,7 @@ def generate_models(lowered: Mapping[str, Any], revision: ir.Revision, header: s
     except dcg.Error as exc:
         raise fail(
             "MCG401",
-            f"datamodel-code-generator refused the schema: {exc}",
+            f"datamodel-code-generator refused the schema: {flat(str(exc))}",
             revision=revision.revision,
         ) from exc
     if not isinstance(source, str):
