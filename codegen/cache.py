@@ -19,7 +19,8 @@ from typing import Any
 
 from . import __version__, ir, spec
 from .limits import Limits
-from .output import read_tree
+from .errors import CodegenError
+from .output import guard_root, scan
 from .resources import spec_dir, templates_dir
 
 _SOURCE = Path(__file__).resolve().parent
@@ -64,7 +65,12 @@ def lookup(key: str, out: Path) -> dict[str, Any] | None:
         record: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    return record if record.get("files") == _hashes(read_tree(out)) else None
+    try:
+        guard_root(out, checking=True)
+        tree = scan(out)
+    except (CodegenError, OSError):
+        return None  # not a folder to compare with: the run itself says why
+    return record if not tree.special and record.get("files") == _hashes(tree.files) else None
 
 
 def save(key: str, files: Mapping[str, str], summaries: list[dict[str, Any]]) -> None:
