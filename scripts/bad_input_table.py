@@ -17,7 +17,13 @@ import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-TESTS = ["tests/test_bad_input.py", "tests/test_bad_input_faults.py", "tests/test_bad_input_tools.py"]
+TESTS = [
+    "tests/test_bad_input.py",
+    "tests/test_bad_input_faults.py",
+    "tests/test_bad_input_tools.py",
+    "tests/test_hardening_output.py",
+    "tests/test_hardening_text.py",
+]
 
 
 def main() -> int:
