@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
@@ -108,13 +109,17 @@ def generate(
     progress: Callable[[str, int, int], None] | None = None,
     use_cache: bool = True,
     jobs_count: int | None = None,
+    prune: bool = False,
 ) -> GenerateResult:
     """Generate the packages of pinned revisions (all by default) into out; or, with check, compare.
 
     progress(revision, index, count) is called as each revision starts. jobs_count: revisions built
     at once, in worker processes (default: one per core; 1 builds them all in this process).
+    prune: remove the packages of revisions out holds that this run does not generate (without it,
+    such a run is refused).
     """
     chosen = spec.select(revisions)
+    output.guard_root(out, checking=check)  # before any work: a link, a file, a foreign folder
     source = spec.resolve_source(spec_source)
     options = options or ir.Options()
     key = cache.run_key(chosen, options, limits, source) if use_cache else None
@@ -139,6 +144,8 @@ def generate(
             else None
         )
         jobs.append(workers.Job(pin.revision, pin.package, fetched.data, pin.sha256, limits, examples, options))
+    if not check:  # the inputs are read; before generating: other revisions out holds need prune
+        output.guard_pruning(out, {pin.package for pin in chosen}, prune=prune)
     built = workers.build_all(
         jobs,
         workers=jobs_count,
@@ -149,7 +156,7 @@ def generate(
     files: dict[str, str] = dict(root_files([b.revision for b in built], latest))
     for item in built:
         files.update({f"{item.revision.package}/{name}": text for name, text in item.files.items()})
-    result = _finish(output.FileSet(out, files), [b.revision for b in built], check)
+    result = _finish(output.FileSet(out, files), [b.revision for b in built], check, prune=prune)
     if key and result.in_sync:
         cache.save(key, files, [asdict(s) for s in result.summaries])
     return result
@@ -164,13 +171,16 @@ def generate_schema(
     check: bool = False,
     limits: Limits = DEFAULT_LIMITS,
     options: ir.Options | None = None,
+    prune: bool = False,
 ) -> GenerateResult:
     """Generate one package (out itself) from any schema.json on disk, with the same pipeline.
 
     errata_file: an errata JSON file (the format of spec/errata/<rev>.json) to apply first.
     """
-    data = load.read_input(schema)
-    label = _safe_label(name or schema.resolve().parent.name or "custom")
+    output.guard_root(out, checking=check)
+    # the folder's name as given (made absolute, `..` folded), without following a link to the file
+    label = _safe_label(name or Path(os.path.abspath(schema)).parent.name or "custom")
+    data = load.read_input(schema, revision=label, limit=limits.max_schema_bytes)
     item = build_revision(
         label,
         out.name,
@@ -181,7 +191,7 @@ def generate_schema(
         use_errata=bool(errata_file),
         options=options,
     )
-    return _finish(output.FileSet(out, {**item.files, "py.typed": ""}), [item.revision], check, label)
+    return _finish(output.FileSet(out, {**item.files, "py.typed": ""}), [item.revision], check, label, prune=prune)
 
 
 def _finish(
@@ -190,13 +200,15 @@ def _finish(
     check: bool,
     label: str | None = None,
     optional: tuple[str, ...] = (),
+    *,
+    prune: bool,
 ) -> GenerateResult:
     summaries = tuple(RevisionSummary.of(r) for r in revisions)
     if check:
         return GenerateResult(fileset, summaries, drift=tuple(output.unified_diff(fileset)))
     # before anything is written
     smoke.check({**fileset.files, **_standin_bases(fileset.files, revisions)}, revision=label, optional=optional)
-    return GenerateResult(fileset, summaries, written=output.write(fileset))
+    return GenerateResult(fileset, summaries, written=output.write(fileset, prune=prune))
 
 
 def _standin_bases(files: Mapping[str, str], revisions: list[ir.Revision]) -> dict[str, str]:
@@ -233,18 +245,20 @@ def generate_tools(
     models_package: str | None = None,
     check: bool = False,
     limits: Limits = DEFAULT_LIMITS,
+    prune: bool = False,
 ) -> GenerateResult:
     """A package typing one server's tools (from a tools/list JSON file or a live stdio server)."""
     from codegen.tools import package as tools
     if (tools_file is None) == (server is None):
         raise fail("MCG008", "give exactly one of a tools/list file or a server command")
+    output.guard_root(out, checking=check)  # before a server is started
     negotiated = None
     if tools_file is not None:
-        data = load.read_input(tools_file)
+        data = load.read_input(tools_file, revision=tools.LABEL, limit=limits.max_schema_bytes)
         listed = tools.read_tools(data, limits)
     else:
         assert server is not None
-        listed, negotiated = tools.list_from_server(server)
+        listed, negotiated = tools.list_from_server(server, limits=limits)
     if models_package is not None and not naming.is_import_path(models_package):
         raise fail(
             "MCG010",
@@ -255,7 +269,7 @@ def generate_tools(
         f"mcp_models.{spec.find_pin(negotiated).package}" if negotiated else DEFAULT_TOOLS_MODELS
     )
     files = tools.generate_tools_package(listed, models_package=package, limits=limits)
-    return _finish(output.FileSet(out, files), [], check, tools.LABEL, optional=(package.split(".")[0],))
+    return _finish(output.FileSet(out, files), [], check, tools.LABEL, optional=(package.split(".")[0],), prune=prune)
 
 
 def _safe_label(label: str) -> str:

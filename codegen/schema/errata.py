@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -15,8 +16,11 @@ from typing import Any
 import jsonpatch
 import jsonpointer as rfc6901
 
+from codegen.schema import load
 from codegen.errors import fail
 from codegen.resources import spec_dir
+
+
 @dataclass(frozen=True)
 class Erratum:
     id: str
@@ -32,13 +36,14 @@ def errata_path(revision: str) -> Path:
 def load_errata(revision: str, path: Path | None = None) -> tuple[Erratum, ...]:
     """The errata of a pinned revision (spec/errata/<rev>.json), or of an explicit errata file."""
     path = path or errata_path(revision)
-    if not path.exists():
+    if not os.path.lexists(path):
         if path != errata_path(revision):
             raise fail("MCG201", f"errata file {path} does not exist", revision=revision)
         return ()
+    data = load.read_input(path, code="MCG201", revision=revision)
     try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
+        raw = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise fail("MCG201", f"cannot read errata file {path.name}: {exc}", revision=revision) from exc
     entries = raw.get("errata") if isinstance(raw, dict) else None
     if not isinstance(entries, list):
