@@ -37,6 +37,21 @@ class TooLarge(OSError):
         self.limit = limit
 
 
+_WRITE_REASONS = {
+    errno.ENOSPC: "no space left on device",
+    errno.EDQUOT: "disk quota exceeded",
+    errno.EFBIG: "file too large (the file size limit or the file system's)",
+    errno.EACCES: "permission denied",
+    errno.EPERM: "operation not permitted",
+    errno.EROFS: "read-only file system",
+}
+
+
+def reason(exc: OSError) -> str:
+    """Why an operation on a file failed, in the words an error line uses."""
+    return _WRITE_REASONS.get(exc.errno or 0, exc.strerror or str(exc))
+
+
 def describe(mode: int, path: Path | None = None) -> str:
     """What a file of this mode is, in words ("a symbolic link to '/proc/self/environ'", "a FIFO")."""
     if stat.S_ISLNK(mode):

@@ -228,15 +228,19 @@ def test_hostile_schema_is_one_line_within_bounds(case: str, scratch: Path) -> N
     schema = scratch / case / "schema.json"
     schema.parent.mkdir(parents=True)
     schema.write_text(document if isinstance(document, str) else json.dumps(document), encoding="utf-8")
-    out = scratch / "out"
-    out.mkdir()
-    (out / "kept.py").write_text("# a file the user wrote\n")
-    before = support.tree_digest(out)
+    # The output folder does not exist yet and the user's own file sits beside it: a refused schema
+    # creates nothing and touches nothing. (A folder of the user's files as --out is refused before
+    # the schema is read: MCG603, tests/test_hardening_output.py.)
+    home = scratch / "home"
+    home.mkdir()
+    (home / "kept.py").write_text("# a file the user wrote\n")
+    out = home / "out"
+    before = support.tree_digest(home)
     result = support.run(["generate", "--schema", str(schema), "--out", str(out)], env=support.cli_env(scratch / "c"))
     line = support.assert_one_line_error(result, code, revision=case, pointer=pointer)
     assert line.isascii() or "\\u" not in line
     _bounded(result)
-    assert support.tree_digest(out) == before and support.leftovers(out) == []
+    assert not out.exists() and support.tree_digest(home) == before and support.leftovers(home) == []
     support.record(f"schema: {case}", result)
 
 

@@ -23,7 +23,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 
+from codegen import safeio
 from codegen.errors import fail
+
 _names = itertools.count()
 _SKIPPED = (".tests", "._examples")  # tests need pytest and a spec mirror; examples read files
 
@@ -61,8 +63,15 @@ def _importable(files: Mapping[str, str]) -> Iterator[str]:
         root = Path(scratch) / name
         for relative, text in files.items():
             path = root / relative
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(text, encoding="utf-8")
+            except OSError as exc:
+                raise fail(
+                    "MCG601",
+                    f"cannot write {path} (the scratch copy imported before writing): {safeio.reason(exc)}",
+                    hint="nothing was changed in the output folder; free space or raise the limit in the temporary folder",
+                ) from exc
         sys.path.insert(0, scratch)
         try:
             yield name

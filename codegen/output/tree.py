@@ -504,12 +504,4 @@ def _signals_held() -> Iterator[list[int]]:
 
 
 def _io_error(exc: OSError, path: Path, action: str = "write") -> Exception:
-    reason = {
-        errno.ENOSPC: "no space left on device",
-        errno.EDQUOT: "disk quota exceeded",
-        errno.EFBIG: "file too large (the file size limit or the file system's)",
-        errno.EACCES: "permission denied",
-        errno.EPERM: "operation not permitted",
-        errno.EROFS: "read-only file system",
-    }.get(exc.errno or 0, exc.strerror or str(exc))
-    return fail("MCG601", f"cannot {action} {path}: {reason}", hint="nothing was changed in the output folder")
+    return fail("MCG601", f"cannot {action} {path}: {safeio.reason(exc)}", hint="nothing was changed in the output folder")

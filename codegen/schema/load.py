@@ -395,11 +395,10 @@ def _check_text(text: str, pointer: str, revision: str, *, key: bool = False) ->
         text.encode("utf-8")
     except UnicodeEncodeError as exc:
         what = "a key of this object" if key else "this string"
-        shown = text.encode("ascii", "backslashreplace").decode("ascii")
         raise fail(
             "MCG121",
             f"{what} holds a lone surrogate (U+{ord(text[exc.start]):04X}), which is not Unicode text: "
-            f"{shown[:60]!r}",
+            f"'{text[:60]}'",  # the error line escapes the surrogate
             revision=revision,
             pointer=pointer,
             hint="JSON text is Unicode; a surrogate escape must be one of a pair",
