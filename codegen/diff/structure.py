@@ -18,6 +18,7 @@ from .relation import (
     ANNOTATIONS, CHANGED, COMPATIBLE, EQUIVALENT, NARROWED, WIDENED, Comparer, Node, essential, relation, types_of,
 )  # fmt: skip
 from codegen.diff.source import Side, definition_of
+from codegen.schema.jsontypes import is_array, is_object
 _STRUCTURAL = frozenset({"properties", "required", "additionalProperties", "items", "anyOf", "oneOf", "allOf", "$ref"})
 _TEXT = ("description", "title")
 
@@ -63,10 +64,10 @@ class Walker:
         or JSONRPCNotification (so that a revision writing them into the message adds nothing)."""
         schema = side.defs[name]
         envelope = side.defs.get(envelopes.get(name, ""))
-        if not isinstance(envelope, dict) or not isinstance(schema, dict):
+        if not is_object(envelope) or not is_object(schema):
             return schema
         own = dict(schema.get("properties") or {})
-        members = envelope.get("properties") or {}
+        members: dict[str, Any] = envelope.get("properties") or {}
         borrowed = {k: members[k] for k in envelope.get("required") or () if k in members and k not in own}
         required = list(schema.get("required") or ()) + list(borrowed)
         return {**schema, "properties": {**own, **borrowed}, "required": required}
@@ -103,7 +104,7 @@ class Walker:
             yield from self._object(a, b, path)
         yield from self._keywords(a, b, path)
         items_a, items_b = a.get("items"), b.get("items")
-        if isinstance(items_a, dict) and isinstance(items_b, dict):
+        if is_object(items_a) and is_object(items_b):
             yield from self._walk(items_a, items_b, (*path, "[]"))
         elif essential(items_a) != essential(items_b):
             yield self._retyped("type-changed", a, b, path)
@@ -114,8 +115,8 @@ class Walker:
                 yield Found("description-changed", path, f"{key} changed", None, _clip(a.get(key)), _clip(b.get(key)))
 
     def _object(self, a: dict[str, Any], b: dict[str, Any], path: tuple[str, ...]) -> Iterator[Found]:
-        pa, pb = a.get("properties") or {}, b.get("properties") or {}
-        ra, rb = set(a.get("required") or ()), set(b.get("required") or ())
+        pa, pb = a.get("properties") or dict[str, Any](), b.get("properties") or dict[str, Any]()
+        ra, rb = set[str](a.get("required") or ()), set[str](b.get("required") or ())
         closed_a, closed_b = a.get("additionalProperties") is False, b.get("additionalProperties") is False
         for name in sorted(set(pb) - set(pa)):
             if name in rb:
@@ -146,7 +147,7 @@ class Walker:
             yield Found(kind, path, summary, rel, "closed" if closed_a else "open", "closed" if closed_b else "open")
         extra_a, extra_b = a.get("additionalProperties"), b.get("additionalProperties")
         if not closed_a and not closed_b and essential(_schema(extra_a)) != essential(_schema(extra_b)):
-            if isinstance(extra_a, dict) and isinstance(extra_b, dict) and extra_a and extra_b:
+            if is_object(extra_a) and is_object(extra_b) and extra_a and extra_b:
                 yield from self._walk(extra_a, extra_b, (*path, "*"))
             else:
                 yield self._retyped("values-retyped", _schema(extra_a), _schema(extra_b), (*path, "*"))
@@ -226,8 +227,8 @@ class Walker:
             return f"ref:{name}:{ref.split('/', 3)[3] if ref.count('/') > 2 else ''}"
         tags = sorted(
             f"{key}={json.dumps(sub['const'])}"
-            for key, sub in (arm.get("properties") or {}).items()
-            if isinstance(sub, dict) and "const" in sub and key in (arm.get("required") or ())
+            for key, sub in (arm.get("properties") or dict[str, Any]()).items()
+            if is_object(sub) and "const" in sub and key in (arm.get("required") or ())
         )
         if tags:
             return "tag:" + ",".join(tags)
@@ -245,7 +246,7 @@ class Walker:
         return Found(kind, path, f"{old} → {new} ({rel})", rel, old, new)
 
     def _flat(self, side: Side, schema: dict[str, Any]) -> dict[str, Any]:
-        if isinstance(schema.get("allOf"), list):
+        if is_array(schema.get("allOf")):
             return side.flat(dict(schema))
         return schema
 
@@ -288,14 +289,14 @@ def describe(schema: Any, resolve: Callable[[str], Any], depth: int = 0) -> str:
         return name if ref.count("/") <= 2 else f"{name}{ref.split('/', 3)[3].replace('properties/', '.').replace('/', '')}"
     if "const" in schema:
         return json.dumps(schema["const"])
-    if isinstance(schema.get("enum"), list):
+    if is_array(schema.get("enum")):
         values = _values(schema["enum"])
         return " | ".join(values[:6]) + (" | …" if len(values) > 6 else "")
     arms = _arms(schema)
     if arms is not None:
         parts = [describe(arm, resolve, depth + 1) for arm in arms]
         return " | ".join(parts[:6]) + (" | …" if len(parts) > 6 else "")
-    if isinstance(schema.get("allOf"), list):
+    if is_array(schema.get("allOf")):
         return " & ".join(describe(part, resolve, depth + 1) for part in schema["allOf"])
     kinds = types_of(schema)
     if kinds == ("object",):
@@ -304,12 +305,12 @@ def describe(schema: Any, resolve: Callable[[str], Any], depth: int = 0) -> str:
         if names:
             shown = ", ".join(names[:4]) + (", …" if len(names) > 4 else "")
             return f"object {{{shown}}}" + (" (closed)" if extra is False else "")
-        if isinstance(extra, dict) and essential(extra):
+        if is_object(extra) and essential(extra):
             return f"map of {describe(extra, resolve, depth + 1)}"
         return "closed empty object" if extra is False else "object"
     if kinds == ("array",):
         items = schema.get("items")
-        return f"array of {describe(items, resolve, depth + 1)}" if isinstance(items, dict) else "array"
+        return f"array of {describe(items, resolve, depth + 1)}" if is_object(items) else "array"
     if len(kinds) == 1:
         text = kinds[0]
         extras = [f"{k} {schema[k]}" for k in ("format", "pattern") if k in schema]
@@ -328,11 +329,11 @@ def _schema(node: Any) -> Any:
 
 
 def _ref(schema: Any) -> str | None:
-    return schema["$ref"] if isinstance(schema, dict) and isinstance(schema.get("$ref"), str) else None
+    return schema["$ref"] if is_object(schema) and isinstance(schema.get("$ref"), str) else None
 
 
 def _arms(schema: Any) -> list[Any] | None:
-    if not isinstance(schema, dict):
+    if not is_object(schema):
         return None
     arms = [arm for key in ("anyOf", "oneOf") for arm in (schema.get(key) or ())]
     return arms or None
@@ -352,12 +353,12 @@ def _is_object(schema: dict[str, Any]) -> bool:
 
 def _members(schema: Any) -> dict[str, Any]:
     """Property schemas of an object definition (a union has none)."""
-    if not isinstance(schema, dict):
+    if not is_object(schema):
         return {}
     members = dict(schema.get("properties") or {})
-    if isinstance(schema.get("additionalProperties"), dict):
+    if is_object(schema.get("additionalProperties")):
         members["*"] = schema["additionalProperties"]
-    if isinstance(schema.get("items"), dict):
+    if is_object(schema.get("items")):
         members["[]"] = schema["items"]
     return members
 
@@ -392,7 +393,7 @@ def _keyword_value(key: str, keywords: dict[str, Any]) -> str:
         return "none"
     value = keywords[key]
     if key == "type":
-        return " | ".join(value) if isinstance(value, list) else str(value)
+        return " | ".join(value) if is_array(value) else str(value)
     return json.dumps(value)
 
 

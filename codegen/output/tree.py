@@ -47,8 +47,8 @@ class WriteReport:
 
 @dataclass
 class _Diff:
-    changed: list[str] = field(default_factory=list)
-    removed: list[str] = field(default_factory=list)
+    changed: list[str] = field(default_factory=list[str])
+    removed: list[str] = field(default_factory=list[str])
     unchanged: int = 0
 
 
