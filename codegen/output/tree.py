@@ -16,7 +16,7 @@ import os
 import secrets
 import shutil
 import signal
-from collections.abc import Iterator, Mapping
+from collections.abc import Generator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -227,7 +227,7 @@ def _refuse_foreign(root: Path, on_disk: Mapping[str, bytes]) -> None:
 
 
 @contextlib.contextmanager
-def _locked(folder: Path) -> Iterator[None]:
+def _locked(folder: Path) -> Generator[None, None, None]:
     try:
         fd = os.open(folder, os.O_RDONLY)
     except OSError as exc:
@@ -265,7 +265,7 @@ _HELD = frozenset({signal.SIGINT, signal.SIGTERM})
 
 
 @contextlib.contextmanager
-def _signals_held() -> Iterator[list[int]]:
+def _signals_held() -> Generator[list[int], None, None]:
     """SIGINT/SIGTERM wait until the block ends; signals taken inside it go into the list."""
     previous = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
     caught: list[int] = []

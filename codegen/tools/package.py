@@ -24,6 +24,7 @@ from codegen.emit.format import format_python
 from codegen.limits import Limits
 from codegen.emit.pipeline import build_models
 from codegen.emit.stamp import header
+from codegen.schema.jsontypes import is_array, is_object
 LABEL = "tools/list"
 _NAMES_HINT = "each tool has its own non-empty `name` (the MCP spec requires unique names)"
 
@@ -50,9 +51,9 @@ def read_tools(data: bytes, limits: Limits) -> list[dict[str, Any]]:
     if data.lstrip()[:1] == b"[":  # a bare list of tools
         data = b'{"tools": ' + data + b"}"
     document: Any = load.parse_json(data, LABEL, limits)
-    container = document.get("result", document) if isinstance(document, dict) else {}
-    tools = container.get("tools") if isinstance(container, dict) else None
-    if not isinstance(tools, list):
+    container = document.get("result", document) if is_object(document) else dict[str, Any]()
+    tools = container.get("tools") if is_object(container) else None
+    if not is_array(tools):
         raise fail(
             "MCG701",
             "no `tools` list found (expected a tools/list result)",
@@ -75,7 +76,7 @@ def check_tools(tools: Sequence[Any], limits: Limits) -> None:
     names: set[str] = set()
     for index, tool in enumerate(tools):
         where = f"#/tools/{index}"
-        if not isinstance(tool, dict) or not isinstance(tool.get("name"), str) or not tool["name"]:
+        if not is_object(tool) or not isinstance(tool.get("name"), str) or not tool["name"]:
             raise fail(
                 "MCG702", "a tool must be an object with a non-empty `name`", revision=LABEL, pointer=where, hint=_NAMES_HINT
             )
@@ -84,7 +85,7 @@ def check_tools(tools: Sequence[Any], limits: Limits) -> None:
                 "MCG702", f"two tools are named {tool['name']!r}", revision=LABEL, pointer=where, hint=_NAMES_HINT
             )
         names.add(tool["name"])
-        if not isinstance(tool.get("inputSchema"), dict):
+        if not is_object(tool.get("inputSchema")):
             raise fail(
                 "MCG702",
                 f"tool {tool['name']!r} has no `inputSchema` object",
@@ -128,20 +129,20 @@ def _folded(stem: str) -> str:
 def tools_document(tools: Sequence[Mapping[str, Any]]) -> tuple[dict[str, Any], list[ToolTypes]]:
     by_stem = stems(tools)
     defs: dict[str, Any] = {}
-    types = []
+    types: list[ToolTypes] = []
     for tool in sorted(tools, key=lambda t: by_stem[t["name"]]):
         stem = by_stem[tool["name"]]
         defs[stem + "Input"] = _rebased(tool["inputSchema"], stem + "Input")
         output = tool.get("outputSchema")
         if output is not None:
-            defs[stem + "Output"] = _rebased(output, stem + "Output") if isinstance(output, dict) else output
+            defs[stem + "Output"] = _rebased(output, stem + "Output") if is_object(output) else output
         types.append(
             ToolTypes(
                 name=tool["name"],
                 stem=stem,
                 input=stem + "Input",
                 output=stem + "Output" if output is not None else None,
-                output_is_class=isinstance(output, dict) and ("properties" in output or "allOf" in output),
+                output_is_class=is_object(output) and ("properties" in output or "allOf" in output),
             )
         )
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": defs}, types
@@ -204,7 +205,7 @@ def generate_tools_package(
 def _origins(tools: Sequence[Mapping[str, Any]]) -> dict[str, str]:
     """Where each `$defs` entry of the tools document came from in the tools/list input."""
     by_stem = stems(tools)
-    origins = {}
+    origins: dict[str, str] = {}
     for index, tool in enumerate(tools):
         stem = by_stem[tool["name"]]
         origins[stem + "Input"] = f"#/tools/{index}/inputSchema"
