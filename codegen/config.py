@@ -114,7 +114,9 @@ def _is_literal(value: Any, depth: int = 0) -> bool:
     if isinstance(value, list):
         return all(_is_literal(v, depth + 1) for v in cast("list[object]", value))
     if isinstance(value, dict):
-        return all(isinstance(k, str) and _is_literal(v, depth + 1) for k, v in cast("dict[object, object]", value).items())
+        return all(
+            isinstance(k, str) and _is_literal(v, depth + 1) for k, v in cast("dict[object, object]", value).items()
+        )
     return False
 
 

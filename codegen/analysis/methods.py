@@ -83,7 +83,9 @@ def method_tables(doc: SchemaDoc, entities: tuple[ir.Entity, ...]) -> ir.Methods
                 )
             )
             continue
-        code = _const(_error_shape(properties.get("error"), resolve).get("properties", dict[str, Any]()).get("code"), resolve)
+        code = _const(
+            _error_shape(properties.get("error"), resolve).get("properties", dict[str, Any]()).get("code"), resolve
+        )
         if isinstance(code, int) and "error" in required:
             error_responses.append((code, entity.name))
             continue
@@ -104,7 +106,9 @@ def method_tables(doc: SchemaDoc, entities: tuple[ir.Entity, ...]) -> ir.Methods
     request_id = None
     if "result" in envelopes:
         result_envelope = next(e for e in entities if e.name == envelopes["result"])
-        id_ref = ((flat(result_envelope).get("properties") or dict[str, Any]()).get("id") or dict[str, Any]()).get("$ref")
+        id_ref = ((flat(result_envelope).get("properties") or dict[str, Any]()).get("id") or dict[str, Any]()).get(
+            "$ref"
+        )
         if isinstance(id_ref, str) and id_ref in by_pointer:
             request_id = by_pointer[id_ref].name
     error_id_required, error_object = True, None

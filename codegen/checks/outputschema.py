@@ -198,7 +198,7 @@ def _bounded(base: Any) -> Any:
             "multipleOf": _timed(_multiple_of),
         }
     )
-    # untyped in types-jsonschema (mypy: untyped call; pyright: unknown member and return)
+    # untyped in types-jsonschema (mypy: an untyped call; pyright: an unknown member and return)
     return jsonschema.validators.extend(base, keywords)  # type: ignore[no-untyped-call]  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
 
 

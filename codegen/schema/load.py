@@ -399,7 +399,9 @@ def _check_refs(document: dict[str, Any], revision: str, *, generated: bool = Tr
     while stack:
         pointer, node = stack.pop()
         nodes[pointer] = node
-        stack.extend((p, sub) for p, _, _, sub in schemas.children(node, pointer) if is_object(sub) or isinstance(sub, bool))
+        stack.extend(
+            (p, sub) for p, _, _, sub in schemas.children(node, pointer) if is_object(sub) or isinstance(sub, bool)
+        )
     anchors = {
         key: {"#" + n[key] for n in nodes.values() if is_object(n) and isinstance(n.get(key), str)}
         for key in ("$anchor", "$dynamicAnchor")

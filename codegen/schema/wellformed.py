@@ -390,7 +390,9 @@ def _types_of(
             kinds = [
                 _types_of(document, pointers.join(pointer, keyword, i), a, memo, depth + 1) for i, a in enumerate(arms)
             ]
-            meet(None if any(k is None for k in kinds) else frozenset[str]().union(*(k for k in kinds if k is not None)))
+            meet(
+                None if any(k is None for k in kinds) else frozenset[str]().union(*(k for k in kinds if k is not None))
+            )
     memo[pointer] = allowed
     return allowed
 
