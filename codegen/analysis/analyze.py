@@ -40,7 +40,7 @@ def analyze(doc: SchemaDoc, *, package: str, sha256: str, options: ir.Options | 
         pointer = def_pointers[definition]
         node = doc.defs[definition]
         stems[pointer] = naming.base_name(definition)
-        nodes[pointer] = node if is_object(node) else {}
+        nodes[pointer] = node if isinstance(node, dict) else {}
         for found in _inline_objects(nodes[pointer], pointer, pointer, ""):
             stems[found.pointer] = stems[found.owner] + found.suffix
             nodes[found.pointer] = found.node
@@ -105,7 +105,7 @@ def _hoist_reference_targets(
             if owner in stems:
                 node = pointers.resolve(document, target)
                 stems[target] = stems[owner] + _path_suffix(tokens[cut:])
-                nodes[target] = node if is_object(node) else {}
+                nodes[target] = node if isinstance(node, dict) else {}
                 hoisted.add(target)
                 break
 
@@ -139,7 +139,7 @@ def _export_name(definition: str, class_name: str, hoisted: bool) -> str:
 def _kind(node: Mapping[str, Any]) -> ir.Kind:
     if "properties" in node or "allOf" in node:
         return ir.Kind.MODEL
-    if any(is_array(node.get(key)) for key in _ARMS):
+    if any(isinstance(node.get(key), list) for key in _ARMS):
         return ir.Kind.UNION
     return ir.Kind.ALIAS
 
@@ -156,7 +156,7 @@ def _class_worthy(node: Any) -> bool:
 def _dispatchable_union(node: Mapping[str, Any]) -> bool:
     """A union of at least two arms, each an object (by `$ref` or inline) or of one JSON type, some an object."""
     arms = [arm for key in _ARMS for arm in node.get(key) or ()]
-    if len(arms) < 2 or not all(is_object(a) for a in arms):
+    if len(arms) < 2 or not all(isinstance(a, dict) for a in arms):
         return False
     objects = [a for a in arms if "$ref" in a or "properties" in a]
     typed = [a for a in arms if a not in objects and isinstance(a.get("type"), str) and a["type"] != "object"]

@@ -57,10 +57,10 @@ def strategy(document: Mapping[str, Any], schema: Any, depth: int = 0) -> Any:
     if "$ref" in schema:
         target = pointers.resolve(document, schema["$ref"])
         rest = {k: v for k, v in schema.items() if k not in ("$ref", "description", "title")}
-        return strategy(document, {**target, **rest} if rest and is_object(target) else target, depth + 1)
+        return strategy(document, {**target, **rest} if rest and isinstance(target, dict) else target, depth + 1)
     if "const" in schema:
         return st.just(schema["const"])
-    if is_array(schema.get("enum")):
+    if isinstance(schema.get("enum"), list):
         return st.sampled_from(schema["enum"])
     if "allOf" in schema:
         return strategy(document, schemas.flatten_all_of(dict(schema), lambda ref: pointers.resolve(document, ref)), depth)
@@ -70,7 +70,7 @@ def strategy(document: Mapping[str, Any], schema: Any, depth: int = 0) -> Any:
             shallow = [a for a in arms if "$ref" not in json.dumps(a)]
             arms = shallow or arms[:1]
         base = {k: v for k, v in schema.items() if k not in ("anyOf", "oneOf")}
-        return st.one_of(*[strategy(document, {**base, **a} if is_object(a) else a, depth) for a in arms])
+        return st.one_of(*[strategy(document, {**base, **a} if isinstance(a, dict) else a, depth) for a in arms])
     kind = schema.get("type")
     if is_array(kind):
         return st.one_of(*[strategy(document, {**schema, "type": k}, depth) for k in kind])

@@ -137,7 +137,7 @@ def _check_patterns(document: dict[str, Any]) -> None:
     tally = patterns.Tally()
     for pointer, node in schemas.all_subschemas(document):
         found = [(pointer + "/pattern", node["pattern"])] if isinstance(node.get("pattern"), str) else []
-        if is_object(node.get("patternProperties")):
+        if isinstance(node.get("patternProperties"), dict):
             uses_pattern_properties = True
             found += [(pointer + "/patternProperties", key) for key in node["patternProperties"]]
         for where, pattern in found:

@@ -257,13 +257,13 @@ def _deref(node: Node, schema: Any) -> Node:
         return Node(node.side, schema)
     target = node.side.resolve(ref)
     siblings = {k: v for k, v in schema.items() if k != "$ref" and k not in ANNOTATIONS}
-    if siblings and is_object(target):  # 2020-12 allows keywords beside $ref: both apply
+    if siblings and isinstance(target, dict):  # 2020-12 allows keywords beside $ref: both apply
         return Node(node.side, {"allOf": [target, siblings]})
     return Node(node.side, {} if target is None else target)
 
 
 def _flatten(side: Side, schema: Any) -> Any:
-    if not is_object(schema) or not is_array(schema.get("allOf")):
+    if not is_object(schema) or not isinstance(schema.get("allOf"), list):
         return schema
     return side.flat(dict(schema))
 
@@ -282,7 +282,7 @@ def _arm_with(union: Mapping[str, Any], arm: Any) -> Any:
         return arm
     if is_object(arm) and "$ref" in arm:
         return {"allOf": [rest, arm]}
-    return {**rest, **(arm if is_object(arm) else {})}
+    return {**rest, **(arm if isinstance(arm, dict) else {})}
 
 
 def _only_type(schema: Any, json_type: str) -> Any:
@@ -295,7 +295,7 @@ def _values(schema: Any) -> frozenset[str] | None:
         return None
     if "const" in schema:
         return frozenset({json.dumps(schema["const"], sort_keys=True)})
-    if is_array(schema.get("enum")):
+    if isinstance(schema.get("enum"), list):
         return frozenset(json.dumps(v, sort_keys=True) for v in schema["enum"])
     return None
 
@@ -311,7 +311,7 @@ def _json_type(value: Any) -> str:
         return "integer" if value.is_integer() else "number"
     if isinstance(value, str):
         return "string"
-    if is_array(value):
+    if isinstance(value, list):
         return "array"
     return "object"
 

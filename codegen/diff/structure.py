@@ -104,7 +104,7 @@ class Walker:
             yield from self._object(a, b, path)
         yield from self._keywords(a, b, path)
         items_a, items_b = a.get("items"), b.get("items")
-        if is_object(items_a) and is_object(items_b):
+        if isinstance(items_a, dict) and isinstance(items_b, dict):
             yield from self._walk(items_a, items_b, (*path, "[]"))
         elif essential(items_a) != essential(items_b):
             yield self._retyped("type-changed", a, b, path)
@@ -147,7 +147,7 @@ class Walker:
             yield Found(kind, path, summary, rel, "closed" if closed_a else "open", "closed" if closed_b else "open")
         extra_a, extra_b = a.get("additionalProperties"), b.get("additionalProperties")
         if not closed_a and not closed_b and essential(_schema(extra_a)) != essential(_schema(extra_b)):
-            if is_object(extra_a) and is_object(extra_b) and extra_a and extra_b:
+            if isinstance(extra_a, dict) and isinstance(extra_b, dict) and extra_a and extra_b:
                 yield from self._walk(extra_a, extra_b, (*path, "*"))
             else:
                 yield self._retyped("values-retyped", _schema(extra_a), _schema(extra_b), (*path, "*"))
@@ -228,7 +228,7 @@ class Walker:
         tags = sorted(
             f"{key}={json.dumps(sub['const'])}"
             for key, sub in (arm.get("properties") or dict[str, Any]()).items()
-            if is_object(sub) and "const" in sub and key in (arm.get("required") or ())
+            if isinstance(sub, dict) and "const" in sub and key in (arm.get("required") or ())
         )
         if tags:
             return "tag:" + ",".join(tags)
@@ -246,7 +246,7 @@ class Walker:
         return Found(kind, path, f"{old} → {new} ({rel})", rel, old, new)
 
     def _flat(self, side: Side, schema: dict[str, Any]) -> dict[str, Any]:
-        if is_array(schema.get("allOf")):
+        if isinstance(schema.get("allOf"), list):
             return side.flat(dict(schema))
         return schema
 
@@ -289,14 +289,14 @@ def describe(schema: Any, resolve: Callable[[str], Any], depth: int = 0) -> str:
         return name if ref.count("/") <= 2 else f"{name}{ref.split('/', 3)[3].replace('properties/', '.').replace('/', '')}"
     if "const" in schema:
         return json.dumps(schema["const"])
-    if is_array(schema.get("enum")):
+    if isinstance(schema.get("enum"), list):
         values = _values(schema["enum"])
         return " | ".join(values[:6]) + (" | …" if len(values) > 6 else "")
     arms = _arms(schema)
     if arms is not None:
         parts = [describe(arm, resolve, depth + 1) for arm in arms]
         return " | ".join(parts[:6]) + (" | …" if len(parts) > 6 else "")
-    if is_array(schema.get("allOf")):
+    if isinstance(schema.get("allOf"), list):
         return " & ".join(describe(part, resolve, depth + 1) for part in schema["allOf"])
     kinds = types_of(schema)
     if kinds == ("object",):
@@ -305,12 +305,12 @@ def describe(schema: Any, resolve: Callable[[str], Any], depth: int = 0) -> str:
         if names:
             shown = ", ".join(names[:4]) + (", …" if len(names) > 4 else "")
             return f"object {{{shown}}}" + (" (closed)" if extra is False else "")
-        if is_object(extra) and essential(extra):
+        if isinstance(extra, dict) and essential(extra):
             return f"map of {describe(extra, resolve, depth + 1)}"
         return "closed empty object" if extra is False else "object"
     if kinds == ("array",):
         items = schema.get("items")
-        return f"array of {describe(items, resolve, depth + 1)}" if is_object(items) else "array"
+        return f"array of {describe(items, resolve, depth + 1)}" if isinstance(items, dict) else "array"
     if len(kinds) == 1:
         text = kinds[0]
         extras = [f"{k} {schema[k]}" for k in ("format", "pattern") if k in schema]
@@ -356,9 +356,9 @@ def _members(schema: Any) -> dict[str, Any]:
     if not is_object(schema):
         return {}
     members = dict(schema.get("properties") or {})
-    if is_object(schema.get("additionalProperties")):
+    if isinstance(schema.get("additionalProperties"), dict):
         members["*"] = schema["additionalProperties"]
-    if is_object(schema.get("items")):
+    if isinstance(schema.get("items"), dict):
         members["[]"] = schema["items"]
     return members
 

@@ -52,7 +52,7 @@ def lower(doc: SchemaDoc, revision: ir.Revision) -> dict[str, Any]:
     defs = document[DEFS]
     flattened: schemas.Flattened = {}
     for name in defs:
-        if is_object(defs[name]) and "allOf" in defs[name]:
+        if isinstance(defs[name], dict) and "allOf" in defs[name]:
             defs[name] = schemas.flatten_all_of(defs[name], lambda ref: pointers.resolve(document, ref), flattened)
     _break_alias_cycles(defs, {e.name for e in revision.entities if e.kind is not ir.Kind.MODEL})
     for entity in revision.entities:

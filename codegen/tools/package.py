@@ -85,7 +85,7 @@ def check_tools(tools: Sequence[Any], limits: Limits) -> None:
                 "MCG702", f"two tools are named {tool['name']!r}", revision=LABEL, pointer=where, hint=_NAMES_HINT
             )
         names.add(tool["name"])
-        if not is_object(tool.get("inputSchema")):
+        if not isinstance(tool.get("inputSchema"), dict):
             raise fail(
                 "MCG702",
                 f"tool {tool['name']!r} has no `inputSchema` object",
@@ -142,7 +142,7 @@ def tools_document(tools: Sequence[Mapping[str, Any]]) -> tuple[dict[str, Any], 
                 stem=stem,
                 input=stem + "Input",
                 output=stem + "Output" if output is not None else None,
-                output_is_class=is_object(output) and ("properties" in output or "allOf" in output),
+                output_is_class=isinstance(output, dict) and ("properties" in output or "allOf" in output),
             )
         )
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": defs}, types
