@@ -33,14 +33,13 @@ class RevisionSummary:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> RevisionSummary:
-        return cls(
-            **{
-                **data,
-                "tagged_unions": tuple(tuple(pair) for pair in data["tagged_unions"]),
-                "structural_unions": tuple(data["structural_unions"]),
-                "smart_unions": tuple(tuple(pair) for pair in data["smart_unions"]),
-            }
-        )
+        fields: dict[str, Any] = {
+            **data,
+            "tagged_unions": tuple(tuple(pair) for pair in data["tagged_unions"]),
+            "structural_unions": tuple(data["structural_unions"]),
+            "smart_unions": tuple(tuple(pair) for pair in data["smart_unions"]),
+        }
+        return cls(**fields)
 
     @classmethod
     def of(cls, revision: ir.Revision) -> RevisionSummary:
@@ -130,7 +129,7 @@ def generate(
         if check:
             return GenerateResult(fileset, summaries, cached=True)
         return GenerateResult(fileset, summaries, output.WriteReport(out, unchanged=len(record["files"])), cached=True)
-    jobs = []
+    jobs: list[workers.Job] = []
     for pin in chosen:
         fetched = spec.fetch(pin, source)
         pages = spec.example_pages(pin.revision)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, NoReturn
@@ -19,6 +19,7 @@ import typer
 from codegen.version import __version__
 from codegen.api import GenerateResult
 from codegen.errors import CodegenError, ExitCode, flat, printable
+from codegen.schema.jsontypes import is_object
 from codegen.limits import DEFAULT_LIMITS
 
 app = typer.Typer(
@@ -342,7 +343,7 @@ class Output:
 
 
 def _generate(
-    flags: dict[str, object],
+    flags: Mapping[str, object],
     config_path: Path | None,
     schema: Path | None,
     check: bool,
@@ -393,7 +394,7 @@ def _generate(
 
 
 @contextlib.contextmanager
-def _progress(*, enabled: bool) -> Iterator[Callable[[str, int, int], None] | None]:
+def _progress(*, enabled: bool) -> Generator[Callable[[str, int, int], None] | None, None, None]:
     """A progress display on a terminal (stderr), nothing otherwise."""
     if not enabled or not sys.stderr.isatty():
         yield None
@@ -469,7 +470,7 @@ def _err(text: str) -> None:
     sys.stderr.write(printable(text) + "\n")
 
 
-def _run(action, *, debug: bool) -> NoReturn:  # type: ignore[no-untyped-def]
+def _run(action: Callable[[], int], *, debug: bool) -> NoReturn:
     try:
         code = action()
     except CodegenError as exc:
@@ -595,7 +596,7 @@ def _each_pinned_schema(revisions: list[str] | None, spec_source: str | None, *,
 
 def _definitions(document: dict[str, object]) -> dict[str, object]:
     defs = document.get("$defs", document.get("definitions", {}))
-    return dict(defs) if isinstance(defs, dict) else {}
+    return dict(defs) if is_object(defs) else {}
 
 
 def main() -> None:

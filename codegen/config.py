@@ -8,8 +8,9 @@ from __future__ import annotations
 import math
 import os
 import tomllib
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -117,9 +118,11 @@ def _is_literal(value: Any, depth: int = 0) -> bool:
     if isinstance(value, float):
         return math.isfinite(value)
     if isinstance(value, list):
-        return all(_is_literal(v, depth + 1) for v in value)
+        return all(_is_literal(v, depth + 1) for v in cast("list[object]", value))
     if isinstance(value, dict):
-        return all(isinstance(k, str) and _is_literal(v, depth + 1) for k, v in value.items())
+        return all(
+            isinstance(k, str) and _is_literal(v, depth + 1) for k, v in cast("dict[object, object]", value).items()
+        )
     return False
 
 
@@ -150,7 +153,7 @@ def load(path: Path | None = None) -> Settings:
         ) from exc
 
 
-def with_flags(settings: Settings, flags: dict[str, Any]) -> Settings:
+def with_flags(settings: Settings, flags: Mapping[str, object]) -> Settings:
     """settings with the command-line flags that were given (not None) taking precedence, validated."""
     given = {k: v for k, v in flags.items() if v is not None}
     try:

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole test suite: set up, drift-check generated/, type-check it strictly, run pytest.
+# The whole test suite: set up, drift-check generated/, type-check it and codegen/ strictly, run pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -11,5 +11,9 @@ echo "== mypy --strict generated/mcp_models"
 .venv/bin/mypy --strict generated/mcp_models
 echo "== pyright (strict) generated/mcp_models"
 .venv/bin/pyright generated/mcp_models
+echo "== mypy --strict codegen (the generator's own code)"
+.venv/bin/mypy --strict codegen
+echo "== pyright (strict) codegen"
+.venv/bin/pyright codegen
 echo "== pytest"
 .venv/bin/python -m pytest "$@"

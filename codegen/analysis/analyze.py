@@ -15,6 +15,7 @@ from codegen.analysis import discriminate, ir, methods, naming
 from codegen.schema import pointers, schemas
 from codegen.errors import fail
 from codegen.schema.load import DEFS, SchemaDoc
+from codegen.schema.jsontypes import is_array, is_object
 _ARMS = ("anyOf", "oneOf")
 
 
@@ -53,7 +54,7 @@ def analyze(doc: SchemaDoc, *, package: str, sha256: str, options: ir.Options | 
 
     kinds = {pointer: _kind(node) for pointer, node in nodes.items()}
     flattened: schemas.Flattened = {}
-    entities = []
+    entities: list[ir.Entity] = []
     for pointer in sorted(names):
         node = nodes[pointer]
         kind = _kind(node)
@@ -111,7 +112,7 @@ def _hoist_reference_targets(
 
 def _path_suffix(tokens: list[str]) -> str:
     steps = {"items": "Item", "additionalProperties": "Value", "unevaluatedProperties": "Value"}
-    suffix = []
+    suffix: list[str] = []
     index = 0
     while index < len(tokens):
         token = tokens[index]
@@ -145,7 +146,7 @@ def _kind(node: Mapping[str, Any]) -> ir.Kind:
 
 def _class_worthy(node: Any) -> bool:
     """An object with properties becomes a class; a union of objects a named (discriminable) alias."""
-    if not isinstance(node, dict):
+    if not is_object(node):
         return False
     if "properties" in node or "allOf" in node:
         return True
@@ -226,7 +227,7 @@ def _model_target(document: Mapping[str, Any], pointer: str) -> str:
     """Follow pure `$ref` aliases from pointer to the pointer of what they name."""
     seen = {pointer}
     node = pointers.resolve(document, pointer)
-    while isinstance(node, dict) and set(node) <= {"$ref", "description", "title"} and "$ref" in node:
+    while is_object(node) and set(node) <= {"$ref", "description", "title"} and "$ref" in node:
         pointer = node["$ref"]
         if pointer in seen:
             break
@@ -259,7 +260,7 @@ _HOIST_KEYWORDS = frozenset({"properties", "patternProperties", "additionalPrope
 def _children(node: Mapping[str, Any], pointer: str) -> Iterator[tuple[str, Mapping[str, Any], str, bool]]:
     """(pointer, subschema, name step, may-be-hoisted) for each subschema of node."""
     for child_pointer, keyword, key, sub in schemas.children(node, pointer):
-        if not isinstance(sub, dict):
+        if not is_object(sub):
             continue
         if keyword == "properties":
             step = naming.pascal(str(key))
@@ -275,8 +276,8 @@ def _children(node: Mapping[str, Any], pointer: str) -> Iterator[tuple[str, Mapp
 
 
 def _arm_step(arm: Mapping[str, Any], index: int) -> str:
-    for prop, sub in sorted((arm.get("properties") or {}).items()):
-        if isinstance(sub, dict) and isinstance(sub.get("const"), str) and prop in (arm.get("required") or ()):
+    for prop, sub in sorted((arm.get("properties") or dict[str, Any]()).items()):
+        if is_object(sub) and isinstance(sub.get("const"), str) and prop in (arm.get("required") or ()):
             return naming.pascal(sub["const"]) or "Variant" + naming.variant_letter(index)
     return "Variant" + naming.variant_letter(index)
 
@@ -288,7 +289,7 @@ def _arms(node: Mapping[str, Any]) -> Iterator[tuple[str, int, Any]]:
 
 
 def _arm_pointer(arm: Any, own_pointer: str) -> str:
-    if isinstance(arm, dict) and set(arm) <= {"$ref", "description", "title"} and "$ref" in arm:
+    if is_object(arm) and set(arm) <= {"$ref", "description", "title"} and "$ref" in arm:
         return str(arm["$ref"])
     return own_pointer
 
@@ -296,14 +297,14 @@ def _arm_pointer(arm: Any, own_pointer: str) -> str:
 def _resolve(document: Mapping[str, Any], pointer: str) -> Mapping[str, Any]:
     """The schema a pointer names, past pure `$ref` aliases."""
     node = pointers.resolve(document, _model_target(document, pointer))
-    return node if isinstance(node, dict) else {}
+    return node if is_object(node) else {}
 
 
 def _required_consts(schema: Mapping[str, Any]) -> dict[str, str]:
     required = set(schema.get("required") or ())
-    consts = {}
-    for prop, sub in (schema.get("properties") or {}).items():
-        if prop in required and isinstance(sub, dict) and isinstance(sub.get("const"), str):
+    consts: dict[str, str] = {}
+    for prop, sub in (schema.get("properties") or dict[str, Any]()).items():
+        if prop in required and is_object(sub) and isinstance(sub.get("const"), str):
             consts[prop] = sub["const"]
     return consts
 
@@ -313,7 +314,7 @@ def _find_tag(document: Mapping[str, Any], arms: tuple[str, ...]) -> ir.Tag | No
     if len(arms) < 2:
         return None
     per_arm = [_required_consts(_resolve(document, arm)) for arm in arms]
-    candidates = sorted(set.intersection(*(set(c) for c in per_arm)))
+    candidates = sorted(set[str].intersection(*(set(c) for c in per_arm)))
     for prop in candidates:
         values = [c[prop] for c in per_arm]
         if len(set(values)) == len(values):
@@ -322,10 +323,10 @@ def _find_tag(document: Mapping[str, Any], arms: tuple[str, ...]) -> ir.Tag | No
 
 
 def _with_fields(entity: ir.Entity, node: Mapping[str, Any], revision: str, style: str) -> ir.Entity:
-    required = set(node.get("required") or ())
-    schemas_by_wire = node.get("properties") or {}
+    required: set[str] = set(node.get("required") or ())
+    schemas_by_wire: Mapping[str, Any] = node.get("properties") or {}
     properties = {wire: wire in required for wire in schemas_by_wire}
-    fields = []
+    fields: list[ir.Field] = []
     taken: dict[str, str] = {}
     for wire in sorted(properties):
         python = naming.field_name(wire, style)
@@ -345,10 +346,10 @@ def _with_fields(entity: ir.Entity, node: Mapping[str, Any], revision: str, styl
 
 def _single_value(node: Any) -> tuple[str | int | bool, ...]:
     """The one value a property schema allows, written in place (`const` or a one-value `enum`)."""
-    if not isinstance(node, dict):
+    if not is_object(node):
         return ()
     values = [node["const"]] if "const" in node else node.get("enum")
-    if isinstance(values, list) and len(values) == 1 and isinstance(values[0], str | int | bool):
+    if is_array(values) and len(values) == 1 and isinstance(values[0], str | int | bool):
         return (values[0],)
     return ()
 

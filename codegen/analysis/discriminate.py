@@ -16,6 +16,7 @@ from typing import Any
 
 from codegen.analysis import ir
 from codegen.schema import schemas
+from codegen.schema.jsontypes import is_array, is_object
 Resolve = Callable[[str], Mapping[str, Any]]
 Flat = Callable[[Mapping[str, Any]], Mapping[str, Any]]
 
@@ -37,7 +38,7 @@ def structural_dispatch(
     shared = {k for k in others if others.count(k) > 1}
     if shared - {"array"}:
         return "two arms share the JSON type " + sorted(shared - {"array"})[0]
-    required = [
+    required: list[frozenset[ir.Predicate]] = [
         (
             _required_predicates(shape, resolve, flat)
             if kind == "object"
@@ -51,7 +52,7 @@ def structural_dispatch(
     ]
     if others:  # arms of other JSON types (a batch array) are told apart by type first
         required = [preds | {ir.Predicate("is", (), (kind,))} for preds, kind in zip(required, kinds, strict=True)]
-    common = frozenset.intersection(*required)
+    common = frozenset[ir.Predicate].intersection(*required)
     specific = [preds - common for preds in required]
 
     # Arms alike so far may differ by an optional key only one of them declares (legacy `enumNames`).
@@ -59,7 +60,7 @@ def structural_dispatch(
         twins = [j for j, other in enumerate(specific) if j != index and other == preds]
         if not twins:
             continue
-        others_declare = set().union(*(_declared(shapes[j]) for j in twins))
+        others_declare = set[str]().union(*(_declared(shapes[j]) for j in twins))
         hints = sorted(_declared(shapes[index]) - others_declare)
         if hints:
             specific[index] = preds | {ir.Predicate("has", (hints[0],))}
@@ -94,7 +95,7 @@ def _values(sub: Mapping[str, Any]) -> tuple[ir.JSONScalar, ...] | None:
     if "const" in sub and _is_scalar(sub["const"]):
         return (sub["const"],)
     enum = sub.get("enum")
-    if isinstance(enum, list) and enum and all(_is_scalar(v) for v in enum):
+    if is_array(enum) and enum and all(_is_scalar(v) for v in enum):
         return tuple(sorted(enum, key=json.dumps))
     return None
 
@@ -106,14 +107,14 @@ def _is_scalar(value: Any) -> bool:
 def _required_predicates(
     shape: Mapping[str, Any], resolve: Resolve, flat: Flat, prefix: tuple[str, ...] = ()
 ) -> frozenset[ir.Predicate]:
-    properties = shape.get("properties") or {}
+    properties: Mapping[str, Any] = shape.get("properties") or {}
     required = [r for r in shape.get("required") or () if isinstance(r, str)]
     preds: set[ir.Predicate] = set()
     for key in required:
         path = (*prefix, key)
         preds.add(ir.Predicate("has", path))
         sub = properties.get(key)
-        if not isinstance(sub, dict):
+        if not is_object(sub):
             continue
         inline = "$ref" not in sub
         if not inline and set(sub) <= {"$ref", "description"}:
@@ -126,7 +127,7 @@ def _required_predicates(
             preds |= _required_predicates(flat(sub), resolve, flat, path)
     if not prefix:
         for key, sub in properties.items():
-            if key not in required and isinstance(sub, dict) and "const" in sub and _is_scalar(sub["const"]):
+            if key not in required and is_object(sub) and "const" in sub and _is_scalar(sub["const"]):
                 preds.add(ir.Predicate("eq_or_absent", (key,), (sub["const"],)))
     return frozenset(preds)
 
@@ -134,19 +135,19 @@ def _required_predicates(
 def _first_item_predicates(shape: Mapping[str, Any], resolve: Resolve, flat: Flat) -> frozenset[ir.Predicate]:
     """What the first item of an array arm must look like: what all its item variants require."""
     items = shape.get("items")
-    if not isinstance(items, dict):
+    if not is_object(items):
         return frozenset()
     if "$ref" in items and set(items) <= {"$ref", "description"}:
         items = resolve(items["$ref"])
     variants = [a for key in ("anyOf", "oneOf") for a in items.get(key) or ()] or [items]
-    per_variant = []
+    per_variant: list[frozenset[ir.Predicate]] = []
     for variant in variants:
-        if isinstance(variant, dict) and "$ref" in variant and set(variant) <= {"$ref", "description"}:
+        if is_object(variant) and "$ref" in variant and set(variant) <= {"$ref", "description"}:
             variant = resolve(variant["$ref"])
         per_variant.append(
-            _required_predicates(flat(variant), resolve, flat) if isinstance(variant, dict) else frozenset()
+            _required_predicates(flat(variant), resolve, flat) if is_object(variant) else frozenset()
         )
-    common = frozenset.intersection(*per_variant) if per_variant else frozenset()
+    common = frozenset[ir.Predicate].intersection(*per_variant) if per_variant else frozenset[ir.Predicate]()
     return frozenset(ir.Predicate(p.op, ("0", *p.path), p.values) for p in common)
 
 

@@ -19,6 +19,7 @@ from typing import Any
 from codegen.analysis import discriminate, ir
 from codegen.schema import pointers, schemas
 from codegen.schema.load import SchemaDoc
+from codegen.schema.jsontypes import is_object
 def method_tables(doc: SchemaDoc, entities: tuple[ir.Entity, ...]) -> ir.Methods:
     document = doc.document
     by_pointer = {e.pointer: e for e in entities}
@@ -26,7 +27,7 @@ def method_tables(doc: SchemaDoc, entities: tuple[ir.Entity, ...]) -> ir.Methods
 
     def resolve(ref: str) -> Mapping[str, Any]:
         node = pointers.resolve(document, ref)
-        return node if isinstance(node, dict) else {}
+        return node if is_object(node) else {}
 
     flattened: schemas.Flattened = {}
 
@@ -48,21 +49,21 @@ def method_tables(doc: SchemaDoc, entities: tuple[ir.Entity, ...]) -> ir.Methods
             side_models.append((union, side))
     side_by_method: dict[str, set[str]] = {}
     for model, side in side_models:
-        method = _const((flat(model).get("properties") or {}).get("method"), resolve)
+        method = _const((flat(model).get("properties") or dict[str, Any]()).get("method"), resolve)
         if isinstance(method, str):
             side_by_method.setdefault(method, set()).add(side)
     side_model_pointers = {model.pointer for model, _ in side_models}
 
-    methods = []
-    error_responses = []
-    error_objects = []
+    methods: list[ir.Method] = []
+    error_responses: list[tuple[int, str]] = []
+    error_objects: list[tuple[int, str]] = []
     envelopes: dict[str, str] = {}
     for entity in entities:
         if entity.kind is not ir.Kind.MODEL or not entity.is_definition:
             continue
         shape = flat(entity)
-        properties = shape.get("properties") or {}
-        required = set(shape.get("required") or ())
+        properties: Mapping[str, Any] = shape.get("properties") or {}
+        required: set[str] = set(shape.get("required") or ())
         method = _const(properties.get("method"), resolve)
         name = entity.export_name
         if isinstance(method, str) and "method" in required:
@@ -82,7 +83,9 @@ def method_tables(doc: SchemaDoc, entities: tuple[ir.Entity, ...]) -> ir.Methods
                 )
             )
             continue
-        code = _const(_error_shape(properties.get("error"), resolve).get("properties", {}).get("code"), resolve)
+        code = _const(
+            _error_shape(properties.get("error"), resolve).get("properties", dict[str, Any]()).get("code"), resolve
+        )
         if isinstance(code, int) and "error" in required:
             error_responses.append((code, entity.name))
             continue
@@ -103,15 +106,17 @@ def method_tables(doc: SchemaDoc, entities: tuple[ir.Entity, ...]) -> ir.Methods
     request_id = None
     if "result" in envelopes:
         result_envelope = next(e for e in entities if e.name == envelopes["result"])
-        id_ref = ((flat(result_envelope).get("properties") or {}).get("id") or {}).get("$ref")
+        id_ref = ((flat(result_envelope).get("properties") or dict[str, Any]()).get("id") or dict[str, Any]()).get(
+            "$ref"
+        )
         if isinstance(id_ref, str) and id_ref in by_pointer:
             request_id = by_pointer[id_ref].name
     error_id_required, error_object = True, None
     if "error" in envelopes:
         error_envelope = next(e for e in entities if e.name == envelopes["error"])
         error_shape = flat(error_envelope)
-        error_id_required = "id" in set(error_shape.get("required") or ())
-        error_object = _member_type(error_envelope, "error", (error_shape.get("properties") or {}).get("error"), by_pointer)
+        error_id_required = "id" in set[str](error_shape.get("required") or ())
+        error_object = _member_type(error_envelope, "error", (error_shape.get("properties") or dict[str, Any]()).get("error"), by_pointer)
     return ir.Methods(
         methods=tuple(sorted(methods, key=lambda m: (m.kind, m.method, m.message))),
         error_responses=tuple(sorted(_first_per_code(error_responses))),
@@ -134,8 +139,8 @@ def _with_task_results(
     augmented, task_result = by_export.get("TaskAugmentedRequestParams"), by_export.get("CreateTaskResult")
     if augmented is None or task_result is None:
         return methods
-    marker = (flat(augmented).get("properties") or {}).get("task")
-    if not isinstance(marker, dict) or not isinstance(marker.get("$ref"), str):
+    marker = (flat(augmented).get("properties") or dict[str, Any]()).get("task")
+    if not is_object(marker) or not isinstance(marker.get("$ref"), str):
         return methods
     by_pointer = {e.pointer: e for e in entities}
 
@@ -145,10 +150,10 @@ def _with_task_results(
         if params.kind is ir.Kind.UNION:  # elicitation's form / URL params: every arm must carry it
             arms = [by_pointer.get(arm) for arm in params.arms]
             return bool(arms) and all(arm is not None and carries_task(arm) for arm in arms)
-        task = (flat(params).get("properties") or {}).get("task")
-        return isinstance(task, dict) and task.get("$ref") == marker["$ref"]
+        task = (flat(params).get("properties") or dict[str, Any]()).get("task")
+        return is_object(task) and task.get("$ref") == marker["$ref"]
 
-    updated = []
+    updated: list[ir.Method] = []
     for method in methods:
         result = by_name.get(method.result or "")
         if result is not None and carries_task(by_name.get(method.params or "")):
@@ -168,7 +173,7 @@ def _side(name: str) -> str | None:
 
 
 def _const(schema: Any, resolve: Any) -> Any:
-    if not isinstance(schema, dict):
+    if not is_object(schema):
         return None
     if "$ref" in schema and "const" not in schema:
         schema = resolve(schema["$ref"])
@@ -176,7 +181,7 @@ def _const(schema: Any, resolve: Any) -> Any:
 
 
 def _error_shape(schema: Any, resolve: Any) -> Mapping[str, Any]:
-    if not isinstance(schema, dict):
+    if not is_object(schema):
         return {}
     if "$ref" in schema and set(schema) <= {"$ref", "description"}:
         schema = resolve(schema["$ref"])
@@ -190,7 +195,7 @@ def _property_type(entity: ir.Entity, schema: Any, by_pointer: Mapping[str, ir.E
 
 def _member_type(entity: ir.Entity, name: str, schema: Any, by_pointer: Mapping[str, ir.Entity]) -> str | None:
     """The class or alias of property `name` of entity: hoisted in place, or named by `$ref`."""
-    if not isinstance(schema, dict):
+    if not is_object(schema):
         return None
     inline = pointers.join(entity.pointer, "properties", name)
     if inline in by_pointer:
@@ -211,7 +216,7 @@ def _result_type(request: str, names: set[str], entities: tuple[ir.Entity, ...],
         if inline in by_pointer:
             return by_pointer[inline].name
         schema = pointers.resolve(document, inline)
-        ref = schema.get("$ref") if isinstance(schema, dict) else None
+        ref = schema.get("$ref") if is_object(schema) else None
         if isinstance(ref, str) and ref in by_pointer:
             return by_pointer[ref].name
     for candidate in (stem + "Result", "EmptyResult", "Result"):

@@ -17,6 +17,7 @@ from types import ModuleType
 from typing import Any
 
 from codegen.schema import pointers, schemas
+from codegen.schema.jsontypes import is_array, is_object
 MAX_DEPTH = 4  # beyond it, objects get only required keys, arrays stay short, unions avoid references
 
 
@@ -28,7 +29,7 @@ class Agreement:
     instances_agreed: int = 0
     mutations: int = 0
     mutations_agreed: int = 0
-    disagreements: list[dict[str, str]] = field(default_factory=list)
+    disagreements: list[dict[str, str]] = field(default_factory=list[dict[str, str]])
 
     @property
     def ratio(self) -> float:
@@ -51,7 +52,7 @@ def strategy(document: Mapping[str, Any], schema: Any, depth: int = 0) -> Any:
     """A hypothesis strategy of (mostly) valid instances of schema within document."""
     from hypothesis import strategies as st
 
-    if schema is True or schema == {} or not isinstance(schema, dict):
+    if schema is True or schema == {} or not is_object(schema):
         return _json_values(depth)
     if "$ref" in schema:
         target = pointers.resolve(document, schema["$ref"])
@@ -71,7 +72,7 @@ def strategy(document: Mapping[str, Any], schema: Any, depth: int = 0) -> Any:
         base = {k: v for k, v in schema.items() if k not in ("anyOf", "oneOf")}
         return st.one_of(*[strategy(document, {**base, **a} if isinstance(a, dict) else a, depth) for a in arms])
     kind = schema.get("type")
-    if isinstance(kind, list):
+    if is_array(kind):
         return st.one_of(*[strategy(document, {**schema, "type": k}, depth) for k in kind])
     if kind == "object" or "properties" in schema:
         return _object(document, schema, depth)
@@ -82,15 +83,15 @@ def strategy(document: Mapping[str, Any], schema: Any, depth: int = 0) -> Any:
         return st.lists(strategy(document, items, depth + 1), min_size=low, max_size=max(low, high))
     if kind == "string":
         if isinstance(schema.get("pattern"), str):
-            return st.from_regex(schema["pattern"], fullmatch=True)
+            return st.from_regex(str(schema["pattern"]), fullmatch=True)
         low = int(schema.get("minLength", 0))
         return st.text(min_size=low, max_size=max(low, int(schema.get("maxLength", low + 6))))
     if kind == "integer":
         return st.integers(schema.get("minimum", -(10**6)), schema.get("maximum", 10**6))
     if kind == "number":
-        low, high = schema.get("minimum"), schema.get("maximum")
-        return st.integers(int(low) if low is not None else -(10**6), int(high) if high is not None else 10**6) | st.floats(
-            min_value=low, max_value=high, allow_nan=False, allow_infinity=False
+        minimum, maximum = schema.get("minimum"), schema.get("maximum")
+        return st.integers(int(minimum) if minimum is not None else -(10**6), int(maximum) if maximum is not None else 10**6) | st.floats(
+            min_value=minimum, max_value=maximum, allow_nan=False, allow_infinity=False
         )
     if kind == "boolean":
         return st.booleans()
@@ -102,9 +103,9 @@ def strategy(document: Mapping[str, Any], schema: Any, depth: int = 0) -> Any:
 def _object(document: Mapping[str, Any], schema: Mapping[str, Any], depth: int) -> Any:
     from hypothesis import strategies as st
 
-    properties = schema.get("properties") or {}
+    properties: Mapping[str, Any] = schema.get("properties") or {}
     required = [k for k in schema.get("required") or () if k in properties]
-    optional = {} if depth > MAX_DEPTH else {k: strategy(document, v, depth + 1) for k, v in properties.items() if k not in required}
+    optional: dict[str, Any] = {} if depth > MAX_DEPTH else {k: strategy(document, v, depth + 1) for k, v in properties.items() if k not in required}
     fixed = st.fixed_dictionaries(
         {k: strategy(document, properties[k], depth + 1) for k in required}, optional=optional
     )
@@ -113,7 +114,10 @@ def _object(document: Mapping[str, Any], schema: Mapping[str, Any], depth: int) 
         return fixed
     values = _json_values(depth + 1) if extra is True else strategy(document, extra, depth + 1)
     unknown = st.dictionaries(st.text(min_size=1, max_size=6).filter(lambda k: k not in properties), values, max_size=2)
-    return st.builds(lambda known, more: {**more, **known}, fixed, unknown)
+    def merged(known: dict[str, Any], more: dict[str, Any]) -> dict[str, Any]:
+        return {**more, **known}
+
+    return st.builds(merged, fixed, unknown)
 
 
 _WRONG_TYPE: dict[str, Any] = {"string": 7, "integer": "7", "number": "7.5", "boolean": 1, "array": "[]", "object": []}
@@ -122,20 +126,20 @@ _WRONG_TYPE: dict[str, Any] = {"string": 7, "integer": "7", "number": "7.5", "bo
 def mutations(document: Mapping[str, Any], schema: Mapping[str, Any], instance: Any) -> list[tuple[str, Any]]:
     """(kind, mutated instance) candidates; the caller keeps those the JSON Schema rejects."""
     target: Any = schema
-    while isinstance(target, dict) and "$ref" in target:
+    while is_object(target) and "$ref" in target:
         target = pointers.resolve(document, target["$ref"])
-    if not isinstance(target, dict) or not isinstance(instance, dict):
+    if not is_object(target) or not is_object(instance):
         return []
     target = schemas.flatten_all_of(dict(target), lambda ref: pointers.resolve(document, ref))
-    properties = target.get("properties") or {}
+    properties: Mapping[str, Any] = target.get("properties") or {}
     out: list[tuple[str, Any]] = []
     for key in target.get("required") or ():
         if key in instance:
             out.append((f"without required {key!r}", {k: v for k, v in instance.items() if k != key}))
     for key, sub in properties.items():
-        if key not in instance or not isinstance(sub, dict):
+        if key not in instance or not is_object(sub):
             continue
-        while "$ref" in sub and isinstance(sub, dict):
+        while "$ref" in sub and is_object(sub):
             sub = pointers.resolve(document, sub["$ref"])
         if "const" in sub:
             out.append((f"wrong const {key!r}", {**instance, key: f"not-{sub['const']}"}))
@@ -154,7 +158,7 @@ def _canonical(value: Any) -> str:
 
 def measure(document: dict[str, Any], revision: str, package: ModuleType, per_definition: int = 20) -> Agreement:
     """Agreement of a generated package with its (errata-patched) schema document."""
-    import jsonschema
+    import jsonschema.validators
     from hypothesis import HealthCheck, given, settings
     from pydantic import TypeAdapter, ValidationError
 
@@ -168,7 +172,7 @@ def measure(document: dict[str, Any], revision: str, package: ModuleType, per_de
         drawn: list[Any] = []
 
         @settings(max_examples=per_definition, derandomize=True, database=None, deadline=None,
-                  suppress_health_check=list(HealthCheck))  # fmt: skip
+                  suppress_health_check=list(HealthCheck))  # fmt: skip  # pyright: ignore[reportArgumentType]
         @given(strategy(document, schema))
         def collect(value: Any) -> None:
             drawn.append(value)

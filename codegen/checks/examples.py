@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, cast
 
 from codegen.schema import errata, load, spec
 from codegen.errors import fail
@@ -31,10 +31,10 @@ class SourceReport:
     schema_valid: int = 0
     accepted: int = 0  # of the schema-valid ones
     lossless: int = 0  # of the schema-valid ones
-    schema_rejected: list[dict[str, str]] = field(default_factory=list)
-    model_rejected: list[dict[str, str]] = field(default_factory=list)
-    lossy: list[dict[str, str]] = field(default_factory=list)
-    unrouted: list[dict[str, str]] = field(default_factory=list)
+    schema_rejected: list[dict[str, str]] = field(default_factory=list[dict[str, str]])
+    model_rejected: list[dict[str, str]] = field(default_factory=list[dict[str, str]])
+    lossy: list[dict[str, str]] = field(default_factory=list[dict[str, str]])
+    unrouted: list[dict[str, str]] = field(default_factory=list[dict[str, str]])
 
 
 def report(out: Path, revisions: list[str] | None, spec_source: str | None, docs_source: str | None) -> list[SourceReport]:
@@ -89,10 +89,10 @@ def _account(entry: SourceReport, example: Any, module: ModuleType, validator: _
 
 def _definition_of(example: Any, package: ModuleType) -> str | None:
     """The schema definition an example is checked against (None: no single definition)."""
-    names = {id(getattr(package, n)): n for n in package.__all__}
+    names: dict[int, str] = {id(getattr(package, n)): n for n in package.__all__}
     if example.target == "message":
         try:
-            parsed = package.parse_message(example.value)
+            parsed: object = package.parse_message(example.value)
         except ValueError:
             return "JSONRPCMessage"
         return names.get(id(type(parsed)), "JSONRPCMessage")
@@ -104,7 +104,7 @@ def _definition_of(example: Any, package: ModuleType) -> str | None:
 
 class _SchemaCheck:
     def __init__(self, source: Path, revision: str) -> None:
-        import jsonschema
+        import jsonschema.validators
 
         document = json.loads(load.read_input(source / revision / "schema.json", root=source, revision=revision))
         self.document = errata.apply_errata(document, errata.load_errata(revision), revision)
@@ -112,12 +112,14 @@ class _SchemaCheck:
         self.cls = jsonschema.validators.validator_for(self.document)
 
     def first_error(self, definition: str, value: Any) -> str | None:
-        import jsonschema
+        import jsonschema.exceptions
 
         if definition not in self.document[self.defs]:
             return None
         validator = self.cls({**self.document, "$ref": f"#/{self.defs}/{definition}"})
-        error = jsonschema.exceptions.best_match(validator.iter_errors(value))
+        # types-jsonschema leaves best_match's return type out (it is ValidationError | None)
+        found = jsonschema.exceptions.best_match(validator.iter_errors(value))  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+        error = cast("jsonschema.exceptions.ValidationError | None", found)
         if error is None:
             return None
         where = "/".join(str(p) for p in error.absolute_path)

@@ -26,6 +26,7 @@ from codegen.errors import fail
 from codegen.limits import Limits
 from codegen.schema.load import check_bounded
 from codegen.schema.wellformed import check_cycles
+from codegen.schema.jsontypes import is_array, is_object
 OUTPUT_LIMITS = Limits(max_schema_bytes=1 << 20, max_depth=64, max_definitions=10_000, max_subschemas=10_000)
 MAX_VALUE_DEPTH = 128  # nesting of the checked value (the validator recurses through it)
 LABEL = "outputSchema"
@@ -35,7 +36,7 @@ class _Run:
     """One validation: when it must stop, and the patterns it has compiled (each once)."""
 
     deadline: float
-    matchers: dict[str, Callable[[str], bool]] = field(default_factory=dict)
+    matchers: dict[str, Callable[[str], bool]] = field(default_factory=dict[str, Callable[[str], bool]])
 
     def check_time(self) -> None:
         if time.monotonic() > self.deadline:
@@ -72,7 +73,7 @@ def check_output(
     """The problems of value against output_schema (empty: it conforms). Raises CodegenError for a
     schema that is refused (remote `$ref`, too large or deep, a reference loop, a pattern that needs
     backtracking, not a schema)."""
-    import jsonschema
+    import jsonschema.validators
 
     if isinstance(output_schema, bool):
         return [] if output_schema else [OutputProblem("", "the schema `false` accepts no value")]
@@ -100,15 +101,16 @@ def check_output(
 def _validate(validator_class: Any, schema: dict[str, Any], value: object, budget: float) -> list[OutputProblem]:
     import referencing
     import referencing.exceptions
-    from jsonschema.exceptions import _WrappedReferencingError  # noqa: PLC2701
 
+    # referencing declares its attrs classes with a pre-PEP 681 dataclass transform that mypy does
+    # not read (pyright does), so mypy sees no keyword arguments on them
     def refuse(uri: str) -> referencing.Resource[Any]:
-        raise referencing.exceptions.NoSuchResource(ref=uri)
+        raise referencing.exceptions.NoSuchResource(ref=uri)  # type: ignore[call-arg]
 
-    registry: referencing.Registry[Any] = referencing.Registry(retrieve=refuse)
+    registry: referencing.Registry[Any] = referencing.Registry(retrieve=refuse)  # type: ignore[call-arg]
     validator = validator_class(schema, registry=registry)
     token = _run.set(_Run(time.monotonic() + budget))
-    problems = []
+    problems: list[OutputProblem] = []
     try:
         for error in validator.iter_errors(value):
             problems.append(OutputProblem("/" + "/".join(str(p) for p in error.absolute_path), error.message))
@@ -116,7 +118,7 @@ def _validate(validator_class: Any, schema: dict[str, Any], value: object, budge
         problems.append(OutputProblem("", f"validation stopped after {budget}s"))
     except RecursionError:
         problems.append(OutputProblem("", "the value is too deeply nested to validate against this schema"))
-    except (referencing.exceptions.Unresolvable, _WrappedReferencingError) as exc:
+    except referencing.exceptions.Unresolvable as exc:  # jsonschema's wrapper of it is a subclass
         raise fail(
             "MCG712",
             f"outputSchema reference cannot be resolved: {exc}",
@@ -169,9 +171,9 @@ def _unfit(value: object, limit: int) -> OutputProblem | None:
         node, depth, path = stack.pop()
         if depth > limit:
             return OutputProblem("", f"the value nests more than {limit} levels deep; not validated")
-        items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+        items = node.items() if is_object(node) else enumerate(node) if is_array(node) else ()
         for key, child in items:
-            if isinstance(child, dict | list):
+            if is_object(child) or is_array(child):
                 stack.append((child, depth + 1, (*path, key)))
             elif isinstance(child, float) and not math.isfinite(child):
                 where = "".join("/" + pointers.escape(str(p)) for p in (*path, key))
@@ -184,7 +186,7 @@ def _unfit(value: object, limit: int) -> OutputProblem | None:
 
 @functools.lru_cache(maxsize=8)
 def _bounded(base: Any) -> Any:
-    import jsonschema
+    import jsonschema.validators
 
     keywords = {name: _timed(function) for name, function in base.VALIDATORS.items()}
     keywords.update(
@@ -196,7 +198,8 @@ def _bounded(base: Any) -> Any:
             "multipleOf": _timed(_multiple_of),
         }
     )
-    return jsonschema.validators.extend(base, keywords)
+    # untyped in types-jsonschema (mypy: an untyped call; pyright: an unknown member and return)
+    return jsonschema.validators.extend(base, keywords)  # type: ignore[no-untyped-call]  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
 
 
 def _timed(function: Callable[..., Any]) -> Callable[..., Iterator[Any]]:
@@ -248,7 +251,7 @@ def _additional_properties(validator: Any, additional: Any, instance: Any, schem
     run = _run.get()
     named = schema.get("properties", {})
     patterns = list(schema.get("patternProperties", {}))
-    extras = []
+    extras: list[str] = []
     for key in instance:
         run.check_time()
         if key not in named and not any(_matches(p, key) for p in patterns):
@@ -303,8 +306,8 @@ def _canonical(value: Any) -> Any:
         return ("literal", value)
     if isinstance(value, int | float):
         return ("number", value)
-    if isinstance(value, list):
+    if is_array(value):
         return ("array", tuple(_canonical(v) for v in value))
-    if isinstance(value, dict):
+    if is_object(value):
         return ("object", frozenset((k, _canonical(v)) for k, v in value.items()))
     return ("string", value)

@@ -71,8 +71,8 @@ def _compare(old: Side, new: Side, *, descriptions: bool, python_api: bool) -> R
 
     def record(found: Found, old_name: str | None, new_name: str | None) -> None:
         senders = old_dir.sides(old_name or "") | new_dir.sides(new_name or "")
-        methods = (methods_carrying(old_name, old_dir) if old_name else frozenset()) | (
-            methods_carrying(new_name, new_dir) if new_name else frozenset()
+        methods = (methods_carrying(old_name, old_dir) if old_name else frozenset[str]()) | (
+            methods_carrying(new_name, new_dir) if new_name else frozenset[str]()
         )
         changes.append(wire_change(found, new_name or old_name or "", senders, methods, carried=bool(senders)))
 

@@ -30,7 +30,7 @@ def wire_change(
     receivers = receivers_of(senders)
     breaks = breaks_for(found.relation, senders, receivers)
     if found.relation is None or not carried:
-        severity, breaks = INFORMATIONAL, frozenset()
+        severity, breaks = INFORMATIONAL, frozenset[str]()
     elif breaks:
         severity = BREAKING
     else:

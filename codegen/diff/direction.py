@@ -25,6 +25,7 @@ from typing import Any
 from codegen.analysis import ir
 from codegen.schema import schemas
 from codegen.diff.source import Side, definition_of
+from codegen.schema.jsontypes import is_array, is_object
 CLIENT = "client"
 SERVER = "server"
 SIDES = (CLIENT, SERVER)
@@ -50,7 +51,7 @@ class MethodInfo:
 @dataclass(frozen=True)
 class Directions:
     senders: Mapping[str, frozenset[str]]  # definition -> sides sending it
-    methods: Mapping[str, MethodInfo] = field(default_factory=dict)
+    methods: Mapping[str, MethodInfo] = field(default_factory=dict[str, MethodInfo])
 
     def sides(self, definition: str) -> frozenset[str]:
         return self.senders.get(definition, frozenset())
@@ -58,7 +59,7 @@ class Directions:
 
 def references(side: Side) -> dict[str, frozenset[str]]:
     """For each definition, the definitions its schema refers to directly."""
-    graph = {}
+    graph: dict[str, frozenset[str]] = {}
     for name, node in side.defs.items():
         targets = {
             definition_of(sub["$ref"])
@@ -148,7 +149,7 @@ def directions(side: Side) -> Directions:
         attributed = _spread(graph, roots)
     attributed = _unions_of_attributed(side, graph, attributed)
 
-    methods = {}
+    methods: dict[str, MethodInfo] = {}
     for method in tables.methods:
         message = definition(method.message) or method.message
         answers = results(method)
@@ -193,7 +194,7 @@ def _unions_of_attributed(
 
 
 def _is_union(node: Any) -> bool:
-    return isinstance(node, dict) and any(isinstance(node.get(key), list) for key in ("anyOf", "oneOf"))
+    return is_object(node) and any(is_array(node.get(key)) for key in ("anyOf", "oneOf"))
 
 
 def enveloped_messages(side: Side) -> dict[str, str]:
@@ -201,7 +202,7 @@ def enveloped_messages(side: Side) -> dict[str, str]:
     2025-11-25 a request was JSONRPCRequest and ClientRequest at once. Message -> envelope."""
     tables = side.revision.methods
     envelopes = {kind: side.entities[name].definition_name for kind, name in tables.envelopes if name in side.entities}
-    found = {}
+    found: dict[str, str] = {}
     for method in tables.methods:
         entity = side.entities.get(method.message)
         envelope = envelopes.get(method.kind)

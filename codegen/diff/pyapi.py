@@ -46,7 +46,7 @@ class PyType:
     name: str
     kind: str  # "class" | "alias"
     members: frozenset[str] = frozenset()  # an alias's value
-    attributes: Mapping[str, Attribute] = field(default_factory=dict)  # by wire name
+    attributes: Mapping[str, Attribute] = field(default_factory=dict[str, Attribute])  # by wire name
 
 
 def module_api(side: Side) -> dict[str, PyType]:
@@ -63,7 +63,7 @@ def read_module(source: str) -> dict[str, PyType]:
     types: dict[str, PyType] = {}
     for statement in ast.parse(source).body:
         if isinstance(statement, ast.ClassDef):
-            attributes = {}
+            attributes: dict[str, Attribute] = {}
             for item in statement.body:
                 if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
                     name = item.target.id
@@ -95,7 +95,7 @@ def members_of(node: ast.expr) -> frozenset[str]:
         if head == "Optional":
             return members_of(args[0]) | {"None"}
         if head == "Union":
-            return frozenset().union(*(members_of(a) for a in args))
+            return frozenset[str]().union(*(members_of(a) for a in args))
         if head == "Literal":
             return frozenset(f"Literal[{ast.unparse(a)}]" for a in args)
         return frozenset({f"{head}[{', '.join(spell(members_of(a)) for a in args)}]"})
@@ -125,7 +125,7 @@ def _alias(annotation: ast.expr) -> str | None:
 def class_renames(old: Side, new: Side, renames: Mapping[str, str]) -> dict[str, str]:
     """Old class name -> new class name for the classes of renamed definitions (and those hoisted
     out of them, whose names start with the definition's)."""
-    result = {}
+    result: dict[str, str] = {}
     new_names = set(new.entities)
     for entity in old.revision.entities:
         target = renames.get(entity.definition_name)
@@ -243,7 +243,7 @@ class _Comparison:
         for wire in sorted(set(new_attrs) - set(old_attrs)):
             attr = new_attrs[wire]
             how = "required" if attr.required else "optional"
-            breaks = use.makers if attr.required else frozenset()
+            breaks = use.makers if attr.required else frozenset[str]()
             summary = f"attribute added ({how})"
             self._add("attribute-added", name, (attr.name,), summary, breaks, use, None, attr.annotation)
         for wire in sorted(set(old_attrs) & set(new_attrs)):
@@ -301,7 +301,7 @@ def _generic(member: str) -> tuple[str, list[frozenset[str]]] | None:
 def _retype_text(old: frozenset[str], new: frozenset[str], relation: str) -> str:
     """old → new, or for unions of several members what joined and left."""
     if len(old) > 2 and len(new) > 2:
-        parts = []
+        parts: list[str] = []
         if joined := sorted(new - old):
             parts.append("now also " + spell(joined))
         if left := sorted(old - new):

@@ -21,6 +21,7 @@ from typing import Any
 
 from codegen.schema import budget
 from codegen.diff.source import Side, definition_of
+from codegen.schema.jsontypes import is_array, is_object
 ANNOTATIONS = frozenset(
     {"description", "title", "$comment", "examples", "default", "deprecated", "readOnly", "writeOnly",
      "$schema", "$id", "$anchor", "markdownDescription"}
@@ -54,13 +55,13 @@ class Comparer:
 
     same_definition: Callable[[str, str], bool]
     lenient: bool = True
-    _assumed: set[tuple[str, str]] = field(default_factory=set)
+    _assumed: set[tuple[str, str]] = field(default_factory=set[tuple[str, str]])
     # Answers through references, kept when they hold whatever was assumed: a pair reached again by
     # another path (a diamond of references) is answered once, not once per path.
-    _known: dict[tuple[str, str], bool] = field(default_factory=dict)
+    _known: dict[tuple[str, str], bool] = field(default_factory=dict[tuple[str, str], bool])
     _assumptions_used: int = 0
-    _where: list[tuple[str, str]] = field(default_factory=list)  # (side, reference) being expanded
-    _keys: dict[int, tuple[Any, str]] = field(default_factory=dict)
+    _where: list[tuple[str, str]] = field(default_factory=list[tuple[str, str]])  # (side, reference) being expanded
+    _keys: dict[int, tuple[Any, str]] = field(default_factory=dict[int, tuple[Any, str]])
 
     def covers(self, a: Node, b: Node) -> bool:
         side, where = self._where[-1] if self._where else (None, "#")
@@ -154,7 +155,7 @@ class Comparer:
 
     def _object(self, a: Node, b: Node) -> bool:
         sa, sb = a.schema, b.schema
-        pa, pb = sa.get("properties") or {}, sb.get("properties") or {}
+        pa, pb = sa.get("properties") or dict[str, Any](), sb.get("properties") or dict[str, Any]()
         ra, rb = set(sa.get("required") or ()), set(sb.get("required") or ())
         if not ra <= rb:
             return False
@@ -194,12 +195,12 @@ def relation(comparer: Comparer, old: Node, new: Node) -> str:
 
 def types_of(schema: Any) -> tuple[str, ...]:
     """The JSON types a (non-union) schema admits; integer is listed apart from number."""
-    if not isinstance(schema, dict):
+    if not is_object(schema):
         return JSON_TYPES if schema is not False else ()
     declared = schema.get("type")
     if isinstance(declared, str):
         return (declared,)
-    if isinstance(declared, list):
+    if is_array(declared):
         return tuple(sorted(t for t in declared if isinstance(t, str)))
     values = _values(schema)
     if values is not None:
@@ -214,15 +215,15 @@ def types_of(schema: Any) -> tuple[str, ...]:
 def essential(node: Any) -> Any:
     """A schema without annotations, for comparing shape. Keys of `properties` and the like are
     names, not keywords: a property called `title` or `description` stays."""
-    if isinstance(node, list):
+    if is_array(node):
         return [essential(v) for v in node]
-    if not isinstance(node, dict):
+    if not is_object(node):
         return node
-    result = {}
+    result: dict[str, Any] = {}
     for key, value in sorted(node.items()):
         if key in ANNOTATIONS:
             continue
-        if key in _NAME_MAPS and isinstance(value, dict):
+        if key in _NAME_MAPS and is_object(value):
             result[key] = {name: essential(sub) for name, sub in sorted(value.items())}
         elif key in ("const", "enum"):
             result[key] = value  # data, kept as it is
@@ -233,19 +234,19 @@ def essential(node: Any) -> Any:
 
 def _constrains(schema: Any) -> bool:
     """Whether a schema says anything beyond annotations (`essential(schema)` is not empty)."""
-    return not isinstance(schema, dict) or any(key not in ANNOTATIONS for key in schema)
+    return not is_object(schema) or any(key not in ANNOTATIONS for key in schema)
 
 
 def _normal(schema: Any) -> Any:
     if schema is True or schema is None:
         return {}
-    if isinstance(schema, dict) and schema.get("not") == {} and len(essential(schema)) == 1:
+    if is_object(schema) and schema.get("not") == {} and len(essential(schema)) == 1:
         return False
     return schema
 
 
 def _pure_ref(schema: Any) -> str | None:
-    if isinstance(schema, dict) and isinstance(schema.get("$ref"), str):
+    if is_object(schema) and isinstance(schema.get("$ref"), str):
         return str(schema["$ref"])
     return None
 
@@ -262,13 +263,13 @@ def _deref(node: Node, schema: Any) -> Node:
 
 
 def _flatten(side: Side, schema: Any) -> Any:
-    if not isinstance(schema, dict) or not isinstance(schema.get("allOf"), list):
+    if not is_object(schema) or not isinstance(schema.get("allOf"), list):
         return schema
     return side.flat(dict(schema))
 
 
 def _arms(schema: Any) -> list[Any] | None:
-    if not isinstance(schema, dict):
+    if not is_object(schema):
         return None
     arms = [arm for key in ("anyOf", "oneOf") for arm in (schema.get(key) or ())]
     return arms if arms else None
@@ -279,18 +280,18 @@ def _arm_with(union: Mapping[str, Any], arm: Any) -> Any:
     rest = {k: v for k, v in union.items() if k not in ("anyOf", "oneOf") and k not in ANNOTATIONS}
     if not rest:
         return arm
-    if isinstance(arm, dict) and "$ref" in arm:
+    if is_object(arm) and "$ref" in arm:
         return {"allOf": [rest, arm]}
     return {**rest, **(arm if isinstance(arm, dict) else {})}
 
 
 def _only_type(schema: Any, json_type: str) -> Any:
-    base = schema if isinstance(schema, dict) else {}
+    base = schema if is_object(schema) else {}
     return {**base, "type": json_type}
 
 
 def _values(schema: Any) -> frozenset[str] | None:
-    if not isinstance(schema, dict):
+    if not is_object(schema):
         return None
     if "const" in schema:
         return frozenset({json.dumps(schema["const"], sort_keys=True)})
@@ -322,7 +323,7 @@ def _is_int_in(value: str, types: tuple[str, ...]) -> bool:
 def _additional(schema: Mapping[str, Any]) -> Any:
     """additionalProperties as True (anything), False (nothing) or a schema."""
     extra = schema.get("additionalProperties", True)
-    if extra is True or extra == {} or (isinstance(extra, dict) and not essential(extra)):
+    if extra is True or extra == {} or (is_object(extra) and not essential(extra)):
         return True
     return extra
 

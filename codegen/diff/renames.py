@@ -15,6 +15,7 @@ from typing import Any
 
 from codegen.schema import schemas
 from codegen.diff.relation import essential
+from codegen.schema.jsontypes import is_object
 RENAME_SIMILARITY = 0.7
 
 
@@ -50,9 +51,9 @@ def similarity(a: Any, b: Any) -> float:
 
 
 def _keys(schema: Any) -> set[str]:
-    if not isinstance(schema, dict):
+    if not is_object(schema):
         return set()
-    properties = schema.get("properties") or {}
+    properties: Mapping[str, Any] = schema.get("properties") or {}
     return (
         set(properties)
         | {f"!{k}" for k in schema.get("required") or ()}

@@ -7,7 +7,7 @@ import io
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 from codegen.version import __version__
 from codegen.errors import printable
@@ -40,7 +40,7 @@ def groups(changes: Iterable[Change]) -> list[Group]:
     for change in changes:
         if change.kind not in _QUIET_KINDS:
             by_subject.setdefault(change.subject, []).append(change)
-    result = []
+    result: list[Group] = []
     for subject, items in by_subject.items():
         items.sort(key=lambda c: (SEVERITIES.index(c.severity), c.path, c.kind, c.summary))
         result.append(
@@ -111,7 +111,7 @@ def _environment(*, html: bool):  # type: ignore[no-untyped-def]
     )
     environment.filters["cell"] = _markdown_cell
     environment.filters["sides"] = sides_of
-    environment.filters["where"] = lambda c: ".".join(c.path) if c.path else "(itself)"
+    environment.filters["where"] = _where
     environment.filters["few"] = _few
     environment.filters["who"] = _who
     return environment
@@ -132,6 +132,10 @@ def _finalize(value: Any) -> Any:
 def _markdown_cell(value: Any) -> str:
     """Text safe inside a Markdown table cell."""
     return " ".join(str(value).split()).replace("\\", "\\\\").replace("|", "\\|")
+
+
+def _where(change: Change) -> str:
+    return ".".join(change.path) if change.path else "(itself)"
 
 
 def _few(items: Iterable[str], limit: int = 3) -> str:
@@ -214,7 +218,7 @@ def text(report: Report, *, color: bool) -> str:
         console = Console(file=io.StringIO(), force_terminal=True, color_system="standard", soft_wrap=True, width=200)
         for item in lines:
             console.print(item, highlight=False)
-        output = console.file.getvalue()  # type: ignore[attr-defined]
+        output = cast(io.StringIO, console.file).getvalue()
         return str(output)
     return "".join(item.plain + "\n" for item in lines)
 

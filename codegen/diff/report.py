@@ -81,13 +81,13 @@ class RevisionInfo:
 class Report:
     old: RevisionInfo
     new: RevisionInfo
-    methods: list[MethodEntry] = field(default_factory=list)
-    capabilities: list[CapabilityEntry] = field(default_factory=list)
-    definitions_added: list[str] = field(default_factory=list)
-    definitions_removed: list[str] = field(default_factory=list)
-    definitions_renamed: list[dict[str, str]] = field(default_factory=list)  # {"from", "to"}
-    changes: list[Change] = field(default_factory=list)  # wire
-    python_api: list[Change] = field(default_factory=list)
+    methods: list[MethodEntry] = field(default_factory=list[MethodEntry])
+    capabilities: list[CapabilityEntry] = field(default_factory=list[CapabilityEntry])
+    definitions_added: list[str] = field(default_factory=list[str])
+    definitions_removed: list[str] = field(default_factory=list[str])
+    definitions_renamed: list[dict[str, str]] = field(default_factory=list[dict[str, str]])  # {"from", "to"}
+    changes: list[Change] = field(default_factory=list[Change])  # wire
+    python_api: list[Change] = field(default_factory=list[Change])
     python_api_compared: bool = True
     descriptions: bool = False
 

@@ -18,6 +18,7 @@ from .relation import (
     ANNOTATIONS, CHANGED, COMPATIBLE, EQUIVALENT, NARROWED, WIDENED, Comparer, Node, essential, relation, types_of,
 )  # fmt: skip
 from codegen.diff.source import Side, definition_of
+from codegen.schema.jsontypes import is_array, is_object
 _STRUCTURAL = frozenset({"properties", "required", "additionalProperties", "items", "anyOf", "oneOf", "allOf", "$ref"})
 _TEXT = ("description", "title")
 
@@ -63,10 +64,10 @@ class Walker:
         or JSONRPCNotification (so that a revision writing them into the message adds nothing)."""
         schema = side.defs[name]
         envelope = side.defs.get(envelopes.get(name, ""))
-        if not isinstance(envelope, dict) or not isinstance(schema, dict):
+        if not is_object(envelope) or not is_object(schema):
             return schema
         own = dict(schema.get("properties") or {})
-        members = envelope.get("properties") or {}
+        members: dict[str, Any] = envelope.get("properties") or {}
         borrowed = {k: members[k] for k in envelope.get("required") or () if k in members and k not in own}
         required = list(schema.get("required") or ()) + list(borrowed)
         return {**schema, "properties": {**own, **borrowed}, "required": required}
@@ -114,8 +115,8 @@ class Walker:
                 yield Found("description-changed", path, f"{key} changed", None, _clip(a.get(key)), _clip(b.get(key)))
 
     def _object(self, a: dict[str, Any], b: dict[str, Any], path: tuple[str, ...]) -> Iterator[Found]:
-        pa, pb = a.get("properties") or {}, b.get("properties") or {}
-        ra, rb = set(a.get("required") or ()), set(b.get("required") or ())
+        pa, pb = a.get("properties") or dict[str, Any](), b.get("properties") or dict[str, Any]()
+        ra, rb = set[str](a.get("required") or ()), set[str](b.get("required") or ())
         closed_a, closed_b = a.get("additionalProperties") is False, b.get("additionalProperties") is False
         for name in sorted(set(pb) - set(pa)):
             if name in rb:
@@ -226,7 +227,7 @@ class Walker:
             return f"ref:{name}:{ref.split('/', 3)[3] if ref.count('/') > 2 else ''}"
         tags = sorted(
             f"{key}={json.dumps(sub['const'])}"
-            for key, sub in (arm.get("properties") or {}).items()
+            for key, sub in (arm.get("properties") or dict[str, Any]()).items()
             if isinstance(sub, dict) and "const" in sub and key in (arm.get("required") or ())
         )
         if tags:
@@ -328,11 +329,11 @@ def _schema(node: Any) -> Any:
 
 
 def _ref(schema: Any) -> str | None:
-    return schema["$ref"] if isinstance(schema, dict) and isinstance(schema.get("$ref"), str) else None
+    return schema["$ref"] if is_object(schema) and isinstance(schema.get("$ref"), str) else None
 
 
 def _arms(schema: Any) -> list[Any] | None:
-    if not isinstance(schema, dict):
+    if not is_object(schema):
         return None
     arms = [arm for key in ("anyOf", "oneOf") for arm in (schema.get(key) or ())]
     return arms or None
@@ -352,7 +353,7 @@ def _is_object(schema: dict[str, Any]) -> bool:
 
 def _members(schema: Any) -> dict[str, Any]:
     """Property schemas of an object definition (a union has none)."""
-    if not isinstance(schema, dict):
+    if not is_object(schema):
         return {}
     members = dict(schema.get("properties") or {})
     if isinstance(schema.get("additionalProperties"), dict):
@@ -392,7 +393,7 @@ def _keyword_value(key: str, keywords: dict[str, Any]) -> str:
         return "none"
     value = keywords[key]
     if key == "type":
-        return " | ".join(value) if isinstance(value, list) else str(value)
+        return " | ".join(value) if is_array(value) else str(value)
     return json.dumps(value)
 
 

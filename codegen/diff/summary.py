@@ -22,11 +22,12 @@ from codegen.diff.direction import OTHER, Directions, MethodInfo, receivers_of
 from codegen.diff.relation import EQUIVALENT
 from codegen.diff.report import BREAKING, COMPATIBLE, INFORMATIONAL, SEVERITIES, CapabilityEntry, Change, MethodEntry
 from codegen.diff.structure import Walker
+from codegen.schema.jsontypes import is_object
 CAPABILITIES = {"client": "ClientCapabilities", "server": "ServerCapabilities"}
 
 
 def method_entries(old: Directions, new: Directions, changes: list[Change], renames: Mapping[str, str]) -> list[MethodEntry]:
-    entries = []
+    entries: list[MethodEntry] = []
     for name in sorted(set(old.methods) | set(new.methods)):
         before, after = old.methods.get(name), new.methods.get(name)
         if before is None and after is not None:
@@ -101,7 +102,7 @@ def _changed(before: MethodInfo, after: MethodInfo, changes: list[Change], renam
 
 
 def capability_entries(walker: Walker) -> list[CapabilityEntry]:
-    entries = []
+    entries: list[CapabilityEntry] = []
     for side, name in sorted(CAPABILITIES.items()):
         if name not in walker.old.defs or name not in walker.new.defs:
             continue
@@ -124,9 +125,9 @@ def capability_entries(walker: Walker) -> list[CapabilityEntry]:
 
 def _flatten(schema: Any, prefix: str = "") -> Iterator[tuple[str, Any]]:
     """Dotted paths of a capabilities object's members, through inline objects."""
-    if not isinstance(schema, dict):
+    if not is_object(schema):
         return
-    for key, sub in sorted((schema.get("properties") or {}).items()):
+    for key, sub in sorted((schema.get("properties") or dict[str, Any]()).items()):
         path = f"{prefix}{key}"
         yield path, sub
         yield from _flatten(sub, path + ".")

@@ -155,7 +155,7 @@ def _check_names(source: str, revision: ir.Revision) -> tuple[str, ...]:
     invented = sorted(defined - expected)
     if missing or invented:
         by_name = {e.name: e.pointer for e in revision.entities}
-        detail = []
+        detail: list[str] = []
         if missing:
             detail.append("not generated: " + ", ".join(f"{n} ({by_name[n]})" for n in missing))
         if invented:

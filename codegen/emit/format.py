@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 from functools import cache
+from typing import TYPE_CHECKING
 
 from codegen.errors import fail, flat
+
+if TYPE_CHECKING:
+    from black.mode import Mode
 
 LINE_LENGTH = 100
 
 
 @cache
-def _mode():  # type: ignore[no-untyped-def]
-    import black
+def _mode() -> Mode:
+    from black.mode import Mode, TargetVersion
 
-    return black.Mode(
-        target_versions={black.TargetVersion.PY311},
+    return Mode(
+        target_versions={TargetVersion.PY311},
         line_length=LINE_LENGTH,
         string_normalization=True,
         magic_trailing_comma=True,
@@ -25,10 +29,11 @@ def format_python(source: str, *, name: str, revision: str | None = None) -> str
     """Formatted source. black parses the source itself (it refuses invalid Python), so a module
     that is not valid Python is reported here, with the file name, as the generator bug it is."""
     import black
+    from black.parsing import InvalidInput
 
     try:
         return black.format_str(source, mode=_mode())
-    except black.InvalidInput as exc:
+    except InvalidInput as exc:
         raise fail(
             "MCG502",
             f"generated {name} is not valid Python: {flat(str(exc))}",

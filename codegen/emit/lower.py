@@ -16,6 +16,7 @@ from typing import Any
 from codegen.analysis import ir
 from codegen.schema import pointers, schemas
 from codegen.schema.load import DEFS, SchemaDoc
+from codegen.schema.jsontypes import is_array, is_object
 _REF_ONLY = frozenset({"$ref"})
 # Keywords that say nothing about which keys an object has (nor compose it with other schemas).
 _ANNOTATIONS_AND_TYPE = frozenset(
@@ -33,7 +34,7 @@ def lower(doc: SchemaDoc, revision: ir.Revision) -> dict[str, Any]:
     for pointer in sorted((p for p, e in entities.items() if not e.is_definition), key=_depth, reverse=True):
         tokens = pointers.split(pointer)
         parent = pointers.resolve(document, pointers.from_tokens(tokens[:-1]))
-        key: str | int = int(tokens[-1]) if isinstance(parent, list) else tokens[-1]
+        key: Any = int(tokens[-1]) if is_array(parent) else tokens[-1]  # an array index or an object key
         node = parent[key]
         moved[entities[pointer].name] = node
         parent[key] = _reference(renames[pointer], node)
@@ -71,7 +72,7 @@ def _depth(pointer: str) -> int:
 
 def _reference(target: str, node: Any) -> dict[str, Any]:
     ref: dict[str, Any] = {"$ref": target}
-    if isinstance(node, dict) and isinstance(node.get("description"), str):
+    if is_object(node) and isinstance(node.get("description"), str):
         ref["description"] = node["description"]
     return ref
 
@@ -96,7 +97,7 @@ def _widen_numbers(document: dict[str, Any]) -> None:
         kind = node.get("type")
         if kind == "number":
             node["type"] = ["integer", "number"]
-        elif isinstance(kind, list) and "number" in kind and "integer" not in kind:
+        elif is_array(kind) and "number" in kind and "integer" not in kind:
             node["type"] = [t for t in kind if t != "number"] + ["integer", "number"]
 
 
@@ -205,7 +206,7 @@ def _strongly_connected(edges: dict[str, set[str]]) -> list[list[str]]:
             if work:
                 low[work[-1][0]] = min(low[work[-1][0]], low[node])
             if low[node] == index[node]:
-                ring = []
+                ring: list[str] = []
                 while True:
                     member = stack.pop()
                     on_stack.discard(member)

@@ -135,7 +135,7 @@ def messages_module(revision: ir.Revision, header: str) -> str | None:
     imports = sorted(
         set(any_result)
         | set(any_error)
-        | ({tables.request_id} if tables.request_id else set())
+        | ({tables.request_id} if tables.request_id else set[str]())
         | set(message_classes)
         | {m.message for m in embedded}
         | {m.params for m in tables.methods if m.params}
@@ -206,7 +206,7 @@ def structural_module(revision: ir.Revision, header: str) -> str | None:
     task_augmented = [m for m in revision.methods.methods if m.task_dispatch is not None]
     if not unions and not task_augmented:
         return None
-    views = []
+    views: list[dict[str, object]] = []
     for union in unions:
         assert union.dispatch is not None
         views.append(
@@ -244,7 +244,7 @@ def _union_message(union: ir.Entity, revision: ir.Revision) -> str:
 
 
 def _expected(dispatch: ir.Dispatch, revision: ir.Revision) -> str:
-    parts = []
+    parts: list[str] = []
     for rule in dispatch.rules:
         tests = [_describe(p) for p in rule.predicates if not (p.op == "has" and _pinned(p, rule))]
         parts.append(f"{revision.name_of(rule.arm)} ({', '.join(tests) or 'otherwise'})")

@@ -18,10 +18,11 @@ import itertools
 import pkgutil
 import sys
 import tempfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Generator, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
+from typing import Any, cast
 
 from codegen import safeio
 from codegen.errors import fail
@@ -45,7 +46,7 @@ def check(files: Mapping[str, str], *, revision: str | None = None, optional: tu
                     if isinstance(value, type) and issubclass(value, BaseModel):
                         value.model_rebuild(force=True)
                     elif isinstance(value, TypeAliasType):
-                        TypeAdapter(value)
+                        TypeAdapter(cast(Any, value))  # a type form known only at run time
         except Exception as exc:  # noqa: BLE001 - whatever the package raises is the diagnosis
             raise fail(
                 "MCG404",
@@ -56,7 +57,7 @@ def check(files: Mapping[str, str], *, revision: str | None = None, optional: tu
 
 
 @contextmanager
-def _importable(files: Mapping[str, str]) -> Iterator[str]:
+def _importable(files: Mapping[str, str]) -> Generator[str, None, None]:
     """The files as an importable package under a fresh private name, gone again afterwards."""
     name = f"_mcp_codegen_smoke_{next(_names)}"
     with tempfile.TemporaryDirectory(prefix="mcp-codegen-smoke-") as scratch:

@@ -24,7 +24,7 @@ import secrets
 import shutil
 import signal
 import stat
-from collections.abc import Iterator, Mapping
+from collections.abc import Generator, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -62,8 +62,8 @@ class WriteReport:
 
 @dataclass
 class _Diff:
-    changed: list[str] = field(default_factory=list)
-    removed: list[str] = field(default_factory=list)
+    changed: list[str] = field(default_factory=list[str])
+    removed: list[str] = field(default_factory=list[str])
     unchanged: int = 0
 
 
@@ -72,7 +72,7 @@ class Tree:
     """What an output folder holds: its regular files' bytes, and what else is there (never read)."""
 
     files: dict[str, bytes]
-    special: dict[str, str] = field(default_factory=dict)  # posix relative path -> what it is
+    special: dict[str, str] = field(default_factory=dict[str, str])  # posix relative path -> what it is
 
 
 def guard_root(root: Path, *, checking: bool = False) -> None:
@@ -455,7 +455,7 @@ def _refuse_pruning(root: Path, fileset: FileSet, removed: list[str]) -> None:
 
 
 @contextlib.contextmanager
-def _locked(folder: Path) -> Iterator[None]:
+def _locked(folder: Path) -> Generator[None, None, None]:
     try:
         fd = os.open(folder, os.O_RDONLY)
     except OSError as exc:
@@ -493,7 +493,7 @@ _HELD = frozenset({signal.SIGINT, signal.SIGTERM})
 
 
 @contextlib.contextmanager
-def _signals_held() -> Iterator[list[int]]:
+def _signals_held() -> Generator[list[int], None, None]:
     """SIGINT/SIGTERM wait until the block ends; signals taken inside it go into the list."""
     previous = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
     caught: list[int] = []

@@ -9,11 +9,13 @@ output never depends on which worker finished first.
 
 from __future__ import annotations
 
+import importlib
 import multiprocessing
 import os
 import signal
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from multiprocessing.pool import AsyncResult
 
 from codegen.analysis import ir
 from codegen.limits import Limits
@@ -61,7 +63,7 @@ def build_all(
     """
     count = min(workers or default_workers(), len(jobs))
     if count <= 1 or "fork" not in multiprocessing.get_all_start_methods():
-        built = []
+        built: list[BuiltRevision] = []
         for index, job in enumerate(jobs):
             if started is not None:
                 started(job, index)
@@ -71,7 +73,7 @@ def build_all(
     # the largest schemas first, so the last job to start is a short one
     order = sorted(range(len(jobs)), key=lambda i: -len(jobs[i].data))
     with multiprocessing.get_context("fork").Pool(count, initializer=_ignore_interrupts) as pool:
-        pending = {}
+        pending: dict[int, AsyncResult[BuiltRevision]] = {}
         for index in order:
             if started is not None:
                 started(jobs[index], index)
@@ -81,8 +83,8 @@ def build_all(
 
 def _import_heavy_modules() -> None:
     """Import the engine and the formatter once, in the parent, before the workers are forked."""
-    import black  # noqa: F401
-    import datamodel_code_generator  # noqa: F401
+    importlib.import_module("black")
+    importlib.import_module("datamodel_code_generator")
 
 
 def _ignore_interrupts() -> None:

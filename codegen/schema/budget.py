@@ -17,7 +17,7 @@ a scope nothing is counted.
 from __future__ import annotations
 
 import contextvars
-from collections.abc import Iterator
+from collections.abc import Generator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -58,7 +58,7 @@ def limit_for(nodes: int) -> int:
 
 
 @contextmanager
-def scope(nodes: int, revision: str | None) -> Iterator[Budget]:
+def scope(nodes: int, revision: str | None) -> Generator[Budget, None, None]:
     """A budget for the work inside the block, sized for a schema of `nodes` schema objects."""
     budget = Budget(limit_for(nodes), revision)
     token = _current.set(budget)

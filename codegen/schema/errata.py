@@ -19,6 +19,7 @@ import jsonpointer as rfc6901
 from codegen.schema import load
 from codegen.errors import fail
 from codegen.resources import spec_dir
+from codegen.schema.jsontypes import is_array, is_object
 
 
 @dataclass(frozen=True)
@@ -45,10 +46,10 @@ def load_errata(revision: str, path: Path | None = None) -> tuple[Erratum, ...]:
         raw = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise fail("MCG201", f"cannot read errata file {path.name}: {exc}", revision=revision) from exc
-    entries = raw.get("errata") if isinstance(raw, dict) else None
-    if not isinstance(entries, list):
+    entries = raw.get("errata") if is_object(raw) else None
+    if not is_array(entries):
         raise fail("MCG201", f"{path.name} must be an object with an `errata` list", revision=revision)
-    errata = []
+    errata: list[Erratum] = []
     for index, entry in enumerate(entries):
         missing = [k for k in ("id", "reason", "upstream", "patch") if not entry.get(k)]
         if missing:

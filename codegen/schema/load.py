@@ -14,6 +14,7 @@ from codegen import safeio
 from codegen.schema import pointers, schemas, wellformed
 from codegen.errors import fail
 from codegen.limits import DEPTH_CEILING, Limits
+from codegen.schema.jsontypes import is_array, is_object
 
 DEFS = "$defs"
 _LEGACY_DEFS = "definitions"
@@ -112,7 +113,7 @@ def parse_json(data: bytes, revision: str, limits: Limits) -> dict[str, Any]:
             f"schema is not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})",
             revision=revision,
             pointer="#",
-            hint="is the file truncated?" if _at_the_end(exc, text) else "fix the JSON syntax there",
+            hint="is the file truncated?" if _at_the_end(exc, exc.doc) else "fix the JSON syntax there",
         ) from exc
     except RecursionError as exc:
         raise fail(
@@ -124,7 +125,7 @@ def parse_json(data: bytes, revision: str, limits: Limits) -> dict[str, Any]:
         ) from exc
     if long_integers:
         _check_numbers(document, revision)
-    if not isinstance(document, dict):
+    if not is_object(document):
         raise fail(
             "MCG104",
             f"schema root must be a JSON object, got {_json_type(document)}",
@@ -337,10 +338,10 @@ def walk(node: Any, pointer: str = "#") -> Iterator[tuple[str, Any]]:
     while stack:
         here, value = stack.pop()
         yield here, value
-        if isinstance(value, dict):
+        if is_object(value):
             for key in reversed(list(value)):
                 stack.append((pointers.join(here, key), value[key]))
-        elif isinstance(value, list):
+        elif is_array(value):
             for index in range(len(value) - 1, -1, -1):
                 stack.append((pointers.join(here, index), value[index]))
 
@@ -361,7 +362,7 @@ def _check_shape(document: dict[str, Any], revision: str, limits: Limits) -> Non
                 if limit < DEPTH_CEILING
                 else "no setting goes deeper: the generator's stages recurse through the schema",
             )
-        if isinstance(value, dict):
+        if is_object(value):
             nodes += 1
             for key, child in value.items():
                 _check_text(key, pointer, revision, key=True)
@@ -376,9 +377,9 @@ def _check_shape(document: dict[str, Any], revision: str, limits: Limits) -> Non
                     hint="raise --max-subschemas if this schema is trusted",
                 )
             for key, child in reversed(value.items()):  # reversed: the first problem in document order
-                if isinstance(child, dict | list):
+                if is_object(child) or is_array(child):
                     stack.append((child, depth + 1, pointers.join(pointer, key)))
-        elif isinstance(value, list):
+        elif is_array(value):
             for index in range(len(value) - 1, -1, -1):
                 if isinstance(value[index], dict | list):
                     stack.append((value[index], depth + 1, pointers.join(pointer, index)))
@@ -407,15 +408,15 @@ def _check_text(text: str, pointer: str, revision: str, *, key: bool = False) ->
 
 def _rewrite_legacy_refs(node: Any) -> Any:
     """A copy of node with '#/definitions/...' references pointing at '#/$defs/...'."""
-    if isinstance(node, dict):
-        out = {}
+    if is_object(node):
+        out: dict[str, Any] = {}
         for key, value in node.items():
             if key == "$ref" and isinstance(value, str) and value.startswith(_LEGACY_PREFIX):
                 out[key] = _DEFS_PREFIX + value[len(_LEGACY_PREFIX) :]
             else:
                 out[key] = _rewrite_legacy_refs(value)
         return out
-    if isinstance(node, list):
+    if is_array(node):
         return [_rewrite_legacy_refs(item) for item in node]
     return node
 
@@ -429,9 +430,11 @@ def _check_refs(document: dict[str, Any], revision: str, *, generated: bool = Tr
     while stack:
         pointer, node = stack.pop()
         nodes[pointer] = node
-        stack.extend((p, sub) for p, _, _, sub in schemas.children(node, pointer) if isinstance(sub, dict | bool))
+        stack.extend(
+            (p, sub) for p, _, _, sub in schemas.children(node, pointer) if is_object(sub) or isinstance(sub, bool)
+        )
     anchors = {
-        key: {"#" + n[key] for n in nodes.values() if isinstance(n, dict) and isinstance(n.get(key), str)}
+        key: {"#" + n[key] for n in nodes.values() if is_object(n) and isinstance(n.get(key), str)}
         for key in ("$anchor", "$dynamicAnchor")
     }
     for pointer in sorted(nodes):
@@ -469,7 +472,7 @@ def _check_ref(
             hint="remote and file references are never fetched; inline the target under `$defs`",
         )
     if not (ref.startswith("#/") or ref == "#"):  # a plain-name fragment: an anchor
-        known = anchors["$anchor"] | (anchors["$dynamicAnchor"] if keyword == "$dynamicRef" else set())
+        known = anchors["$anchor"] | (anchors["$dynamicAnchor"] if keyword == "$dynamicRef" else set[str]())
         if ref not in known:
             raise fail(
                 "MCG112",

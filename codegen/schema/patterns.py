@@ -170,7 +170,7 @@ def _class_item(item: tuple[Any, Any]) -> int:
     if name == "CATEGORY":
         return _CATEGORY.get(str(value), _OTHER_CATEGORY)
     if name == "RANGE":
-        low, high = value
+        _, high = value
         return _LITERAL if high < 0x80 else _ANY
     if name == "NEGATE":
         return _ANY

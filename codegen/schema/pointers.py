@@ -6,6 +6,8 @@ from collections.abc import Iterable
 from typing import Any
 from urllib.parse import unquote
 
+from codegen.schema.jsontypes import is_array, is_object
+
 
 def escape(token: str) -> str:
     return token.replace("~", "~0").replace("/", "~1")
@@ -45,9 +47,9 @@ def resolve(document: Any, pointer: str) -> Any:
     """The value at pointer; KeyError if it does not exist."""
     node = document
     for token in split(pointer):
-        if isinstance(node, dict) and token in node:
+        if is_object(node) and token in node:
             node = node[token]
-        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+        elif is_array(node) and token.isdigit() and int(token) < len(node):
             node = node[int(token)]
         else:
             raise KeyError(pointer)

@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from codegen.schema import budget, pointers
+from codegen.schema.jsontypes import is_array, is_object
 MAP_KEYWORDS = ("properties", "patternProperties", "dependentSchemas", "$defs", "definitions")
 SINGLE_KEYWORDS = (
     "additionalProperties", "items", "contains", "unevaluatedProperties", "unevaluatedItems",
@@ -17,18 +18,18 @@ LIST_KEYWORDS = ("anyOf", "oneOf", "allOf", "prefixItems")
 
 def children(node: Any, pointer: str) -> Iterator[tuple[str, str, str | int | None, Any]]:
     """(pointer, keyword, key or index, subschema) for each direct subschema of node."""
-    if not isinstance(node, dict):
+    if not is_object(node):
         return
     for keyword, value in node.items():
-        if keyword in MAP_KEYWORDS and isinstance(value, dict):
+        if keyword in MAP_KEYWORDS and is_object(value):
             for key, sub in value.items():
                 yield pointers.join(pointer, keyword, key), keyword, key, sub
         elif keyword in SINGLE_KEYWORDS and isinstance(value, dict | bool):
             yield pointers.join(pointer, keyword), keyword, None, value
-        elif keyword in LIST_KEYWORDS and isinstance(value, list):
+        elif keyword in LIST_KEYWORDS and is_array(value):
             for index, sub in enumerate(value):
                 yield pointers.join(pointer, keyword, index), keyword, index, sub
-        elif keyword == "items" and isinstance(value, list):  # draft-07 tuple form
+        elif keyword == "items" and is_array(value):  # draft-07 tuple form
             for index, sub in enumerate(value):
                 yield pointers.join(pointer, keyword, index), keyword, index, sub
 
@@ -78,24 +79,24 @@ def flatten_all_of(
 
 def _flatten(node: dict[str, Any], resolve: Callable[[str], Any], memo: Flattened, busy: set[str]) -> dict[str, Any]:
     members = node.get("allOf")
-    if not isinstance(members, list):
+    if not is_array(members):
         return node
     parts: list[dict[str, Any]] = []
     for member in members:
-        if isinstance(member, dict) and isinstance(member.get("$ref"), str):
+        if is_object(member) and isinstance(member.get("$ref"), str):
             ref = member["$ref"]
             if ref in busy:
                 continue
             if ref not in memo:
                 busy.add(ref)
                 target = resolve(ref)
-                memo[ref] = _flatten(target, resolve, memo, busy) if isinstance(target, dict) else None
+                memo[ref] = _flatten(target, resolve, memo, busy) if is_object(target) else None
                 busy.discard(ref)
             part = memo[ref]
             if part is not None:
                 budget.charge(ref, budget.MERGED_WEIGHT * (1 + len(part) + len(part.get("properties") or ())))
                 parts.append(part)
-        elif isinstance(member, dict):
+        elif is_object(member):
             parts.append(_flatten(member, resolve, memo, busy))
     merged: dict[str, Any] = {}
     properties: dict[str, Any] = {}
@@ -103,14 +104,14 @@ def _flatten(node: dict[str, Any], resolve: Callable[[str], Any], memo: Flattene
     parts.append({k: v for k, v in node.items() if k != "allOf"})
     for part in parts:
         for key, value in part.items():
-            if key == "properties" and isinstance(value, dict):
+            if key == "properties" and is_object(value):
                 for name, schema in value.items():
                     previous = properties.get(name)
                     if isinstance(previous, dict) and isinstance(schema, dict):
                         properties[name] = {**previous, **schema}
                     else:
                         properties[name] = schema
-            elif key == "required" and isinstance(value, list):
+            elif key == "required" and is_array(value):
                 required.extend(value)
             elif key not in ("$ref",):
                 merged[key] = value

@@ -52,7 +52,7 @@ def load_manifest(path: Path | None = None) -> tuple[Pin, ...]:
         raw = tomllib.loads(manifest_path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise fail("MCG001", f"cannot read spec manifest {manifest_path}: {exc}") from exc
-    pins = []
+    pins: list[Pin] = []
     for revision, entry in raw.get("revisions", {}).items():
         try:
             pins.append(

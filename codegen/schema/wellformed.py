@@ -24,6 +24,7 @@ from typing import Any
 from codegen.schema import patterns, pointers, schemas
 from codegen.errors import fail
 from codegen.limits import DEPTH_CEILING
+from codegen.schema.jsontypes import is_array, is_object
 TYPES = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
 _STRINGS = ("description", "title", "format", "pattern", "$comment", "$anchor", "$dynamicAnchor",
             "$schema", "$id", "contentMediaType", "contentEncoding")  # fmt: skip
@@ -59,7 +60,7 @@ def check(document: Mapping[str, Any], revision: str, *, max_chain: int = DEPTH_
                 pointer=pointer,
                 hint="leave the property or arm out (close an object with `additionalProperties: false`)",
             )
-        if isinstance(node, dict):
+        if is_object(node):
             _check_keywords(node, pointer, revision, tally, is_root=pointer == "#")
             _check_consistent(document, node, pointer, revision, memo)
             if typed:
@@ -76,7 +77,7 @@ def check_cycles(document: Mapping[str, Any], revision: str, *, max_chain: int =
     anchors = _anchors(nodes)
     edges: dict[str, list[str]] = {}
     for pointer, node in nodes.items():
-        if isinstance(node, dict):
+        if is_object(node):
             found = [_target(node.get(key), anchors) for key in ("$ref", "$dynamicRef")]
             found += [p for p, kw, _, _ in schemas.children(node, pointer) if kw in _IN_PLACE]
             edges[pointer] = [p for p in dict.fromkeys(found) if p in nodes]
@@ -149,19 +150,19 @@ def _check_keywords(node: dict[str, Any], pointer: str, revision: str, tally: pa
         )
     if "type" in node:
         kind = node["type"]
-        names = kind if isinstance(kind, list) else [kind]
+        names = kind if is_array(kind) else [kind]
         if not names or not all(isinstance(n, str) and n in TYPES for n in names) or len(set(names)) != len(names):
             raise bad("type", "one of " + ", ".join(sorted(TYPES)) + " or a non-empty list of distinct ones")
     for keyword in schemas.MAP_KEYWORDS:
         value = node.get(keyword)
-        if keyword in node and not isinstance(value, dict):
+        if keyword in node and not is_object(value):
             raise bad(keyword, "an object whose values are schemas")
         for key, sub in (value or {}).items():
             if not isinstance(sub, dict | bool):
                 raise _not_a_schema(sub, pointers.join(pointer, keyword, key), revision)
     for keyword in schemas.SINGLE_KEYWORDS:
         value = node.get(keyword)
-        if keyword == "items" and isinstance(value, list):  # draft-07 tuple form
+        if keyword == "items" and is_array(value):  # draft-07 tuple form
             for index, sub in enumerate(value):
                 if not isinstance(sub, dict | bool):
                     raise _not_a_schema(sub, pointers.join(pointer, keyword, index), revision)
@@ -169,13 +170,13 @@ def _check_keywords(node: dict[str, Any], pointer: str, revision: str, tally: pa
             raise bad(keyword, "a schema (an object or a boolean)")
     for keyword in schemas.LIST_KEYWORDS:
         value = node.get(keyword)
-        if keyword in node and not (isinstance(value, list) and value):
+        if keyword in node and not (is_array(value) and value):
             raise bad(keyword, "a non-empty array of schemas")
         for index, sub in enumerate(value or ()):
             if not isinstance(sub, dict | bool):
                 raise _not_a_schema(sub, pointers.join(pointer, keyword, index), revision)
     if "required" in node and not (
-        isinstance(node["required"], list) and all(isinstance(r, str) for r in node["required"])
+        is_array(node["required"]) and all(isinstance(r, str) for r in node["required"])
     ):
         raise bad("required", "an array of property names")
     if "enum" in node and not isinstance(node["enum"], list):
@@ -290,7 +291,7 @@ def _check_consistent(
 
 def _check_literals(node: dict[str, Any], pointer: str, revision: str) -> None:
     values = node.get("enum")
-    if isinstance(values, list):
+    if is_array(values):
         for flag in (True, False):
             if flag in [v for v in values if isinstance(v, bool)] and int(flag) in [v for v in values if _is_int(v)]:
                 raise fail(
@@ -323,9 +324,9 @@ def _check_literals(node: dict[str, Any], pointer: str, revision: str) -> None:
 def _expand(names: Any) -> frozenset[str] | None:
     if isinstance(names, str):
         names = [names]
-    if not isinstance(names, list) or not all(isinstance(n, str) and n in TYPES for n in names):
+    if not is_array(names) or not all(isinstance(n, str) and n in TYPES for n in names):
         return None  # malformed (a node not checked yet): reported where it is, not here
-    out = set()
+    out: set[str] = set()
     for name in names:
         out |= {"integer", "fraction"} if name == "number" else {name}
     return frozenset(out)
@@ -358,7 +359,7 @@ def _types_of(
     """
     if node is False:
         return frozenset()
-    if not isinstance(node, dict) or depth > _MAX_TYPE_DEPTH:
+    if not is_object(node) or depth > _MAX_TYPE_DEPTH:
         return None
     if pointer in memo:
         return memo[pointer]
@@ -373,7 +374,7 @@ def _types_of(
     if "const" in node:
         meet(_types_of_value(node["const"]))
     if isinstance(node.get("enum"), list):
-        meet(frozenset().union(*(_types_of_value(v) for v in node["enum"])))
+        meet(frozenset[str]().union(*(_types_of_value(v) for v in node["enum"])))
     ref = node.get("$ref")
     if isinstance(ref, str) and ref.startswith("#/"):
         try:
@@ -389,7 +390,9 @@ def _types_of(
             kinds = [
                 _types_of(document, pointers.join(pointer, keyword, i), a, memo, depth + 1) for i, a in enumerate(arms)
             ]
-            meet(None if any(k is None for k in kinds) else frozenset().union(*(k for k in kinds if k is not None)))
+            meet(
+                None if any(k is None for k in kinds) else frozenset[str]().union(*(k for k in kinds if k is not None))
+            )
     memo[pointer] = allowed
     return allowed
 
@@ -400,7 +403,7 @@ def _types_of(
 def _anchors(nodes: Mapping[str, Any]) -> dict[str, str]:
     found: dict[str, str] = {}
     for pointer, node in nodes.items():
-        if isinstance(node, dict):
+        if is_object(node):
             for key in ("$anchor", "$dynamicAnchor"):
                 if isinstance(node.get(key), str):
                     found.setdefault("#" + node[key], pointer)
@@ -467,7 +470,7 @@ def _longest_chain(edges: Mapping[str, list[str]]) -> tuple[int, str]:
 
 def _list(node: Mapping[str, Any], keyword: str) -> list[Any]:
     value = node.get(keyword)
-    return value if isinstance(value, list) else []
+    return value if is_array(value) else []
 
 
 def _is_int(value: Any) -> bool:
@@ -481,7 +484,7 @@ def _is_number(value: Any) -> bool:
 
 
 def _type_text(kind: Any) -> str:
-    return " or ".join(kind) if isinstance(kind, list) else str(kind)
+    return " or ".join(kind) if is_array(kind) else str(kind)
 
 
 def _describe(value: Any) -> str:

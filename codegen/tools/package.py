@@ -20,7 +20,7 @@ import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, cast
 
 from codegen.analysis import analyze, naming
 from codegen.schema import budget, load, pointers, schemas
@@ -31,6 +31,7 @@ from codegen.limits import Limits
 from codegen.emit.pipeline import build_models
 from codegen.emit.stamp import header
 from codegen.tools import relay as _relay
+from codegen.schema.jsontypes import is_array, is_object
 
 LABEL = "tools/list"
 _NAMES_HINT = "each tool has its own non-empty `name` (the MCP spec requires unique names)"
@@ -58,9 +59,9 @@ def read_tools(data: bytes, limits: Limits) -> list[dict[str, Any]]:
     if data.lstrip()[:1] == b"[":  # a bare list of tools
         data = b'{"tools": ' + data + b"}"
     document: Any = load.parse_json(data, LABEL, limits)
-    container = document.get("result", document) if isinstance(document, dict) else {}
-    tools = container.get("tools") if isinstance(container, dict) else None
-    if not isinstance(tools, list):
+    container = document.get("result", document) if is_object(document) else dict[str, Any]()
+    tools = container.get("tools") if is_object(container) else None
+    if not is_array(tools):
         raise fail(
             "MCG701",
             "no `tools` list found (expected a tools/list result)",
@@ -83,7 +84,7 @@ def check_tools(tools: Sequence[Any], limits: Limits) -> None:
     names: set[str] = set()
     for index, tool in enumerate(tools):
         where = f"#/tools/{index}"
-        if not isinstance(tool, dict) or not isinstance(tool.get("name"), str) or not tool["name"]:
+        if not is_object(tool) or not isinstance(tool.get("name"), str) or not tool["name"]:
             raise fail(
                 "MCG702", "a tool must be an object with a non-empty `name`", revision=LABEL, pointer=where, hint=_NAMES_HINT
             )
@@ -136,13 +137,13 @@ def _folded(stem: str) -> str:
 def tools_document(tools: Sequence[Mapping[str, Any]]) -> tuple[dict[str, Any], list[ToolTypes]]:
     by_stem = stems(tools)
     defs: dict[str, Any] = {}
-    types = []
+    types: list[ToolTypes] = []
     for tool in sorted(tools, key=lambda t: by_stem[t["name"]]):
         stem = by_stem[tool["name"]]
         defs[stem + "Input"] = _rebased(tool["inputSchema"], stem + "Input")
         output = tool.get("outputSchema")
         if output is not None:
-            defs[stem + "Output"] = _rebased(output, stem + "Output") if isinstance(output, dict) else output
+            defs[stem + "Output"] = _rebased(output, stem + "Output") if is_object(output) else output
         types.append(
             ToolTypes(
                 name=tool["name"],
@@ -212,7 +213,7 @@ def generate_tools_package(
 def _origins(tools: Sequence[Mapping[str, Any]]) -> dict[str, str]:
     """Where each `$defs` entry of the tools document came from in the tools/list input."""
     by_stem = stems(tools)
-    origins = {}
+    origins: dict[str, str] = {}
     for index, tool in enumerate(tools):
         stem = by_stem[tool["name"]]
         origins[stem + "Input"] = f"#/tools/{index}/inputSchema"
@@ -325,8 +326,9 @@ def _over_limit(size: str, limit: int) -> CodegenError:
 
 def _innermost(exc: BaseException) -> BaseException:
     """The first leaf of an exception group (anyio wraps a transport's failure in one)."""
-    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
-        exc = exc.exceptions[0]
+    if isinstance(exc, BaseExceptionGroup):
+        group = cast("BaseExceptionGroup[BaseException]", exc)
+        return _innermost(group.exceptions[0]) if group.exceptions else group
     return exc
 
 
