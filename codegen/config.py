@@ -35,6 +35,10 @@ STARTER = '''
 # A local mirror of the spec (<revision>/schema.json), and docs pages for `examples`.
 # spec-source = "../shared/spec"
 # docs-source = "../docs"
+# Your own errata files (JSON Patch, the format of spec/errata/<rev>.json), relative to this file,
+# applied on top of the built-in ones; and built-in errata to switch off, by id.
+# errata = ["mcp-errata.json"]
+# disable-errata = ["json-value-number-null"]
 # Limits for untrusted schemas.
 # max-schema-bytes = 8388608
 # max-depth = 64
@@ -61,6 +65,8 @@ class Settings(BaseModel):
     max_depth: int | None = Field(default=None, alias="max-depth", gt=0, le=DEPTH_CEILING)
     max_definitions: int | None = Field(default=None, alias="max-definitions", gt=0)
     max_subschemas: int | None = Field(default=None, alias="max-subschemas", gt=0)
+    errata: tuple[str, ...] = ()
+    disable_errata: tuple[str, ...] = Field(default=(), alias="disable-errata")
 
     @field_validator("pydantic_config")
     @classmethod
@@ -74,7 +80,7 @@ class Settings(BaseModel):
             if key not in known:
                 raise ValueError(f"{key!r} is not a pydantic ConfigDict key")
             if key in _OWN_CONFIG:
-                raise ValueError(f"{key!r} is set by the generator itself")
+                raise ValueError(f"{key!r} is set by the generator itself (see extra-keys)" if key == "extra" else f"{key!r} is set by the generator itself")
             if not _is_literal(value):
                 raise ValueError(f"the value of {key!r} must be a string, number, boolean, or a list/table of those")
         return entries
@@ -98,8 +104,9 @@ class Settings(BaseModel):
 
 
 
-# ConfigDict entries the generated base class sets itself (repeating one is a SyntaxError).
-_OWN_CONFIG = frozenset({"extra", "strict", "validate_by_name", "validate_by_alias", "serialize_by_alias"})
+# ConfigDict entries that other settings own: `extra` is `extra-keys`; the names keys are read by
+# are the wire names (the generated code relies on it). Others replace the generator's default.
+_OWN_CONFIG = frozenset({"extra", "validate_by_name", "validate_by_alias", "serialize_by_alias"})
 
 
 def _is_literal(value: Any, depth: int = 0) -> bool:

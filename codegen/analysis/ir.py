@@ -39,7 +39,8 @@ JSONScalar = str | int | float | bool | None
 
 @dataclass(frozen=True, order=True)
 class Predicate:
-    """A test on a value: `is` a JSON type, `has` a key path, `eq` one of values there, or `eq_or_absent`."""
+    """A test on a value: `is` a JSON type, `has` a key path (holding one of the JSON types in values, when
+    there are values), `eq` one of values there, or `eq_or_absent`."""
 
     op: str  # "is" | "has" | "eq" | "eq_or_absent"
     path: tuple[str, ...]

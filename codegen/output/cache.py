@@ -26,7 +26,9 @@ from codegen.resources import spec_dir, templates_dir
 _SOURCE = Path(__file__).resolve().parent
 
 
-def run_key(pins: Sequence[spec.Pin], options: ir.Options, limits: Limits, source: str | None) -> str:
+def run_key(
+    pins: Sequence[spec.Pin], options: ir.Options, limits: Limits, source: str | None, errata: str = ""
+) -> str:
     from importlib.metadata import version
 
     digest = hashlib.sha256()
@@ -39,6 +41,7 @@ def run_key(pins: Sequence[spec.Pin], options: ir.Options, limits: Limits, sourc
             "options": asdict(options),
             "limits": asdict(limits),
             "examples-from-source": source is not None,
+            "errata": errata,
         },
         sort_keys=True,
         default=str,

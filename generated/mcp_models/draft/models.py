@@ -3429,9 +3429,7 @@ class InputRequiredResult(MCPModel):
     meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
     input_requests: Annotated[InputRequests | MISSING, Field(alias="inputRequests")] = MISSING
     request_state: Annotated[StrictStr | MISSING, Field(alias="requestState")] = MISSING
-    result_type: Annotated[Literal["input_required"], Field(alias="resultType")] = const(
-        "input_required"
-    )
+    result_type: Annotated[StrictStr, Field(alias="resultType")]
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -3467,6 +3465,8 @@ ReadResourceResultResponseResult = TypeAliasType(
             Union[
                 Annotated["InputRequiredResult", Tag("InputRequiredResult")],
                 Annotated["ReadResourceResult", Tag("ReadResourceResult")],
+                Annotated["ReadResourceResult", Tag("ReadResourceResult")],
+                Annotated["InputRequiredResult", Tag("InputRequiredResult")],
             ],
             structural("ReadResourceResultResponseResult"),
         ]
@@ -3509,6 +3509,8 @@ CallToolResultResponseResult = TypeAliasType(
             Union[
                 Annotated["InputRequiredResult", Tag("InputRequiredResult")],
                 Annotated["CallToolResult", Tag("CallToolResult")],
+                Annotated["CallToolResult", Tag("CallToolResult")],
+                Annotated["InputRequiredResult", Tag("InputRequiredResult")],
             ],
             structural("CallToolResultResponseResult"),
         ]
@@ -3534,6 +3536,8 @@ GetPromptResultResponseResult = TypeAliasType(
             Union[
                 Annotated["InputRequiredResult", Tag("InputRequiredResult")],
                 Annotated["GetPromptResult", Tag("GetPromptResult")],
+                Annotated["GetPromptResult", Tag("GetPromptResult")],
+                Annotated["InputRequiredResult", Tag("InputRequiredResult")],
             ],
             structural("GetPromptResultResponseResult"),
         ]

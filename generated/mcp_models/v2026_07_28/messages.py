@@ -206,7 +206,12 @@ EMBEDDED_REQUESTS: dict[str, type[MCPModel]] = {
     "roots/list": ListRootsRequest,
     "sampling/createMessage": CreateMessageRequest,
 }
-"""Requests that travel inside another message (InputRequiredResult), not on their own."""
+"""Requests whose class does not carry `jsonrpc` and `id`: those that travel inside another message
+(InputRequiredResult), and in revisions that leave them to JSONRPCRequest, every request."""
+
+_BARE: frozenset[type[MCPModel]] = frozenset()
+"""Message classes that leave `jsonrpc` and `id` to JSONRPCRequest / JSONRPCNotification (every request
+and notification of revisions before 2025-11-25): on the wire such a message is checked against both."""
 
 PARAMS: dict[str, Any] = {
     "notifications/cancelled": CancelledNotificationParams,
@@ -499,6 +504,9 @@ def _by_method(raw: bytes) -> Message | None:
         return None
     try:
         parsed = cast(MCPModel, _validate_json(model)(raw))
+        if model in _BARE:
+            # the class leaves the envelope to JSONRPCRequest / JSONRPCNotification: check it too
+            _validate_json(JSONRPCRequest if b'"id"' in raw else JSONRPCNotification)(raw)
     except ValidationError:
         return None
     if model in _NOTIFICATION_CLASSES and _has_extra(parsed, "id"):
@@ -582,10 +590,14 @@ def parse_message(raw: RawJSON, pending: Mapping[str | int, str] | None = None) 
         known = method if isinstance(method, str) else ""
         if "id" in message:
             request = REQUESTS.get(known) or EMBEDDED_REQUESTS.get(known) or JSONRPCRequest
+            if request in _BARE:
+                JSONRPCRequest.model_validate(message)
             return cast(Message, request.model_validate(message))
         notification = (
             NOTIFICATIONS.get(known) or EMBEDDED_REQUESTS.get(known) or JSONRPCNotification
         )
+        if notification in _BARE:
+            JSONRPCNotification.model_validate(message)
         return cast(Message, notification.model_validate(message))
     if "result" in message:
         request_id = message.get("id")
