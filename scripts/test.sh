@@ -11,5 +11,7 @@ echo "== mypy --strict generated/mcp_models"
 .venv/bin/mypy --strict generated/mcp_models
 echo "== pyright (strict) generated/mcp_models"
 .venv/bin/pyright generated/mcp_models
+echo "== generated tests on the lowest supported pydantic"
+bash scripts/test-floor.sh
 echo "== pytest"
 .venv/bin/python -m pytest "$@"
