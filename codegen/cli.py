@@ -74,7 +74,7 @@ FieldNamingOpt = Annotated[
     str | None, typer.Option("--field-naming", help="Attribute names: snake (default) or wire.")
 ]
 ExtraKeysOpt = Annotated[
-    str | None, typer.Option("--extra-keys", help="Unknown keys: lossless (kept, default) or ignore (dropped).")
+    str | None, typer.Option("--extra-keys", help="Unknown keys: lossless (kept, default), ignore (dropped) or sieve (dropped where the schema does not allow them).")
 ]
 BaseClassOpt = Annotated[
     str | None, typer.Option("--base-class", help="Import path of a pydantic BaseModel subclass to derive every model from.")
@@ -353,6 +353,8 @@ def _generate(
     options = ir.Options(
         field_naming=settings.field_naming,
         extra_keys=settings.extra_keys,
+        open_definitions=settings.open_definitions,
+        inbound=settings.inbound,
         base_class=settings.base_class,
         pydantic_config=tuple(sorted(settings.pydantic_config.items())),
         package=settings.package or "mcp_models",

@@ -26,8 +26,14 @@ STARTER = '''
 # package = "acme._mcp"
 # Attribute names: "snake" (input_schema, aliases to the wire names) or "wire" (inputSchema).
 # field-naming = "snake"
-# Unknown keys: "lossless" keeps them (round trips are exact); "ignore" drops them.
+# Unknown keys: "lossless" keeps them (round trips are exact); "ignore" drops them all; "sieve"
+# drops the keys the revision does not define but keeps them where the schema allows more keys
+# (additionalProperties true, {} or a schema) and in the definitions listed in open-definitions.
 # extra-keys = "lossless"
+# open-definitions = ["Result", "#/$defs/Tool/properties/inputSchema"]
+# Reading: "strict" (default) or "lenient": null read as absent for optional fields, pydantic's
+# lax scalars ("1.0" -> 1.0, 1.0 -> 1, true -> 1).
+# inbound = "strict"
 # A base class of yours for every model (it must subclass pydantic.BaseModel).
 # base-class = "acme.models.Base"
 # Extra pydantic ConfigDict entries for every model.
@@ -54,7 +60,9 @@ class Settings(BaseModel):
     out: Path | None = None
     package: str | None = Field(default=None, pattern=r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
     field_naming: Literal["snake", "wire"] = Field(default="snake", alias="field-naming")
-    extra_keys: Literal["lossless", "ignore"] = Field(default="lossless", alias="extra-keys")
+    extra_keys: Literal["lossless", "ignore", "sieve"] = Field(default="lossless", alias="extra-keys")
+    open_definitions: tuple[str, ...] = Field(default=(), alias="open-definitions")
+    inbound: Literal["strict", "lenient"] = "strict"
     base_class: str | None = Field(
         default=None, alias="base-class", pattern=r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$"
     )

@@ -102,6 +102,8 @@ def config_entries(options: ir.Options) -> list[tuple[str, str, str]]:
     user = {key: repr(value) for key, value in options.pydantic_config}
     extra = "allow" if options.extra_keys == "lossless" else "ignore"
     entries = [("extra", repr(extra), "")]
+    if options.inbound == "lenient":
+        user.setdefault("strict", "False")
     for key, value, why in _OWN_CONFIG:
         entries.append((key, user.pop(key), "") if key in user else (key, value, why))
     return entries + [(key, value, "") for key, value in user.items()]
@@ -115,6 +117,8 @@ def base_module(options: ir.Options, header: str) -> str:
         header=header,
         base_class=BASE_CLASS,
         lossless=options.extra_keys == "lossless",
+        sieve=options.extra_keys == "sieve",
+        lenient=options.inbound == "lenient",
         extra="allow" if options.extra_keys == "lossless" else "ignore",
         user_base=bool(options.base_class),
         user_base_module=module,
