@@ -194,3 +194,21 @@ def test_errata_flag_with_schema_keeps_the_built_in_errata(tmp_path: Path) -> No
     assert "max_length=3" in models  # the user's erratum
     json_value = models.split("\nJSONValue = ", 1)[1].split("\n\n", 1)[0]
     assert "StrictFloat" in json_value and "Optional" in json_value  # built-in json-value-number-null
+
+
+@pytest.mark.parametrize("revision", list(REVISIONS))
+def test_result_classes_list_each_methods_result_classes(revision: str) -> None:
+    """RESULT_CLASSES: per request method, a tuple of classes (what RESULTS types as one union)."""
+    messages = _package(revision).messages
+    assert messages.RESULT_CLASSES.keys() == messages.RESULTS.keys()
+    for method, classes in messages.RESULT_CLASSES.items():
+        assert classes and all(isinstance(c, type) and issubclass(c, messages.ResultResponse.__mro__[1]) for c in classes)
+        result = messages.RESULTS[method]
+        if isinstance(result, type):
+            assert classes == (result,)
+    if revision in ("2026-07-28", "draft"):
+        names = {c.__name__ for c in messages.RESULT_CLASSES["tools/call"]}
+        assert names == {"CallToolResult", "InputRequiredResult"}
+    if revision == "2025-11-25":
+        names = {c.__name__ for c in messages.RESULT_CLASSES["tools/call"]}
+        assert names == {"CallToolResult", "CreateTaskResult"}

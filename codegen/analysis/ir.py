@@ -85,8 +85,8 @@ class Entity:
 
     @property
     def arm_order(self) -> tuple[str, ...]:
-        """Arm pointers in the order their tags are tried."""
-        return tuple(rule.arm for rule in self.dispatch.rules) if self.dispatch else self.arms
+        """Arm pointers in the order their tags are first tried (an arm may have several rules)."""
+        return tuple(dict.fromkeys(rule.arm for rule in self.dispatch.rules)) if self.dispatch else self.arms
 
     @property
     def definition_name(self) -> str:

@@ -170,6 +170,8 @@ def messages_module(revision: ir.Revision, header: str) -> str | None:
         | {name for _, name in tables.error_objects}
         | {by_export["Result"], generic_error}
     )
+    result_classes = [(m.method, _result_classes(revision, m)) for m in _unique_methods(tuple(results))]
+    imports = sorted(set(imports) | {name for _, names in result_classes for name in names if name.isidentifier()})
     pinned = [m for m in tables.methods if m.kind == "notification" or m.kind == "request"]
     by_method = sorted({(m.method, m.message) for m in pinned})
     if len({method for method, _ in by_method}) != len(by_method):
@@ -188,6 +190,7 @@ def messages_module(revision: ir.Revision, header: str) -> str | None:
         bare=_bare_messages(tables.methods),
         all_methods=_unique_methods(tables.methods),
         results=results,
+        result_classes=result_classes,
         task_results=any(m.task_result for m in results),
         responses=responses,
         error_responses=tables.error_responses,
@@ -200,6 +203,22 @@ def messages_module(revision: ir.Revision, header: str) -> str | None:
         error_id_required=tables.error_id_required,
         request_id=tables.request_id,
     )
+
+
+def _result_classes(revision: ir.Revision, method: ir.Method) -> list[str]:
+    """The classes a method's result may be: the arms of its result union (InputRequiredResult and
+    the method's own result), else its result class; and the task result where params may ask for one."""
+    by_name = {e.name: e for e in revision.entities}
+    by_pointer = revision.by_pointer()
+    result = by_name.get(method.result or "")
+    candidates: list[ir.Entity | None] = [result]
+    if result is not None and result.kind is ir.Kind.UNION:
+        candidates = [by_pointer.get(arm) for arm in result.arm_order]
+    candidates.append(by_name.get(method.task_result or ""))
+    names = _unique([e.name for e in candidates if e is not None and e.kind is ir.Kind.MODEL])
+    if result is not None and result.kind is ir.Kind.ALIAS:  # EmptyResult: an alias of Result
+        names.insert(0, f'cast("type[{BASE_CLASS}]", {result.name}.__value__)')
+    return names
 
 
 def _bare_messages(methods: tuple[ir.Method, ...]) -> list[str]:

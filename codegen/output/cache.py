@@ -23,7 +23,7 @@ from codegen.schema import spec
 from codegen.limits import Limits
 from codegen.output.tree import read_tree
 from codegen.resources import spec_dir, templates_dir
-_SOURCE = Path(__file__).resolve().parent
+_SOURCE = Path(__file__).resolve().parent.parent  # all of codegen/: any change to the generator is a new key
 
 
 def run_key(

@@ -32,6 +32,7 @@ from ._base import MCPModel, const
 from .models import (
     CallToolRequest,
     CallToolRequestParams,
+    CallToolResult,
     CallToolResultResponse,
     CallToolResultResponseResult,
     CancelledNotification,
@@ -52,9 +53,11 @@ from .models import (
     Error,
     GetPromptRequest,
     GetPromptRequestParams,
+    GetPromptResult,
     GetPromptResultResponse,
     GetPromptResultResponseResult,
     HeaderMismatchError,
+    InputRequiredResult,
     InternalError,
     InvalidParamsError,
     InvalidRequestError,
@@ -89,6 +92,7 @@ from .models import (
     PromptListChangedNotification,
     ReadResourceRequest,
     ReadResourceRequestParams,
+    ReadResourceResult,
     ReadResourceResultResponse,
     ReadResourceResultResponseResult,
     RequestId,
@@ -122,6 +126,7 @@ __all__ = [
     "REQUESTS",
     "RESPONSES",
     "RESULTS",
+    "RESULT_CLASSES",
     "RawJSON",
     "ResultResponse",
     "SENDERS",
@@ -254,6 +259,34 @@ RESULTS: dict[str, Any] = {
     "tools/list": ListToolsResult,
 }
 """The type of the result answering each request method."""
+
+RESULT_CLASSES: dict[str, tuple[type[MCPModel], ...]] = {
+    "completion/complete": (CompleteResult,),
+    "elicitation/create": (ElicitResult,),
+    "prompts/get": (
+        InputRequiredResult,
+        GetPromptResult,
+    ),
+    "prompts/list": (ListPromptsResult,),
+    "resources/list": (ListResourcesResult,),
+    "resources/read": (
+        InputRequiredResult,
+        ReadResourceResult,
+    ),
+    "resources/templates/list": (ListResourceTemplatesResult,),
+    "roots/list": (ListRootsResult,),
+    "sampling/createMessage": (CreateMessageResult,),
+    "server/discover": (DiscoverResult,),
+    "subscriptions/listen": (SubscriptionsListenResult,),
+    "tools/call": (
+        InputRequiredResult,
+        CallToolResult,
+    ),
+    "tools/list": (ListToolsResult,),
+}
+"""The classes a result answering each request method may be, as a tuple (what RESULTS types as one
+union): the method's own result, InputRequiredResult where the schema allows it, the task result
+where the request may ask for one."""
 
 RESPONSES: dict[str, type[MCPModel]] = {
     "completion/complete": CompleteResultResponse,

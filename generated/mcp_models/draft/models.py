@@ -3465,8 +3465,6 @@ ReadResourceResultResponseResult = TypeAliasType(
             Union[
                 Annotated["InputRequiredResult", Tag("InputRequiredResult")],
                 Annotated["ReadResourceResult", Tag("ReadResourceResult")],
-                Annotated["ReadResourceResult", Tag("ReadResourceResult")],
-                Annotated["InputRequiredResult", Tag("InputRequiredResult")],
             ],
             structural("ReadResourceResultResponseResult"),
         ]
@@ -3509,8 +3507,6 @@ CallToolResultResponseResult = TypeAliasType(
             Union[
                 Annotated["InputRequiredResult", Tag("InputRequiredResult")],
                 Annotated["CallToolResult", Tag("CallToolResult")],
-                Annotated["CallToolResult", Tag("CallToolResult")],
-                Annotated["InputRequiredResult", Tag("InputRequiredResult")],
             ],
             structural("CallToolResultResponseResult"),
         ]
@@ -3536,8 +3532,6 @@ GetPromptResultResponseResult = TypeAliasType(
             Union[
                 Annotated["InputRequiredResult", Tag("InputRequiredResult")],
                 Annotated["GetPromptResult", Tag("GetPromptResult")],
-                Annotated["GetPromptResult", Tag("GetPromptResult")],
-                Annotated["InputRequiredResult", Tag("InputRequiredResult")],
             ],
             structural("GetPromptResultResponseResult"),
         ]

@@ -114,6 +114,7 @@ __all__ = [
     "REQUESTS",
     "RESPONSES",
     "RESULTS",
+    "RESULT_CLASSES",
     "RawJSON",
     "ResultResponse",
     "SENDERS",
@@ -270,6 +271,27 @@ RESULTS: dict[str, Any] = {
     "tools/list": ListToolsResult,
 }
 """The type of the result answering each request method."""
+
+RESULT_CLASSES: dict[str, tuple[type[MCPModel], ...]] = {
+    "completion/complete": (CompleteResult,),
+    "initialize": (InitializeResult,),
+    "logging/setLevel": (cast("type[MCPModel]", EmptyResult.__value__),),
+    "ping": (cast("type[MCPModel]", EmptyResult.__value__),),
+    "prompts/get": (GetPromptResult,),
+    "prompts/list": (ListPromptsResult,),
+    "resources/list": (ListResourcesResult,),
+    "resources/read": (ReadResourceResult,),
+    "resources/subscribe": (cast("type[MCPModel]", EmptyResult.__value__),),
+    "resources/templates/list": (ListResourceTemplatesResult,),
+    "resources/unsubscribe": (cast("type[MCPModel]", EmptyResult.__value__),),
+    "roots/list": (ListRootsResult,),
+    "sampling/createMessage": (CreateMessageResult,),
+    "tools/call": (CallToolResult,),
+    "tools/list": (ListToolsResult,),
+}
+"""The classes a result answering each request method may be, as a tuple (what RESULTS types as one
+union): the method's own result, InputRequiredResult where the schema allows it, the task result
+where the request may ask for one."""
 
 RESPONSES: dict[str, type[MCPModel]] = {}
 """The class of the whole success response to each request method, where the schema defines one."""
