@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+import os
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 from pathlib import Path
 
 from codegen.output import cache, tree as output, workers
 from codegen.schema import errata, load, spec
 from codegen.analysis import ir, naming
-from codegen.emit import smoke
+from codegen.emit import render, smoke
+from codegen.emit.format import format_python
+from codegen.emit.stamp import header
 from codegen.errors import fail
 from codegen.limits import DEFAULT_LIMITS, Limits
 from codegen.emit.pipeline import ExampleSources, build_revision, root_files
@@ -108,6 +111,7 @@ def generate(
     jobs_count: int | None = None,
     errata_files: Sequence[Path] = (),
     disabled_errata: Sequence[str] = (),
+    prune: bool = False,
 ) -> GenerateResult:
     """Generate the packages of pinned revisions (all by default) into out; or, with check, compare.
 
@@ -115,8 +119,11 @@ def generate(
     at once, in worker processes (default: one per core; 1 builds them all in this process).
     errata_files: the user's errata, applied to every chosen revision on top of the built-in ones;
     disabled_errata: ids of built-in errata not to apply.
+    prune: remove the packages of revisions out holds that this run does not generate (without it,
+    such a run is refused).
     """
     chosen = spec.select(revisions)
+    output.guard_root(out, checking=check)  # before any work: a link, a file, a foreign folder
     source = spec.resolve_source(spec_source)
     options = options or ir.Options()
     _check_disabled(disabled_errata, [pin.revision for pin in chosen])
@@ -150,6 +157,8 @@ def generate(
                 pin.revision, pin.package, fetched.data, pin.sha256, limits, examples, options, selections[pin.revision]
             )
         )
+    if not check:  # the inputs are read; before generating: other revisions out holds need prune
+        output.guard_pruning(out, {pin.package for pin in chosen}, prune=prune)
     built = workers.build_all(
         jobs,
         workers=jobs_count,
@@ -160,7 +169,7 @@ def generate(
     files: dict[str, str] = dict(root_files([b.revision for b in built], latest))
     for item in built:
         files.update({f"{item.revision.package}/{name}": text for name, text in item.files.items()})
-    result = _finish(output.FileSet(out, files), [b.revision for b in built], check)
+    result = _finish(output.FileSet(out, files), [b.revision for b in built], check, prune=prune)
     if key and result.in_sync:
         cache.save(key, files, [asdict(s) for s in result.summaries])
     return result
@@ -177,14 +186,17 @@ def generate_schema(
     options: ir.Options | None = None,
     errata_files: Sequence[Path] = (),
     disabled_errata: Sequence[str] = (),
+    prune: bool = False,
 ) -> GenerateResult:
     """Generate one package (out itself) from any schema.json on disk, with the same pipeline.
 
     A schema byte-identical to a pinned revision gets that revision's built-in errata (but those in
     disabled_errata); then errata_file and errata_files (the format of spec/errata/<rev>.json) apply.
     """
-    data = load.read_input(schema)
-    label = _safe_label(name or schema.resolve().parent.name or "custom")
+    output.guard_root(out, checking=check)
+    # the folder's name as given (made absolute, `..` folded), without following a link to the file
+    label = _safe_label(name or Path(os.path.abspath(schema)).parent.name or "custom")
+    data = load.read_input(schema, revision=label, limit=limits.max_schema_bytes)
     sha256 = spec.sha256_hex(data)
     pinned = next((pin.revision for pin in spec.load_manifest() if pin.sha256 == sha256), None)
     _check_disabled(disabled_errata, [pinned] if pinned else [])
@@ -198,7 +210,7 @@ def generate_schema(
         errata_selection=errata.Selection(pinned, files, frozenset(disabled_errata)),
         options=options,
     )
-    return _finish(output.FileSet(out, {**item.files, "py.typed": ""}), [item.revision], check, label)
+    return _finish(output.FileSet(out, {**item.files, "py.typed": ""}), [item.revision], check, label, prune=prune)
 
 
 def _check_disabled(disabled: Sequence[str], revisions: Sequence[str]) -> None:
@@ -220,12 +232,38 @@ def _finish(
     check: bool,
     label: str | None = None,
     optional: tuple[str, ...] = (),
+    *,
+    prune: bool,
 ) -> GenerateResult:
     summaries = tuple(RevisionSummary.of(r) for r in revisions)
     if check:
         return GenerateResult(fileset, summaries, drift=tuple(output.unified_diff(fileset)))
-    smoke.check(fileset.files, revision=label, optional=optional)  # before anything is written
-    return GenerateResult(fileset, summaries, written=output.write(fileset))
+    # before anything is written
+    smoke.check({**fileset.files, **_standin_bases(fileset.files, revisions)}, revision=label, optional=optional)
+    return GenerateResult(fileset, summaries, written=output.write(fileset, prune=prune))
+
+
+def _standin_bases(files: Mapping[str, str], revisions: list[ir.Revision]) -> dict[str, str]:
+    """_base.py of each revision package with pydantic's BaseModel in place of a user base class
+    that cannot be imported where the generator runs (a src/ layout): the import check then runs
+    the rest of the package as written. The written files keep the user's base class."""
+    standins: dict[str, str] = {}
+    for revision in revisions:
+        base = revision.options.base_class
+        if base and not _importable(base.rpartition(".")[0]):
+            plain = render.base_module(replace(revision.options, base_class=None), header(revision.revision, revision.sha256))
+            where = f"{revision.package}/_base.py" if f"{revision.package}/_base.py" in files else "_base.py"
+            standins[where] = format_python(plain, name="_base.py", revision=revision.revision)
+    return standins
+
+
+def _importable(module: str) -> bool:
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        return False
 
 
 DEFAULT_TOOLS_MODELS = "mcp_models.v2026_07_28"
@@ -239,18 +277,20 @@ def generate_tools(
     models_package: str | None = None,
     check: bool = False,
     limits: Limits = DEFAULT_LIMITS,
+    prune: bool = False,
 ) -> GenerateResult:
     """A package typing one server's tools (from a tools/list JSON file or a live stdio server)."""
     from codegen.tools import package as tools
     if (tools_file is None) == (server is None):
         raise fail("MCG008", "give exactly one of a tools/list file or a server command")
+    output.guard_root(out, checking=check)  # before a server is started
     negotiated = None
     if tools_file is not None:
-        data = load.read_input(tools_file)
+        data = load.read_input(tools_file, revision=tools.LABEL, limit=limits.max_schema_bytes)
         listed = tools.read_tools(data, limits)
     else:
         assert server is not None
-        listed, negotiated = tools.list_from_server(server)
+        listed, negotiated = tools.list_from_server(server, limits=limits)
     if models_package is not None and not naming.is_import_path(models_package):
         raise fail(
             "MCG010",
@@ -261,7 +301,7 @@ def generate_tools(
         f"mcp_models.{spec.find_pin(negotiated).package}" if negotiated else DEFAULT_TOOLS_MODELS
     )
     files = tools.generate_tools_package(listed, models_package=package, limits=limits)
-    return _finish(output.FileSet(out, files), [], check, tools.LABEL, optional=(package.split(".")[0],))
+    return _finish(output.FileSet(out, files), [], check, tools.LABEL, optional=(package.split(".")[0],), prune=prune)
 
 
 def _safe_label(label: str) -> str:

@@ -18,8 +18,9 @@ import typer
 
 from codegen.version import __version__
 from codegen.api import GenerateResult
-from codegen.errors import CodegenError, ExitCode
+from codegen.errors import CodegenError, ExitCode, flat, printable
 from codegen.limits import DEFAULT_LIMITS
+
 app = typer.Typer(
     name="mcp-codegen",
     help="Typed, lossless Pydantic v2 models for every Model Context Protocol spec revision.",
@@ -76,6 +77,14 @@ FieldNamingOpt = Annotated[
 ExtraKeysOpt = Annotated[
     str | None, typer.Option("--extra-keys", help="Unknown keys: lossless (kept, default), ignore (dropped) or sieve (dropped where the schema does not allow them).")
 ]
+PruneOpt = Annotated[
+    bool,
+    typer.Option(
+        "--prune",
+        help="Remove packages (revisions) the output folder holds that this run does not generate. "
+        "Without it (or prune = true in the config) such a run is refused.",
+    ),
+]
 BaseClassOpt = Annotated[
     str | None, typer.Option("--base-class", help="Import path of a pydantic BaseModel subclass to derive every model from.")
 ]
@@ -83,7 +92,7 @@ BaseClassOpt = Annotated[
 
 def _version(value: bool) -> None:
     if value:
-        typer.echo(f"mcp-codegen {__version__}")
+        _say(f"mcp-codegen {__version__}")
         raise typer.Exit()
 
 
@@ -106,7 +115,7 @@ def init(
         from codegen import config as settings
         target = config or Path("pyproject.toml")
         if settings.write_starter(target):
-            typer.echo(f"{target}: added a [tool.{settings.SECTION}] section")
+            _say(f"{target}: added a [tool.{settings.SECTION}] section")
             return ExitCode.OK
         _err(f"error[MCG011]: {target} already has a [tool.{settings.SECTION}] section (hint: edit it)")
         return ExitCode.ERROR
@@ -133,6 +142,7 @@ def generate(
         list[str] | None, typer.Option("--disable-erratum", help="Switch off a built-in erratum by id; repeatable.")
     ] = None,
     check: Annotated[bool, typer.Option("--check", help="Do not write; exit 1 with a diff if out is stale.")] = False,
+    prune: PruneOpt = False,
     as_json: JsonOpt = False,
     quiet: QuietOpt = False,
     verbose: VerboseOpt = False,
@@ -158,6 +168,7 @@ def generate(
         "max_definitions": max_definitions,
         "max_subschemas": max_subschemas,
         "disable_errata": tuple(disable_erratum) if disable_erratum else None,
+        "prune": True if prune else None,  # not given: the config file decides
     }
     output = Output(as_json=as_json, quiet=quiet, verbose=verbose)
     _run(
@@ -206,10 +217,10 @@ def examples(
         from codegen.checks import examples as report_examples
         reports = report_examples.report(out or api.DEFAULT_OUT, revision, spec_source, docs)
         if as_json:
-            typer.echo(report_examples.as_json(reports))
+            _say_block(report_examples.as_json(reports))
         else:
             for line in report_examples.as_text(reports):
-                typer.echo(line)
+                _say(line)
         return ExitCode.OK
 
     _run(run, debug=debug)
@@ -290,6 +301,7 @@ def tools(
         ),
     ] = None,
     check: Annotated[bool, typer.Option("--check", help="Do not write; exit 1 with a diff if out is stale.")] = False,
+    prune: PruneOpt = False,
     config: ConfigOpt = None,
     quiet: QuietOpt = False,
     debug: DebugOpt = False,
@@ -310,6 +322,7 @@ def tools(
             "max_depth": max_depth,
             "max_definitions": max_definitions,
             "max_subschemas": max_subschemas,
+            "prune": True if prune else None,
         }
         settings = settings_file.with_flags(settings_file.load(config), given)
         result = api.generate_tools(
@@ -319,6 +332,7 @@ def tools(
             models_package=models,
             check=check,
             limits=settings.limits(DEFAULT_LIMITS),
+            prune=settings.prune,
         )
         return _report(result, check, Output(quiet=quiet))
 
@@ -378,6 +392,7 @@ def _generate(
             options=options,
             errata_files=errata_files,
             disabled_errata=settings.disable_errata,
+            prune=settings.prune,
         )
     else:
         with _progress(enabled=not output.quiet and not output.as_json) as progress:
@@ -393,6 +408,7 @@ def _generate(
                 jobs_count=jobs,
                 errata_files=errata_files,
                 disabled_errata=settings.disable_errata,
+                prune=settings.prune,
             )
     return _report(result, check, output)
 
@@ -404,13 +420,14 @@ def _progress(*, enabled: bool) -> Iterator[Callable[[str, int, int], None] | No
         yield None
         return
     from rich.console import Console
+    from rich.markup import escape
     from rich.progress import Progress
 
     with Progress(console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task("generating", total=None)
 
         def advance(revision: str, index: int, count: int) -> None:
-            bar.update(task, description=f"generating {revision}", completed=index, total=count)
+            bar.update(task, description=escape(printable(f"generating {revision}")), completed=index, total=count)
 
         yield advance
 
@@ -420,42 +437,57 @@ def _report(result: GenerateResult, check: bool, output: Output) -> int:
     if output.as_json:
         import json as json_module
 
-        typer.echo(json_module.dumps(result.as_json(), indent=2))
+        _say_block(json_module.dumps(result.as_json(), indent=2))
         return ExitCode.DRIFT if check and result.drift else ExitCode.OK
     if check:
         if result.drift:
-            sys.stdout.writelines(result.drift)
+            _say_block("".join(result.drift))
             _err(f"drift: {result.fileset.root} differs from a fresh generation; run `mcp-codegen generate`")
             return ExitCode.DRIFT
         if not quiet:
             count = "as at the last run: nothing it depends on changed" if result.cached else f"{len(result.fileset.files)} files"
-            typer.echo(f"{result.fileset.root}: up to date ({count})")
+            _say(f"{result.fileset.root}: up to date ({count})")
         return ExitCode.OK
     if not quiet:
         for summary in result.summaries:
             tagged = ", ".join(f"{name} by {tag}" for name, tag in summary.tagged_unions) or "none"
-            typer.echo(
+            _say(
                 f"{summary.revision} -> {summary.package}: {summary.definitions} definitions, "
                 f"{summary.classes} classes, {summary.aliases} aliases; tagged unions: {tagged}"
             )
             if summary.structural_unions:
-                typer.echo(f"  unions told apart by shape: {', '.join(summary.structural_unions)}")
+                _say(f"  unions told apart by shape: {', '.join(summary.structural_unions)}")
             for name, reason in summary.smart_unions:
-                typer.echo(f"  not discriminated: {name}: {reason}")
+                _say(f"  not discriminated: {name}: {reason}")
         written = result.written
         if written is not None:
             state = f"{len(written.changed)} written, {len(written.removed)} removed" if written.touched else "unchanged"
-            typer.echo(f"{written.root}: {state}")
+            _say(f"{written.root}: {state}")
             if output.verbose:
                 for name in written.changed:
-                    typer.echo(f"  wrote {name}")
+                    _say(f"  wrote {name}")
                 for name in written.removed:
-                    typer.echo(f"  removed {name}")
+                    _say(f"  removed {name}")
     return ExitCode.OK
 
 
+def _say(text: str) -> None:
+    """One line on stdout, escaped: names and paths in it come from schemas, servers and users."""
+    typer.echo(printable(text))
+
+
+def _say_block(text: str) -> None:
+    """Lines on stdout (a diff, a JSON document): each escaped, the line breaks (and tabs) kept."""
+    lines = text.split("\n")  # not splitlines(): \x0c, \x85, \u2028 ... are escaped, not line breaks
+    if lines[-1] == "":
+        lines.pop()
+    sys.stdout.write("".join(printable(line, keep="\t") + "\n" for line in lines))
+    sys.stdout.flush()
+
+
 def _err(text: str) -> None:
-    sys.stderr.write(text + "\n")
+    """One line on stderr, escaped (a Diagnostic's one_line() already is; escaping twice is harmless)."""
+    sys.stderr.write(printable(text) + "\n")
 
 
 def _run(action, *, debug: bool) -> NoReturn:  # type: ignore[no-untyped-def]
@@ -477,7 +509,7 @@ def _run(action, *, debug: bool) -> NoReturn:  # type: ignore[no-untyped-def]
     except Exception as exc:  # noqa: BLE001 - the one place that turns bugs into a clean exit
         if debug:
             raise
-        _err(f"error[MCG999]: internal error: {type(exc).__name__}: {' '.join(str(exc).split())} (hint: rerun with --debug)")
+        _err(f"error[MCG999]: internal error: {type(exc).__name__}: {flat(str(exc))} (hint: rerun with --debug)")
         raise typer.Exit(ExitCode.ERROR) from None
     raise typer.Exit(code)
 
@@ -510,10 +542,10 @@ def spec_list(
             for pin in spec.load_manifest()
         ]
         if as_json:
-            typer.echo(json_module.dumps(rows, indent=2))
+            _say_block(json_module.dumps(rows, indent=2))
         else:
             for row in rows:
-                typer.echo(
+                _say(
                     f"{row['revision']:11} {str(row['commit'])[:12]}  {str(row['sha256'])[:16]}…  "
                     f"{'cached' if row['cached'] else 'not cached'}{'' if row['released'] else '  (unreleased)'}"
                 )
@@ -554,19 +586,19 @@ def spec_bump(
         old_data = spec.cached(previous)
         location, data = spec.read_unpinned(revision, source, previous, commit)
         old, new = spec.bump(revision, commit, data)
-        typer.echo(f"{revision}: {old.commit[:12]} -> {new.commit[:12]}, sha256 {old.sha256[:16]}… -> {new.sha256[:16]}…")
-        typer.echo(f"  read {location}")
+        _say(f"{revision}: {old.commit[:12]} -> {new.commit[:12]}, sha256 {old.sha256[:16]}… -> {new.sha256[:16]}…")
+        _say(f"  read {location}")
         if old_data is None:
-            typer.echo("  (the previous schema is not in the cache: `mcp-codegen spec pull` before bumping to see the changes)")
+            _say("  (the previous schema is not in the cache: `mcp-codegen spec pull` before bumping to see the changes)")
             return ExitCode.OK
         before = _definitions(json_module.loads(old_data.read_bytes()))
         after = _definitions(json_module.loads(data))
         added, removed = sorted(after.keys() - before.keys()), sorted(before.keys() - after.keys())
         changed = sorted(k for k in before.keys() & after.keys() if before[k] != after[k])
-        typer.echo(f"  definitions: {len(added)} added, {len(removed)} removed, {len(changed)} changed")
+        _say(f"  definitions: {len(added)} added, {len(removed)} removed, {len(changed)} changed")
         for label, names in (("added", added), ("removed", removed), ("changed", changed)):
             if names:
-                typer.echo(f"  {label}: {', '.join(names)}")
+                _say(f"  {label}: {', '.join(names)}")
         return ExitCode.OK
 
     _run(run, debug=debug)
@@ -578,7 +610,7 @@ def _each_pinned_schema(revisions: list[str] | None, spec_source: str | None, *,
     for pin in spec.select(revisions):
         fetched = spec.fetch(pin, spec.resolve_source(spec_source))
         where = spec.store(pin, fetched.data) if keep else fetched.location
-        typer.echo(f"{pin.revision}: sha256 verified ({where})")
+        _say(f"{pin.revision}: sha256 verified ({where})")
     return ExitCode.OK
 
 
@@ -590,4 +622,8 @@ def _definitions(document: dict[str, object]) -> dict[str, object]:
 def main() -> None:
     from codegen.output.tree import stop_on_signals
     stop_on_signals()  # SIGTERM unwinds like Ctrl-C: no staging folder or lock left behind
-    app()
+    try:
+        app()
+    except KeyboardInterrupt:  # a signal before a command started (while the CLI is being set up)
+        _err("error[MCG900]: interrupted before anything was done; the output folder was left as it was")
+        raise SystemExit(ExitCode.ERROR) from None

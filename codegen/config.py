@@ -6,6 +6,7 @@ Validated strictly: an unknown key or a wrong value is a one-line error naming i
 from __future__ import annotations
 
 import math
+import os
 import tomllib
 from pathlib import Path
 from typing import Any, Literal
@@ -15,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from codegen.errors import fail
 from codegen.analysis.naming import is_import_path
 from codegen.limits import DEPTH_CEILING, Limits
+from codegen.schema.load import read_input
 SECTION = "mcp-codegen"
 
 STARTER = '''
@@ -45,6 +47,9 @@ STARTER = '''
 # applied on top of the built-in ones; and built-in errata to switch off, by id.
 # errata = ["mcp-errata.json"]
 # disable-errata = ["json-value-number-null"]
+# Remove the packages of revisions the output folder holds but a run does not generate
+# (without it, such a run is refused; the flag is --prune).
+# prune = false
 # Limits for untrusted schemas.
 # max-schema-bytes = 8388608
 # max-depth = 64
@@ -75,6 +80,7 @@ class Settings(BaseModel):
     max_subschemas: int | None = Field(default=None, alias="max-subschemas", gt=0)
     errata: tuple[str, ...] = ()
     disable_errata: tuple[str, ...] = Field(default=(), alias="disable-errata")
+    prune: bool = False  # remove the packages of revisions a run does not generate (else refused)
 
     @field_validator("pydantic_config")
     @classmethod
@@ -135,13 +141,14 @@ def _is_literal(value: Any, depth: int = 0) -> bool:
 def load(path: Path | None = None) -> Settings:
     """Settings from pyproject.toml (the given one, else ./pyproject.toml if it exists)."""
     pyproject = path or Path("pyproject.toml")
-    if not pyproject.is_file():
+    if not os.path.lexists(pyproject):
         if path is not None:
             raise fail("MCG010", f"config file {path} does not exist")
         return Settings()
+    data = read_input(pyproject, code="MCG010", hint="the config file is a pyproject.toml")
     try:
-        raw = tomllib.loads(pyproject.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raw = tomllib.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise fail("MCG010", f"cannot read {pyproject}: {exc}") from exc
     section = raw.get("tool", {}).get(SECTION, {})
     try:

@@ -34,14 +34,63 @@ class Diagnostic:
         text = f"error[{self.code}]"
         if where:
             text += f" ({where})"
-        text += f": {_single_line(self.message)}"
+        text += f": {self.message}"
         if self.hint:
-            text += f" (hint: {_single_line(self.hint)})"
+            text += f" (hint: {self.hint})"
+        # escaped as a whole, so no part (a name, a pointer, a path, a library's message) can
+        # break the line or reach the terminal as a control sequence
+        return printable(text)
+
+
+def printable(text: str, *, keep: str = "") -> str:
+    """text with every character a terminal would act on shown as a Python-style escape.
+
+    Control characters (C0, DEL, C1: newlines, carriage returns, ANSI escape sequences), format
+    characters (bidi overrides and isolates, zero-width joiners), line and paragraph separators,
+    lone surrogates, private-use and unassigned code points become \\xNN, \\uNNNN or \\UNNNNNNNN;
+    characters in keep are left as they are. Everything that reaches a terminal, a log or a
+    one-line error goes through here, so a name from a schema or a server can neither split a line
+    nor restyle, clear or reorder what is shown.
+    """
+    if text.isprintable() and not keep:
         return text
+    return "".join(c if c.isprintable() or c == " " or c in keep else _escape(c) for c in text)
 
 
-def _single_line(text: str) -> str:
+def printable_json(text: str) -> str:
+    """JSON text (from json.dumps(..., ensure_ascii=False)) with what printable() escapes written as
+    JSON \\u escapes instead: the same document, safe to print. Outside strings JSON text holds
+    only ASCII structure and the line breaks of its indentation, which are kept."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() or c in " \n" else _json_escape(c) for c in text)
+
+
+def _json_escape(char: str) -> str:
+    code = ord(char)
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
+def flat(text: str) -> str:
+    """A library's (possibly wrapped) message as one line of words, for quoting in a Diagnostic."""
     return " ".join(text.split())
+
+
+_SHORT_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _escape(char: str) -> str:
+    code = ord(char)
+    if char in _SHORT_ESCAPES:
+        return _SHORT_ESCAPES[char]
+    if code <= 0xFF:
+        return f"\\x{code:02x}"
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    return f"\\U{code:08x}"
 
 
 class CodegenError(Exception):

@@ -17,7 +17,9 @@ import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-TESTS = sorted(str(p.relative_to(REPO)) for p in (REPO / "tests").glob("test_bad_input*.py"))
+TESTS = sorted(
+    str(p.relative_to(REPO)) for pattern in ("test_bad_input*.py", "test_hardening_*.py") for p in (REPO / "tests").glob(pattern)
+)
 
 
 def main() -> int:

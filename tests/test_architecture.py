@@ -15,7 +15,7 @@ from pathlib import Path
 from .conftest import REPO
 
 PACKAGE = REPO / "codegen"
-BASE = ("codegen.errors", "codegen.limits", "codegen.resources", "codegen.version")
+BASE = ("codegen.errors", "codegen.limits", "codegen.resources", "codegen.safeio", "codegen.version")
 STAGES: tuple[tuple[str, ...], ...] = (
     BASE,
     ("codegen.schema",),

@@ -309,7 +309,6 @@ def test_tools_models_flag_is_an_import_path(scratch: Path) -> None:
 
 def test_tool_helpers_are_distinct_after_case_folding(scratch: Path) -> None:
     from codegen import api
-
     listing = _write(
         scratch / "tools.json",
         {"tools": [{"name": n, "inputSchema": {"type": "object"}, "outputSchema": {"type": "object", "properties": {n: {"type": "integer"}}}} for n in ("HTTPServer", "HttpServer", "httpServer")]},
@@ -327,7 +326,6 @@ def test_every_format_is_a_plain_string(scratch: Path, monkeypatch: pytest.Monke
     import importlib
 
     from codegen import generate_schema
-
     properties = {
         "email": {"type": ["string", "null"], "format": "email"},
         "uri_arm": {"anyOf": [{"type": "string", "format": "uri"}, {"type": "integer"}]},
@@ -354,7 +352,8 @@ def test_every_format_is_a_plain_string(scratch: Path, monkeypatch: pytest.Monke
 
 
 def test_mcp_revisions_use_a_tenth_of_the_work_budget() -> None:
-    from codegen import pipeline, spec
+    from codegen.emit import pipeline
+    from codegen.schema import spec
     from codegen.limits import DEFAULT_LIMITS
 
     used = []
@@ -447,7 +446,6 @@ def test_one_ref_rule_for_models_and_check_output(scratch: Path, monkeypatch: py
     import importlib
 
     from codegen import generate_schema
-
     document = {
         "$defs": {
             "A B": {"type": "string"},
@@ -508,8 +506,7 @@ def test_generated_models_refuse_nan_and_infinity() -> None:
 
 
 def test_smoke_import_refuses_a_package_that_fails_on_first_use() -> None:
-    from codegen import smoke
-
+    from codegen.emit import smoke
     smoke.check({"__init__.py": "__all__ = []\n"})
     broken = {
         "__init__.py": "from .models import *\nfrom .models import __all__\n",

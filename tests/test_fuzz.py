@@ -335,8 +335,7 @@ TOOLS = st.one_of(
 @_settings
 @given(tools=TOOLS, wrapped=st.booleans())
 def test_random_tools_lists(tools: Any, wrapped: bool, tmp_path_factory: pytest.TempPathFactory) -> None:
-    from codegen import tools as server_tools
-
+    from codegen.tools import package as server_tools
     listing = {"jsonrpc": "2.0", "id": 1, "result": {"tools": tools}} if wrapped else {"tools": tools}
     data = json.dumps(listing).encode()
 

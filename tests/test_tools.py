@@ -7,7 +7,7 @@ import importlib
 import json
 import subprocess
 import sys
-import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,10 +17,12 @@ from codegen import api
 from codegen.errors import CodegenError
 from codegen.checks.outputschema import check_output
 
+from . import cpu_bound
 from .conftest import GENERATED, REPO, SPEC
 
 SERVER = REPO / ".cache" / "npm" / "node_modules" / "@modelcontextprotocol" / "server-everything" / "dist" / "index.js"
 EXAMPLE_TOOLS = SPEC / "2026-07-28" / "examples" / "Tool"
+REFUSAL_CPU_SECONDS = 1.0  # CPU of the work alone (tests/cpu_bound.py); refusing takes milliseconds
 
 
 def _tools_list() -> dict[str, Any]:
@@ -138,17 +140,24 @@ def test_hostile_tool_schemas_are_refused_fast(tmp_path: Path, schema: Any, code
             schema = {"type": "object", "properties": {"x": schema}}
     else:
         listing.write_text(json.dumps({"tools": [{"name": "evil", "inputSchema": schema}]}))
-    started = time.monotonic()
-    with pytest.raises(CodegenError) as caught:
-        api.generate_tools(out=tmp_path / "out", tools_file=listing)
-    assert time.monotonic() - started < 1.0
-    assert caught.value.diagnostics[0].code == code
+    def refused(attempt: Callable[[], object]) -> Callable[[], str]:
+        def outcome() -> str:
+            try:
+                attempt()
+            except CodegenError as exc:
+                return exc.diagnostics[0].code
+            return "accepted"
+
+        return outcome
+
+    generated = cpu_bound.measure(refused(lambda: api.generate_tools(out=tmp_path / "out", tools_file=listing)))
+    assert generated.value == code, generated.raised
+    assert generated.cpu_seconds < REFUSAL_CPU_SECONDS, f"{generated.cpu_seconds:.2f} s of CPU"
     assert not (tmp_path / "out").exists()
 
-    started = time.monotonic()
-    with pytest.raises(CodegenError):
-        check_output(schema, {"x": 1})
-    assert time.monotonic() - started < 1.0
+    checked = cpu_bound.measure(refused(lambda: check_output(schema, {"x": 1})))
+    assert checked.value.startswith("MCG"), (checked.value, checked.raised)
+    assert checked.cpu_seconds < REFUSAL_CPU_SECONDS, f"{checked.cpu_seconds:.2f} s of CPU"
 
 
 def test_output_schema_validation_with_local_refs() -> None:
@@ -169,8 +178,7 @@ def test_live_server_everything(tmp_path: Path) -> None:
     result = api.generate_tools(out=tmp_path / "everything_tools", server=command)
     assert "get-structured-content" in (result.fileset.files["__init__.py"])
     # the same server's tools/list saved to a file gives the very same package
-    from codegen import tools
-
+    from codegen.tools import package as tools
     listed, version = tools.list_from_server(command)
     listing = tmp_path / "everything.json"
     listing.write_text(json.dumps({"tools": listed}))

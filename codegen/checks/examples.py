@@ -18,8 +18,10 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from codegen.schema import errata, spec
+from codegen.schema import errata, load, spec
 from codegen.errors import fail
+
+
 @dataclass
 class SourceReport:
     revision: str
@@ -115,7 +117,7 @@ class _SchemaCheck:
         import jsonschema
 
         self.contradictions = {}
-        document = json.loads((source / revision / "schema.json").read_bytes())
+        document = json.loads(load.read_input(source / revision / "schema.json", root=source, revision=revision))
         self.document = errata.apply_errata(document, errata.load_errata(revision), revision)
         self.defs = "$defs" if "$defs" in self.document else "definitions"
         self.cls = jsonschema.validators.validator_for(self.document)

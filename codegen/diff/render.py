@@ -10,8 +10,10 @@ from functools import cache
 from typing import Any
 
 from codegen.version import __version__
+from codegen.errors import printable
 from codegen.resources import templates_dir
 from codegen.diff.report import BREAKING, COMPATIBLE, INFORMATIONAL, SEVERITIES, Change, MethodEntry, Report
+
 FORMATS = ("text", "markdown", "json", "html")
 _STYLE = {BREAKING: "bold red", COMPATIBLE: "yellow", INFORMATIONAL: "dim"}
 _STATUS_ORDER = {"removed": 0, "changed": 1, "added": 2}
@@ -105,6 +107,7 @@ def _environment(*, html: bool):  # type: ignore[no-untyped-def]
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        finalize=_finalize,  # every {{ value }}: no control character, bidi override, ... gets through
     )
     environment.filters["cell"] = _markdown_cell
     environment.filters["sides"] = sides_of
@@ -112,6 +115,18 @@ def _environment(*, html: bool):  # type: ignore[no-untyped-def]
     environment.filters["few"] = _few
     environment.filters["who"] = _who
     return environment
+
+
+def _finalize(value: Any) -> Any:
+    """What a template prints, escaped like every text mcp-codegen prints (line breaks kept:
+    a macro's output is a block of lines); HTML already escaped stays Markup."""
+    import markupsafe
+
+    if isinstance(value, markupsafe.Markup):
+        return markupsafe.Markup(printable(str(value), keep="\n\t"))
+    if isinstance(value, str):
+        return printable(value, keep="\n\t")
+    return value
 
 
 def _markdown_cell(value: Any) -> str:
@@ -137,7 +152,8 @@ def text(report: Report, *, color: bool) -> str:
     lines: list[Text] = []
 
     def line(*parts: tuple[str, str] | str) -> None:
-        lines.append(Text.assemble(*parts))
+        # every part escaped: names, summaries and details come from the schemas
+        lines.append(Text.assemble(*(printable(p) if isinstance(p, str) else (printable(p[0]), p[1]) for p in parts)))
 
     summary = report.summary()
     wire, python = summary["wire"], summary["python"]

@@ -10,6 +10,8 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from ..errors import printable_json
+
 FORMAT = "mcp-codegen-diff/1"
 BREAKING = "breaking"
 COMPATIBLE = "compatible"
@@ -149,4 +151,4 @@ class Report:
         }
 
     def as_json(self) -> str:
-        return json.dumps(self.as_dict(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+        return printable_json(json.dumps(self.as_dict(), indent=2, sort_keys=True, ensure_ascii=False)) + "\n"

@@ -64,10 +64,12 @@ def load_side(which: str, spec_source: str | None = None, limits: Limits = DEFAU
         path = Path(which)
         if path.is_dir():
             path = path / "schema.json"
-        data = load.read_input(
-            path, hint="give a pinned revision (see `mcp-codegen spec list`) or a schema.json path"
-        )
         label = path.parent.name if path.stem == "schema" and path.parent.name else path.stem
+        data = load.read_input(
+            path,
+            limit=limits.max_schema_bytes,
+            hint="give a pinned revision (see `mcp-codegen spec list`) or a schema.json path",
+        )
         raw = load.parse_json(data, label, limits)
     else:
         pin = spec.find_pin(which)

@@ -15,8 +15,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from codegen.analysis import ir
-from codegen.errors import fail
+from codegen.errors import fail, flat
 from codegen.resources import templates_dir
+
 BASE_MODULE = "_base"
 BASE_CLASS = "MCPModel"
 STRUCTURAL_MODULE = "_structural"
@@ -133,7 +134,7 @@ def generate_models(lowered: Mapping[str, Any], revision: ir.Revision, header: s
     except dcg.Error as exc:
         raise fail(
             "MCG401",
-            f"datamodel-code-generator refused the schema: {exc}",
+            f"datamodel-code-generator refused the schema: {flat(str(exc))}",
             revision=revision.revision,
         ) from exc
     if not isinstance(source, str):

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from functools import cache
 
-from codegen.errors import fail
+from codegen.errors import fail, flat
+
 LINE_LENGTH = 100
 
 
@@ -30,7 +31,7 @@ def format_python(source: str, *, name: str, revision: str | None = None) -> str
     except black.InvalidInput as exc:
         raise fail(
             "MCG502",
-            f"generated {name} is not valid Python: {exc}",
+            f"generated {name} is not valid Python: {flat(str(exc))}",
             revision=revision,
             hint="this is a generator bug; please report it with the schema",
         ) from exc

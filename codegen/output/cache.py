@@ -20,9 +20,11 @@ from typing import Any
 from codegen.version import __version__
 from codegen.analysis import ir
 from codegen.schema import spec
+from codegen.errors import CodegenError
 from codegen.limits import Limits
-from codegen.output.tree import read_tree
+from codegen.output.tree import guard_root, scan
 from codegen.resources import spec_dir, templates_dir
+
 _SOURCE = Path(__file__).resolve().parent.parent  # all of codegen/: any change to the generator is a new key
 
 
@@ -68,7 +70,12 @@ def lookup(key: str, out: Path) -> dict[str, Any] | None:
         record: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    return record if record.get("files") == _hashes(read_tree(out)) else None
+    try:
+        guard_root(out, checking=True)
+        tree = scan(out)
+    except (CodegenError, OSError):
+        return None  # not a folder to compare with: the run itself says why
+    return record if not tree.special and record.get("files") == _hashes(tree.files) else None
 
 
 def save(key: str, files: Mapping[str, str], summaries: list[dict[str, Any]]) -> None:

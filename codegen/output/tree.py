@@ -4,6 +4,13 @@ The output root (e.g. generated/mcp_models) is owned by the generator: it is sta
 temporary folder and swapped in with two renames while SIGINT/SIGTERM are held back, so a failed or
 interrupted run leaves the previous tree exactly as it was. A lock on the parent folder keeps two
 runs from writing the same output at once.
+
+What is already there is read as untrusted (a pull request can put anything into a committed
+output folder): the root must be a real folder (not a link, not a file) holding a package this
+tool generated; inside it, links are never followed and nothing but regular files is opened, the
+walk is bounded in files and bytes, and everything that is not a regular file is reported by what
+it is, never read. A run removes only files this tool wrote (their first line carries MARKER), and
+only with `prune` whole packages (revisions) the new run no longer generates.
 """
 
 from __future__ import annotations
@@ -16,15 +23,23 @@ import os
 import secrets
 import shutil
 import signal
+import stat
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from codegen import safeio
 from codegen.emit.stamp import MARKER
 from codegen.errors import fail
+
+_MARKER_SPAN = 500  # the marker is on the first line of every file the generator writes
 _IGNORED_DIRS = frozenset({"__pycache__", ".mypy_cache", ".pytest_cache"})
 _STAGING = ".staging-"
 _OLD = ".old-"
+# The most a previous output folder is read to (raised to 4x the new file set when that is larger):
+# the generated tree of every revision is ~60 files and ~1 MB.
+MAX_FILES = 10_000
+MAX_BYTES = 64 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -52,17 +67,175 @@ class _Diff:
     unchanged: int = 0
 
 
+@dataclass(frozen=True)
+class Tree:
+    """What an output folder holds: its regular files' bytes, and what else is there (never read)."""
+
+    files: dict[str, bytes]
+    special: dict[str, str] = field(default_factory=dict)  # posix relative path -> what it is
+
+
+def guard_root(root: Path, *, checking: bool = False) -> None:
+    """Refuse, before anything of it is read or moved, an output root that is not a folder this
+    tool may replace: a symbolic link, a file (an executable above all), a FIFO or device, or a
+    non-empty folder whose __init__.py does not carry the generator's marker."""
+    action = "check" if checking else "replace"
+    if not checking:
+        _refuse_unwritable(root)
+    try:
+        status = os.lstat(root)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise _io_error(exc, root, "read") from exc
+    if not stat.S_ISDIR(status.st_mode):
+        raise fail(
+            "MCG603",
+            f"refusing to {action} {root}: it is {safeio.describe(status.st_mode, root)}, not a package folder",
+            hint="--out names the folder the package goes in; give a new or previously generated folder"
+            + (" itself, not a link to it" if stat.S_ISLNK(status.st_mode) else ""),
+        )
+    try:
+        with os.scandir(root) as entries:
+            empty = next(entries, None) is None
+        if empty:
+            return
+        head: bytes | None = safeio.read_regular(root / "__init__.py", _MARKER_SPAN * 8)[:_MARKER_SPAN]
+    except (FileNotFoundError, safeio.TooLarge):
+        head = b""
+    except safeio.NotRegular as exc:
+        if not checking:
+            _refuse_special(root, {"__init__.py": exc.what})
+        head = None  # `check` names it in its report, by what it is
+    except OSError as exc:
+        raise _io_error(exc, root, "read") from exc
+    if head is not None and MARKER.encode() not in head:
+        raise fail(
+            "MCG603",
+            f"refusing to {action} {root}: it holds files that mcp-codegen did not generate",
+            hint="choose an empty or previously generated output folder",
+        )
+    try:
+        special = {rel: what for rel, _, what in _walk(root, MAX_FILES, MAX_BYTES) if what}
+    except OSError as exc:
+        raise _io_error(exc, root, "read") from exc
+    if not checking:  # `check` names them in its report instead
+        _refuse_special(root, special)
+
+
+def guard_pruning(root: Path, kept: set[str], *, prune: bool) -> None:
+    """Before generating: the packages (folders) root holds that this run will not write are
+    removed only with prune, and only if mcp-codegen wrote every file in them."""
+    if not os.path.isdir(root) or os.path.islink(root):
+        return
+    with os.scandir(root) as entries:
+        dropped = sorted(
+            e.name for e in entries if e.is_dir(follow_symlinks=False) and e.name not in _IGNORED_DIRS | kept
+        )
+    if not dropped:
+        return
+    removed: dict[str, bytes] = {}
+    for name in dropped:
+        try:
+            tree = scan(root / name)
+        except OSError as exc:
+            raise _io_error(exc, root / name, "read") from exc
+        _refuse_special(root, {f"{name}/{rel}": what for rel, what in tree.special.items()})
+        removed.update({f"{name}/{rel}": data for rel, data in tree.files.items()})
+    _refuse_foreign(root, removed, sorted(removed))
+    if not prune:
+        _refuse_pruning(root, FileSet(root, {}), [f"{name}/" for name in dropped])
+
+
+def _refuse_unwritable(root: Path) -> None:
+    """Before any work: the folder the output goes in (its nearest existing ancestor) and a
+    previous output folder must be writable, or the run would fail only at its very end."""
+    existing = next((p for p in (root.parent, *root.parent.parents) if os.path.lexists(p)), None)
+    if existing is not None and os.path.isdir(existing) and not os.access(existing, os.W_OK | os.X_OK):
+        raise _io_error(PermissionError(errno.EACCES, "permission denied"), existing)
+    if os.path.isdir(root) and not os.path.islink(root) and not os.access(root, os.W_OK | os.X_OK):
+        raise _io_error(PermissionError(errno.EACCES, "permission denied"), root)
+
+
+def _walk(root: Path, max_files: int, max_bytes: int) -> Iterator[tuple[str, os.DirEntry[str], str]]:
+    """(relative path, entry, what it is if not a regular file) for everything under root, in
+    order, without following a link or opening a file: more than max_files entries, or regular
+    files of more than max_bytes in all, is MCG606 (that is not a folder this tool wrote)."""
+    total = count = 0
+    pending = [""]
+    while pending:
+        folder = pending.pop()
+        with os.scandir(root / folder) as listing:
+            entries = sorted(listing, key=lambda e: e.name)
+        for entry in entries:
+            rel = f"{folder}/{entry.name}" if folder else entry.name
+            count += 1
+            if count > max_files:
+                raise _too_big(root, f"more than {max_files:,} files")
+            status = entry.stat(follow_symlinks=False)
+            if stat.S_ISDIR(status.st_mode):
+                if entry.name not in _IGNORED_DIRS:
+                    pending.append(rel)
+                continue
+            if stat.S_ISREG(status.st_mode) and status.st_nlink > 1:
+                # another name for a file elsewhere (mcp-codegen writes none): its content is not ours to show
+                yield rel, entry, f"a file with {status.st_nlink} hard links"
+            elif stat.S_ISREG(status.st_mode):
+                total += status.st_size
+                if total > max_bytes:
+                    raise _too_big(root, f"more than {max_bytes:,} bytes")
+                yield rel, entry, ""
+            else:
+                yield rel, entry, safeio.describe(status.st_mode, Path(entry.path))
+
+
+def scan(root: Path, *, max_files: int = MAX_FILES, max_bytes: int = MAX_BYTES) -> Tree:
+    """Every entry under root (generated caches excluded), by posix relative path, without following
+    a single symbolic link: regular files read (at most max_bytes in all), everything else described.
+    More than max_files entries or max_bytes is MCG606: that folder is not one this tool wrote."""
+    files: dict[str, bytes] = {}
+    special: dict[str, str] = {}
+    if not os.path.isdir(root) or os.path.islink(root):
+        return Tree(files, special)
+    total = 0
+    for rel, entry, what in _walk(root, max_files, max_bytes):
+        if what:
+            special[rel] = what
+            continue
+        try:
+            data = safeio.read_regular(Path(entry.path), max_bytes - total)
+        except safeio.NotRegular as exc:  # replaced since it was listed
+            special[rel] = exc.what
+            continue
+        except safeio.TooLarge:  # grew since it was listed
+            raise _too_big(root, f"more than {max_bytes:,} bytes") from None
+        files[rel] = data
+        total += len(data)
+    return Tree(dict(sorted(files.items())), dict(sorted(special.items())))
+
+
 def read_tree(root: Path) -> dict[str, bytes]:
-    """Every file under root (generated caches excluded), by posix relative path."""
-    tree: dict[str, bytes] = {}
-    if not root.is_dir():
-        return tree
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if d not in _IGNORED_DIRS)
-        for filename in sorted(filenames):
-            path = Path(dirpath) / filename
-            tree[path.relative_to(root).as_posix()] = path.read_bytes()
-    return tree
+    """Every regular file under root (generated caches excluded), by posix relative path; links
+    and special files are left out, unread."""
+    return scan(root).files
+
+
+def _budget(fileset: FileSet) -> dict[str, int]:
+    size = sum(len(text) for text in fileset.files.values())
+    return {"max_files": max(MAX_FILES, 4 * len(fileset.files)), "max_bytes": max(MAX_BYTES, 4 * size)}
+
+
+def _too_big(root: Path, what: str) -> Exception:
+    return fail(
+        "MCG606",
+        f"refusing to read {root}: it holds {what}, far more than mcp-codegen writes",
+        hint="choose an empty or previously generated output folder; nothing was changed",
+    )
+
+
+def _ours(rel: str, data: bytes) -> bool:
+    """A file this tool wrote: its first line carries the marker (py.typed: empty)."""
+    return MARKER.encode() in data[:_MARKER_SPAN] or (rel.rsplit("/", 1)[-1] == "py.typed" and not data)
 
 
 def _compare(fileset: FileSet, on_disk: Mapping[str, bytes]) -> _Diff:
@@ -77,16 +250,27 @@ def _compare(fileset: FileSet, on_disk: Mapping[str, bytes]) -> _Diff:
 
 
 def unified_diff(fileset: FileSet) -> list[str]:
-    """Lines of a unified diff from what is on disk to what would be generated (empty: no drift)."""
-    on_disk = read_tree(fileset.root)
+    """Lines of a unified diff from what is on disk to what would be generated (empty: no drift).
+
+    Only regular files inside the output folder are read and shown; a link or special file there is
+    named with what it is (a link with its target), and its content never is."""
+    guard_root(fileset.root, checking=True)
+    try:
+        tree = scan(fileset.root, **_budget(fileset))
+    except OSError as exc:
+        raise _io_error(exc, fileset.root, "read") from exc
+    on_disk = tree.files
     lines: list[str] = []
-    for rel in sorted(set(on_disk) | set(fileset.files)):
+    for rel in sorted(set(on_disk) | set(fileset.files) | set(tree.special)):
+        label = (fileset.root / rel).as_posix()
+        if rel in tree.special:
+            what = tree.special[rel]
+            lines.append(f"not a regular file (not read): {label} is {what}; mcp-codegen writes none: remove it\n")
         old = on_disk.get(rel)
         new = fileset.files.get(rel)
         old_text = old.decode("utf-8", "replace") if old is not None else ""
         if new is not None and old is not None and old == new.encode("utf-8"):
             continue
-        label = (fileset.root / rel).as_posix()
         lines.extend(
             difflib.unified_diff(
                 old_text.splitlines(keepends=True),
@@ -127,10 +311,15 @@ def stop_on_signals() -> None:
         signal.signal(signum, interrupt)
 
 
-def write(fileset: FileSet) -> WriteReport:
-    """Make fileset.root hold exactly fileset.files; nothing is touched when nothing changed."""
+def write(fileset: FileSet, *, prune: bool = False) -> WriteReport:
+    """Make fileset.root hold exactly fileset.files; nothing is touched when nothing changed.
+
+    Refused, before anything is moved: a root that is not a generated folder (guard_root), a link or
+    special file inside it, a file this tool did not write that the run would remove, and (unless
+    prune) a whole package, such as another revision, that the run would remove."""
     root = fileset.root
     parent = root.parent
+    guard_root(root)
     try:
         parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -138,13 +327,17 @@ def write(fileset: FileSet) -> WriteReport:
     with _locked(parent):
         try:
             _recover(root)
-            on_disk = read_tree(root)
+            guard_root(root)  # again: a recovered tree is checked like any other
+            tree = scan(root, **_budget(fileset))
         except OSError as exc:
             raise _io_error(exc, root, "read") from exc
-        diff = _compare(fileset, on_disk)
+        _refuse_special(root, tree.special)
+        diff = _compare(fileset, tree.files)
         if not diff.changed and not diff.removed:
             return WriteReport(root, unchanged=diff.unchanged)
-        _refuse_foreign(root, on_disk)
+        _refuse_foreign(root, tree.files, diff.removed)
+        if not prune:
+            _refuse_pruning(root, fileset, diff.removed)
         if root.exists() and not os.access(root, os.W_OK | os.X_OK):
             # the swap would replace a folder its owner made read-only (and could not remove it)
             raise _io_error(PermissionError(errno.EACCES, "permission denied"), root)
@@ -170,8 +363,9 @@ def _stage(fileset: FileSet, staging: Path, root: Path, changed: set[str]) -> No
             target = staging / rel
             target.parent.mkdir(parents=True, exist_ok=True)
             if rel not in changed:
-                # unchanged: keep the very same file (and its mtime) from the current tree
-                shutil.copy2(root / rel, target)
+                # unchanged: keep the very same file (and its mtime) from the current tree (a
+                # regular file, as scanned: never followed if it has become a link since)
+                shutil.copy2(root / rel, target, follow_symlinks=False)
             else:
                 with open(target, "w", encoding="utf-8", newline="\n") as handle:
                     handle.write(text)
@@ -185,17 +379,17 @@ def _swap(staging: Path, root: Path) -> None:
     old = root.with_name(f".{root.name}{_OLD}{os.getpid()}")
     with _signals_held() as caught:
         try:
-            if root.exists():
+            if os.path.lexists(root):
                 os.rename(root, old)
             try:
                 os.rename(staging, root)
             except OSError:
-                if old.exists():
+                if os.path.lexists(old):
                     os.rename(old, root)
                 raise
         except OSError as exc:
             raise _io_error(exc, root) from exc
-        shutil.rmtree(old, ignore_errors=True)
+        _remove(old)
         # a signal that came during the swap is taken here, so it cannot claim the old tree stayed
         for signum in sorted(signal.sigpending() & _HELD):
             caught.append(signal.sigwait({signum}))
@@ -204,25 +398,59 @@ def _swap(staging: Path, root: Path) -> None:
 
 
 def _recover(root: Path) -> None:
-    """Undo what a run killed mid-swap left behind: restore the old tree, drop stale staging folders."""
+    """Undo what a run killed mid-swap left behind: restore the old tree, drop stale staging folders.
+    Only real folders are restored or removed; a link of that name is only unlinked (never followed)."""
     parent = root.parent
     olds = sorted(parent.glob(f".{root.name}{_OLD}*"))
-    if olds and not root.exists():
-        os.rename(olds[-1], root)
-        olds = olds[:-1]
+    real = [p for p in olds if p.is_dir() and not p.is_symlink()]
+    if real and not os.path.lexists(root):
+        os.rename(real[-1], root)
+        olds.remove(real[-1])
     for leftover in [*olds, *parent.glob(f".{root.name}{_STAGING}*")]:
-        shutil.rmtree(leftover, ignore_errors=True)
+        _remove(leftover)
 
 
-def _refuse_foreign(root: Path, on_disk: Mapping[str, bytes]) -> None:
-    if not on_disk:
-        return
-    init = on_disk.get("__init__.py", b"")
-    if MARKER.encode() not in init[:500]:
+def _remove(path: Path) -> None:
+    if path.is_symlink() or not path.is_dir():
+        with contextlib.suppress(OSError):
+            path.unlink()
+    else:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def _refuse_special(root: Path, special: Mapping[str, str]) -> None:
+    if special:
+        rel, what = next(iter(special.items()))
+        more = f" (and {len(special) - 1} more)" if len(special) > 1 else ""
         raise fail(
-            "MCG603",
-            f"refusing to replace {root}: it holds files that mcp-codegen did not generate",
-            hint="choose an empty or previously generated output folder",
+            "MCG608",
+            f"refusing to replace {root}: {rel} is not a regular file, it is {what}{more}",
+            hint="mcp-codegen writes only regular files and did not read it; remove it from the output folder",
+        )
+
+
+def _refuse_foreign(root: Path, on_disk: Mapping[str, bytes], removed: list[str]) -> None:
+    """Nothing a user wrote is deleted: a file the new tree drops must carry the generator's mark."""
+    foreign = [rel for rel in removed if not _ours(rel, on_disk[rel])]
+    if foreign:
+        more = f" (and {len(foreign) - 1} more: {', '.join(foreign[1:4])}{', …' if len(foreign) > 4 else ''})"
+        raise fail(
+            "MCG607",
+            f"refusing to remove {foreign[0]} from {root}: mcp-codegen did not write it"
+            + (more if len(foreign) > 1 else ""),
+            hint="move it out of the output folder (mcp-codegen replaces the folder as a whole); nothing was changed",
+        )
+
+
+def _refuse_pruning(root: Path, fileset: FileSet, removed: list[str]) -> None:
+    """A run that would drop whole packages (other revisions) from the root says so and needs prune."""
+    kept = {rel.split("/", 1)[0] for rel in fileset.files if "/" in rel}
+    dropped = sorted({rel.split("/", 1)[0] for rel in removed if "/" in rel} - kept)
+    if dropped:
+        raise fail(
+            "MCG605",
+            f"this run would remove {len(dropped)} previously generated package(s) from {root}: {', '.join(dropped)}",
+            hint="generate them too (e.g. without -r), or pass --prune (config: prune = true) to remove them",
         )
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -16,8 +17,11 @@ from typing import Any
 import jsonpatch
 import jsonpointer as rfc6901
 
+from codegen.schema import load
 from codegen.errors import fail
 from codegen.resources import spec_dir
+
+
 @dataclass(frozen=True)
 class Erratum:
     id: str
@@ -33,13 +37,14 @@ def errata_path(revision: str) -> Path:
 def load_errata(revision: str, path: Path | None = None) -> tuple[Erratum, ...]:
     """The errata of a pinned revision (spec/errata/<rev>.json), or of an explicit errata file."""
     path = path or errata_path(revision)
-    if not path.exists():
+    if not os.path.lexists(path):
         if path != errata_path(revision):
             raise fail("MCG201", f"errata file {path} does not exist", revision=revision)
         return ()
+    data = load.read_input(path, code="MCG201", revision=revision)
     try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
+        raw = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise fail("MCG201", f"cannot read errata file {path.name}: {exc}", revision=revision) from exc
     entries = raw.get("errata") if isinstance(raw, dict) else None
     if not isinstance(entries, list):
@@ -78,7 +83,7 @@ class Selection:
         """What the selection applies, for the run cache: the user files' bytes and the ids off."""
         digest = hashlib.sha256(json.dumps([self.builtin, sorted(self.disabled)]).encode())
         for path in self.files:
-            digest.update(path.read_bytes() if path.is_file() else b"missing:" + str(path).encode())
+            digest.update(load.read_input(path, code="MCG201", revision=self.builtin or "errata"))
         return digest.hexdigest()
 
 

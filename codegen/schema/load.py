@@ -10,9 +10,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from codegen import safeio
 from codegen.schema import pointers, schemas, wellformed
 from codegen.errors import fail
 from codegen.limits import DEPTH_CEILING, Limits
+
 DEFS = "$defs"
 _LEGACY_DEFS = "definitions"
 _LEGACY_PREFIX = "#/definitions/"
@@ -33,12 +35,42 @@ class SchemaDoc:
         return defs
 
 
-def read_input(path: Path, *, revision: str | None = None, hint: str | None = None) -> bytes:
-    """The bytes of an input file (a schema, a tools/list result), or MCG003 saying why not."""
+# The most any input file is read to when no schema limit applies to it (a pinned schema, whose
+# sha256 is checked afterwards, an errata or config file): MCP schemas are ~200 KB.
+INPUT_CEILING = 64 * 1024 * 1024
+
+
+def read_input(
+    path: Path,
+    *,
+    revision: str | None = None,
+    hint: str | None = None,
+    limit: int | None = None,
+    root: Path | None = None,
+    code: str = "MCG003",
+) -> bytes:
+    """The bytes of an input file (a schema, a tools/list result, errata, a config file), or an error
+    saying why not: `code` when it cannot be read, is not a regular file (a FIFO, a device, a
+    socket) or is a symbolic link leading out of root (default: its own folder); MCG101 when it
+    holds more than limit bytes (checked before reading, and while reading)."""
     try:
-        return path.read_bytes()
+        return safeio.read_input(path, limit if limit is not None else INPUT_CEILING, root)
+    except safeio.NotRegular as exc:
+        raise fail(
+            code, f"cannot read {path}: it is not a regular file, it is {exc.what}", revision=revision,
+            hint=hint or "give the path of the file itself; nothing was read",
+        ) from exc  # fmt: skip
+    except safeio.TooLarge as exc:
+        size = f"{exc.size:,} bytes" if exc.size is not None else f"more than {exc.limit:,} bytes"
+        raise fail(
+            "MCG101" if limit is not None else code,
+            f"schema is {size}, over the limit of {exc.limit:,}",
+            revision=revision,
+            pointer="#" if limit is not None else None,
+            hint="raise --max-schema-bytes if this file is trusted" if limit is not None else "is this the right file?",
+        ) from exc
     except OSError as exc:
-        raise fail("MCG003", f"cannot read {path}: {exc.strerror or exc}", revision=revision, hint=hint) from exc
+        raise fail(code, f"cannot read {path}: {exc.strerror or exc}", revision=revision, hint=hint) from exc
 
 
 def parse_json(data: bytes, revision: str, limits: Limits) -> dict[str, Any]:

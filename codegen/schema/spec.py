@@ -133,7 +133,7 @@ def store(pin: Pin, data: bytes) -> Path:
 def fetch(pin: Pin, source: str | None) -> SchemaSource:
     """The pinned schema's bytes, from a mirror folder/URL, the cache or upstream; always sha256-verified."""
     if source is None and (hit := cached(pin)) is not None:
-        data = hit.read_bytes()
+        data = load.read_input(hit, revision=pin.revision)
         verify(pin, data, str(hit))
         return SchemaSource(pin, str(hit), data)
     if source is None:
@@ -151,6 +151,7 @@ def fetch(pin: Pin, source: str | None) -> SchemaSource:
         location = str(path)
         data = load.read_input(
             path,
+            root=Path(source),
             revision=pin.revision,
             hint=f"the spec source must hold <revision>/schema.json ({SPEC_SOURCE_ENV} or --spec-source)",
         )
@@ -240,4 +241,4 @@ def read_unpinned(revision: str, source: str | None, pin: Pin, commit: str) -> t
         location = f"{source.rstrip('/')}/{revision}/schema.json"
         return location, _download(location, pin)
     path = Path(source) / revision / "schema.json"
-    return str(path), load.read_input(path, revision=revision)
+    return str(path), load.read_input(path, root=Path(source), revision=revision)

@@ -11,19 +11,27 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import logging
+import os
 import re
+import shlex
+import sys
+import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import Any, TextIO
 
 from codegen.analysis import analyze, naming
 from codegen.schema import budget, load, pointers, schemas
 from codegen.emit import render
-from codegen.errors import CodegenError, Diagnostic, fail
+from codegen.errors import CodegenError, Diagnostic, fail, flat
 from codegen.emit.format import format_python
 from codegen.limits import Limits
 from codegen.emit.pipeline import build_models
 from codegen.emit.stamp import header
+from codegen.tools import relay as _relay
+
 LABEL = "tools/list"
 _NAMES_HINT = "each tool has its own non-empty `name` (the MCP spec requires unique names)"
 
@@ -227,7 +235,9 @@ def _relocated(exc: CodegenError, origins: Mapping[str, str]) -> CodegenError:
     )
 
 
-async def _list_from_server(command: Sequence[str], timeout: float) -> tuple[list[dict[str, Any]], str]:
+async def _list_from_server(
+    command: Sequence[str], timeout: float, errlog: TextIO
+) -> tuple[list[dict[str, Any]], str, int]:
     try:
         from mcp import ClientSession, StdioServerParameters
         from mcp.client.stdio import stdio_client
@@ -240,24 +250,102 @@ async def _list_from_server(command: Sequence[str], timeout: float) -> tuple[lis
         ) from exc
 
     params = StdioServerParameters(command=command[0], args=list(command[1:]))
-    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+    async with stdio_client(params, errlog=errlog) as (read, write), ClientSession(read, write) as session:
         initialized = await asyncio.wait_for(session.initialize(), timeout)
         listed = await asyncio.wait_for(session.list_tools(), timeout)
     version = str(getattr(initialized, "protocol_version", None) or getattr(initialized, "protocolVersion", ""))
     dumped = listed.model_dump(mode="json", by_alias=True, exclude_none=True)
-    return list(dumped["tools"]), version
+    size = len(json.dumps(dumped, separators=(",", ":"), ensure_ascii=False).encode("utf-8", "surrogatepass"))
+    return list(dumped["tools"]), version, size
 
 
-def list_from_server(command: Sequence[str], *, timeout: float = 30.0) -> tuple[list[dict[str, Any]], str]:
-    """The tools of a live server started over stdio, and the protocol version it negotiated."""
+# What a JSON-RPC response adds around a tools/list result ({"jsonrpc":"2.0","id":..,"result":..}).
+_ENVELOPE_BYTES = 4096
+
+
+def list_from_server(
+    command: Sequence[str], *, timeout: float = 30.0, limits: Limits | None = None
+) -> tuple[list[dict[str, Any]], str]:
+    """The tools of a live server started over stdio, and the protocol version it negotiated.
+
+    Held to limits.max_schema_bytes like a tools/list file: the server runs behind a relay
+    (codegen/tools/relay.py) that ends it as soon as one message grows past the limit, before the
+    client library buffers or parses more; the result it sent is measured again as compact JSON.
+    The server's stderr and the client library's log are kept apart: only their last words are
+    quoted (escaped) when listing fails, so nothing a server writes reaches the terminal raw.
+    """
+    limit = limits.max_schema_bytes if limits is not None else DEFAULT_SERVER_BYTES
+    log = _LastRecord()
+    library_log = logging.getLogger("mcp")
+    library_log.addHandler(log)
+    propagate, library_log.propagate = library_log.propagate, False
     try:
-        return asyncio.run(_list_from_server(command, timeout))
-    except CodegenError:
-        raise
-    except Exception as exc:  # noqa: BLE001 - any failure of a foreign process becomes one clear error
-        raise fail(
-            "MCG703",
-            f"cannot list the tools of `{' '.join(command)}`: {type(exc).__name__}: {exc}",
-            revision=LABEL,
-            hint="check that the command starts an MCP server speaking stdio",
-        ) from exc
+        with tempfile.TemporaryDirectory() as scratch, tempfile.TemporaryFile(
+            "w+", encoding="utf-8", errors="replace"
+        ) as errlog:
+            report = Path(scratch) / "relay"
+            relayed = [sys.executable, str(Path(_relay.__file__)), str(limit + _ENVELOPE_BYTES), str(report), *command]
+            try:
+                tools, version, size = asyncio.run(_list_from_server(relayed, timeout, errlog))
+            except CodegenError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - any failure of a foreign process becomes one clear error
+                if report.exists():  # the relay cut the server off
+                    raise _over_limit(f"more than {limit:,} bytes", limit) from exc
+                said = _last_line(errlog)
+                reason = _innermost(exc)
+                raise fail(
+                    "MCG703",
+                    f"cannot list the tools of `{shlex.join(command)}`: {type(reason).__name__}: {flat(str(reason))}"
+                    + (f" ({flat(log.last)})" if log.last else "")
+                    + (f" (the server said: {said})" if said else ""),
+                    revision=LABEL,
+                    hint="check that the command starts an MCP server speaking stdio",
+                ) from exc
+    finally:
+        library_log.removeHandler(log)
+        library_log.propagate = propagate
+    if limits is not None and size > limits.max_schema_bytes:
+        raise _over_limit(f"{size:,} bytes (as compact JSON)", limits.max_schema_bytes)
+    return tools, version
+
+
+DEFAULT_SERVER_BYTES = 64 * 1024 * 1024  # without limits: still not unbounded
+
+
+def _over_limit(size: str, limit: int) -> CodegenError:
+    return fail(
+        "MCG101",
+        f"the server's tools/list result is {size}, over the limit of {limit:,}",
+        revision=LABEL,
+        pointer="#",
+        hint="raise --max-schema-bytes if this server is trusted",
+    )
+
+
+def _innermost(exc: BaseException) -> BaseException:
+    """The first leaf of an exception group (anyio wraps a transport's failure in one)."""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    return exc
+
+
+class _LastRecord(logging.Handler):
+    """Keeps the last message the client library logged (its parse errors), instead of printing it."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.last = ""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        detail = f": {record.exc_info[1]}" if record.exc_info and record.exc_info[1] else ""
+        self.last = (record.getMessage() + detail)[:300]
+
+
+def _last_line(errlog: TextIO, limit: int = 300) -> str:
+    """The last non-empty line the server wrote on stderr (read from the end, at most limit characters)."""
+    fd = errlog.fileno()
+    end = os.fstat(fd).st_size
+    tail = os.pread(fd, 4 * limit, max(0, end - 4 * limit)).decode("utf-8", "replace")
+    lines = [line.strip() for line in tail.split("\n") if line.strip()]
+    return lines[-1][:limit] if lines else ""
