@@ -108,12 +108,16 @@ def generate(
     progress: Callable[[str, int, int], None] | None = None,
     use_cache: bool = True,
     jobs_count: int | None = None,
+    errata_files: Sequence[Path] = (),
+    disabled_errata: Sequence[str] = (),
     prune: bool = False,
 ) -> GenerateResult:
     """Generate the packages of pinned revisions (all by default) into out; or, with check, compare.
 
     progress(revision, index, count) is called as each revision starts. jobs_count: revisions built
     at once, in worker processes (default: one per core; 1 builds them all in this process).
+    errata_files: the user's errata, applied to every chosen revision on top of the built-in ones;
+    disabled_errata: ids of built-in errata not to apply.
     prune: remove the packages of revisions out holds that this run does not generate (without it,
     such a run is refused).
     """
@@ -121,7 +125,12 @@ def generate(
     output.guard_root(out, checking=check)  # before any work: a link, a file, a foreign folder
     source = spec.resolve_source(spec_source)
     options = options or ir.Options()
-    key = cache.run_key(chosen, options, limits, source) if use_cache else None
+    _check_disabled(disabled_errata, [pin.revision for pin in chosen])
+    selections = {
+        pin.revision: errata.Selection(pin.revision, tuple(errata_files), frozenset(disabled_errata)) for pin in chosen
+    }
+    fingerprint = "".join(s.fingerprint() for s in selections.values()) if errata_files or disabled_errata else ""
+    key = cache.run_key(chosen, options, limits, source, fingerprint) if use_cache else None
     record = cache.lookup(key, out) if key else None
     if record is not None:  # the output already is what this run would produce
         summaries = tuple(RevisionSummary.from_json(s) for s in record["summaries"])
@@ -142,7 +151,11 @@ def generate(
             if pin.examples or pages
             else None
         )
-        jobs.append(workers.Job(pin.revision, pin.package, fetched.data, pin.sha256, limits, examples, options))
+        jobs.append(
+            workers.Job(
+                pin.revision, pin.package, fetched.data, pin.sha256, limits, examples, options, selections[pin.revision]
+            )
+        )
     if not check:  # the inputs are read; before generating: other revisions out holds need prune
         output.guard_pruning(out, {pin.package for pin in chosen}, prune=prune)
     built = workers.build_all(
@@ -170,27 +183,46 @@ def generate_schema(
     check: bool = False,
     limits: Limits = DEFAULT_LIMITS,
     options: ir.Options | None = None,
+    errata_files: Sequence[Path] = (),
+    disabled_errata: Sequence[str] = (),
     prune: bool = False,
 ) -> GenerateResult:
     """Generate one package (out itself) from any schema.json on disk, with the same pipeline.
 
-    errata_file: an errata JSON file (the format of spec/errata/<rev>.json) to apply first.
+    A schema byte-identical to a pinned revision gets that revision's built-in errata (but those in
+    disabled_errata); then errata_file and errata_files (the format of spec/errata/<rev>.json) apply.
     """
     output.guard_root(out, checking=check)
     # the folder's name as given (made absolute, `..` folded), without following a link to the file
     label = _safe_label(name or Path(os.path.abspath(schema)).parent.name or "custom")
     data = load.read_input(schema, revision=label, limit=limits.max_schema_bytes)
+    sha256 = spec.sha256_hex(data)
+    pinned = next((pin.revision for pin in spec.load_manifest() if pin.sha256 == sha256), None)
+    _check_disabled(disabled_errata, [pinned] if pinned else [])
+    files = ((errata_file,) if errata_file else ()) + tuple(errata_files)
     item = build_revision(
         label,
         out.name,
         data,
-        spec.sha256_hex(data),
+        sha256,
         limits=limits,
-        errata_file=errata_file,
-        use_errata=bool(errata_file),
+        errata_selection=errata.Selection(pinned, files, frozenset(disabled_errata)),
         options=options,
     )
     return _finish(output.FileSet(out, {**item.files, "py.typed": ""}), [item.revision], check, label, prune=prune)
+
+
+def _check_disabled(disabled: Sequence[str], revisions: Sequence[str]) -> None:
+    """A built-in erratum switched off must exist in one of the revisions built (a typo would
+    otherwise switch off nothing, silently)."""
+    known: frozenset[str] = frozenset[str]().union(*(errata.builtin_ids(r) for r in revisions))
+    unknown = sorted(set(disabled) - known)
+    if unknown:
+        raise fail(
+            "MCG201",
+            f"disabled erratum {unknown[0]!r} is not a built-in erratum of {', '.join(revisions) or 'this schema'}",
+            hint="known: " + (", ".join(sorted(known)) or "none"),
+        )
 
 
 def _finish(

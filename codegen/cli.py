@@ -76,7 +76,7 @@ FieldNamingOpt = Annotated[
     str | None, typer.Option("--field-naming", help="Attribute names: snake (default) or wire.")
 ]
 ExtraKeysOpt = Annotated[
-    str | None, typer.Option("--extra-keys", help="Unknown keys: lossless (kept, default) or ignore (dropped).")
+    str | None, typer.Option("--extra-keys", help="Unknown keys: lossless (kept, default), ignore (dropped) or sieve (dropped where the schema does not allow them).")
 ]
 PruneOpt = Annotated[
     bool,
@@ -136,7 +136,11 @@ def generate(
     config: ConfigOpt = None,
     schema: SchemaOpt = None,
     errata_file: Annotated[
-        Path | None, typer.Option("--errata", help="Errata JSON Patch file to apply to --schema first.")
+        list[Path] | None,
+        typer.Option("--errata", help="An errata file (JSON Patch) applied on top of the built-in errata; repeatable."),
+    ] = None,
+    disable_erratum: Annotated[
+        list[str] | None, typer.Option("--disable-erratum", help="Switch off a built-in erratum by id; repeatable.")
     ] = None,
     check: Annotated[bool, typer.Option("--check", help="Do not write; exit 1 with a diff if out is stale.")] = False,
     prune: PruneOpt = False,
@@ -164,11 +168,14 @@ def generate(
         "max_depth": max_depth,
         "max_definitions": max_definitions,
         "max_subschemas": max_subschemas,
+        "disable_errata": tuple(disable_erratum) if disable_erratum else None,
         "prune": True if prune else None,  # not given: the config file decides
     }
     output = Output(as_json=as_json, quiet=quiet, verbose=verbose)
     _run(
-        lambda: _generate(flags, config, schema, check, output, errata_file, use_cache=not no_cache, jobs=jobs),
+        lambda: _generate(
+            flags, config, schema, check, output, tuple(errata_file or ()), use_cache=not no_cache, jobs=jobs
+        ),
         debug=debug,
     )
 
@@ -348,7 +355,7 @@ def _generate(
     schema: Path | None,
     check: bool,
     output: Output,
-    errata_file: Path | None = None,
+    errata_files: tuple[Path, ...] = (),
     *,
     use_cache: bool = True,
     jobs: int | None = None,
@@ -361,11 +368,16 @@ def _generate(
     options = ir.Options(
         field_naming=settings.field_naming,
         extra_keys=settings.extra_keys,
+        open_definitions=settings.open_definitions,
+        inbound=settings.inbound,
         base_class=settings.base_class,
         pydantic_config=tuple(sorted(settings.pydantic_config.items())),
         package=settings.package or "mcp_models",
     )
     limits = settings.limits(DEFAULT_LIMITS)
+    # the project's errata files are relative to its pyproject.toml; --errata ones to the working folder
+    project = (config_path or Path("pyproject.toml")).parent
+    errata_files = tuple(project / name for name in settings.errata) + errata_files
     revisions = list(settings.revisions) if settings.revisions else None
     out = settings.out
     if schema is not None:
@@ -374,7 +386,14 @@ def _generate(
         if revisions:
             raise fail("MCG008", "--schema and --revision cannot be combined")
         result = api.generate_schema(
-            schema, out=out, errata_file=errata_file, check=check, limits=limits, options=options, prune=settings.prune
+            schema,
+            out=out,
+            check=check,
+            limits=limits,
+            options=options,
+            errata_files=errata_files,
+            disabled_errata=settings.disable_errata,
+            prune=settings.prune,
         )
     else:
         with _progress(enabled=not output.quiet and not output.as_json) as progress:
@@ -388,6 +407,8 @@ def _generate(
                 progress=progress,
                 use_cache=use_cache,
                 jobs_count=jobs,
+                errata_files=errata_files,
+                disabled_errata=settings.disable_errata,
                 prune=settings.prune,
             )
     return _report(result, check, output)

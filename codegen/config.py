@@ -29,8 +29,14 @@ STARTER = '''
 # package = "acme._mcp"
 # Attribute names: "snake" (input_schema, aliases to the wire names) or "wire" (inputSchema).
 # field-naming = "snake"
-# Unknown keys: "lossless" keeps them (round trips are exact); "ignore" drops them.
+# Unknown keys: "lossless" keeps them (round trips are exact); "ignore" drops them all; "sieve"
+# drops the keys the revision does not define but keeps them where the schema allows more keys
+# (additionalProperties true, {} or a schema) and in the definitions listed in open-definitions.
 # extra-keys = "lossless"
+# open-definitions = ["Result", "#/$defs/Tool/properties/inputSchema"]
+# Reading: "strict" (default) or "lenient": null read as absent for optional fields, pydantic's
+# lax scalars ("1.0" -> 1.0, 1.0 -> 1, true -> 1).
+# inbound = "strict"
 # A base class of yours for every model (it must subclass pydantic.BaseModel).
 # base-class = "acme.models.Base"
 # Extra pydantic ConfigDict entries for every model.
@@ -38,6 +44,10 @@ STARTER = '''
 # A local mirror of the spec (<revision>/schema.json), and docs pages for `examples`.
 # spec-source = "../shared/spec"
 # docs-source = "../docs"
+# Your own errata files (JSON Patch, the format of spec/errata/<rev>.json), relative to this file,
+# applied on top of the built-in ones; and built-in errata to switch off, by id.
+# errata = ["mcp-errata.json"]
+# disable-errata = ["json-value-number-null"]
 # Remove the packages of revisions the output folder holds but a run does not generate
 # (without it, such a run is refused; the flag is --prune).
 # prune = false
@@ -56,7 +66,9 @@ class Settings(BaseModel):
     out: Path | None = None
     package: str | None = Field(default=None, pattern=r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
     field_naming: Literal["snake", "wire"] = Field(default="snake", alias="field-naming")
-    extra_keys: Literal["lossless", "ignore"] = Field(default="lossless", alias="extra-keys")
+    extra_keys: Literal["lossless", "ignore", "sieve"] = Field(default="lossless", alias="extra-keys")
+    open_definitions: tuple[str, ...] = Field(default=(), alias="open-definitions")
+    inbound: Literal["strict", "lenient"] = "strict"
     base_class: str | None = Field(
         default=None, alias="base-class", pattern=r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$"
     )
@@ -67,6 +79,8 @@ class Settings(BaseModel):
     max_depth: int | None = Field(default=None, alias="max-depth", gt=0, le=DEPTH_CEILING)
     max_definitions: int | None = Field(default=None, alias="max-definitions", gt=0)
     max_subschemas: int | None = Field(default=None, alias="max-subschemas", gt=0)
+    errata: tuple[str, ...] = ()
+    disable_errata: tuple[str, ...] = Field(default=(), alias="disable-errata")
     prune: bool = False  # remove the packages of revisions a run does not generate (else refused)
 
     @field_validator("pydantic_config")
@@ -81,7 +95,7 @@ class Settings(BaseModel):
             if key not in known:
                 raise ValueError(f"{key!r} is not a pydantic ConfigDict key")
             if key in _OWN_CONFIG:
-                raise ValueError(f"{key!r} is set by the generator itself")
+                raise ValueError(f"{key!r} is set by the generator itself (see extra-keys)" if key == "extra" else f"{key!r} is set by the generator itself")
             if not _is_literal(value):
                 raise ValueError(f"the value of {key!r} must be a string, number, boolean, or a list/table of those")
         return entries
@@ -105,8 +119,9 @@ class Settings(BaseModel):
 
 
 
-# ConfigDict entries the generated base class sets itself (repeating one is a SyntaxError).
-_OWN_CONFIG = frozenset({"extra", "strict", "validate_by_name", "validate_by_alias", "serialize_by_alias"})
+# ConfigDict entries that other settings own: `extra` is `extra-keys`; the names keys are read by
+# are the wire names (the generated code relies on it). Others replace the generator's default.
+_OWN_CONFIG = frozenset({"extra", "validate_by_name", "validate_by_alias", "serialize_by_alias"})
 
 
 def _is_literal(value: Any, depth: int = 0) -> bool:

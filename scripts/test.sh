@@ -15,5 +15,7 @@ echo "== mypy --strict codegen (the generator's own code)"
 .venv/bin/mypy --strict codegen
 echo "== pyright (strict) codegen"
 .venv/bin/pyright codegen
+echo "== generated tests on the lowest supported pydantic"
+bash scripts/test-floor.sh
 echo "== pytest"
 .venv/bin/python -m pytest "$@"

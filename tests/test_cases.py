@@ -1,18 +1,21 @@
 """Case folders: a small schema in, the expected package files out.
 
-Each tests/cases/<case>/ holds schema.json (and optionally errata.json) and expected/, the exact files
+Each tests/cases/<case>/ holds schema.json (and optionally errata.json, and options.json: ir.Options
+fields such as the extra-keys mode) and expected/, the exact files
 `mcp-codegen generate --schema` must produce. After an intended change, refresh them with
 UPDATE_EXPECTED=1 pytest tests/test_cases.py and review the diff.
 """
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
 import pytest
 
 from codegen import generate_schema
+from codegen.analysis import ir
 from codegen.output.tree import read_tree
 
 CASES = Path(__file__).parent / "cases"
@@ -21,7 +24,11 @@ UPDATE = os.environ.get("UPDATE_EXPECTED") == "1"
 
 def _generate(case: Path, out: Path) -> dict[str, bytes]:
     errata = case / "errata.json"
-    generate_schema(case / "schema.json", out=out, name=case.name, errata_file=errata if errata.exists() else None)
+    settings = case / "options.json"
+    options = ir.Options(**json.loads(settings.read_text(encoding="utf-8"))) if settings.exists() else None
+    generate_schema(
+        case / "schema.json", out=out, name=case.name, errata_file=errata if errata.exists() else None, options=options
+    )
     return read_tree(out)
 
 

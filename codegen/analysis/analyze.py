@@ -69,6 +69,10 @@ def analyze(doc: SchemaDoc, *, package: str, sha256: str, options: ir.Options | 
         if kind is ir.Kind.MODEL:
             flat = schemas.flatten_all_of(dict(node), lambda ref: _resolve(document, ref), flattened)
             entity = _with_fields(entity, flat, doc.revision, options.field_naming)
+            more = flat.get("additionalProperties", node.get("additionalProperties"))
+            named = {pointer, entity.export_name, pointer.removeprefix("#")}
+            if (more is not None and more is not False) or named & set(options.open_definitions):
+                entity = replace(entity, open=True)
         elif kind is ir.Kind.UNION:
             entity = _with_arms(entity, node, document, kinds, frozenset(names), flattened)
         entities.append(entity)

@@ -21,6 +21,15 @@ Resolve = Callable[[str], Mapping[str, Any]]
 Flat = Callable[[Mapping[str, Any]], Mapping[str, Any]]
 
 
+# The values of `resultType` (2026-07-28 on) that name a result's kind, from the schema's ResultType
+# description: "input_required" means the result is an InputRequiredResult, "complete" the request's own
+# result. The type itself stays an open string: any other value (an extension's result) is left to the
+# structural rules, as the schema leaves it to the union's arms.
+_RESULT_TYPE = "resultType"
+_INPUT_REQUIRED = ("#/$defs/InputRequiredResult", "input_required")
+_COMPLETE = "complete"
+
+
 def structural_dispatch(
     arms: Sequence[str], resolve: Resolve, flattened: schemas.Flattened | None = None
 ) -> ir.Dispatch | str:
@@ -28,6 +37,28 @@ def structural_dispatch(
 
     flattened: a memo of merged `allOf` targets, shared with other calls using the same resolve."""
     memo: schemas.Flattened = {} if flattened is None else flattened
+    pointer, value = _INPUT_REQUIRED
+    if pointer not in arms or not all(
+        _RESULT_TYPE in (schemas.flatten_all_of(dict(resolve(arm)), lambda ref: resolve(ref), memo).get("properties") or {})
+        for arm in arms
+    ):
+        return _by_shape(arms, resolve, memo)
+    # Routed by resultType first; values it does not name go to the arms' shapes.
+    rest = [arm for arm in arms if arm != pointer]
+    by_shape = _by_shape(arms, resolve, memo)
+    if isinstance(by_shape, str):
+        by_shape = _by_shape(rest, resolve, memo) if len(rest) > 1 else ir.Dispatch((ir.Rule(rest[0], ()),), ())
+    if isinstance(by_shape, str):
+        return by_shape
+    lead = [ir.Rule(pointer, (ir.Predicate("eq", (_RESULT_TYPE,), (value,)),))]
+    if len(rest) == 1:
+        lead.append(ir.Rule(rest[0], (ir.Predicate("eq", (_RESULT_TYPE,), (_COMPLETE,)),)))
+    rules = (*lead, *by_shape.rules)
+    return ir.Dispatch(rules=rules, closed_keys=_closed_keys(rules))
+
+
+def _by_shape(arms: Sequence[str], resolve: Resolve, memo: schemas.Flattened) -> ir.Dispatch | str:
+    """A dispatch from the arms' required keys, pinned values and JSON types, or the reason there is none."""
 
     def flat(schema: Mapping[str, Any]) -> Mapping[str, Any]:
         return schemas.flatten_all_of(dict(schema), lambda ref: resolve(ref), memo)
@@ -112,13 +143,16 @@ def _required_predicates(
     preds: set[ir.Predicate] = set()
     for key in required:
         path = (*prefix, key)
-        preds.add(ir.Predicate("has", path))
         sub = properties.get(key)
         if not is_object(sub):
+            preds.add(ir.Predicate("has", path))
             continue
         inline = "$ref" not in sub
         if not inline and set(sub) <= {"$ref", "description"}:
             sub = resolve(sub["$ref"])
+        # the key's JSON types where the schema fixes them: a key of the wrong type does not mark
+        # the arm (`"id": null` is not a request's id; the schema reads it as a notification's extra key)
+        preds.add(ir.Predicate("has", path, _json_types(sub, resolve)))
         values = _values(sub)
         if values is not None:
             preds.add(ir.Predicate("eq", path, values))
@@ -130,6 +164,31 @@ def _required_predicates(
             if key not in required and is_object(sub) and "const" in sub and _is_scalar(sub["const"]):
                 preds.add(ir.Predicate("eq_or_absent", (key,), (sub["const"],)))
     return frozenset(preds)
+
+
+def _json_types(sub: Mapping[str, Any], resolve: Resolve) -> tuple[ir.JSONScalar, ...]:
+    """The JSON types a property's schema allows, sorted, or () when it does not fix them."""
+    found: set[str] = set()
+    stack: list[Any] = [sub]
+    while stack:
+        node = stack.pop()
+        if not is_object(node):
+            return ()
+        if "$ref" in node and set(node) <= {"$ref", "description"}:
+            node = resolve(node["$ref"])
+        kind = node.get("type")
+        arms: list[Any] = [a for key in ("anyOf", "oneOf") for a in node.get(key) or ()]
+        if isinstance(kind, str):
+            found.add(kind)
+        elif is_array(kind) and kind and all(isinstance(k, str) for k in kind):
+            found.update(str(k) for k in kind)
+        elif arms:
+            stack.extend(arms)
+        else:
+            return ()
+    if "number" in found:
+        found.discard("integer")  # a number test accepts integers
+    return tuple(sorted(found))
 
 
 def _first_item_predicates(shape: Mapping[str, Any], resolve: Resolve, flat: Flat) -> frozenset[ir.Predicate]:

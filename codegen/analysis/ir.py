@@ -39,7 +39,8 @@ JSONScalar = str | int | float | bool | None
 
 @dataclass(frozen=True, order=True)
 class Predicate:
-    """A test on a value: `is` a JSON type, `has` a key path, `eq` one of values there, or `eq_or_absent`."""
+    """A test on a value: `is` a JSON type, `has` a key path (holding one of the JSON types in values, when
+    there are values), `eq` one of values there, or `eq_or_absent`."""
 
     op: str  # "is" | "has" | "eq" | "eq_or_absent"
     path: tuple[str, ...]
@@ -70,6 +71,7 @@ class Entity:
     kind: Kind
     is_definition: bool  # True for a `$defs` entry, False for a hoisted inline object
     closed: bool = False  # additionalProperties: false
+    open: bool = False  # additionalProperties true, {} or a schema, or named in Options.open_definitions
     fields: tuple[Field, ...] = ()
     arms: tuple[str, ...] = ()  # union arms, as pointers (a `$ref` target or the arm's own pointer)
     tag: Tag | None = None
@@ -83,8 +85,8 @@ class Entity:
 
     @property
     def arm_order(self) -> tuple[str, ...]:
-        """Arm pointers in the order their tags are tried."""
-        return tuple(rule.arm for rule in self.dispatch.rules) if self.dispatch else self.arms
+        """Arm pointers in the order their tags are first tried (an arm may have several rules)."""
+        return tuple(dict.fromkeys(rule.arm for rule in self.dispatch.rules)) if self.dispatch else self.arms
 
     @property
     def definition_name(self) -> str:
@@ -124,7 +126,11 @@ class Options:
     """How to shape the output, beyond what the schema says (from config or flags)."""
 
     field_naming: str = "snake"  # "snake" | "wire"
-    extra_keys: str = "lossless"  # "lossless" (keep unknown keys) | "ignore" (drop them)
+    # "lossless" (keep unknown keys) | "ignore" (drop them) | "sieve" (drop the keys the revision does
+    # not define, keep them where the schema allows more keys or the definition is in open_definitions)
+    extra_keys: str = "lossless"
+    open_definitions: tuple[str, ...] = ()  # definition names or JSON pointers kept open by the sieve
+    inbound: str = "strict"  # "strict" | "lenient" (null as absent for optional fields, lax scalars)
     base_class: str | None = None  # import path of a user base class for every model
     pydantic_config: tuple[tuple[str, object], ...] = ()  # extra ConfigDict entries, sorted
     package: str = "mcp_models"  # import path of the output package (docs and examples only)

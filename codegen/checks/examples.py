@@ -35,6 +35,8 @@ class SourceReport:
     model_rejected: list[dict[str, str]] = field(default_factory=list[dict[str, str]])
     lossy: list[dict[str, str]] = field(default_factory=list[dict[str, str]])
     unrouted: list[dict[str, str]] = field(default_factory=list[dict[str, str]])
+    # valid JSON Schema only through an arm the example's own `resultType` rules out (errata contradictions)
+    contradicted: list[dict[str, str]] = field(default_factory=list[dict[str, str]])
 
 
 def report(out: Path, revisions: list[str] | None, spec_source: str | None, docs_source: str | None) -> list[SourceReport]:
@@ -55,6 +57,9 @@ def report(out: Path, revisions: list[str] | None, spec_source: str | None, docs
             continue  # a revision with no example source
         examples_module = _import(out, f"{pin.package}._examples")
         validator = _SchemaCheck(Path(source), pin.revision)
+        validator.contradictions = {
+            "examples/" + c.example: c.reason for c in errata.load_contradictions(pin.revision) if c.decision == "result-type"
+        }
         by_source: dict[str, SourceReport] = {}
         for example in examples_module.all_examples():
             name = "examples" if example.origin.startswith("examples/") else example.origin.split("#", 1)[0]
@@ -74,6 +79,9 @@ def _account(entry: SourceReport, example: Any, module: ModuleType, validator: _
     problem = validator.first_error(definition, example.value) if definition else None
     if problem is not None:
         entry.schema_rejected.append({"origin": example.origin, "definition": definition or "", "error": problem})
+        return
+    if example.origin in validator.contradictions:
+        entry.contradicted.append({"origin": example.origin, "reason": validator.contradictions[example.origin]})
         return
     entry.schema_valid += 1
     outcome = module.round_trip(example)
@@ -103,9 +111,12 @@ def _definition_of(example: Any, package: ModuleType) -> str | None:
 
 
 class _SchemaCheck:
+    contradictions: dict[str, str]  # origin -> why, for examples decided by their resultType
+
     def __init__(self, source: Path, revision: str) -> None:
         import jsonschema.validators
 
+        self.contradictions = {}
         document = json.loads(load.read_input(source / revision / "schema.json", root=source, revision=revision))
         self.document = errata.apply_errata(document, errata.load_errata(revision), revision)
         self.defs = "$defs" if "$defs" in self.document else "definitions"
@@ -150,6 +161,7 @@ def as_text(reports: list[SourceReport]) -> Iterator[str]:
             ("models reject", r.model_rejected),
             ("lossy", r.lossy),
             ("unrouted", r.unrouted),
+            ("contradicted by its resultType", r.contradicted),
         ):
             for item in items:
                 detail = item.get("error") or item.get("reason") or item.get("detail") or ""

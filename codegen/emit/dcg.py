@@ -53,6 +53,8 @@ def engine_options(revision: ir.Revision, header: str) -> dict[str, Any]:
         if entity.dispatch is not None:
             arms = [revision.name_of(arm) for arm in entity.arm_order]
             template_data[entity.pointer_in_engine_input]["structural_arms"] = arms
+        if revision.options.extra_keys == "sieve" and entity.open and not entity.closed:
+            template_data[entity.pointer_in_engine_input]["keeps_extra"] = True
         constants = {f.python_name: constant_default(f.constant[0]) for f in entity.fields if f.constant}
         if constants:
             template_data[entity.pointer_in_engine_input]["constants"] = constants
@@ -65,6 +67,8 @@ def engine_options(revision: ir.Revision, header: str) -> dict[str, Any]:
             f"{STRUCTURAL_MODULE}.structural",
         ]
         import_overrides["structural"] = f".{STRUCTURAL_MODULE}"
+    if revision.options.extra_keys == "sieve" and any(e.open for e in revision.entities):
+        additional_imports.append("pydantic.ConfigDict")
     if any(field.constant for entity in revision.entities for field in entity.fields):
         additional_imports.append(f"{BASE_MODULE}.{CONSTANT_DEFAULT}")
         import_overrides[CONSTANT_DEFAULT] = f".{BASE_MODULE}"
@@ -89,7 +93,12 @@ def engine_options(revision: ir.Revision, header: str) -> dict[str, Any]:
         "use_standard_collections": True,
         "enum_field_as_literal": LiteralType.All,
         # strict scalars also where no model config reaches: type aliases (RequestId, JSONValue)
-        "strict_types": [StrictTypes.str, StrictTypes.int, StrictTypes.float, StrictTypes.bool],
+        # (inbound = "lenient": plain types, lax like the model config)
+        "strict_types": (
+            [StrictTypes.str, StrictTypes.int, StrictTypes.float, StrictTypes.bool]
+            if revision.options.inbound == "strict"
+            else []
+        ),
         "use_type_alias": True,
         "skip_root_model": True,
         "base_class": f"{BASE_MODULE}.{BASE_CLASS}",

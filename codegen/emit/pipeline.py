@@ -39,12 +39,15 @@ def build_revision(
     limits: Limits,
     errata_file: Path | None = None,
     use_errata: bool = True,
+    errata_selection: errata.Selection | None = None,
     examples: ExampleSources | None = None,
     options: ir.Options | None = None,
 ) -> BuiltRevision:
     try:
         raw = load.parse_json(data, revision, limits)
-        if use_errata:
+        if errata_selection is not None:
+            raw = errata.apply_errata(raw, errata_selection.errata(revision), revision)
+        elif use_errata:
             raw = errata.apply_errata(raw, errata.load_errata(revision, errata_file), revision)
         with budget.scope(schemas.count_subschemas(raw), revision):
             doc = load.to_schema_doc(raw, revision, limits)

@@ -85,6 +85,30 @@ MESSAGES_API = (
 )
 
 
+# The base class's own ConfigDict entries, in order, with why where it is not obvious. A
+# `pydantic-config` entry of the same key replaces the value (the key is written once).
+_OWN_CONFIG: tuple[tuple[str, str, str], ...] = (
+    ("strict", "True", ""),
+    ("validate_by_name", "False", ""),
+    ("validate_by_alias", "True", ""),
+    ("serialize_by_alias", "True", ""),
+    ("allow_inf_nan", "False", ""),
+    ("defer_build", "_DEFER_BUILD", "validators are built on first use: a fast import"),
+)
+
+
+def config_entries(options: ir.Options) -> list[tuple[str, str, str]]:
+    """(key, value source, comment) of the base class's ConfigDict: ours, then the user's others."""
+    user = {key: repr(value) for key, value in options.pydantic_config}
+    extra = "allow" if options.extra_keys == "lossless" else "ignore"
+    entries = [("extra", repr(extra), "")]
+    if options.inbound == "lenient":
+        user.setdefault("strict", "False")
+    for key, value, why in _OWN_CONFIG:
+        entries.append((key, user.pop(key), "") if key in user else (key, value, why))
+    return entries + [(key, value, "") for key, value in user.items()]
+
+
 def base_module(options: ir.Options, header: str) -> str:
     """_base.py: the base class of every model, configured by the options."""
     module, _, name = (options.base_class or "").rpartition(".")
@@ -93,11 +117,13 @@ def base_module(options: ir.Options, header: str) -> str:
         header=header,
         base_class=BASE_CLASS,
         lossless=options.extra_keys == "lossless",
+        sieve=options.extra_keys == "sieve",
+        lenient=options.inbound == "lenient",
         extra="allow" if options.extra_keys == "lossless" else "ignore",
         user_base=bool(options.base_class),
         user_base_module=module,
         user_base_name=name,
-        config_extras=[(key, repr(value)) for key, value in options.pydantic_config],
+        config_entries=config_entries(options),
     )
 
 
@@ -144,6 +170,8 @@ def messages_module(revision: ir.Revision, header: str) -> str | None:
         | {name for _, name in tables.error_objects}
         | {by_export["Result"], generic_error}
     )
+    result_classes = [(m.method, _result_classes(revision, m)) for m in _unique_methods(tuple(results))]
+    imports = sorted(set(imports) | {name for _, names in result_classes for name in names if name.isidentifier()})
     pinned = [m for m in tables.methods if m.kind == "notification" or m.kind == "request"]
     by_method = sorted({(m.method, m.message) for m in pinned})
     if len({method for method, _ in by_method}) != len(by_method):
@@ -159,8 +187,10 @@ def messages_module(revision: ir.Revision, header: str) -> str | None:
         requests=requests,
         notifications=notifications,
         embedded=embedded,
+        bare=_bare_messages(tables.methods),
         all_methods=_unique_methods(tables.methods),
         results=results,
+        result_classes=result_classes,
         task_results=any(m.task_result for m in results),
         responses=responses,
         error_responses=tables.error_responses,
@@ -173,6 +203,30 @@ def messages_module(revision: ir.Revision, header: str) -> str | None:
         error_id_required=tables.error_id_required,
         request_id=tables.request_id,
     )
+
+
+def _result_classes(revision: ir.Revision, method: ir.Method) -> list[str]:
+    """The classes a method's result may be: the arms of its result union (InputRequiredResult and
+    the method's own result), else its result class; and the task result where params may ask for one."""
+    by_name = {e.name: e for e in revision.entities}
+    by_pointer = revision.by_pointer()
+    result = by_name.get(method.result or "")
+    candidates: list[ir.Entity | None] = [result]
+    if result is not None and result.kind is ir.Kind.UNION:
+        candidates = [by_pointer.get(arm) for arm in result.arm_order]
+    candidates.append(by_name.get(method.task_result or ""))
+    names = _unique([e.name for e in candidates if e is not None and e.kind is ir.Kind.MODEL])
+    if result is not None and result.kind is ir.Kind.ALIAS:  # EmptyResult: an alias of Result
+        names.insert(0, f'cast("type[{BASE_CLASS}]", {result.name}.__value__)')
+    return names
+
+
+def _bare_messages(methods: tuple[ir.Method, ...]) -> list[str]:
+    """Message classes that leave `jsonrpc` and `id` to the envelope (JSONRPCRequest /
+    JSONRPCNotification): in a revision where no request (or no notification) carries them itself,
+    every one of that kind. Requests embedded in another message (2026-07-28 on) are not among them."""
+    wire_kinds = {m.kind for m in methods if m.wire}
+    return _unique([m.message for m in methods if not m.wire and m.kind not in wire_kinds])
 
 
 def _unique(names: list[str]) -> list[str]:
@@ -258,6 +312,8 @@ def _pinned(predicate: ir.Predicate, rule: ir.Rule) -> bool:
 def _describe(predicate: ir.Predicate) -> str:
     path = ".".join(predicate.path)
     values = " | ".join(repr(v) for v in predicate.values)
+    if predicate.op == "has" and predicate.values:
+        return f"has {path} ({' or '.join(str(v) for v in predicate.values)})"
     if predicate.op == "has":
         return f"has {path}"
     if predicate.op == "is":

@@ -25,10 +25,12 @@ from codegen.limits import Limits
 from codegen.output.tree import guard_root, scan
 from codegen.resources import spec_dir, templates_dir
 
-_SOURCE = Path(__file__).resolve().parent
+_SOURCE = Path(__file__).resolve().parent.parent  # all of codegen/: any change to the generator is a new key
 
 
-def run_key(pins: Sequence[spec.Pin], options: ir.Options, limits: Limits, source: str | None) -> str:
+def run_key(
+    pins: Sequence[spec.Pin], options: ir.Options, limits: Limits, source: str | None, errata: str = ""
+) -> str:
     from importlib.metadata import version
 
     digest = hashlib.sha256()
@@ -41,6 +43,7 @@ def run_key(pins: Sequence[spec.Pin], options: ir.Options, limits: Limits, sourc
             "options": asdict(options),
             "limits": asdict(limits),
             "examples-from-source": source is not None,
+            "errata": errata,
         },
         sort_keys=True,
         default=str,

@@ -19,6 +19,7 @@ from multiprocessing.pool import AsyncResult
 
 from codegen.analysis import ir
 from codegen.limits import Limits
+from codegen.schema import errata
 from codegen.emit.pipeline import BuiltRevision, ExampleSources, build_revision
 @dataclass(frozen=True)
 class Job:
@@ -29,6 +30,7 @@ class Job:
     limits: Limits
     examples: ExampleSources | None = None
     options: ir.Options | None = None
+    errata: errata.Selection | None = None
 
 
 def run(job: Job) -> BuiltRevision:
@@ -40,6 +42,7 @@ def run(job: Job) -> BuiltRevision:
         limits=job.limits,
         examples=job.examples,
         options=job.options,
+        errata_selection=job.errata,
     )
 
 

@@ -7,6 +7,7 @@ defect the `test` fails and generation stops, asking for the erratum to be retir
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 import os
 from dataclasses import dataclass
@@ -65,11 +66,39 @@ def load_errata(revision: str, path: Path | None = None) -> tuple[Erratum, ...]:
 
 
 @dataclass(frozen=True)
+class Selection:
+    """Which errata a build applies: a pinned revision's built-in ones (but those switched off by
+    id), then the user's own files in order."""
+
+    builtin: str | None  # the pinned revision whose spec/errata/<rev>.json applies, or None
+    files: tuple[Path, ...] = ()
+    disabled: frozenset[str] = frozenset()
+
+    def errata(self, revision: str) -> tuple[Erratum, ...]:
+        chosen = [e for e in load_errata(self.builtin) if e.id not in self.disabled] if self.builtin else []
+        for path in self.files:
+            chosen.extend(load_errata(revision, path))
+        return tuple(chosen)
+
+    def fingerprint(self) -> str:
+        """What the selection applies, for the run cache: the user files' bytes and the ids off."""
+        digest = hashlib.sha256(json.dumps([self.builtin, sorted(self.disabled)]).encode())
+        for path in self.files:
+            digest.update(load.read_input(path, code="MCG201", revision=self.builtin or "errata"))
+        return digest.hexdigest()
+
+
+def builtin_ids(revision: str) -> frozenset[str]:
+    return frozenset(e.id for e in load_errata(revision))
+
+
+@dataclass(frozen=True)
 class Contradiction:
     """A spec example its own schema rejects, and what we decided about it."""
 
     example: str  # "<TypeName>/<file>.json" under the revision's examples folder
-    decision: str  # "schema": the models reject it like the schema does
+    decision: str  # "schema": the models reject it like the schema does; "result-type": the schema accepts
+    # it only through an arm its own `resultType` rules out, so the models reject it
     reason: str
 
 

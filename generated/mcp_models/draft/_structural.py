@@ -23,17 +23,19 @@ _Predicate = tuple[str, tuple[str, ...], tuple[Any, ...]]
 _RULES: dict[str, tuple[tuple[str, tuple[_Predicate, ...]], ...]] = {
     "CallToolResultResponseResult": (
         ("InputRequiredResult", (("eq", ("resultType",), ("input_required",)),)),
-        ("CallToolResult", (("has", ("content",), ()),)),
+        ("CallToolResult", (("eq", ("resultType",), ("complete",)),)),
+        ("CallToolResult", (("has", ("content",), ("array",)),)),
+        ("InputRequiredResult", ()),
     ),
     "CreateMessageResultContent": (
         (
             "ToolUseContent",
             (
                 ("eq", ("type",), ("tool_use",)),
-                ("has", ("id",), ()),
-                ("has", ("input",), ()),
-                ("has", ("name",), ()),
-                ("has", ("type",), ()),
+                ("has", ("id",), ("string",)),
+                ("has", ("input",), ("object",)),
+                ("has", ("name",), ("string",)),
+                ("has", ("type",), ("string",)),
                 ("is", (), ("object",)),
             ),
         ),
@@ -41,9 +43,9 @@ _RULES: dict[str, tuple[tuple[str, tuple[_Predicate, ...]], ...]] = {
             "ImageContent",
             (
                 ("eq", ("type",), ("image",)),
-                ("has", ("data",), ()),
-                ("has", ("mimeType",), ()),
-                ("has", ("type",), ()),
+                ("has", ("data",), ("string",)),
+                ("has", ("mimeType",), ("string",)),
+                ("has", ("type",), ("string",)),
                 ("is", (), ("object",)),
             ),
         ),
@@ -51,9 +53,9 @@ _RULES: dict[str, tuple[tuple[str, tuple[_Predicate, ...]], ...]] = {
             "AudioContent",
             (
                 ("eq", ("type",), ("audio",)),
-                ("has", ("data",), ()),
-                ("has", ("mimeType",), ()),
-                ("has", ("type",), ()),
+                ("has", ("data",), ("string",)),
+                ("has", ("mimeType",), ("string",)),
+                ("has", ("type",), ("string",)),
                 ("is", (), ("object",)),
             ),
         ),
@@ -61,9 +63,9 @@ _RULES: dict[str, tuple[tuple[str, tuple[_Predicate, ...]], ...]] = {
             "ToolResultContent",
             (
                 ("eq", ("type",), ("tool_result",)),
-                ("has", ("content",), ()),
-                ("has", ("toolUseId",), ()),
-                ("has", ("type",), ()),
+                ("has", ("content",), ("array",)),
+                ("has", ("toolUseId",), ("string",)),
+                ("has", ("type",), ("string",)),
                 ("is", (), ("object",)),
             ),
         ),
@@ -71,8 +73,8 @@ _RULES: dict[str, tuple[tuple[str, tuple[_Predicate, ...]], ...]] = {
             "TextContent",
             (
                 ("eq", ("type",), ("text",)),
-                ("has", ("text",), ()),
-                ("has", ("type",), ()),
+                ("has", ("text",), ("string",)),
+                ("has", ("type",), ("string",)),
                 ("is", (), ("object",)),
             ),
         ),
@@ -84,19 +86,23 @@ _RULES: dict[str, tuple[tuple[str, tuple[_Predicate, ...]], ...]] = {
             (
                 ("eq", ("requestedSchema", "type"), ("object",)),
                 ("eq_or_absent", ("mode",), ("form",)),
-                ("has", ("requestedSchema",), ()),
-                ("has", ("requestedSchema", "properties"), ()),
-                ("has", ("requestedSchema", "type"), ()),
+                ("has", ("requestedSchema",), ("object",)),
+                ("has", ("requestedSchema", "properties"), ("object",)),
+                ("has", ("requestedSchema", "type"), ("string",)),
             ),
         ),
         (
             "ElicitRequestURLParams",
-            (("eq", ("mode",), ("url",)), ("has", ("mode",), ()), ("has", ("url",), ())),
+            (
+                ("eq", ("mode",), ("url",)),
+                ("has", ("mode",), ("string",)),
+                ("has", ("url",), ("string",)),
+            ),
         ),
     ),
     "EmbeddedResourceResource": (
-        ("TextResourceContents", (("has", ("text",), ()),)),
-        ("BlobResourceContents", (("has", ("blob",), ()),)),
+        ("TextResourceContents", (("has", ("text",), ("string",)),)),
+        ("BlobResourceContents", (("has", ("blob",), ("string",)),)),
     ),
     "EnumSchema": (
         (
@@ -104,69 +110,90 @@ _RULES: dict[str, tuple[tuple[str, tuple[_Predicate, ...]], ...]] = {
             (
                 ("eq", ("items", "type"), ("string",)),
                 ("eq", ("type",), ("array",)),
-                ("has", ("items",), ()),
-                ("has", ("items", "enum"), ()),
-                ("has", ("items", "type"), ()),
+                ("has", ("items",), ("object",)),
+                ("has", ("items", "enum"), ("array",)),
+                ("has", ("items", "type"), ("string",)),
             ),
         ),
         (
             "TitledMultiSelectEnumSchema",
             (
                 ("eq", ("type",), ("array",)),
-                ("has", ("items",), ()),
-                ("has", ("items", "anyOf"), ()),
+                ("has", ("items",), ("object",)),
+                ("has", ("items", "anyOf"), ("array",)),
             ),
         ),
         (
             "LegacyTitledEnumSchema",
-            (("eq", ("type",), ("string",)), ("has", ("enum",), ()), ("has", ("enumNames",), ())),
+            (
+                ("eq", ("type",), ("string",)),
+                ("has", ("enum",), ("array",)),
+                ("has", ("enumNames",), ()),
+            ),
         ),
         (
             "UntitledSingleSelectEnumSchema",
-            (("eq", ("type",), ("string",)), ("has", ("enum",), ())),
+            (("eq", ("type",), ("string",)), ("has", ("enum",), ("array",))),
         ),
-        ("TitledSingleSelectEnumSchema", (("eq", ("type",), ("string",)), ("has", ("oneOf",), ()))),
+        (
+            "TitledSingleSelectEnumSchema",
+            (("eq", ("type",), ("string",)), ("has", ("oneOf",), ("array",))),
+        ),
     ),
     "GetPromptResultResponseResult": (
         ("InputRequiredResult", (("eq", ("resultType",), ("input_required",)),)),
-        ("GetPromptResult", (("has", ("messages",), ()),)),
+        ("GetPromptResult", (("eq", ("resultType",), ("complete",)),)),
+        ("GetPromptResult", (("has", ("messages",), ("array",)),)),
+        ("InputRequiredResult", ()),
     ),
     "InputResponse": (
         (
             "CreateMessageResult",
             (
                 ("eq", ("role",), ("assistant", "user")),
-                ("has", ("content",), ()),
-                ("has", ("model",), ()),
-                ("has", ("role",), ()),
+                ("has", ("content",), ("array", "object")),
+                ("has", ("model",), ("string",)),
+                ("has", ("role",), ("string",)),
             ),
         ),
         (
             "ElicitResult",
-            (("eq", ("action",), ("accept", "cancel", "decline")), ("has", ("action",), ())),
+            (
+                ("eq", ("action",), ("accept", "cancel", "decline")),
+                ("has", ("action",), ("string",)),
+            ),
         ),
-        ("ListRootsResult", (("has", ("roots",), ()),)),
+        ("ListRootsResult", (("has", ("roots",), ("array",)),)),
     ),
     "JSONRPCMessage": (
-        ("JSONRPCRequest", (("has", ("id",), ()), ("has", ("method",), ()))),
-        ("JSONRPCResultResponse", (("has", ("id",), ()), ("has", ("result",), ()))),
-        ("JSONRPCNotification", (("has", ("method",), ()),)),
-        ("JSONRPCErrorResponse", (("has", ("error",), ()),)),
+        (
+            "JSONRPCRequest",
+            (("has", ("id",), ("integer", "string")), ("has", ("method",), ("string",))),
+        ),
+        (
+            "JSONRPCResultResponse",
+            (("has", ("id",), ("integer", "string")), ("has", ("result",), ("object",))),
+        ),
+        ("JSONRPCNotification", (("has", ("method",), ("string",)),)),
+        ("JSONRPCErrorResponse", (("has", ("error",), ("object",)),)),
     ),
     "JSONRPCResponse": (
-        ("JSONRPCResultResponse", (("has", ("id",), ()), ("has", ("result",), ()))),
-        ("JSONRPCErrorResponse", (("has", ("error",), ()),)),
+        (
+            "JSONRPCResultResponse",
+            (("has", ("id",), ("integer", "string")), ("has", ("result",), ("object",))),
+        ),
+        ("JSONRPCErrorResponse", (("has", ("error",), ("object",)),)),
     ),
     "MultiSelectEnumSchema": (
         (
             "UntitledMultiSelectEnumSchema",
             (
                 ("eq", ("items", "type"), ("string",)),
-                ("has", ("items", "enum"), ()),
-                ("has", ("items", "type"), ()),
+                ("has", ("items", "enum"), ("array",)),
+                ("has", ("items", "type"), ("string",)),
             ),
         ),
-        ("TitledMultiSelectEnumSchema", (("has", ("items", "anyOf"), ()),)),
+        ("TitledMultiSelectEnumSchema", (("has", ("items", "anyOf"), ("array",)),)),
     ),
     "PrimitiveSchemaDefinition": (
         (
@@ -174,57 +201,66 @@ _RULES: dict[str, tuple[tuple[str, tuple[_Predicate, ...]], ...]] = {
             (
                 ("eq", ("items", "type"), ("string",)),
                 ("eq", ("type",), ("array",)),
-                ("has", ("items",), ()),
-                ("has", ("items", "enum"), ()),
-                ("has", ("items", "type"), ()),
+                ("has", ("items",), ("object",)),
+                ("has", ("items", "enum"), ("array",)),
+                ("has", ("items", "type"), ("string",)),
             ),
         ),
         (
             "TitledMultiSelectEnumSchema",
             (
                 ("eq", ("type",), ("array",)),
-                ("has", ("items",), ()),
-                ("has", ("items", "anyOf"), ()),
+                ("has", ("items",), ("object",)),
+                ("has", ("items", "anyOf"), ("array",)),
             ),
         ),
         (
             "LegacyTitledEnumSchema",
-            (("eq", ("type",), ("string",)), ("has", ("enum",), ()), ("has", ("enumNames",), ())),
+            (
+                ("eq", ("type",), ("string",)),
+                ("has", ("enum",), ("array",)),
+                ("has", ("enumNames",), ()),
+            ),
         ),
         (
             "UntitledSingleSelectEnumSchema",
-            (("eq", ("type",), ("string",)), ("has", ("enum",), ())),
+            (("eq", ("type",), ("string",)), ("has", ("enum",), ("array",))),
         ),
-        ("TitledSingleSelectEnumSchema", (("eq", ("type",), ("string",)), ("has", ("oneOf",), ()))),
+        (
+            "TitledSingleSelectEnumSchema",
+            (("eq", ("type",), ("string",)), ("has", ("oneOf",), ("array",))),
+        ),
         ("StringSchema", (("eq", ("type",), ("string",)),)),
         ("BooleanSchema", (("eq", ("type",), ("boolean",)),)),
         ("NumberSchema", (("eq", ("type",), ("integer", "number")),)),
     ),
     "ReadResourceResultContentsItem": (
-        ("TextResourceContents", (("has", ("text",), ()),)),
-        ("BlobResourceContents", (("has", ("blob",), ()),)),
+        ("TextResourceContents", (("has", ("text",), ("string",)),)),
+        ("BlobResourceContents", (("has", ("blob",), ("string",)),)),
     ),
     "ReadResourceResultResponseResult": (
         ("InputRequiredResult", (("eq", ("resultType",), ("input_required",)),)),
+        ("ReadResourceResult", (("eq", ("resultType",), ("complete",)),)),
         (
             "ReadResourceResult",
             (
                 ("eq", ("cacheScope",), ("private", "public")),
-                ("has", ("cacheScope",), ()),
-                ("has", ("contents",), ()),
-                ("has", ("ttlMs",), ()),
+                ("has", ("cacheScope",), ("string",)),
+                ("has", ("contents",), ("array",)),
+                ("has", ("ttlMs",), ("integer",)),
             ),
         ),
+        ("InputRequiredResult", ()),
     ),
     "SamplingMessageContent": (
         (
             "ToolUseContent",
             (
                 ("eq", ("type",), ("tool_use",)),
-                ("has", ("id",), ()),
-                ("has", ("input",), ()),
-                ("has", ("name",), ()),
-                ("has", ("type",), ()),
+                ("has", ("id",), ("string",)),
+                ("has", ("input",), ("object",)),
+                ("has", ("name",), ("string",)),
+                ("has", ("type",), ("string",)),
                 ("is", (), ("object",)),
             ),
         ),
@@ -232,9 +268,9 @@ _RULES: dict[str, tuple[tuple[str, tuple[_Predicate, ...]], ...]] = {
             "ImageContent",
             (
                 ("eq", ("type",), ("image",)),
-                ("has", ("data",), ()),
-                ("has", ("mimeType",), ()),
-                ("has", ("type",), ()),
+                ("has", ("data",), ("string",)),
+                ("has", ("mimeType",), ("string",)),
+                ("has", ("type",), ("string",)),
                 ("is", (), ("object",)),
             ),
         ),
@@ -242,9 +278,9 @@ _RULES: dict[str, tuple[tuple[str, tuple[_Predicate, ...]], ...]] = {
             "AudioContent",
             (
                 ("eq", ("type",), ("audio",)),
-                ("has", ("data",), ()),
-                ("has", ("mimeType",), ()),
-                ("has", ("type",), ()),
+                ("has", ("data",), ("string",)),
+                ("has", ("mimeType",), ("string",)),
+                ("has", ("type",), ("string",)),
                 ("is", (), ("object",)),
             ),
         ),
@@ -252,9 +288,9 @@ _RULES: dict[str, tuple[tuple[str, tuple[_Predicate, ...]], ...]] = {
             "ToolResultContent",
             (
                 ("eq", ("type",), ("tool_result",)),
-                ("has", ("content",), ()),
-                ("has", ("toolUseId",), ()),
-                ("has", ("type",), ()),
+                ("has", ("content",), ("array",)),
+                ("has", ("toolUseId",), ("string",)),
+                ("has", ("type",), ("string",)),
                 ("is", (), ("object",)),
             ),
         ),
@@ -262,16 +298,16 @@ _RULES: dict[str, tuple[tuple[str, tuple[_Predicate, ...]], ...]] = {
             "TextContent",
             (
                 ("eq", ("type",), ("text",)),
-                ("has", ("text",), ()),
-                ("has", ("type",), ()),
+                ("has", ("text",), ("string",)),
+                ("has", ("type",), ("string",)),
                 ("is", (), ("object",)),
             ),
         ),
         ("SamplingMessageContentVariantF", (("is", (), ("array",)),)),
     ),
     "SingleSelectEnumSchema": (
-        ("UntitledSingleSelectEnumSchema", (("has", ("enum",), ()),)),
-        ("TitledSingleSelectEnumSchema", (("has", ("oneOf",), ()),)),
+        ("UntitledSingleSelectEnumSchema", (("has", ("enum",), ("array",)),)),
+        ("TitledSingleSelectEnumSchema", (("has", ("oneOf",), ("array",)),)),
     ),
 }
 
@@ -295,21 +331,21 @@ _CLOSED_KEYS: dict[str, dict[str, tuple[Any, ...]]] = {
 }
 
 _MESSAGES: dict[str, str] = {
-    "CallToolResultResponseResult": "cannot tell which CallToolResultResponseResult this is: expected InputRequiredResult (resultType = 'input_required'); CallToolResult (has content)",
-    "CreateMessageResultContent": "cannot tell which CreateMessageResultContent this is: expected ToolUseContent (type = 'tool_use', has id, has input, has name, a JSON object); ImageContent (type = 'image', has data, has mimeType, a JSON object); AudioContent (type = 'audio', has data, has mimeType, a JSON object); ToolResultContent (type = 'tool_result', has content, has toolUseId, a JSON object); TextContent (type = 'text', has text, a JSON object); CreateMessageResultContentVariantF (a JSON array)",
-    "ElicitRequestParams": "cannot tell which ElicitRequestParams this is: expected ElicitRequestFormParams (requestedSchema.type = 'object', mode = 'form' or absent, has requestedSchema, has requestedSchema.properties); ElicitRequestURLParams (mode = 'url', has url)",
-    "EmbeddedResourceResource": "cannot tell which EmbeddedResourceResource this is: expected TextResourceContents (has text); BlobResourceContents (has blob)",
-    "EnumSchema": "cannot tell which EnumSchema this is: expected UntitledMultiSelectEnumSchema (items.type = 'string', type = 'array', has items, has items.enum); TitledMultiSelectEnumSchema (type = 'array', has items, has items.anyOf); LegacyTitledEnumSchema (type = 'string', has enum, has enumNames); UntitledSingleSelectEnumSchema (type = 'string', has enum); TitledSingleSelectEnumSchema (type = 'string', has oneOf)",
-    "GetPromptResultResponseResult": "cannot tell which GetPromptResultResponseResult this is: expected InputRequiredResult (resultType = 'input_required'); GetPromptResult (has messages)",
-    "InputResponse": "cannot tell which InputResponse this is: expected CreateMessageResult (role = 'assistant' | 'user', has content, has model); ElicitResult (action = 'accept' | 'cancel' | 'decline'); ListRootsResult (has roots)",
-    "JSONRPCMessage": "cannot tell which JSONRPCMessage this is: expected JSONRPCRequest (has id, has method); JSONRPCResultResponse (has id, has result); JSONRPCNotification (has method); JSONRPCErrorResponse (has error)",
-    "JSONRPCResponse": "cannot tell which JSONRPCResponse this is: expected JSONRPCResultResponse (has id, has result); JSONRPCErrorResponse (has error)",
-    "MultiSelectEnumSchema": "cannot tell which MultiSelectEnumSchema this is: expected UntitledMultiSelectEnumSchema (items.type = 'string', has items.enum); TitledMultiSelectEnumSchema (has items.anyOf)",
-    "PrimitiveSchemaDefinition": "cannot tell which PrimitiveSchemaDefinition this is: expected UntitledMultiSelectEnumSchema (items.type = 'string', type = 'array', has items, has items.enum); TitledMultiSelectEnumSchema (type = 'array', has items, has items.anyOf); LegacyTitledEnumSchema (type = 'string', has enum, has enumNames); UntitledSingleSelectEnumSchema (type = 'string', has enum); TitledSingleSelectEnumSchema (type = 'string', has oneOf); StringSchema (type = 'string'); BooleanSchema (type = 'boolean'); NumberSchema (type = 'integer' | 'number')",
-    "ReadResourceResultContentsItem": "cannot tell which ReadResourceResultContentsItem this is: expected TextResourceContents (has text); BlobResourceContents (has blob)",
-    "ReadResourceResultResponseResult": "cannot tell which ReadResourceResultResponseResult this is: expected InputRequiredResult (resultType = 'input_required'); ReadResourceResult (cacheScope = 'private' | 'public', has contents, has ttlMs)",
-    "SamplingMessageContent": "cannot tell which SamplingMessageContent this is: expected ToolUseContent (type = 'tool_use', has id, has input, has name, a JSON object); ImageContent (type = 'image', has data, has mimeType, a JSON object); AudioContent (type = 'audio', has data, has mimeType, a JSON object); ToolResultContent (type = 'tool_result', has content, has toolUseId, a JSON object); TextContent (type = 'text', has text, a JSON object); SamplingMessageContentVariantF (a JSON array)",
-    "SingleSelectEnumSchema": "cannot tell which SingleSelectEnumSchema this is: expected UntitledSingleSelectEnumSchema (has enum); TitledSingleSelectEnumSchema (has oneOf)",
+    "CallToolResultResponseResult": "cannot tell which CallToolResultResponseResult this is: expected InputRequiredResult (resultType = 'input_required'); CallToolResult (resultType = 'complete'); CallToolResult (has content (array)); InputRequiredResult (otherwise)",
+    "CreateMessageResultContent": "cannot tell which CreateMessageResultContent this is: expected ToolUseContent (type = 'tool_use', has id (string), has input (object), has name (string), a JSON object); ImageContent (type = 'image', has data (string), has mimeType (string), a JSON object); AudioContent (type = 'audio', has data (string), has mimeType (string), a JSON object); ToolResultContent (type = 'tool_result', has content (array), has toolUseId (string), a JSON object); TextContent (type = 'text', has text (string), a JSON object); CreateMessageResultContentVariantF (a JSON array)",
+    "ElicitRequestParams": "cannot tell which ElicitRequestParams this is: expected ElicitRequestFormParams (requestedSchema.type = 'object', mode = 'form' or absent, has requestedSchema (object), has requestedSchema.properties (object)); ElicitRequestURLParams (mode = 'url', has url (string))",
+    "EmbeddedResourceResource": "cannot tell which EmbeddedResourceResource this is: expected TextResourceContents (has text (string)); BlobResourceContents (has blob (string))",
+    "EnumSchema": "cannot tell which EnumSchema this is: expected UntitledMultiSelectEnumSchema (items.type = 'string', type = 'array', has items (object), has items.enum (array)); TitledMultiSelectEnumSchema (type = 'array', has items (object), has items.anyOf (array)); LegacyTitledEnumSchema (type = 'string', has enum (array), has enumNames); UntitledSingleSelectEnumSchema (type = 'string', has enum (array)); TitledSingleSelectEnumSchema (type = 'string', has oneOf (array))",
+    "GetPromptResultResponseResult": "cannot tell which GetPromptResultResponseResult this is: expected InputRequiredResult (resultType = 'input_required'); GetPromptResult (resultType = 'complete'); GetPromptResult (has messages (array)); InputRequiredResult (otherwise)",
+    "InputResponse": "cannot tell which InputResponse this is: expected CreateMessageResult (role = 'assistant' | 'user', has content (array or object), has model (string)); ElicitResult (action = 'accept' | 'cancel' | 'decline'); ListRootsResult (has roots (array))",
+    "JSONRPCMessage": "cannot tell which JSONRPCMessage this is: expected JSONRPCRequest (has id (integer or string), has method (string)); JSONRPCResultResponse (has id (integer or string), has result (object)); JSONRPCNotification (has method (string)); JSONRPCErrorResponse (has error (object))",
+    "JSONRPCResponse": "cannot tell which JSONRPCResponse this is: expected JSONRPCResultResponse (has id (integer or string), has result (object)); JSONRPCErrorResponse (has error (object))",
+    "MultiSelectEnumSchema": "cannot tell which MultiSelectEnumSchema this is: expected UntitledMultiSelectEnumSchema (items.type = 'string', has items.enum (array)); TitledMultiSelectEnumSchema (has items.anyOf (array))",
+    "PrimitiveSchemaDefinition": "cannot tell which PrimitiveSchemaDefinition this is: expected UntitledMultiSelectEnumSchema (items.type = 'string', type = 'array', has items (object), has items.enum (array)); TitledMultiSelectEnumSchema (type = 'array', has items (object), has items.anyOf (array)); LegacyTitledEnumSchema (type = 'string', has enum (array), has enumNames); UntitledSingleSelectEnumSchema (type = 'string', has enum (array)); TitledSingleSelectEnumSchema (type = 'string', has oneOf (array)); StringSchema (type = 'string'); BooleanSchema (type = 'boolean'); NumberSchema (type = 'integer' | 'number')",
+    "ReadResourceResultContentsItem": "cannot tell which ReadResourceResultContentsItem this is: expected TextResourceContents (has text (string)); BlobResourceContents (has blob (string))",
+    "ReadResourceResultResponseResult": "cannot tell which ReadResourceResultResponseResult this is: expected InputRequiredResult (resultType = 'input_required'); ReadResourceResult (resultType = 'complete'); ReadResourceResult (cacheScope = 'private' | 'public', has contents (array), has ttlMs (integer)); InputRequiredResult (otherwise)",
+    "SamplingMessageContent": "cannot tell which SamplingMessageContent this is: expected ToolUseContent (type = 'tool_use', has id (string), has input (object), has name (string), a JSON object); ImageContent (type = 'image', has data (string), has mimeType (string), a JSON object); AudioContent (type = 'audio', has data (string), has mimeType (string), a JSON object); ToolResultContent (type = 'tool_result', has content (array), has toolUseId (string), a JSON object); TextContent (type = 'text', has text (string), a JSON object); SamplingMessageContentVariantF (a JSON array)",
+    "SingleSelectEnumSchema": "cannot tell which SingleSelectEnumSchema this is: expected UntitledSingleSelectEnumSchema (has enum (array)); TitledSingleSelectEnumSchema (has oneOf (array))",
 }
 
 _ABSENT = object()
@@ -317,7 +353,8 @@ _JSON_TYPES: dict[str, Callable[[object], bool]] = {
     "object": lambda v: isinstance(v, dict),
     "array": lambda v: isinstance(v, list),
     "string": lambda v: isinstance(v, str),
-    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "integer": lambda v: (isinstance(v, int) and not isinstance(v, bool))
+    or (isinstance(v, float) and v.is_integer()),
     "number": lambda v: isinstance(v, int | float) and not isinstance(v, bool),
     "boolean": lambda v: isinstance(v, bool),
     "null": lambda v: v is None,
@@ -344,6 +381,11 @@ def _compile(predicate: _Predicate) -> _Test:
     op, path, values = predicate
     if op == "is":
         return _JSON_TYPES[values[0]]
+    if op == "has" and values:  # present and of one of these JSON types
+        types = tuple(_JSON_TYPES[kind] for kind in values)
+        return lambda value: (found := _lookup(value, path)) is not _ABSENT and any(
+            test(found) for test in types
+        )
     if op == "has" and len(path) == 1:
         key = path[0]
         return lambda value: isinstance(value, dict) and key in value
@@ -383,7 +425,7 @@ def structural(union: str) -> Discriminator:
         wrong = [
             p
             for p in failed
-            if p[0] == "is" or (p[0] != "has" and _lookup(value, p[1]) is not _ABSENT)
+            if p[0] == "is" or ((p[0] != "has" or p[2]) and _lookup(value, p[1]) is not _ABSENT)
         ]
         return (len(wrong), len(failed))
 

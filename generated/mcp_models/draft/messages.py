@@ -32,6 +32,7 @@ from ._base import MCPModel, const
 from .models import (
     CallToolRequest,
     CallToolRequestParams,
+    CallToolResult,
     CallToolResultResponse,
     CallToolResultResponseResult,
     CancelledNotification,
@@ -52,9 +53,11 @@ from .models import (
     Error,
     GetPromptRequest,
     GetPromptRequestParams,
+    GetPromptResult,
     GetPromptResultResponse,
     GetPromptResultResponseResult,
     HeaderMismatchError,
+    InputRequiredResult,
     InternalError,
     InvalidParamsError,
     InvalidRequestError,
@@ -89,6 +92,7 @@ from .models import (
     PromptListChangedNotification,
     ReadResourceRequest,
     ReadResourceRequestParams,
+    ReadResourceResult,
     ReadResourceResultResponse,
     ReadResourceResultResponseResult,
     RequestId,
@@ -122,6 +126,7 @@ __all__ = [
     "REQUESTS",
     "RESPONSES",
     "RESULTS",
+    "RESULT_CLASSES",
     "RawJSON",
     "ResultResponse",
     "SENDERS",
@@ -206,7 +211,12 @@ EMBEDDED_REQUESTS: dict[str, type[MCPModel]] = {
     "roots/list": ListRootsRequest,
     "sampling/createMessage": CreateMessageRequest,
 }
-"""Requests that travel inside another message (InputRequiredResult), not on their own."""
+"""Requests whose class does not carry `jsonrpc` and `id`: those that travel inside another message
+(InputRequiredResult), and in revisions that leave them to JSONRPCRequest, every request."""
+
+_BARE: frozenset[type[MCPModel]] = frozenset()
+"""Message classes that leave `jsonrpc` and `id` to JSONRPCRequest / JSONRPCNotification (every request
+and notification of revisions before 2025-11-25): on the wire such a message is checked against both."""
 
 PARAMS: dict[str, Any] = {
     "notifications/cancelled": CancelledNotificationParams,
@@ -249,6 +259,34 @@ RESULTS: dict[str, Any] = {
     "tools/list": ListToolsResult,
 }
 """The type of the result answering each request method."""
+
+RESULT_CLASSES: dict[str, tuple[type[MCPModel], ...]] = {
+    "completion/complete": (CompleteResult,),
+    "elicitation/create": (ElicitResult,),
+    "prompts/get": (
+        InputRequiredResult,
+        GetPromptResult,
+    ),
+    "prompts/list": (ListPromptsResult,),
+    "resources/list": (ListResourcesResult,),
+    "resources/read": (
+        InputRequiredResult,
+        ReadResourceResult,
+    ),
+    "resources/templates/list": (ListResourceTemplatesResult,),
+    "roots/list": (ListRootsResult,),
+    "sampling/createMessage": (CreateMessageResult,),
+    "server/discover": (DiscoverResult,),
+    "subscriptions/listen": (SubscriptionsListenResult,),
+    "tools/call": (
+        InputRequiredResult,
+        CallToolResult,
+    ),
+    "tools/list": (ListToolsResult,),
+}
+"""The classes a result answering each request method may be, as a tuple (what RESULTS types as one
+union): the method's own result, InputRequiredResult where the schema allows it, the task result
+where the request may ask for one."""
 
 RESPONSES: dict[str, type[MCPModel]] = {
     "completion/complete": CompleteResultResponse,
@@ -499,6 +537,9 @@ def _by_method(raw: bytes) -> Message | None:
         return None
     try:
         parsed = cast(MCPModel, _validate_json(model)(raw))
+        if model in _BARE:
+            # the class leaves the envelope to JSONRPCRequest / JSONRPCNotification: check it too
+            _validate_json(JSONRPCRequest if b'"id"' in raw else JSONRPCNotification)(raw)
     except ValidationError:
         return None
     if model in _NOTIFICATION_CLASSES and _has_extra(parsed, "id"):
@@ -582,10 +623,14 @@ def parse_message(raw: RawJSON, pending: Mapping[str | int, str] | None = None) 
         known = method if isinstance(method, str) else ""
         if "id" in message:
             request = REQUESTS.get(known) or EMBEDDED_REQUESTS.get(known) or JSONRPCRequest
+            if request in _BARE:
+                JSONRPCRequest.model_validate(message)
             return cast(Message, request.model_validate(message))
         notification = (
             NOTIFICATIONS.get(known) or EMBEDDED_REQUESTS.get(known) or JSONRPCNotification
         )
+        if notification in _BARE:
+            JSONRPCNotification.model_validate(message)
         return cast(Message, notification.model_validate(message))
     if "result" in message:
         request_id = message.get("id")

@@ -26,43 +26,43 @@ _RULES: dict[str, tuple[tuple[str, tuple[_Predicate, ...]], ...]] = {
             "CreateMessageResult",
             (
                 ("eq", ("role",), ("assistant", "user")),
-                ("has", ("content",), ()),
-                ("has", ("model",), ()),
-                ("has", ("role",), ()),
+                ("has", ("content",), ("object",)),
+                ("has", ("model",), ("string",)),
+                ("has", ("role",), ("string",)),
             ),
         ),
-        ("ListRootsResult", (("has", ("roots",), ()),)),
+        ("ListRootsResult", (("has", ("roots",), ("array",)),)),
         ("Result", ()),
     ),
     "EmbeddedResourceResource": (
-        ("TextResourceContents", (("has", ("text",), ()),)),
-        ("BlobResourceContents", (("has", ("blob",), ()),)),
+        ("TextResourceContents", (("has", ("text",), ("string",)),)),
+        ("BlobResourceContents", (("has", ("blob",), ("string",)),)),
     ),
     "JSONRPCBatchRequestItem": (
-        ("JSONRPCRequest", (("has", ("id",), ()),)),
+        ("JSONRPCRequest", (("has", ("id",), ("integer", "string")),)),
         ("JSONRPCNotification", ()),
     ),
     "JSONRPCBatchResponseItem": (
         (
             "JSONRPCError",
             (
-                ("has", ("error",), ()),
-                ("has", ("error", "code"), ()),
-                ("has", ("error", "message"), ()),
+                ("has", ("error",), ("object",)),
+                ("has", ("error", "code"), ("integer",)),
+                ("has", ("error", "message"), ("string",)),
             ),
         ),
-        ("JSONRPCResponse", (("has", ("result",), ()),)),
+        ("JSONRPCResponse", (("has", ("result",), ("object",)),)),
     ),
     "JSONRPCMessage": (
         (
             "JSONRPCError",
             (
                 ("eq", ("jsonrpc",), ("2.0",)),
-                ("has", ("error",), ()),
-                ("has", ("error", "code"), ()),
-                ("has", ("error", "message"), ()),
-                ("has", ("id",), ()),
-                ("has", ("jsonrpc",), ()),
+                ("has", ("error",), ("object",)),
+                ("has", ("error", "code"), ("integer",)),
+                ("has", ("error", "message"), ("string",)),
+                ("has", ("id",), ("integer", "string")),
+                ("has", ("jsonrpc",), ("string",)),
                 ("is", (), ("object",)),
             ),
         ),
@@ -70,9 +70,9 @@ _RULES: dict[str, tuple[tuple[str, tuple[_Predicate, ...]], ...]] = {
             "JSONRPCRequest",
             (
                 ("eq", ("jsonrpc",), ("2.0",)),
-                ("has", ("id",), ()),
-                ("has", ("jsonrpc",), ()),
-                ("has", ("method",), ()),
+                ("has", ("id",), ("integer", "string")),
+                ("has", ("jsonrpc",), ("string",)),
+                ("has", ("method",), ("string",)),
                 ("is", (), ("object",)),
             ),
         ),
@@ -80,9 +80,9 @@ _RULES: dict[str, tuple[tuple[str, tuple[_Predicate, ...]], ...]] = {
             "JSONRPCResponse",
             (
                 ("eq", ("jsonrpc",), ("2.0",)),
-                ("has", ("id",), ()),
-                ("has", ("jsonrpc",), ()),
-                ("has", ("result",), ()),
+                ("has", ("id",), ("integer", "string")),
+                ("has", ("jsonrpc",), ("string",)),
+                ("has", ("result",), ("object",)),
                 ("is", (), ("object",)),
             ),
         ),
@@ -90,8 +90,8 @@ _RULES: dict[str, tuple[tuple[str, tuple[_Predicate, ...]], ...]] = {
             "JSONRPCNotification",
             (
                 ("eq", ("jsonrpc",), ("2.0",)),
-                ("has", ("jsonrpc",), ()),
-                ("has", ("method",), ()),
+                ("has", ("jsonrpc",), ("string",)),
+                ("has", ("method",), ("string",)),
                 ("is", (), ("object",)),
             ),
         ),
@@ -99,8 +99,8 @@ _RULES: dict[str, tuple[tuple[str, tuple[_Predicate, ...]], ...]] = {
             "JSONRPCMessageVariantC",
             (
                 ("eq", ("0", "jsonrpc"), ("2.0",)),
-                ("has", ("0", "jsonrpc"), ()),
-                ("has", ("0", "method"), ()),
+                ("has", ("0", "jsonrpc"), ("string",)),
+                ("has", ("0", "method"), ("string",)),
                 ("is", (), ("array",)),
             ),
         ),
@@ -108,30 +108,30 @@ _RULES: dict[str, tuple[tuple[str, tuple[_Predicate, ...]], ...]] = {
             "JSONRPCMessageVariantF",
             (
                 ("eq", ("0", "jsonrpc"), ("2.0",)),
-                ("has", ("0", "id"), ()),
-                ("has", ("0", "jsonrpc"), ()),
+                ("has", ("0", "id"), ("integer", "string")),
+                ("has", ("0", "jsonrpc"), ("string",)),
                 ("is", (), ("array",)),
             ),
         ),
     ),
     "JSONRPCMessageVariantCItem": (
-        ("JSONRPCRequest", (("has", ("id",), ()),)),
+        ("JSONRPCRequest", (("has", ("id",), ("integer", "string")),)),
         ("JSONRPCNotification", ()),
     ),
     "JSONRPCMessageVariantFItem": (
         (
             "JSONRPCError",
             (
-                ("has", ("error",), ()),
-                ("has", ("error", "code"), ()),
-                ("has", ("error", "message"), ()),
+                ("has", ("error",), ("object",)),
+                ("has", ("error", "code"), ("integer",)),
+                ("has", ("error", "message"), ("string",)),
             ),
         ),
-        ("JSONRPCResponse", (("has", ("result",), ()),)),
+        ("JSONRPCResponse", (("has", ("result",), ("object",)),)),
     ),
     "ReadResourceResultContentsItem": (
-        ("TextResourceContents", (("has", ("text",), ()),)),
-        ("BlobResourceContents", (("has", ("blob",), ()),)),
+        ("TextResourceContents", (("has", ("text",), ("string",)),)),
+        ("BlobResourceContents", (("has", ("blob",), ("string",)),)),
     ),
 }
 
@@ -148,14 +148,14 @@ _CLOSED_KEYS: dict[str, dict[str, tuple[Any, ...]]] = {
 }
 
 _MESSAGES: dict[str, str] = {
-    "ClientResult": "cannot tell which ClientResult this is: expected CreateMessageResult (role = 'assistant' | 'user', has content, has model); ListRootsResult (has roots); Result (otherwise)",
-    "EmbeddedResourceResource": "cannot tell which EmbeddedResourceResource this is: expected TextResourceContents (has text); BlobResourceContents (has blob)",
-    "JSONRPCBatchRequestItem": "cannot tell which JSONRPCBatchRequestItem this is: expected JSONRPCRequest (has id); JSONRPCNotification (otherwise)",
-    "JSONRPCBatchResponseItem": "cannot tell which JSONRPCBatchResponseItem this is: expected JSONRPCError (has error, has error.code, has error.message); JSONRPCResponse (has result)",
-    "JSONRPCMessage": "cannot tell which JSONRPCMessage this is: expected JSONRPCError (jsonrpc = '2.0', has error, has error.code, has error.message, has id, a JSON object); JSONRPCRequest (jsonrpc = '2.0', has id, has method, a JSON object); JSONRPCResponse (jsonrpc = '2.0', has id, has result, a JSON object); JSONRPCNotification (jsonrpc = '2.0', has method, a JSON object); JSONRPCMessageVariantC (0.jsonrpc = '2.0', has 0.method, a JSON array); JSONRPCMessageVariantF (0.jsonrpc = '2.0', has 0.id, a JSON array)",
-    "JSONRPCMessageVariantCItem": "cannot tell which JSONRPCMessageVariantCItem this is: expected JSONRPCRequest (has id); JSONRPCNotification (otherwise)",
-    "JSONRPCMessageVariantFItem": "cannot tell which JSONRPCMessageVariantFItem this is: expected JSONRPCError (has error, has error.code, has error.message); JSONRPCResponse (has result)",
-    "ReadResourceResultContentsItem": "cannot tell which ReadResourceResultContentsItem this is: expected TextResourceContents (has text); BlobResourceContents (has blob)",
+    "ClientResult": "cannot tell which ClientResult this is: expected CreateMessageResult (role = 'assistant' | 'user', has content (object), has model (string)); ListRootsResult (has roots (array)); Result (otherwise)",
+    "EmbeddedResourceResource": "cannot tell which EmbeddedResourceResource this is: expected TextResourceContents (has text (string)); BlobResourceContents (has blob (string))",
+    "JSONRPCBatchRequestItem": "cannot tell which JSONRPCBatchRequestItem this is: expected JSONRPCRequest (has id (integer or string)); JSONRPCNotification (otherwise)",
+    "JSONRPCBatchResponseItem": "cannot tell which JSONRPCBatchResponseItem this is: expected JSONRPCError (has error (object), has error.code (integer), has error.message (string)); JSONRPCResponse (has result (object))",
+    "JSONRPCMessage": "cannot tell which JSONRPCMessage this is: expected JSONRPCError (jsonrpc = '2.0', has error (object), has error.code (integer), has error.message (string), has id (integer or string), a JSON object); JSONRPCRequest (jsonrpc = '2.0', has id (integer or string), has method (string), a JSON object); JSONRPCResponse (jsonrpc = '2.0', has id (integer or string), has result (object), a JSON object); JSONRPCNotification (jsonrpc = '2.0', has method (string), a JSON object); JSONRPCMessageVariantC (0.jsonrpc = '2.0', has 0.method (string), a JSON array); JSONRPCMessageVariantF (0.jsonrpc = '2.0', has 0.id (integer or string), a JSON array)",
+    "JSONRPCMessageVariantCItem": "cannot tell which JSONRPCMessageVariantCItem this is: expected JSONRPCRequest (has id (integer or string)); JSONRPCNotification (otherwise)",
+    "JSONRPCMessageVariantFItem": "cannot tell which JSONRPCMessageVariantFItem this is: expected JSONRPCError (has error (object), has error.code (integer), has error.message (string)); JSONRPCResponse (has result (object))",
+    "ReadResourceResultContentsItem": "cannot tell which ReadResourceResultContentsItem this is: expected TextResourceContents (has text (string)); BlobResourceContents (has blob (string))",
 }
 
 _ABSENT = object()
@@ -163,7 +163,8 @@ _JSON_TYPES: dict[str, Callable[[object], bool]] = {
     "object": lambda v: isinstance(v, dict),
     "array": lambda v: isinstance(v, list),
     "string": lambda v: isinstance(v, str),
-    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "integer": lambda v: (isinstance(v, int) and not isinstance(v, bool))
+    or (isinstance(v, float) and v.is_integer()),
     "number": lambda v: isinstance(v, int | float) and not isinstance(v, bool),
     "boolean": lambda v: isinstance(v, bool),
     "null": lambda v: v is None,
@@ -190,6 +191,11 @@ def _compile(predicate: _Predicate) -> _Test:
     op, path, values = predicate
     if op == "is":
         return _JSON_TYPES[values[0]]
+    if op == "has" and values:  # present and of one of these JSON types
+        types = tuple(_JSON_TYPES[kind] for kind in values)
+        return lambda value: (found := _lookup(value, path)) is not _ABSENT and any(
+            test(found) for test in types
+        )
     if op == "has" and len(path) == 1:
         key = path[0]
         return lambda value: isinstance(value, dict) and key in value
@@ -229,7 +235,7 @@ def structural(union: str) -> Discriminator:
         wrong = [
             p
             for p in failed
-            if p[0] == "is" or (p[0] != "has" and _lookup(value, p[1]) is not _ABSENT)
+            if p[0] == "is" or ((p[0] != "has" or p[2]) and _lookup(value, p[1]) is not _ABSENT)
         ]
         return (len(wrong), len(failed))
 

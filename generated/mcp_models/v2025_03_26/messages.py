@@ -114,6 +114,7 @@ __all__ = [
     "REQUESTS",
     "RESPONSES",
     "RESULTS",
+    "RESULT_CLASSES",
     "RawJSON",
     "ResultResponse",
     "SENDERS",
@@ -190,7 +191,39 @@ EMBEDDED_REQUESTS: dict[str, type[MCPModel]] = {
     "tools/call": CallToolRequest,
     "tools/list": ListToolsRequest,
 }
-"""Requests that travel inside another message (InputRequiredResult), not on their own."""
+"""Requests whose class does not carry `jsonrpc` and `id`: those that travel inside another message
+(InputRequiredResult), and in revisions that leave them to JSONRPCRequest, every request."""
+
+_BARE: frozenset[type[MCPModel]] = frozenset(
+    {
+        CancelledNotification,
+        InitializedNotification,
+        LoggingMessageNotification,
+        ProgressNotification,
+        PromptListChangedNotification,
+        ResourceListChangedNotification,
+        ResourceUpdatedNotification,
+        RootsListChangedNotification,
+        ToolListChangedNotification,
+        CompleteRequest,
+        InitializeRequest,
+        SetLevelRequest,
+        PingRequest,
+        GetPromptRequest,
+        ListPromptsRequest,
+        ListResourcesRequest,
+        ReadResourceRequest,
+        SubscribeRequest,
+        ListResourceTemplatesRequest,
+        UnsubscribeRequest,
+        ListRootsRequest,
+        CreateMessageRequest,
+        CallToolRequest,
+        ListToolsRequest,
+    }
+)
+"""Message classes that leave `jsonrpc` and `id` to JSONRPCRequest / JSONRPCNotification (every request
+and notification of revisions before 2025-11-25): on the wire such a message is checked against both."""
 
 PARAMS: dict[str, Any] = {
     "notifications/cancelled": CancelledNotificationParams,
@@ -238,6 +271,27 @@ RESULTS: dict[str, Any] = {
     "tools/list": ListToolsResult,
 }
 """The type of the result answering each request method."""
+
+RESULT_CLASSES: dict[str, tuple[type[MCPModel], ...]] = {
+    "completion/complete": (CompleteResult,),
+    "initialize": (InitializeResult,),
+    "logging/setLevel": (cast("type[MCPModel]", EmptyResult.__value__),),
+    "ping": (cast("type[MCPModel]", EmptyResult.__value__),),
+    "prompts/get": (GetPromptResult,),
+    "prompts/list": (ListPromptsResult,),
+    "resources/list": (ListResourcesResult,),
+    "resources/read": (ReadResourceResult,),
+    "resources/subscribe": (cast("type[MCPModel]", EmptyResult.__value__),),
+    "resources/templates/list": (ListResourceTemplatesResult,),
+    "resources/unsubscribe": (cast("type[MCPModel]", EmptyResult.__value__),),
+    "roots/list": (ListRootsResult,),
+    "sampling/createMessage": (CreateMessageResult,),
+    "tools/call": (CallToolResult,),
+    "tools/list": (ListToolsResult,),
+}
+"""The classes a result answering each request method may be, as a tuple (what RESULTS types as one
+union): the method's own result, InputRequiredResult where the schema allows it, the task result
+where the request may ask for one."""
 
 RESPONSES: dict[str, type[MCPModel]] = {}
 """The class of the whole success response to each request method, where the schema defines one."""
@@ -463,6 +517,9 @@ def _by_method(raw: bytes) -> Message | None:
         return None
     try:
         parsed = cast(MCPModel, _validate_json(model)(raw))
+        if model in _BARE:
+            # the class leaves the envelope to JSONRPCRequest / JSONRPCNotification: check it too
+            _validate_json(JSONRPCRequest if b'"id"' in raw else JSONRPCNotification)(raw)
     except ValidationError:
         return None
     if model in _NOTIFICATION_CLASSES and _has_extra(parsed, "id"):
@@ -546,10 +603,14 @@ def parse_message(raw: RawJSON, pending: Mapping[str | int, str] | None = None) 
         known = method if isinstance(method, str) else ""
         if "id" in message:
             request = REQUESTS.get(known) or EMBEDDED_REQUESTS.get(known) or JSONRPCRequest
+            if request in _BARE:
+                JSONRPCRequest.model_validate(message)
             return cast(Message, request.model_validate(message))
         notification = (
             NOTIFICATIONS.get(known) or EMBEDDED_REQUESTS.get(known) or JSONRPCNotification
         )
+        if notification in _BARE:
+            JSONRPCNotification.model_validate(message)
         return cast(Message, notification.model_validate(message))
     if "result" in message:
         request_id = message.get("id")

@@ -26,45 +26,54 @@ _RULES: dict[str, tuple[tuple[str, tuple[_Predicate, ...]], ...]] = {
             "CreateMessageResult",
             (
                 ("eq", ("role",), ("assistant", "user")),
-                ("has", ("content",), ()),
-                ("has", ("model",), ()),
-                ("has", ("role",), ()),
+                ("has", ("content",), ("object",)),
+                ("has", ("model",), ("string",)),
+                ("has", ("role",), ("string",)),
             ),
         ),
         (
             "ElicitResult",
-            (("eq", ("action",), ("accept", "cancel", "decline")), ("has", ("action",), ())),
+            (
+                ("eq", ("action",), ("accept", "cancel", "decline")),
+                ("has", ("action",), ("string",)),
+            ),
         ),
-        ("ListRootsResult", (("has", ("roots",), ()),)),
+        ("ListRootsResult", (("has", ("roots",), ("array",)),)),
         ("Result", ()),
     ),
     "EmbeddedResourceResource": (
-        ("TextResourceContents", (("has", ("text",), ()),)),
-        ("BlobResourceContents", (("has", ("blob",), ()),)),
+        ("TextResourceContents", (("has", ("text",), ("string",)),)),
+        ("BlobResourceContents", (("has", ("blob",), ("string",)),)),
     ),
     "JSONRPCMessage": (
         (
             "JSONRPCError",
             (
-                ("has", ("error",), ()),
-                ("has", ("error", "code"), ()),
-                ("has", ("error", "message"), ()),
-                ("has", ("id",), ()),
+                ("has", ("error",), ("object",)),
+                ("has", ("error", "code"), ("integer",)),
+                ("has", ("error", "message"), ("string",)),
+                ("has", ("id",), ("integer", "string")),
             ),
         ),
-        ("JSONRPCRequest", (("has", ("id",), ()), ("has", ("method",), ()))),
-        ("JSONRPCResponse", (("has", ("id",), ()), ("has", ("result",), ()))),
-        ("JSONRPCNotification", (("has", ("method",), ()),)),
+        (
+            "JSONRPCRequest",
+            (("has", ("id",), ("integer", "string")), ("has", ("method",), ("string",))),
+        ),
+        (
+            "JSONRPCResponse",
+            (("has", ("id",), ("integer", "string")), ("has", ("result",), ("object",))),
+        ),
+        ("JSONRPCNotification", (("has", ("method",), ("string",)),)),
     ),
     "PrimitiveSchemaDefinition": (
-        ("EnumSchema", (("eq", ("type",), ("string",)), ("has", ("enum",), ()))),
+        ("EnumSchema", (("eq", ("type",), ("string",)), ("has", ("enum",), ("array",)))),
         ("StringSchema", (("eq", ("type",), ("string",)),)),
         ("BooleanSchema", (("eq", ("type",), ("boolean",)),)),
         ("NumberSchema", (("eq", ("type",), ("integer", "number")),)),
     ),
     "ReadResourceResultContentsItem": (
-        ("TextResourceContents", (("has", ("text",), ()),)),
-        ("BlobResourceContents", (("has", ("blob",), ()),)),
+        ("TextResourceContents", (("has", ("text",), ("string",)),)),
+        ("BlobResourceContents", (("has", ("blob",), ("string",)),)),
     ),
 }
 
@@ -78,11 +87,11 @@ _CLOSED_KEYS: dict[str, dict[str, tuple[Any, ...]]] = {
 }
 
 _MESSAGES: dict[str, str] = {
-    "ClientResult": "cannot tell which ClientResult this is: expected CreateMessageResult (role = 'assistant' | 'user', has content, has model); ElicitResult (action = 'accept' | 'cancel' | 'decline'); ListRootsResult (has roots); Result (otherwise)",
-    "EmbeddedResourceResource": "cannot tell which EmbeddedResourceResource this is: expected TextResourceContents (has text); BlobResourceContents (has blob)",
-    "JSONRPCMessage": "cannot tell which JSONRPCMessage this is: expected JSONRPCError (has error, has error.code, has error.message, has id); JSONRPCRequest (has id, has method); JSONRPCResponse (has id, has result); JSONRPCNotification (has method)",
-    "PrimitiveSchemaDefinition": "cannot tell which PrimitiveSchemaDefinition this is: expected EnumSchema (type = 'string', has enum); StringSchema (type = 'string'); BooleanSchema (type = 'boolean'); NumberSchema (type = 'integer' | 'number')",
-    "ReadResourceResultContentsItem": "cannot tell which ReadResourceResultContentsItem this is: expected TextResourceContents (has text); BlobResourceContents (has blob)",
+    "ClientResult": "cannot tell which ClientResult this is: expected CreateMessageResult (role = 'assistant' | 'user', has content (object), has model (string)); ElicitResult (action = 'accept' | 'cancel' | 'decline'); ListRootsResult (has roots (array)); Result (otherwise)",
+    "EmbeddedResourceResource": "cannot tell which EmbeddedResourceResource this is: expected TextResourceContents (has text (string)); BlobResourceContents (has blob (string))",
+    "JSONRPCMessage": "cannot tell which JSONRPCMessage this is: expected JSONRPCError (has error (object), has error.code (integer), has error.message (string), has id (integer or string)); JSONRPCRequest (has id (integer or string), has method (string)); JSONRPCResponse (has id (integer or string), has result (object)); JSONRPCNotification (has method (string))",
+    "PrimitiveSchemaDefinition": "cannot tell which PrimitiveSchemaDefinition this is: expected EnumSchema (type = 'string', has enum (array)); StringSchema (type = 'string'); BooleanSchema (type = 'boolean'); NumberSchema (type = 'integer' | 'number')",
+    "ReadResourceResultContentsItem": "cannot tell which ReadResourceResultContentsItem this is: expected TextResourceContents (has text (string)); BlobResourceContents (has blob (string))",
 }
 
 _ABSENT = object()
@@ -90,7 +99,8 @@ _JSON_TYPES: dict[str, Callable[[object], bool]] = {
     "object": lambda v: isinstance(v, dict),
     "array": lambda v: isinstance(v, list),
     "string": lambda v: isinstance(v, str),
-    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "integer": lambda v: (isinstance(v, int) and not isinstance(v, bool))
+    or (isinstance(v, float) and v.is_integer()),
     "number": lambda v: isinstance(v, int | float) and not isinstance(v, bool),
     "boolean": lambda v: isinstance(v, bool),
     "null": lambda v: v is None,
@@ -117,6 +127,11 @@ def _compile(predicate: _Predicate) -> _Test:
     op, path, values = predicate
     if op == "is":
         return _JSON_TYPES[values[0]]
+    if op == "has" and values:  # present and of one of these JSON types
+        types = tuple(_JSON_TYPES[kind] for kind in values)
+        return lambda value: (found := _lookup(value, path)) is not _ABSENT and any(
+            test(found) for test in types
+        )
     if op == "has" and len(path) == 1:
         key = path[0]
         return lambda value: isinstance(value, dict) and key in value
@@ -156,7 +171,7 @@ def structural(union: str) -> Discriminator:
         wrong = [
             p
             for p in failed
-            if p[0] == "is" or (p[0] != "has" and _lookup(value, p[1]) is not _ABSENT)
+            if p[0] == "is" or ((p[0] != "has" or p[2]) and _lookup(value, p[1]) is not _ABSENT)
         ]
         return (len(wrong), len(failed))
 

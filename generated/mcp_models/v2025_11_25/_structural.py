@@ -26,10 +26,10 @@ _RULES: dict[str, tuple[tuple[str, tuple[_Predicate, ...]], ...]] = {
             "ToolUseContent",
             (
                 ("eq", ("type",), ("tool_use",)),
-                ("has", ("id",), ()),
-                ("has", ("input",), ()),
-                ("has", ("name",), ()),
-                ("has", ("type",), ()),
+                ("has", ("id",), ("string",)),
+                ("has", ("input",), ("object",)),
+                ("has", ("name",), ("string",)),
+                ("has", ("type",), ("string",)),
                 ("is", (), ("object",)),
             ),
         ),
@@ -37,9 +37,9 @@ _RULES: dict[str, tuple[tuple[str, tuple[_Predicate, ...]], ...]] = {
             "ImageContent",
             (
                 ("eq", ("type",), ("image",)),
-                ("has", ("data",), ()),
-                ("has", ("mimeType",), ()),
-                ("has", ("type",), ()),
+                ("has", ("data",), ("string",)),
+                ("has", ("mimeType",), ("string",)),
+                ("has", ("type",), ("string",)),
                 ("is", (), ("object",)),
             ),
         ),
@@ -47,9 +47,9 @@ _RULES: dict[str, tuple[tuple[str, tuple[_Predicate, ...]], ...]] = {
             "AudioContent",
             (
                 ("eq", ("type",), ("audio",)),
-                ("has", ("data",), ()),
-                ("has", ("mimeType",), ()),
-                ("has", ("type",), ()),
+                ("has", ("data",), ("string",)),
+                ("has", ("mimeType",), ("string",)),
+                ("has", ("type",), ("string",)),
                 ("is", (), ("object",)),
             ),
         ),
@@ -57,9 +57,9 @@ _RULES: dict[str, tuple[tuple[str, tuple[_Predicate, ...]], ...]] = {
             "ToolResultContent",
             (
                 ("eq", ("type",), ("tool_result",)),
-                ("has", ("content",), ()),
-                ("has", ("toolUseId",), ()),
-                ("has", ("type",), ()),
+                ("has", ("content",), ("array",)),
+                ("has", ("toolUseId",), ("string",)),
+                ("has", ("type",), ("string",)),
                 ("is", (), ("object",)),
             ),
         ),
@@ -67,8 +67,8 @@ _RULES: dict[str, tuple[tuple[str, tuple[_Predicate, ...]], ...]] = {
             "TextContent",
             (
                 ("eq", ("type",), ("text",)),
-                ("has", ("text",), ()),
-                ("has", ("type",), ()),
+                ("has", ("text",), ("string",)),
+                ("has", ("type",), ("string",)),
                 ("is", (), ("object",)),
             ),
         ),
@@ -80,24 +80,24 @@ _RULES: dict[str, tuple[tuple[str, tuple[_Predicate, ...]], ...]] = {
             (
                 ("eq", ("requestedSchema", "type"), ("object",)),
                 ("eq_or_absent", ("mode",), ("form",)),
-                ("has", ("requestedSchema",), ()),
-                ("has", ("requestedSchema", "properties"), ()),
-                ("has", ("requestedSchema", "type"), ()),
+                ("has", ("requestedSchema",), ("object",)),
+                ("has", ("requestedSchema", "properties"), ("object",)),
+                ("has", ("requestedSchema", "type"), ("string",)),
             ),
         ),
         (
             "ElicitRequestURLParams",
             (
                 ("eq", ("mode",), ("url",)),
-                ("has", ("elicitationId",), ()),
-                ("has", ("mode",), ()),
-                ("has", ("url",), ()),
+                ("has", ("elicitationId",), ("string",)),
+                ("has", ("mode",), ("string",)),
+                ("has", ("url",), ("string",)),
             ),
         ),
     ),
     "EmbeddedResourceResource": (
-        ("TextResourceContents", (("has", ("text",), ()),)),
-        ("BlobResourceContents", (("has", ("blob",), ()),)),
+        ("TextResourceContents", (("has", ("text",), ("string",)),)),
+        ("BlobResourceContents", (("has", ("blob",), ("string",)),)),
     ),
     "EnumSchema": (
         (
@@ -105,49 +105,65 @@ _RULES: dict[str, tuple[tuple[str, tuple[_Predicate, ...]], ...]] = {
             (
                 ("eq", ("items", "type"), ("string",)),
                 ("eq", ("type",), ("array",)),
-                ("has", ("items",), ()),
-                ("has", ("items", "enum"), ()),
-                ("has", ("items", "type"), ()),
+                ("has", ("items",), ("object",)),
+                ("has", ("items", "enum"), ("array",)),
+                ("has", ("items", "type"), ("string",)),
             ),
         ),
         (
             "TitledMultiSelectEnumSchema",
             (
                 ("eq", ("type",), ("array",)),
-                ("has", ("items",), ()),
-                ("has", ("items", "anyOf"), ()),
+                ("has", ("items",), ("object",)),
+                ("has", ("items", "anyOf"), ("array",)),
             ),
         ),
         (
             "LegacyTitledEnumSchema",
-            (("eq", ("type",), ("string",)), ("has", ("enum",), ()), ("has", ("enumNames",), ())),
+            (
+                ("eq", ("type",), ("string",)),
+                ("has", ("enum",), ("array",)),
+                ("has", ("enumNames",), ()),
+            ),
         ),
         (
             "UntitledSingleSelectEnumSchema",
-            (("eq", ("type",), ("string",)), ("has", ("enum",), ())),
+            (("eq", ("type",), ("string",)), ("has", ("enum",), ("array",))),
         ),
-        ("TitledSingleSelectEnumSchema", (("eq", ("type",), ("string",)), ("has", ("oneOf",), ()))),
+        (
+            "TitledSingleSelectEnumSchema",
+            (("eq", ("type",), ("string",)), ("has", ("oneOf",), ("array",))),
+        ),
     ),
     "JSONRPCMessage": (
-        ("JSONRPCRequest", (("has", ("id",), ()), ("has", ("method",), ()))),
-        ("JSONRPCResultResponse", (("has", ("id",), ()), ("has", ("result",), ()))),
-        ("JSONRPCNotification", (("has", ("method",), ()),)),
-        ("JSONRPCErrorResponse", (("has", ("error",), ()),)),
+        (
+            "JSONRPCRequest",
+            (("has", ("id",), ("integer", "string")), ("has", ("method",), ("string",))),
+        ),
+        (
+            "JSONRPCResultResponse",
+            (("has", ("id",), ("integer", "string")), ("has", ("result",), ("object",))),
+        ),
+        ("JSONRPCNotification", (("has", ("method",), ("string",)),)),
+        ("JSONRPCErrorResponse", (("has", ("error",), ("object",)),)),
     ),
     "JSONRPCResponse": (
-        ("JSONRPCResultResponse", (("has", ("id",), ()), ("has", ("result",), ()))),
-        ("JSONRPCErrorResponse", (("has", ("error",), ()),)),
+        (
+            "JSONRPCResultResponse",
+            (("has", ("id",), ("integer", "string")), ("has", ("result",), ("object",))),
+        ),
+        ("JSONRPCErrorResponse", (("has", ("error",), ("object",)),)),
     ),
     "MultiSelectEnumSchema": (
         (
             "UntitledMultiSelectEnumSchema",
             (
                 ("eq", ("items", "type"), ("string",)),
-                ("has", ("items", "enum"), ()),
-                ("has", ("items", "type"), ()),
+                ("has", ("items", "enum"), ("array",)),
+                ("has", ("items", "type"), ("string",)),
             ),
         ),
-        ("TitledMultiSelectEnumSchema", (("has", ("items", "anyOf"), ()),)),
+        ("TitledMultiSelectEnumSchema", (("has", ("items", "anyOf"), ("array",)),)),
     ),
     "PrimitiveSchemaDefinition": (
         (
@@ -155,45 +171,52 @@ _RULES: dict[str, tuple[tuple[str, tuple[_Predicate, ...]], ...]] = {
             (
                 ("eq", ("items", "type"), ("string",)),
                 ("eq", ("type",), ("array",)),
-                ("has", ("items",), ()),
-                ("has", ("items", "enum"), ()),
-                ("has", ("items", "type"), ()),
+                ("has", ("items",), ("object",)),
+                ("has", ("items", "enum"), ("array",)),
+                ("has", ("items", "type"), ("string",)),
             ),
         ),
         (
             "TitledMultiSelectEnumSchema",
             (
                 ("eq", ("type",), ("array",)),
-                ("has", ("items",), ()),
-                ("has", ("items", "anyOf"), ()),
+                ("has", ("items",), ("object",)),
+                ("has", ("items", "anyOf"), ("array",)),
             ),
         ),
         (
             "LegacyTitledEnumSchema",
-            (("eq", ("type",), ("string",)), ("has", ("enum",), ()), ("has", ("enumNames",), ())),
+            (
+                ("eq", ("type",), ("string",)),
+                ("has", ("enum",), ("array",)),
+                ("has", ("enumNames",), ()),
+            ),
         ),
         (
             "UntitledSingleSelectEnumSchema",
-            (("eq", ("type",), ("string",)), ("has", ("enum",), ())),
+            (("eq", ("type",), ("string",)), ("has", ("enum",), ("array",))),
         ),
-        ("TitledSingleSelectEnumSchema", (("eq", ("type",), ("string",)), ("has", ("oneOf",), ()))),
+        (
+            "TitledSingleSelectEnumSchema",
+            (("eq", ("type",), ("string",)), ("has", ("oneOf",), ("array",))),
+        ),
         ("StringSchema", (("eq", ("type",), ("string",)),)),
         ("BooleanSchema", (("eq", ("type",), ("boolean",)),)),
         ("NumberSchema", (("eq", ("type",), ("integer", "number")),)),
     ),
     "ReadResourceResultContentsItem": (
-        ("TextResourceContents", (("has", ("text",), ()),)),
-        ("BlobResourceContents", (("has", ("blob",), ()),)),
+        ("TextResourceContents", (("has", ("text",), ("string",)),)),
+        ("BlobResourceContents", (("has", ("blob",), ("string",)),)),
     ),
     "SamplingMessageContent": (
         (
             "ToolUseContent",
             (
                 ("eq", ("type",), ("tool_use",)),
-                ("has", ("id",), ()),
-                ("has", ("input",), ()),
-                ("has", ("name",), ()),
-                ("has", ("type",), ()),
+                ("has", ("id",), ("string",)),
+                ("has", ("input",), ("object",)),
+                ("has", ("name",), ("string",)),
+                ("has", ("type",), ("string",)),
                 ("is", (), ("object",)),
             ),
         ),
@@ -201,9 +224,9 @@ _RULES: dict[str, tuple[tuple[str, tuple[_Predicate, ...]], ...]] = {
             "ImageContent",
             (
                 ("eq", ("type",), ("image",)),
-                ("has", ("data",), ()),
-                ("has", ("mimeType",), ()),
-                ("has", ("type",), ()),
+                ("has", ("data",), ("string",)),
+                ("has", ("mimeType",), ("string",)),
+                ("has", ("type",), ("string",)),
                 ("is", (), ("object",)),
             ),
         ),
@@ -211,9 +234,9 @@ _RULES: dict[str, tuple[tuple[str, tuple[_Predicate, ...]], ...]] = {
             "AudioContent",
             (
                 ("eq", ("type",), ("audio",)),
-                ("has", ("data",), ()),
-                ("has", ("mimeType",), ()),
-                ("has", ("type",), ()),
+                ("has", ("data",), ("string",)),
+                ("has", ("mimeType",), ("string",)),
+                ("has", ("type",), ("string",)),
                 ("is", (), ("object",)),
             ),
         ),
@@ -221,9 +244,9 @@ _RULES: dict[str, tuple[tuple[str, tuple[_Predicate, ...]], ...]] = {
             "ToolResultContent",
             (
                 ("eq", ("type",), ("tool_result",)),
-                ("has", ("content",), ()),
-                ("has", ("toolUseId",), ()),
-                ("has", ("type",), ()),
+                ("has", ("content",), ("array",)),
+                ("has", ("toolUseId",), ("string",)),
+                ("has", ("type",), ("string",)),
                 ("is", (), ("object",)),
             ),
         ),
@@ -231,39 +254,42 @@ _RULES: dict[str, tuple[tuple[str, tuple[_Predicate, ...]], ...]] = {
             "TextContent",
             (
                 ("eq", ("type",), ("text",)),
-                ("has", ("text",), ()),
-                ("has", ("type",), ()),
+                ("has", ("text",), ("string",)),
+                ("has", ("type",), ("string",)),
                 ("is", (), ("object",)),
             ),
         ),
         ("SamplingMessageContentVariantF", (("is", (), ("array",)),)),
     ),
     "SingleSelectEnumSchema": (
-        ("UntitledSingleSelectEnumSchema", (("has", ("enum",), ()),)),
-        ("TitledSingleSelectEnumSchema", (("has", ("oneOf",), ()),)),
+        ("UntitledSingleSelectEnumSchema", (("has", ("enum",), ("array",)),)),
+        ("TitledSingleSelectEnumSchema", (("has", ("oneOf",), ("array",)),)),
     ),
     "elicitation/create result": (
         (
             "ElicitResult",
-            (("eq", ("action",), ("accept", "cancel", "decline")), ("has", ("action",), ())),
+            (
+                ("eq", ("action",), ("accept", "cancel", "decline")),
+                ("has", ("action",), ("string",)),
+            ),
         ),
-        ("CreateTaskResult", (("has", ("task",), ()),)),
+        ("CreateTaskResult", (("has", ("task",), ("object",)),)),
     ),
     "sampling/createMessage result": (
         (
             "CreateMessageResult",
             (
                 ("eq", ("role",), ("assistant", "user")),
-                ("has", ("content",), ()),
-                ("has", ("model",), ()),
-                ("has", ("role",), ()),
+                ("has", ("content",), ("array", "object")),
+                ("has", ("model",), ("string",)),
+                ("has", ("role",), ("string",)),
             ),
         ),
-        ("CreateTaskResult", (("has", ("task",), ()),)),
+        ("CreateTaskResult", (("has", ("task",), ("object",)),)),
     ),
     "tools/call result": (
-        ("CallToolResult", (("has", ("content",), ()),)),
-        ("CreateTaskResult", (("has", ("task",), ()),)),
+        ("CallToolResult", (("has", ("content",), ("array",)),)),
+        ("CreateTaskResult", (("has", ("task",), ("object",)),)),
     ),
 }
 
@@ -286,20 +312,20 @@ _CLOSED_KEYS: dict[str, dict[str, tuple[Any, ...]]] = {
 }
 
 _MESSAGES: dict[str, str] = {
-    "CreateMessageResultContent": "cannot tell which CreateMessageResultContent this is: expected ToolUseContent (type = 'tool_use', has id, has input, has name, a JSON object); ImageContent (type = 'image', has data, has mimeType, a JSON object); AudioContent (type = 'audio', has data, has mimeType, a JSON object); ToolResultContent (type = 'tool_result', has content, has toolUseId, a JSON object); TextContent (type = 'text', has text, a JSON object); CreateMessageResultContentVariantF (a JSON array)",
-    "ElicitRequestParams": "cannot tell which ElicitRequestParams this is: expected ElicitRequestFormParams (requestedSchema.type = 'object', mode = 'form' or absent, has requestedSchema, has requestedSchema.properties); ElicitRequestURLParams (mode = 'url', has elicitationId, has url)",
-    "EmbeddedResourceResource": "cannot tell which EmbeddedResourceResource this is: expected TextResourceContents (has text); BlobResourceContents (has blob)",
-    "EnumSchema": "cannot tell which EnumSchema this is: expected UntitledMultiSelectEnumSchema (items.type = 'string', type = 'array', has items, has items.enum); TitledMultiSelectEnumSchema (type = 'array', has items, has items.anyOf); LegacyTitledEnumSchema (type = 'string', has enum, has enumNames); UntitledSingleSelectEnumSchema (type = 'string', has enum); TitledSingleSelectEnumSchema (type = 'string', has oneOf)",
-    "JSONRPCMessage": "cannot tell which JSONRPCMessage this is: expected JSONRPCRequest (has id, has method); JSONRPCResultResponse (has id, has result); JSONRPCNotification (has method); JSONRPCErrorResponse (has error)",
-    "JSONRPCResponse": "cannot tell which JSONRPCResponse this is: expected JSONRPCResultResponse (has id, has result); JSONRPCErrorResponse (has error)",
-    "MultiSelectEnumSchema": "cannot tell which MultiSelectEnumSchema this is: expected UntitledMultiSelectEnumSchema (items.type = 'string', has items.enum); TitledMultiSelectEnumSchema (has items.anyOf)",
-    "PrimitiveSchemaDefinition": "cannot tell which PrimitiveSchemaDefinition this is: expected UntitledMultiSelectEnumSchema (items.type = 'string', type = 'array', has items, has items.enum); TitledMultiSelectEnumSchema (type = 'array', has items, has items.anyOf); LegacyTitledEnumSchema (type = 'string', has enum, has enumNames); UntitledSingleSelectEnumSchema (type = 'string', has enum); TitledSingleSelectEnumSchema (type = 'string', has oneOf); StringSchema (type = 'string'); BooleanSchema (type = 'boolean'); NumberSchema (type = 'integer' | 'number')",
-    "ReadResourceResultContentsItem": "cannot tell which ReadResourceResultContentsItem this is: expected TextResourceContents (has text); BlobResourceContents (has blob)",
-    "SamplingMessageContent": "cannot tell which SamplingMessageContent this is: expected ToolUseContent (type = 'tool_use', has id, has input, has name, a JSON object); ImageContent (type = 'image', has data, has mimeType, a JSON object); AudioContent (type = 'audio', has data, has mimeType, a JSON object); ToolResultContent (type = 'tool_result', has content, has toolUseId, a JSON object); TextContent (type = 'text', has text, a JSON object); SamplingMessageContentVariantF (a JSON array)",
-    "SingleSelectEnumSchema": "cannot tell which SingleSelectEnumSchema this is: expected UntitledSingleSelectEnumSchema (has enum); TitledSingleSelectEnumSchema (has oneOf)",
-    "elicitation/create result": "cannot tell which result of elicitation/create this is: expected ElicitResult (action = 'accept' | 'cancel' | 'decline'); CreateTaskResult (has task)",
-    "sampling/createMessage result": "cannot tell which result of sampling/createMessage this is: expected CreateMessageResult (role = 'assistant' | 'user', has content, has model); CreateTaskResult (has task)",
-    "tools/call result": "cannot tell which result of tools/call this is: expected CallToolResult (has content); CreateTaskResult (has task)",
+    "CreateMessageResultContent": "cannot tell which CreateMessageResultContent this is: expected ToolUseContent (type = 'tool_use', has id (string), has input (object), has name (string), a JSON object); ImageContent (type = 'image', has data (string), has mimeType (string), a JSON object); AudioContent (type = 'audio', has data (string), has mimeType (string), a JSON object); ToolResultContent (type = 'tool_result', has content (array), has toolUseId (string), a JSON object); TextContent (type = 'text', has text (string), a JSON object); CreateMessageResultContentVariantF (a JSON array)",
+    "ElicitRequestParams": "cannot tell which ElicitRequestParams this is: expected ElicitRequestFormParams (requestedSchema.type = 'object', mode = 'form' or absent, has requestedSchema (object), has requestedSchema.properties (object)); ElicitRequestURLParams (mode = 'url', has elicitationId (string), has url (string))",
+    "EmbeddedResourceResource": "cannot tell which EmbeddedResourceResource this is: expected TextResourceContents (has text (string)); BlobResourceContents (has blob (string))",
+    "EnumSchema": "cannot tell which EnumSchema this is: expected UntitledMultiSelectEnumSchema (items.type = 'string', type = 'array', has items (object), has items.enum (array)); TitledMultiSelectEnumSchema (type = 'array', has items (object), has items.anyOf (array)); LegacyTitledEnumSchema (type = 'string', has enum (array), has enumNames); UntitledSingleSelectEnumSchema (type = 'string', has enum (array)); TitledSingleSelectEnumSchema (type = 'string', has oneOf (array))",
+    "JSONRPCMessage": "cannot tell which JSONRPCMessage this is: expected JSONRPCRequest (has id (integer or string), has method (string)); JSONRPCResultResponse (has id (integer or string), has result (object)); JSONRPCNotification (has method (string)); JSONRPCErrorResponse (has error (object))",
+    "JSONRPCResponse": "cannot tell which JSONRPCResponse this is: expected JSONRPCResultResponse (has id (integer or string), has result (object)); JSONRPCErrorResponse (has error (object))",
+    "MultiSelectEnumSchema": "cannot tell which MultiSelectEnumSchema this is: expected UntitledMultiSelectEnumSchema (items.type = 'string', has items.enum (array)); TitledMultiSelectEnumSchema (has items.anyOf (array))",
+    "PrimitiveSchemaDefinition": "cannot tell which PrimitiveSchemaDefinition this is: expected UntitledMultiSelectEnumSchema (items.type = 'string', type = 'array', has items (object), has items.enum (array)); TitledMultiSelectEnumSchema (type = 'array', has items (object), has items.anyOf (array)); LegacyTitledEnumSchema (type = 'string', has enum (array), has enumNames); UntitledSingleSelectEnumSchema (type = 'string', has enum (array)); TitledSingleSelectEnumSchema (type = 'string', has oneOf (array)); StringSchema (type = 'string'); BooleanSchema (type = 'boolean'); NumberSchema (type = 'integer' | 'number')",
+    "ReadResourceResultContentsItem": "cannot tell which ReadResourceResultContentsItem this is: expected TextResourceContents (has text (string)); BlobResourceContents (has blob (string))",
+    "SamplingMessageContent": "cannot tell which SamplingMessageContent this is: expected ToolUseContent (type = 'tool_use', has id (string), has input (object), has name (string), a JSON object); ImageContent (type = 'image', has data (string), has mimeType (string), a JSON object); AudioContent (type = 'audio', has data (string), has mimeType (string), a JSON object); ToolResultContent (type = 'tool_result', has content (array), has toolUseId (string), a JSON object); TextContent (type = 'text', has text (string), a JSON object); SamplingMessageContentVariantF (a JSON array)",
+    "SingleSelectEnumSchema": "cannot tell which SingleSelectEnumSchema this is: expected UntitledSingleSelectEnumSchema (has enum (array)); TitledSingleSelectEnumSchema (has oneOf (array))",
+    "elicitation/create result": "cannot tell which result of elicitation/create this is: expected ElicitResult (action = 'accept' | 'cancel' | 'decline'); CreateTaskResult (has task (object))",
+    "sampling/createMessage result": "cannot tell which result of sampling/createMessage this is: expected CreateMessageResult (role = 'assistant' | 'user', has content (array or object), has model (string)); CreateTaskResult (has task (object))",
+    "tools/call result": "cannot tell which result of tools/call this is: expected CallToolResult (has content (array)); CreateTaskResult (has task (object))",
 }
 
 _ABSENT = object()
@@ -307,7 +333,8 @@ _JSON_TYPES: dict[str, Callable[[object], bool]] = {
     "object": lambda v: isinstance(v, dict),
     "array": lambda v: isinstance(v, list),
     "string": lambda v: isinstance(v, str),
-    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "integer": lambda v: (isinstance(v, int) and not isinstance(v, bool))
+    or (isinstance(v, float) and v.is_integer()),
     "number": lambda v: isinstance(v, int | float) and not isinstance(v, bool),
     "boolean": lambda v: isinstance(v, bool),
     "null": lambda v: v is None,
@@ -334,6 +361,11 @@ def _compile(predicate: _Predicate) -> _Test:
     op, path, values = predicate
     if op == "is":
         return _JSON_TYPES[values[0]]
+    if op == "has" and values:  # present and of one of these JSON types
+        types = tuple(_JSON_TYPES[kind] for kind in values)
+        return lambda value: (found := _lookup(value, path)) is not _ABSENT and any(
+            test(found) for test in types
+        )
     if op == "has" and len(path) == 1:
         key = path[0]
         return lambda value: isinstance(value, dict) and key in value
@@ -373,7 +405,7 @@ def structural(union: str) -> Discriminator:
         wrong = [
             p
             for p in failed
-            if p[0] == "is" or (p[0] != "has" and _lookup(value, p[1]) is not _ABSENT)
+            if p[0] == "is" or ((p[0] != "has" or p[2]) and _lookup(value, p[1]) is not _ABSENT)
         ]
         return (len(wrong), len(failed))
 

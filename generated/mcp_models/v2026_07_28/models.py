@@ -3429,9 +3429,7 @@ class InputRequiredResult(MCPModel):
     meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
     input_requests: Annotated[InputRequests | MISSING, Field(alias="inputRequests")] = MISSING
     request_state: Annotated[StrictStr | MISSING, Field(alias="requestState")] = MISSING
-    result_type: Annotated[Literal["input_required"], Field(alias="resultType")] = const(
-        "input_required"
-    )
+    result_type: Annotated[StrictStr, Field(alias="resultType")]
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.

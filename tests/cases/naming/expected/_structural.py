@@ -41,7 +41,8 @@ _JSON_TYPES: dict[str, Callable[[object], bool]] = {
     "object": lambda v: isinstance(v, dict),
     "array": lambda v: isinstance(v, list),
     "string": lambda v: isinstance(v, str),
-    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "integer": lambda v: (isinstance(v, int) and not isinstance(v, bool))
+    or (isinstance(v, float) and v.is_integer()),
     "number": lambda v: isinstance(v, int | float) and not isinstance(v, bool),
     "boolean": lambda v: isinstance(v, bool),
     "null": lambda v: v is None,
@@ -68,6 +69,11 @@ def _compile(predicate: _Predicate) -> _Test:
     op, path, values = predicate
     if op == "is":
         return _JSON_TYPES[values[0]]
+    if op == "has" and values:  # present and of one of these JSON types
+        types = tuple(_JSON_TYPES[kind] for kind in values)
+        return lambda value: (found := _lookup(value, path)) is not _ABSENT and any(
+            test(found) for test in types
+        )
     if op == "has" and len(path) == 1:
         key = path[0]
         return lambda value: isinstance(value, dict) and key in value
@@ -107,7 +113,7 @@ def structural(union: str) -> Discriminator:
         wrong = [
             p
             for p in failed
-            if p[0] == "is" or (p[0] != "has" and _lookup(value, p[1]) is not _ABSENT)
+            if p[0] == "is" or ((p[0] != "has" or p[2]) and _lookup(value, p[1]) is not _ABSENT)
         ]
         return (len(wrong), len(failed))
 

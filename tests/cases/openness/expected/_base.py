@@ -30,11 +30,16 @@ from typing import Any, ClassVar, Literal, TypeVar, cast, get_args, get_origin
 
 from pydantic import ConfigDict
 from pydantic import BaseModel as _UserBase
+from pydantic.version import VERSION as _PYDANTIC_VERSION
 from pydantic_core import PydanticUndefined
 
 __all__ = ["MCPModel", "const"]
 
 _T = TypeVar("_T")
+
+# Before pydantic 2.14 a TypeAdapter of a model not built yet keeps a placeholder serializer and
+# fails to dump ("MockValSer cannot be converted"): there the models are built when defined.
+_DEFER_BUILD = tuple(int(part) for part in _PYDANTIC_VERSION.split(".")[:2]) >= (2, 14)
 
 
 def const(value: _T) -> _T:
@@ -79,7 +84,7 @@ class MCPModel(_UserBase):
         validate_by_alias=True,
         serialize_by_alias=True,
         allow_inf_nan=False,
-        defer_build=True,  # validators are built on first use: a fast import
+        defer_build=_DEFER_BUILD,  # validators are built on first use: a fast import
     )
 
     # Per class, set when the class is made: the constants __init__ fills in.
