@@ -38,7 +38,7 @@ SpecSourceOpt = Annotated[
     typer.Option(
         "--spec-source",
         help="Local mirror folder or URL holding <revision>/schema.json. "
-        "Default: $MCP_CODEGEN_SPEC_SOURCE, else the pinned upstream URL.",
+        "Default: $MCP_CODEGEN_SPEC_SOURCE, else the copies shipped with mcp-codegen, else the pinned upstream URL.",
     ),
 ]
 OutOpt = Annotated[
@@ -186,7 +186,7 @@ def examples(
     spec_source: SpecSourceOpt = None,
     docs: Annotated[
         str | None,
-        typer.Option("--docs", help="Docs folder holding the pages of spec/examples.toml (default: $MCP_CODEGEN_DOCS_SOURCE)."),
+        typer.Option("--docs", help="Docs folder holding the pages of spec/examples.toml (default: $MCP_CODEGEN_DOCS_SOURCE, else the shipped copies)."),
     ] = None,
     out: OutOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,

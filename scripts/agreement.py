@@ -24,7 +24,7 @@ def main() -> None:
     parser.add_argument("--per-definition", type=int, default=20)
     parser.add_argument("-r", "--revision", action="append")
     args = parser.parse_args()
-    source = Path(os.environ.get(spec.SPEC_SOURCE_ENV) or REPO.parent / "shared" / "spec")
+    source = Path(os.environ.get(spec.SPEC_SOURCE_ENV) or REPO / "spec")
     print(f"{'revision':11} {'defs':>5} {'instances':>9} {'agreed':>7} {'mutations':>9} {'rejected':>8} {'agreement':>9}")
     for pin in spec.load_manifest():
         if args.revision and pin.revision not in args.revision:
