@@ -103,13 +103,14 @@ def generate(
     check: bool = False,
     limits: Limits = DEFAULT_LIMITS,
     options: ir.Options | None = None,
-    progress: Callable[[str, int, int], None] | None = None,
+    progress: Callable[[str, str], None] | None = None,
     use_cache: bool = True,
     jobs_count: int | None = None,
 ) -> GenerateResult:
     """Generate the packages of pinned revisions (all by default) into out; or, with check, compare.
 
-    progress(revision, index, count) is called as each revision starts. jobs_count: revisions built
+    progress(revision, stage) is called as each stage of a revision starts (emit.pipeline.STAGES) and
+    with "done" when it is built. jobs_count: revisions built
     at once, in worker processes (default: one per core; 1 builds them all in this process).
     """
     chosen = spec.select(revisions)
@@ -140,7 +141,7 @@ def generate(
     built = workers.build_all(
         jobs,
         workers=jobs_count,
-        started=(lambda job, index: progress(job.revision, index, len(jobs))) if progress is not None else None,
+        progress=progress,
     )
     released = [b for b, pin in zip(built, chosen, strict=True) if pin.released]
     latest = max(released, key=lambda b: b.revision.revision) if released else None
@@ -205,10 +206,16 @@ def generate_tools(
     tools_file: Path | None = None,
     server: Sequence[str] | None = None,
     models_package: str | None = None,
+    models_root: str = "mcp_models",
+    revisions: Sequence[str] | None = None,
     check: bool = False,
     limits: Limits = DEFAULT_LIMITS,
 ) -> GenerateResult:
-    """A package typing one server's tools (from a tools/list JSON file or a live stdio server)."""
+    """A package typing one server's tools (from a tools/list JSON file or a live stdio server).
+
+    The spec models it imports: models_package, else <models_root>.<the revision the server
+    negotiated>, else <models_root>.<the newest released revision of those generated (revisions)>;
+    models_root is the configured `package` of the generated models."""
     from codegen.tools import package as tools
     if (tools_file is None) == (server is None):
         raise fail("MCG008", "give exactly one of a tools/list file or a server command")
@@ -225,11 +232,17 @@ def generate_tools(
             f"--models: {models_package!r} is not an import path",
             hint="a dotted Python module path such as mcp_models.v2026_07_28",
         )
-    package = models_package or (
-        f"mcp_models.{spec.find_pin(negotiated).package}" if negotiated else DEFAULT_TOOLS_MODELS
-    )
+    package = models_package or f"{models_root}.{_tools_revision(negotiated, revisions).package}"
     files = tools.generate_tools_package(listed, models_package=package, limits=limits)
     return _finish(output.FileSet(out, files), [], check, tools.LABEL, optional=(package.split(".")[0],))
+
+
+def _tools_revision(negotiated: str | None, revisions: Sequence[str] | None) -> spec.Pin:
+    if negotiated:
+        return spec.find_pin(negotiated)
+    chosen = spec.select(revisions)
+    released = [pin for pin in chosen if pin.released] or chosen
+    return max(released, key=lambda pin: pin.revision)
 
 
 def _safe_label(label: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -12,6 +13,10 @@ from codegen.errors import CodegenError
 from codegen.emit.format import format_python
 from codegen.limits import Limits
 from codegen.emit.stamp import header
+# The stages of one revision, in order, as reported to a progress display.
+STAGES = ("load", "analyze", "models", "package", "format")
+
+
 @dataclass(frozen=True)
 class ExampleSources:
     """What the generated spec-example tests of a revision read."""
@@ -41,15 +46,22 @@ def build_revision(
     use_errata: bool = True,
     examples: ExampleSources | None = None,
     options: ir.Options | None = None,
+    stage: Callable[[str], None] | None = None,
 ) -> BuiltRevision:
+    """The formatted files of one revision package; stage(name) is called as each of STAGES starts."""
+    enter = stage or (lambda name: None)
     try:
+        enter("load")
         raw = load.parse_json(data, revision, limits)
         if use_errata:
             raw = errata.apply_errata(raw, errata.load_errata(revision, errata_file), revision)
         with budget.scope(schemas.count_subschemas(raw), revision):
             doc = load.to_schema_doc(raw, revision, limits)
+            enter("analyze")
             model = analyze.analyze(doc, package=package, sha256=sha256, options=options)
+            enter("models")
             models, order = build_models(doc, model, header(revision, sha256))
+        enter("package")
         sources = {"models.py": models, **render.revision_files(model, header(revision, sha256), order)}
         if examples is not None:
             sources.update(
@@ -61,6 +73,7 @@ def build_revision(
                     contradictions=examples.contradictions,
                 )
             )
+        enter("format")
         files = {
             name: format_python(text, name=f"{package}/{name}", revision=revision) for name, text in sources.items()
         }
