@@ -111,9 +111,9 @@ def init(
         target = config or Path("pyproject.toml")
         if settings.write_starter(target):
             typer.echo(f"{target}: added a [tool.{settings.SECTION}] section")
-            return ExitCode.OK
-        _err(f"error[MCG011]: {target} already has a [tool.{settings.SECTION}] section (hint: edit it)")
-        return ExitCode.ERROR
+        else:
+            typer.echo(f"{target}: already set up (it has a [tool.{settings.SECTION}] section; edit it to change settings)")
+        return ExitCode.OK
 
     _run(run, debug=False)
 
@@ -242,8 +242,8 @@ def examples(
 
 @app.command()
 def diff(
-    old: Annotated[str, typer.Argument(help="A pinned revision (e.g. 2025-11-25) or a schema.json path.")],
-    new: Annotated[str, typer.Argument(help="A pinned revision or a schema.json path.")],
+    old: Annotated[str, typer.Argument(help="A pinned revision (e.g. 2025-11-25), `latest`, or a schema.json path.")],
+    new: Annotated[str, typer.Argument(help="A pinned revision, `latest` (the newest released one), or a schema.json path.")],
     spec_source: SpecSourceOpt = None,
     fmt: Annotated[
         str, typer.Option("--format", "-f", help="text (coloured on a terminal), markdown, json or html.")

@@ -89,6 +89,22 @@ def find_pin(revision: str, pins: tuple[Pin, ...] | None = None) -> Pin:
     )
 
 
+LATEST = "latest"
+
+
+def latest_released(pins: tuple[Pin, ...] | None = None) -> Pin:
+    """The newest released pin: what the generated `latest` alias points at."""
+    released = [pin for pin in (pins if pins is not None else load_manifest()) if pin.released]
+    if not released:
+        raise fail("MCG002", "no released revision is pinned, so there is no `latest`")
+    return max(released, key=lambda pin: pin.revision)
+
+
+def find_revision(name: str) -> Pin:
+    """A pinned revision by name, or `latest` (the newest released one)."""
+    return latest_released() if name == LATEST else find_pin(name)
+
+
 def select(revisions: Sequence[str] | None) -> list[Pin]:
     """The pins of the named revisions (in the order given), or all of them; a name twice is an error."""
     pins = load_manifest()
