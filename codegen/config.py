@@ -34,8 +34,9 @@ STARTER = '''
 # base-class = "acme.models.Base"
 # Extra pydantic ConfigDict entries for every model.
 # pydantic-config = { frozen = true }
-# A local mirror of the spec (<revision>/schema.json), and docs pages for `examples`.
-# spec-source = "../shared/spec"
+# The pinned schemas ship with mcp-codegen; a local mirror (<revision>/schema.json) serves other
+# commits, and a docs folder the pages of `examples`.
+# spec-source = "../spec-mirror"
 # docs-source = "../docs"
 # Limits for untrusted schemas.
 # max-schema-bytes = 8388608

@@ -1,6 +1,6 @@
 """Agreement between the generated models and their JSON Schema, per revision (a longer run than CI's).
 
-    MCP_CODEGEN_SPEC_SOURCE=../shared/spec .venv/bin/python scripts/agreement.py [--per-definition 20]
+    .venv/bin/python scripts/agreement.py [--per-definition 20]
 """
 
 from __future__ import annotations
