@@ -311,8 +311,9 @@ def tools(
         typer.Option(
             "--models",
             help="Import path of the spec models the module uses (default: <package>.<revision>, where "
-            "package is the configured one, else mcp_models, and revision the one the server negotiated, "
-            "or for --from the newest configured released revision).",
+            "package is the configured one, else the models package generated beside --out, else "
+            "mcp_models, and revision the one the server negotiated, or for --from the newest released "
+            "one generated).",
         ),
     ] = None,
     check: Annotated[bool, typer.Option("--check", help="Do not write; exit 1 with a diff if out is stale.")] = False,
@@ -343,7 +344,7 @@ def tools(
             tools_file=from_file,
             server=shlex.split(server) if server else None,
             models_package=models,
-            models_root=settings.package or "mcp_models",
+            models_root=settings.package,
             revisions=settings.revisions,
             check=check,
             limits=settings.limits(DEFAULT_LIMITS),

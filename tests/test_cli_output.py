@@ -114,3 +114,22 @@ def test_vendoring_from_config_alone_lines_up_generate_check_and_tools(tmp_path:
     )
     assert imported.returncode == 0, imported.stderr
     assert json.loads(imported.stdout)
+
+
+def test_vendoring_from_flags_alone_tools_imports_the_models_beside_it(tmp_path: Path) -> None:
+    (tmp_path / "src" / "acme").mkdir(parents=True)
+    (tmp_path / "src" / "acme" / "__init__.py").write_text("")
+    listing = (SPEC / "2026-07-28" / "examples" / "Tool" / "with-no-parameters.json").read_bytes()
+    (tmp_path / "tools.json").write_bytes(b'{"tools": [' + listing + b"]}")
+    vendoring = ("-r", "2025-06-18", "-r", "2025-03-26", "--out", "src/acme/_mcp", "--package", "acme._mcp")
+    assert _cli(tmp_path, "generate", "-q", *vendoring).returncode == 0
+    assert _cli(tmp_path, "check", "-q", "--no-cache", *vendoring).returncode == 0
+    made = _cli(tmp_path, "tools", "--from", "tools.json", "--out", "src/acme/tools")
+    assert made.returncode == 0, made.stderr
+    source = (tmp_path / "src" / "acme" / "tools" / "__init__.py").read_text()
+    assert "from acme._mcp.v2025_06_18 import CallToolResult" in source
+    imported = subprocess.run(
+        [sys.executable, "-c", "import acme.tools; print(sorted(acme.tools.INPUTS))"],
+        cwd=tmp_path / "src", capture_output=True, text=True, check=False,
+    )
+    assert imported.returncode == 0, imported.stderr
