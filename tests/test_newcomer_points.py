@@ -106,3 +106,19 @@ def test_tools_header_names_the_tools_list_not_a_schema_revision(tools_package: 
     header = Path(tools_package.__file__).read_text().splitlines()[1]  # type: ignore[attr-defined]
     assert header.startswith("# From one MCP server's tools/list result, sha256 ")
     assert header.endswith("; spec models: mcp_models.v2026_07_28.") and "schema revision" not in header
+
+
+def test_text_diff_opens_with_a_plain_headline_and_lists_what_breaks_first() -> None:
+    from codegen import diff
+    from codegen.diff import render
+    from codegen.diff.report import BREAKING
+
+    report = diff.diff("2025-11-25", "2026-07-28", python_api=False)
+    text = render.render(report, "text")
+    short = text.split("In short\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    assert short[0].startswith("  - 13 method(s) removed: initialize, ")
+    assert any(line.startswith("  - now required: `resultType` (in ") for line in short)
+    assert any("`_meta` → RequestMetaObject" in line for line in short)
+    found = render.groups(report.changes)
+    breaking = [g.counts[BREAKING] for g in found if g.severity == BREAKING]
+    assert breaking == sorted(breaking, reverse=True) and breaking[0] > 1

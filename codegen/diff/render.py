@@ -50,7 +50,42 @@ def groups(changes: Iterable[Change]) -> list[Group]:
                 changes=tuple(items),
             )
         )
-    return sorted(result, key=lambda g: (SEVERITIES.index(g.severity), g.subject))
+    # what breaks first: the worst severity, then the most breaking changes, then the name
+    return sorted(result, key=lambda g: (SEVERITIES.index(g.severity), -g.counts[BREAKING], g.subject))
+
+
+def headline(report: Report, limit: int = 3) -> list[str]:
+    """A few plain sentences of what matters most: methods gone and new, the keys messages must now
+    carry, and the members most often retyped in a breaking way (each with how often)."""
+    sentences: list[str] = []
+    removed = [m.method for m in report.methods if m.status == "removed"]
+    added = [m.method for m in report.methods if m.status == "added"]
+    requests_first = sorted(removed, key=lambda name: (name.startswith("notifications/"), name))
+    if removed:
+        sentences.append(f"{len(removed)} method(s) removed: {', '.join(requests_first)}")
+    if added:
+        sentences.append(f"{len(added)} method(s) added: {', '.join(sorted(added))}")
+    required: dict[str, set[str]] = {}
+    retyped: dict[tuple[str, str], set[str]] = {}
+    for change in report.changes:
+        if change.severity != BREAKING or not change.path:
+            continue
+        if change.summary.startswith(("property added (required)", "optional → required")):
+            required.setdefault(change.path[-1], set()).add(change.subject)
+        elif change.kind == "type-changed" and change.new:
+            retyped.setdefault((change.path[-1], change.new), set()).add(change.subject)
+    if required:
+        top = sorted(required.items(), key=lambda item: (-len(item[1]), item[0]))[:limit]
+        sentences.append(
+            "now required: " + ", ".join(f"`{key}` (in {len(subjects)} definitions)" for key, subjects in top)
+        )
+    if retyped:
+        top_retyped = sorted(retyped.items(), key=lambda item: (-len(item[1]), item[0]))[:limit]
+        sentences.append(
+            "now typed differently: "
+            + ", ".join(f"`{key}` → {new} (in {len(subjects)} definitions)" for (key, new), subjects in top_retyped)
+        )
+    return sentences
 
 
 def sides_of(change: Change | MethodEntry) -> str:
@@ -147,6 +182,12 @@ def text(report: Report, *, color: bool) -> str:
         line(*_counts("Python API", python))
     if report.empty:
         line(("no changes", "green"))
+    sentences = headline(report)
+    if sentences:
+        line()
+        line(("In short", "bold underline"))
+        for sentence in sentences:
+            line(f"  - {sentence}")
     if report.methods:
         line()
         line(("Methods", "bold underline"))
