@@ -122,3 +122,20 @@ def test_text_diff_opens_with_a_plain_headline_and_lists_what_breaks_first() -> 
     found = render.groups(report.changes)
     breaking = [g.counts[BREAKING] for g in found if g.severity == BREAKING]
     assert breaking == sorted(breaking, reverse=True) and breaking[0] > 1
+
+
+def test_html_methods_never_wrap_inside_a_name_and_the_named_method_comes_first(tmp_path: Path) -> None:
+    from codegen.diff import render
+    from codegen.diff.report import Change
+
+    change = Change(
+        "wire", "type-changed", "CallToolResult", ("content",), "s", "breaking",
+        methods=("prompts/get", "resources/read", "sampling/createMessage", "tools/call", "tasks/result"),
+    )
+    assert render.methods_by_relevance(change)[0] == "tools/call"
+    out = tmp_path / "diff.html"
+    code, _, stderr = _invoke("diff", "2025-11-25", "latest", "--format", "html", "--no-python-api", "-o", str(out))
+    assert code == 0, stderr
+    html = out.read_text()
+    assert ".methods-cell .method { white-space: nowrap; }" in html
+    assert '<span class="method">tools/call</span>' in html and "<summary>+" in html and " more</summary>" in html

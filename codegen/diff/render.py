@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
@@ -145,6 +146,7 @@ def _environment(*, html: bool):  # type: ignore[no-untyped-def]
     environment.filters["sides"] = sides_of
     environment.filters["where"] = lambda c: ".".join(c.path) if c.path else "(itself)"
     environment.filters["few"] = _few
+    environment.filters["methods_by_relevance"] = methods_by_relevance
     environment.filters["who"] = _who
     return environment
 
@@ -152,6 +154,18 @@ def _environment(*, html: bool):  # type: ignore[no-untyped-def]
 def _markdown_cell(value: Any) -> str:
     """Text safe inside a Markdown table cell."""
     return " ".join(str(value).split()).replace("\\", "\\\\").replace("|", "\\|")
+
+
+def methods_by_relevance(change: Change) -> list[str]:
+    """The methods carrying a change, the ones its subject is named after first (CallToolResult:
+    tools/call), so a shortened list never hides the obvious one."""
+    subject = change.subject.lower()
+
+    def named_after(method: str) -> int:
+        words = [w for part in method.split("/") for w in re.split(r"(?=[A-Z])|_", part) if w]
+        return sum(1 for w in words if w.lower().rstrip("s") in subject)
+
+    return sorted(change.methods, key=lambda method: -named_after(method))
 
 
 def _few(items: Iterable[str], limit: int = 3) -> str:
