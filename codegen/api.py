@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 from pathlib import Path
 
 from codegen.output import cache, tree as output, workers
 from codegen.schema import errata, load, spec
 from codegen.analysis import ir, naming
-from codegen.emit import smoke
+from codegen.emit import render, smoke
+from codegen.emit.format import format_python
+from codegen.emit.stamp import header
 from codegen.errors import fail
 from codegen.limits import DEFAULT_LIMITS, Limits
 from codegen.emit.pipeline import ExampleSources, build_revision, root_files
@@ -193,8 +195,32 @@ def _finish(
     summaries = tuple(RevisionSummary.of(r) for r in revisions)
     if check:
         return GenerateResult(fileset, summaries, drift=tuple(output.unified_diff(fileset)))
-    smoke.check(fileset.files, revision=label, optional=optional)  # before anything is written
+    # before anything is written
+    smoke.check({**fileset.files, **_standin_bases(fileset.files, revisions)}, revision=label, optional=optional)
     return GenerateResult(fileset, summaries, written=output.write(fileset))
+
+
+def _standin_bases(files: Mapping[str, str], revisions: list[ir.Revision]) -> dict[str, str]:
+    """_base.py of each revision package with pydantic's BaseModel in place of a user base class
+    that cannot be imported where the generator runs (a src/ layout): the import check then runs
+    the rest of the package as written. The written files keep the user's base class."""
+    standins: dict[str, str] = {}
+    for revision in revisions:
+        base = revision.options.base_class
+        if base and not _importable(base.rpartition(".")[0]):
+            plain = render.base_module(replace(revision.options, base_class=None), header(revision.revision, revision.sha256))
+            where = f"{revision.package}/_base.py" if f"{revision.package}/_base.py" in files else "_base.py"
+            standins[where] = format_python(plain, name="_base.py", revision=revision.revision)
+    return standins
+
+
+def _importable(module: str) -> bool:
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        return False
 
 
 DEFAULT_TOOLS_MODELS = "mcp_models.v2026_07_28"
