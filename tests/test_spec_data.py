@@ -102,3 +102,16 @@ def test_vendored_round_trips_run_with_no_environment_variable(tmp_path: Path) -
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     summary = done.stdout.strip().splitlines()[-1]
     assert " passed" in summary and "skipped" not in summary, summary
+
+
+def test_bump_replaces_the_shipped_schema_with_the_new_pin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    copy = tmp_path / "spec"
+    (copy / "draft").mkdir(parents=True)
+    (copy / "manifest.toml").write_bytes((DATA / "manifest.toml").read_bytes())
+    (copy / "draft" / "schema.json").write_bytes((DATA / "draft" / "schema.json").read_bytes())
+    monkeypatch.setattr(spec, "spec_dir", lambda: copy)
+    new_bytes = b'{"$defs": {}}'
+    previous, pinned = spec.bump("draft", "a" * 40, new_bytes)
+    assert previous.sha256 != pinned.sha256 == hashlib.sha256(new_bytes).hexdigest()
+    assert (copy / "draft" / "schema.json").read_bytes() == new_bytes
+    assert spec.fetch(pinned, None).data == new_bytes  # offline generation follows the new pin
