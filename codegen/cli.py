@@ -521,9 +521,9 @@ def _touched_packages(result: GenerateResult) -> dict[str, int]:
     if result.written is not None:
         names = [*result.written.changed, *result.written.removed]
     else:
-        names = [line[4:].split(" (", 1)[0] for line in result.drift if line.startswith(("--- ", "+++ "))]
-        names = [n for n in names if n != "/dev/null"]
-        names = sorted({Path(n).relative_to(result.fileset.root).as_posix() for n in names})
+        root = result.fileset.root.as_posix().rstrip("/") + "/"
+        labels = [line[4:].rstrip("\n").split(" (", 1)[0] for line in result.drift if line.startswith(("--- ", "+++ "))]
+        names = sorted({label.removeprefix(root) for label in labels if label.startswith(root)})
     counts: dict[str, int] = {}
     for name in names:
         package = name.split("/", 1)[0]

@@ -133,3 +133,13 @@ def test_vendoring_from_flags_alone_tools_imports_the_models_beside_it(tmp_path:
         cwd=tmp_path / "src", capture_output=True, text=True, check=False,
     )
     assert imported.returncode == 0, imported.stderr
+
+
+def test_check_counts_a_stray_file_against_its_revision(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    assert _invoke("generate", "-r", "2024-11-05", "--out", str(out), "-q")[0] == 0
+    (out / "v2024_11_05" / "stray.py").write_text("# not generated\n")
+    code, stdout, _ = _invoke("check", "-r", "2024-11-05", "--out", str(out), "--no-cache")
+    assert code == 1
+    assert stdout.splitlines()[0].endswith("differs (1 file)")
+    assert f"--- {(out / 'v2024_11_05' / 'stray.py').as_posix()} (on disk)\n+++ /dev/null\n" in stdout
