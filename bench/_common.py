@@ -17,7 +17,7 @@ sys.path.insert(0, str(REPO / "generated"))
 
 def spec_source() -> Path:
     configured = os.environ.get("MCP_CODEGEN_SPEC_SOURCE")
-    return Path(configured) if configured else REPO.parent / "shared" / "spec"
+    return Path(configured) if configured else REPO / "spec"
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 CLI run on each of the five released revisions with its default options, and a no-op regeneration.
 Processes are started the same way for both (python -m …), interleaved round by round.
 
-    MCP_CODEGEN_SPEC_SOURCE=../shared/spec .venv/bin/python bench/generate.py [--rounds 3]
+    .venv/bin/python bench/generate.py [--rounds 3]
 """
 
 from __future__ import annotations

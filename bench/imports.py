@@ -2,7 +2,7 @@
 mcp_types._v2026_07_28, and the latency of the first parse after the import. Every sample is a
 fresh interpreter; the contenders alternate, round by round.
 
-    MCP_CODEGEN_SPEC_SOURCE=../shared/spec .venv/bin/python bench/imports.py [--rounds 15]
+    .venv/bin/python bench/imports.py [--rounds 15]
 
 pydantic (with its dependencies and the internals it loads for a first model) is imported before
 the clock starts on both sides: any SDK imports it anyway. So is the `mcp_types` package itself for the peer, whose

@@ -2,7 +2,7 @@
 mcp_models.v2026_07_28 vs the official SDK's generated mcp_types._v2026_07_28 and its hand-written
 mcp_types, measured in the same process, interleaved.
 
-    MCP_CODEGEN_SPEC_SOURCE=../shared/spec .venv/bin/python bench/parse.py [--rounds 15]
+    .venv/bin/python bench/parse.py [--rounds 15]
 
 Layers:
 - envelope: bytes -> the JSON-RPC envelope model (request / notification / response / error)

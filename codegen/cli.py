@@ -9,10 +9,11 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+import time
 from collections.abc import Callable, Generator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
 
@@ -40,7 +41,7 @@ SpecSourceOpt = Annotated[
     typer.Option(
         "--spec-source",
         help="Local mirror folder or URL holding <revision>/schema.json. "
-        "Default: $MCP_CODEGEN_SPEC_SOURCE, else the pinned upstream URL.",
+        "Default: $MCP_CODEGEN_SPEC_SOURCE, else the copies shipped with mcp-codegen, else the pinned upstream URL.",
     ),
 ]
 OutOpt = Annotated[
@@ -52,7 +53,7 @@ SchemaOpt = Annotated[
     typer.Option("--schema", help="Generate from this schema.json instead of the pins (needs --out)."),
 ]
 DebugOpt = Annotated[bool, typer.Option("--debug", help="Show tracebacks of internal errors.")]
-QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="Print errors only.")]
+QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing on success: errors only.")]
 MaxBytesOpt = Annotated[int | None, typer.Option("--max-schema-bytes", help="Largest schema file accepted.")]
 MaxDepthOpt = Annotated[int | None, typer.Option("--max-depth", help="Deepest JSON nesting accepted.")]
 MaxDefsOpt = Annotated[int | None, typer.Option("--max-definitions", help="Most definitions accepted.")]
@@ -65,7 +66,10 @@ NoCacheOpt = Annotated[
     bool, typer.Option("--no-cache", help="Generate even when nothing this run depends on changed since the last one.")
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print a machine-readable JSON report on stdout.")]
-VerboseOpt = Annotated[bool, typer.Option("--verbose", "-v", help="Also list every file written or removed.")]
+VerboseOpt = Annotated[
+    bool,
+    typer.Option("--verbose", "-v", help="Also report how unions are told apart, timings, and every file written or removed."),
+]
 ConfigOpt = Annotated[
     Path | None, typer.Option("--config", help="pyproject.toml holding [tool.mcp-codegen] (default: ./pyproject.toml).")
 ]
@@ -85,6 +89,13 @@ PruneOpt = Annotated[
         help="Remove packages (revisions) the output folder holds that this run does not generate. "
         "Without it (or prune = true in the config) such a run is refused.",
     ),
+]
+ErrataOpt = Annotated[
+    list[Path] | None,
+    typer.Option("--errata", help="An errata file (JSON Patch) applied on top of the built-in errata; repeatable."),
+]
+DisableErratumOpt = Annotated[
+    list[str] | None, typer.Option("--disable-erratum", help="Switch off a built-in erratum by id; repeatable.")
 ]
 BaseClassOpt = Annotated[
     str | None, typer.Option("--base-class", help="Import path of a pydantic BaseModel subclass to derive every model from.")
@@ -117,9 +128,9 @@ def init(
         target = config or Path("pyproject.toml")
         if settings.write_starter(target):
             _say(f"{target}: added a [tool.{settings.SECTION}] section")
-            return ExitCode.OK
-        _err(f"error[MCG011]: {target} already has a [tool.{settings.SECTION}] section (hint: edit it)")
-        return ExitCode.ERROR
+        else:
+            _say(f"{target}: already set up (it has a [tool.{settings.SECTION}] section; edit it to change settings)")
+        return ExitCode.OK
 
     _run(run, debug=False)
 
@@ -135,13 +146,8 @@ def generate(
     base_class: BaseClassOpt = None,
     config: ConfigOpt = None,
     schema: SchemaOpt = None,
-    errata_file: Annotated[
-        list[Path] | None,
-        typer.Option("--errata", help="An errata file (JSON Patch) applied on top of the built-in errata; repeatable."),
-    ] = None,
-    disable_erratum: Annotated[
-        list[str] | None, typer.Option("--disable-erratum", help="Switch off a built-in erratum by id; repeatable.")
-    ] = None,
+    errata_file: ErrataOpt = None,
+    disable_erratum: DisableErratumOpt = None,
     check: Annotated[bool, typer.Option("--check", help="Do not write; exit 1 with a diff if out is stale.")] = False,
     prune: PruneOpt = False,
     as_json: JsonOpt = False,
@@ -185,18 +191,50 @@ def check(
     revision: RevisionOpt = None,
     spec_source: SpecSourceOpt = None,
     out: OutOpt = None,
-    schema: SchemaOpt = None,
+    package: PackageOpt = None,
+    field_naming: FieldNamingOpt = None,
+    extra_keys: ExtraKeysOpt = None,
+    base_class: BaseClassOpt = None,
     config: ConfigOpt = None,
+    schema: SchemaOpt = None,
+    errata_file: ErrataOpt = None,
+    disable_erratum: DisableErratumOpt = None,
+    prune: PruneOpt = False,
     as_json: JsonOpt = False,
     quiet: QuietOpt = False,
+    verbose: VerboseOpt = False,
     no_cache: NoCacheOpt = False,
     jobs: JobsOpt = None,
     debug: DebugOpt = False,
+    max_schema_bytes: MaxBytesOpt = None,
+    max_depth: MaxDepthOpt = None,
+    max_definitions: MaxDefsOpt = None,
+    max_subschemas: MaxSubOpt = None,
 ) -> None:
-    """Exit 1 with a unified diff when the output folder differs from a fresh generation."""
-    flags = {"revisions": tuple(revision) if revision else None, "out": out, "spec_source": spec_source}
-    output = Output(as_json=as_json, quiet=quiet)
-    _run(lambda: _generate(flags, config, schema, True, output, use_cache=not no_cache, jobs=jobs), debug=debug)
+    """Exit 1 with a unified diff when the output folder differs from a fresh generation with the same
+    settings (every flag and [tool.mcp-codegen] key of `generate`)."""
+    flags = {
+        "revisions": tuple(revision) if revision else None,
+        "out": out,
+        "package": package,
+        "field_naming": field_naming,
+        "extra_keys": extra_keys,
+        "base_class": base_class,
+        "spec_source": spec_source,
+        "max_schema_bytes": max_schema_bytes,
+        "max_depth": max_depth,
+        "max_definitions": max_definitions,
+        "max_subschemas": max_subschemas,
+        "disable_errata": tuple(disable_erratum) if disable_erratum else None,
+        "prune": True if prune else None,
+    }
+    output = Output(as_json=as_json, quiet=quiet, verbose=verbose)
+    _run(
+        lambda: _generate(
+            flags, config, schema, True, output, tuple(errata_file or ()), use_cache=not no_cache, jobs=jobs
+        ),
+        debug=debug,
+    )
 
 
 @app.command()
@@ -205,7 +243,7 @@ def examples(
     spec_source: SpecSourceOpt = None,
     docs: Annotated[
         str | None,
-        typer.Option("--docs", help="Docs folder holding the pages of spec/examples.toml (default: $MCP_CODEGEN_DOCS_SOURCE)."),
+        typer.Option("--docs", help="Docs folder holding the pages of spec/examples.toml (default: $MCP_CODEGEN_DOCS_SOURCE, else the shipped copies)."),
     ] = None,
     out: OutOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
@@ -229,8 +267,8 @@ def examples(
 
 @app.command()
 def diff(
-    old: Annotated[str, typer.Argument(help="A pinned revision (e.g. 2025-11-25) or a schema.json path.")],
-    new: Annotated[str, typer.Argument(help="A pinned revision or a schema.json path.")],
+    old: Annotated[str, typer.Argument(help="A pinned revision (e.g. 2025-11-25), `latest`, or a schema.json path.")],
+    new: Annotated[str, typer.Argument(help="A pinned revision, `latest` (the newest released one), or a schema.json path.")],
     spec_source: SpecSourceOpt = None,
     fmt: Annotated[
         str, typer.Option("--format", "-f", help="text (coloured on a terminal), markdown, json or html.")
@@ -297,8 +335,10 @@ def tools(
         str | None,
         typer.Option(
             "--models",
-            help="Import path of the spec models the module uses (default: the revision the server "
-            "negotiated, or mcp_models.v2026_07_28 for --from).",
+            help="Import path of the spec models the module uses (default: <package>.<revision>, where "
+            "package is the configured one, else the models package generated beside --out, else "
+            "mcp_models, and revision the one the server negotiated, or for --from the newest released "
+            "one generated).",
         ),
     ] = None,
     check: Annotated[bool, typer.Option("--check", help="Do not write; exit 1 with a diff if out is stale.")] = False,
@@ -331,6 +371,8 @@ def tools(
             tools_file=from_file,
             server=shlex.split(server) if server else None,
             models_package=models,
+            models_root=settings.package,
+            revisions=settings.revisions,
             check=check,
             limits=settings.limits(DEFAULT_LIMITS),
             prune=settings.prune,
@@ -364,7 +406,7 @@ def _generate(
     from codegen.analysis import ir
     from codegen import config as settings_file
     from codegen.errors import fail
-    settings = settings_file.with_flags(settings_file.load(config_path), flags)
+    settings = settings_file.with_flags(settings_file.load(config_path), dict(flags))
     options = ir.Options(
         field_naming=settings.field_naming,
         extra_keys=settings.extra_keys,
@@ -396,7 +438,8 @@ def _generate(
             prune=settings.prune,
         )
     else:
-        with _progress(enabled=not output.quiet and not output.as_json) as progress:
+        with _progress(display=not output.quiet and not output.as_json) as progress:
+            began = time.perf_counter()
             result = api.generate(
                 revisions,
                 spec_source=settings.spec_source,
@@ -404,72 +447,137 @@ def _generate(
                 check=check,
                 limits=limits,
                 options=options,
-                progress=progress,
+                progress=progress.event,
                 use_cache=use_cache,
                 jobs_count=jobs,
                 errata_files=errata_files,
                 disabled_errata=settings.disable_errata,
                 prune=settings.prune,
             )
+            progress.total = time.perf_counter() - began
+        return _report(result, check, output, progress)
     return _report(result, check, output)
 
 
+@dataclass
+class _Progress:
+    """Follows the stages of each revision: their timings always, a bar on a terminal (stderr)."""
+
+    bar: Any = None  # rich.progress.Progress while shown
+    task: Any = None
+    started: dict[str, float] = field(default_factory=dict[str, float])
+    seconds: dict[str, float] = field(default_factory=dict[str, float])  # revision -> wall time, start to built
+    total: float | None = None  # the whole run's wall time
+    stages_done: dict[str, int] = field(default_factory=dict[str, int])
+
+    def event(self, revision: str, stage: str) -> None:
+        from codegen.emit.pipeline import STAGES
+
+        now = time.perf_counter()
+        self.started.setdefault(revision, now)
+        if stage == "done":
+            self.seconds[revision] = now - self.started[revision]
+            self.stages_done[revision] = len(STAGES)
+        else:
+            self.stages_done[revision] = STAGES.index(stage)
+        if self.bar is not None:
+            from rich.markup import escape
+
+            self.bar.update(
+                self.task,
+                description=escape(printable(f"{revision}: {'built' if stage == 'done' else stage}")),
+                completed=sum(self.stages_done.values()),
+            )
+
+
 @contextlib.contextmanager
-def _progress(*, enabled: bool) -> Generator[Callable[[str, int, int], None] | None, None, None]:
-    """A progress display on a terminal (stderr), nothing otherwise."""
-    if not enabled or not sys.stderr.isatty():
-        yield None
+def _progress(*, display: bool) -> Generator[_Progress, None, None]:
+    """Stage timings; on a terminal also a bar that advances per revision and stage (on stderr)."""
+    tracker = _Progress()
+    if not display or not sys.stderr.isatty():
+        yield tracker
         return
     from rich.console import Console
-    from rich.markup import escape
     from rich.progress import Progress
 
+    from codegen.emit.pipeline import STAGES
+    from codegen.schema import spec
+
     with Progress(console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task("generating", total=None)
-
-        def advance(revision: str, index: int, count: int) -> None:
-            bar.update(task, description=escape(printable(f"generating {revision}")), completed=index, total=count)
-
-        yield advance
+        tracker.bar = bar
+        tracker.task = bar.add_task("generating", total=len(spec.load_manifest()) * len(STAGES))
+        yield tracker
 
 
-def _report(result: GenerateResult, check: bool, output: Output) -> int:
-    quiet = output.quiet
+def _report(result: GenerateResult, check: bool, output: Output, progress: _Progress | None = None) -> int:
+    """One line per revision and a summary line; with --verbose the union report, timings and files;
+    with --quiet nothing but errors."""
     if output.as_json:
         import json as json_module
 
         _say_block(json_module.dumps(result.as_json(), indent=2))
         return ExitCode.DRIFT if check and result.drift else ExitCode.OK
+    say: Callable[[str], None] = _silent if output.quiet else _say
+    seconds = progress.seconds if progress is not None else {}
+    total = f" in {progress.total:.1f}s" if output.verbose and progress is not None and progress.total else ""
+    root = result.fileset.root
+    touched = _touched_packages(result)
+    for summary in result.summaries:
+        files = touched.get(summary.package, 0)
+        if check:
+            state = f"differs ({files} file{'s' if files != 1 else ''})" if files else "up to date"
+        else:
+            state = f"{files} file{'s' if files != 1 else ''} written" if files else "unchanged"
+        took = f"; built in {seconds[summary.revision]:.1f}s" if output.verbose and summary.revision in seconds else ""
+        say(
+            f"{summary.revision} -> {(root / summary.package).as_posix()}: {summary.definitions} definitions, "
+            f"{summary.classes} classes, {summary.aliases} aliases; {state}{took}"
+        )
+        if output.verbose:
+            tagged = ", ".join(f"{name} by {tag}" for name, tag in summary.tagged_unions) or "none"
+            say(f"  tagged unions: {tagged}")
+            if summary.structural_unions:
+                say(f"  unions told apart by shape: {', '.join(summary.structural_unions)}")
+            for name, reason in summary.smart_unions:
+                say(f"  not discriminated: {name}: {reason}")
+    cached = " (nothing it depends on changed since the last run)" if result.cached else ""
     if check:
         if result.drift:
-            _say_block("".join(result.drift))
-            _err(f"drift: {result.fileset.root} differs from a fresh generation; run `mcp-codegen generate`")
+            if not output.quiet:
+                _say_block("".join(result.drift))
+            _err(f"drift: {root} differs from a fresh generation; run `mcp-codegen generate` with the same settings")
             return ExitCode.DRIFT
-        if not quiet:
-            count = "as at the last run: nothing it depends on changed" if result.cached else f"{len(result.fileset.files)} files"
-            _say(f"{result.fileset.root}: up to date ({count})")
+        say(f"{root}: up to date{cached}{total}")
         return ExitCode.OK
-    if not quiet:
-        for summary in result.summaries:
-            tagged = ", ".join(f"{name} by {tag}" for name, tag in summary.tagged_unions) or "none"
-            _say(
-                f"{summary.revision} -> {summary.package}: {summary.definitions} definitions, "
-                f"{summary.classes} classes, {summary.aliases} aliases; tagged unions: {tagged}"
-            )
-            if summary.structural_unions:
-                _say(f"  unions told apart by shape: {', '.join(summary.structural_unions)}")
-            for name, reason in summary.smart_unions:
-                _say(f"  not discriminated: {name}: {reason}")
-        written = result.written
-        if written is not None:
-            state = f"{len(written.changed)} written, {len(written.removed)} removed" if written.touched else "unchanged"
-            _say(f"{written.root}: {state}")
-            if output.verbose:
-                for name in written.changed:
-                    _say(f"  wrote {name}")
-                for name in written.removed:
-                    _say(f"  removed {name}")
+    written = result.written
+    if written is not None:
+        say(f"{root}: {len(written.changed)} written, {written.unchanged} unchanged, {len(written.removed)} removed{cached}{total}")
+        if output.verbose:
+            for name in written.changed:
+                say(f"  wrote {name}")
+            for name in written.removed:
+                say(f"  removed {name}")
     return ExitCode.OK
+
+
+def _touched_packages(result: GenerateResult) -> dict[str, int]:
+    """Files written or removed (generate), or differing (check), per revision package."""
+    names: list[str] = []
+    if result.written is not None:
+        names = [*result.written.changed, *result.written.removed]
+    else:
+        root = result.fileset.root.as_posix().rstrip("/") + "/"
+        labels = [line[4:].rstrip("\n").split(" (", 1)[0] for line in result.drift if line.startswith(("--- ", "+++ "))]
+        names = sorted({label.removeprefix(root) for label in labels if label.startswith(root)})
+    counts: dict[str, int] = {}
+    for name in names:
+        package = name.split("/", 1)[0]
+        counts[package] = counts.get(package, 0) + 1
+    return counts
+
+
+def _silent(text: str) -> None:
+    """--quiet: nothing on success."""
 
 
 def _say(text: str) -> None:

@@ -5,6 +5,7 @@ Validated strictly: an unknown key or a wrong value is a one-line error naming i
 
 from __future__ import annotations
 
+import difflib
 import math
 import os
 import tomllib
@@ -13,8 +14,9 @@ from pathlib import Path
 from typing import Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic_core import ErrorDetails
 
-from codegen.errors import fail
+from codegen.errors import CodegenError, Diagnostic, fail
 from codegen.analysis.naming import is_import_path
 from codegen.limits import DEPTH_CEILING, Limits
 from codegen.schema.load import read_input
@@ -41,8 +43,9 @@ STARTER = '''
 # base-class = "acme.models.Base"
 # Extra pydantic ConfigDict entries for every model.
 # pydantic-config = { frozen = true }
-# A local mirror of the spec (<revision>/schema.json), and docs pages for `examples`.
-# spec-source = "../shared/spec"
+# The pinned schemas ship with mcp-codegen; a local mirror (<revision>/schema.json) serves other
+# commits, and a docs folder the pages of `examples`.
+# spec-source = "../spec-mirror"
 # docs-source = "../docs"
 # Your own errata files (JSON Patch, the format of spec/errata/<rev>.json), relative to this file,
 # applied on top of the built-in ones; and built-in errata to switch off, by id.
@@ -157,15 +160,29 @@ def load(path: Path | None = None) -> Settings:
     try:
         return Settings.model_validate(section)
     except ValidationError as exc:
-        error = exc.errors()[0]
-        key = ".".join(str(p) for p in error["loc"])
-        message = "unknown key" if error["type"] == "extra_forbidden" else error["msg"]
-        raise fail(
-            "MCG010",
-            f"[tool.{SECTION}] {key}: {message}",
-            pointer=f"{pyproject}",
-            hint="see `mcp-codegen init` for the keys and their values",
-        ) from exc
+        raise CodegenError(*(_key_error(error, section, pyproject) for error in exc.errors())) from exc
+
+
+def _key_error(error: ErrorDetails, section: dict[str, Any], pyproject: Path) -> Diagnostic:
+    """One line per bad key: what is wrong with it, and the likely fix."""
+    key = ".".join(str(p) for p in error["loc"])
+    top = str(error["loc"][0]) if error["loc"] else ""
+    hint = "see `mcp-codegen init` for the keys and their values"
+    if error["type"] == "extra_forbidden":
+        message = "unknown key"
+        known = sorted({field.alias or name for name, field in Settings.model_fields.items()})
+        close = difflib.get_close_matches(top, known, n=1, cutoff=0.6)
+        if close:
+            hint = f"did you mean `{close[0]}`?"
+    else:
+        message = error["msg"]
+        if top == "revisions" and isinstance(section.get(top), str):
+            message = "must be a list of revisions"
+            hint = f'use a TOML array: revisions = ["{section[top]}"]'
+        elif top == "package":
+            message = f"{section.get(top)!r} is not an import path"
+            hint = "dotted Python identifiers, e.g. acme._mcp (a dash is not allowed)"
+    return fail("MCG010", f"[tool.{SECTION}] {key}: {message}", pointer=f"{pyproject}", hint=hint).diagnostics[0]
 
 
 def with_flags(settings: Settings, flags: Mapping[str, object]) -> Settings:
@@ -174,9 +191,16 @@ def with_flags(settings: Settings, flags: Mapping[str, object]) -> Settings:
     try:
         return Settings.model_validate({**settings.model_dump(), **given})
     except ValidationError as exc:
-        error = exc.errors()[0]
-        flag = "--" + str(error["loc"][0]).replace("_", "-")
-        raise fail("MCG010", f"{flag}: {error['msg']}", hint="see `mcp-codegen generate --help`") from exc
+        diagnostics: list[Diagnostic] = []
+        for error in exc.errors():
+            name = str(error["loc"][0])
+            flag = "--" + name.replace("_", "-")
+            message, hint = error["msg"], "see `mcp-codegen generate --help`"
+            if name in ("package", "base_class"):
+                message = f"{given.get(name)!r} is not an import path"
+                hint = "dotted Python identifiers, e.g. acme._mcp (a dash is not allowed)"
+            diagnostics.append(fail("MCG010", f"{flag}: {message}", hint=hint).diagnostics[0])
+        raise CodegenError(*diagnostics) from exc
 
 
 def write_starter(pyproject: Path) -> bool:

@@ -1,6 +1,6 @@
 """Agreement between the generated models and their JSON Schema, per revision (a longer run than CI's).
 
-    MCP_CODEGEN_SPEC_SOURCE=../shared/spec .venv/bin/python scripts/agreement.py [--per-definition 20]
+    .venv/bin/python scripts/agreement.py [--per-definition 20]
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ def main() -> None:
     parser.add_argument("--per-definition", type=int, default=20)
     parser.add_argument("-r", "--revision", action="append")
     args = parser.parse_args()
-    source = Path(os.environ.get(spec.SPEC_SOURCE_ENV) or REPO.parent / "shared" / "spec")
+    source = Path(os.environ.get(spec.SPEC_SOURCE_ENV) or REPO / "spec")
     print(f"{'revision':11} {'defs':>5} {'instances':>9} {'agreed':>7} {'mutations':>9} {'rejected':>8} {'agreement':>9}")
     for pin in spec.load_manifest():
         if args.revision and pin.revision not in args.revision:

@@ -1,6 +1,6 @@
 """Run the bad-input corpus and print its table: case -> exit code, error code, time, peak memory.
 
-    MCP_CODEGEN_SPEC_SOURCE=../shared/spec .venv/bin/python scripts/bad_input_table.py
+    .venv/bin/python scripts/bad_input_table.py
 
 The figures are each case's own `mcp-codegen` process (wall and CPU seconds, ru_maxrss), as the
 tests measure them (tests/bad_input_support.py); the tests' own assertions run too, and a failing

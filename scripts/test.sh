@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite: set up, drift-check generated/, type-check it and codegen/ strictly, run pytest.
+# Spec data: the pinned copies under spec/ (MCP_CODEGEN_SPEC_SOURCE / MCP_CODEGEN_DOCS_SOURCE override).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-export MCP_CODEGEN_SPEC_SOURCE="${MCP_CODEGEN_SPEC_SOURCE:-$(cd .. && pwd)/shared/spec}"
-export MCP_CODEGEN_DOCS_SOURCE="${MCP_CODEGEN_DOCS_SOURCE:-$(cd .. && pwd)/shared/seeds}"
 echo "== mcp-codegen check (generated/ matches a fresh generation)"
 .venv/bin/mcp-codegen check
 echo "== mypy --strict generated/mcp_models"

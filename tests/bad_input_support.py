@@ -157,7 +157,8 @@ def _kill(pid_file: Path) -> None:
 def cli_env(cache: Path, **extra: str) -> dict[str, str]:
     """The environment of a child: the spec mirror, a private schema cache, no terminal progress."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("MCP_CODEGEN_")}
-    env["MCP_CODEGEN_SPEC_SOURCE"] = os.environ["MCP_CODEGEN_SPEC_SOURCE"]
+    if "MCP_CODEGEN_SPEC_SOURCE" in os.environ:  # else the pinned copies under spec/
+        env["MCP_CODEGEN_SPEC_SOURCE"] = os.environ["MCP_CODEGEN_SPEC_SOURCE"]
     env["MCP_CODEGEN_CACHE"] = str(cache)
     env.update(extra)
     return env

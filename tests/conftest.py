@@ -13,17 +13,23 @@ if str(GENERATED) not in sys.path:
 
 
 def spec_source() -> Path:
-    """The local spec mirror: $MCP_CODEGEN_SPEC_SOURCE, else ../shared/spec beside the checkout."""
+    """The spec mirror: $MCP_CODEGEN_SPEC_SOURCE, else the pinned data committed under spec/."""
     configured = os.environ.get("MCP_CODEGEN_SPEC_SOURCE")
-    return Path(configured) if configured else REPO.parent / "shared" / "spec"
+    return Path(configured) if configured else REPO / "spec"
+
+
+def docs_source() -> Path:
+    """The documentation pages: $MCP_CODEGEN_DOCS_SOURCE, else the copies committed under spec/pages."""
+    configured = os.environ.get("MCP_CODEGEN_DOCS_SOURCE")
+    return Path(configured) if configured else REPO / "spec" / "pages"
 
 
 SPEC = spec_source()
+DOCS = docs_source()
 if not (SPEC / "2026-07-28" / "schema.json").is_file():
     raise RuntimeError(
         f"spec mirror not found at {SPEC}: set MCP_CODEGEN_SPEC_SOURCE to a folder holding <revision>/schema.json"
     )
-os.environ.setdefault("MCP_CODEGEN_SPEC_SOURCE", str(SPEC))
 
 REVISIONS = {
     "2024-11-05": "v2024_11_05",

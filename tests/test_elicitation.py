@@ -13,7 +13,9 @@ import mcp_models.v2025_06_18.elicitation as legacy_elicitation
 from mcp_models import v2025_11_25, v2026_07_28
 from mcp_models.v2026_07_28 import elicitation
 
-SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
+from .conftest import DOCS
+
+SEEDS = DOCS
 
 
 @pytest.mark.parametrize(

@@ -14,9 +14,7 @@ from typer.testing import CliRunner
 from codegen.checks import examples
 from codegen.cli import app
 
-from .conftest import GENERATED, REPO, SPEC
-
-DOCS = Path(os.environ["MCP_CODEGEN_DOCS_SOURCE"])
+from .conftest import DOCS, GENERATED, REPO, SPEC
 
 
 def test_every_schema_valid_example_round_trips_losslessly() -> None:

@@ -179,6 +179,7 @@ def test_live_server_everything(tmp_path: Path) -> None:
     assert "get-structured-content" in (result.fileset.files["__init__.py"])
     # the same server's tools/list saved to a file gives the very same package
     from codegen.tools import package as tools
+
     listed, version = tools.list_from_server(command)
     listing = tmp_path / "everything.json"
     listing.write_text(json.dumps({"tools": listed}))

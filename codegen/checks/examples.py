@@ -43,13 +43,11 @@ def report(out: Path, revisions: list[str] | None, spec_source: str | None, docs
     import os
 
     chosen = spec.select(revisions)
-    source = spec.resolve_source(spec_source)
-    if source is None or source.startswith(("http://", "https://")):
+    source = spec.resolve_source(spec_source) or str(spec.bundled_spec_source())
+    if source.startswith(("http://", "https://")):
         raise fail("MCG801", "`examples` reads a local spec mirror", hint=f"set --spec-source or {spec.SPEC_SOURCE_ENV}")
     os.environ[spec.SPEC_SOURCE_ENV] = source
-    docs = docs_source or os.environ.get(spec.DOCS_SOURCE_ENV)
-    if docs:
-        os.environ[spec.DOCS_SOURCE_ENV] = docs
+    os.environ[spec.DOCS_SOURCE_ENV] = str(spec.resolve_docs_source(docs_source))
     reports: list[SourceReport] = []
     for pin in chosen:
         package = _import(out, pin.package)

@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable
+import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, cast
@@ -52,7 +53,42 @@ def groups(changes: Iterable[Change]) -> list[Group]:
                 changes=tuple(items),
             )
         )
-    return sorted(result, key=lambda g: (SEVERITIES.index(g.severity), g.subject))
+    # what breaks first: the worst severity, then the most breaking changes, then the name
+    return sorted(result, key=lambda g: (SEVERITIES.index(g.severity), -g.counts[BREAKING], g.subject))
+
+
+def headline(report: Report, limit: int = 3) -> list[str]:
+    """A few plain sentences of what matters most: methods gone and new, the keys messages must now
+    carry, and the members most often retyped in a breaking way (each with how often)."""
+    sentences: list[str] = []
+    removed = [m.method for m in report.methods if m.status == "removed"]
+    added = [m.method for m in report.methods if m.status == "added"]
+    requests_first = sorted(removed, key=lambda name: (name.startswith("notifications/"), name))
+    if removed:
+        sentences.append(f"{len(removed)} method(s) removed: {', '.join(requests_first)}")
+    if added:
+        sentences.append(f"{len(added)} method(s) added: {', '.join(sorted(added))}")
+    required: dict[str, set[str]] = {}
+    retyped: dict[tuple[str, str], set[str]] = {}
+    for change in report.changes:
+        if change.severity != BREAKING or not change.path:
+            continue
+        if change.summary.startswith(("property added (required)", "optional → required")):
+            required.setdefault(change.path[-1], set()).add(change.subject)
+        elif change.kind == "type-changed" and change.new:
+            retyped.setdefault((change.path[-1], change.new), set()).add(change.subject)
+    if required:
+        top = sorted(required.items(), key=lambda item: (-len(item[1]), item[0]))[:limit]
+        sentences.append(
+            "now required: " + ", ".join(f"`{key}` (in {len(subjects)} definitions)" for key, subjects in top)
+        )
+    if retyped:
+        top_retyped = sorted(retyped.items(), key=lambda item: (-len(item[1]), item[0]))[:limit]
+        sentences.append(
+            "now typed differently: "
+            + ", ".join(f"`{key}` → {new} (in {len(subjects)} definitions)" for (key, new), subjects in top_retyped)
+        )
+    return sentences
 
 
 def sides_of(change: Change | MethodEntry) -> str:
@@ -109,11 +145,14 @@ def _environment(*, html: bool):  # type: ignore[no-untyped-def]
         keep_trailing_newline=True,
         finalize=_finalize,  # every {{ value }}: no control character, bidi override, ... gets through
     )
-    environment.filters["cell"] = _markdown_cell
-    environment.filters["sides"] = sides_of
-    environment.filters["where"] = _where
-    environment.filters["few"] = _few
-    environment.filters["who"] = _who
+    # jinja2 leaves the filter table's type to inference from its built-in filters
+    filters = cast("dict[str, Callable[..., Any]]", environment.filters)
+    filters["cell"] = _markdown_cell
+    filters["sides"] = sides_of
+    filters["where"] = _where
+    filters["few"] = _few
+    filters["methods_by_relevance"] = methods_by_relevance
+    filters["who"] = _who
     return environment
 
 
@@ -136,6 +175,16 @@ def _markdown_cell(value: Any) -> str:
 
 def _where(change: Change) -> str:
     return ".".join(change.path) if change.path else "(itself)"
+def methods_by_relevance(change: Change) -> list[str]:
+    """The methods carrying a change, the ones its subject is named after first (CallToolResult:
+    tools/call), so a shortened list never hides the obvious one."""
+    subject = change.subject.lower()
+
+    def named_after(method: str) -> int:
+        words = [w for part in method.split("/") for w in re.split(r"(?=[A-Z])|_", part) if w]
+        return sum(1 for w in words if w.lower().rstrip("s") in subject)
+
+    return sorted(change.methods, key=lambda method: -named_after(method))
 
 
 def _few(items: Iterable[str], limit: int = 3) -> str:
@@ -167,6 +216,12 @@ def text(report: Report, *, color: bool) -> str:
         line(*_counts("Python API", python))
     if report.empty:
         line(("no changes", "green"))
+    sentences = headline(report)
+    if sentences:
+        line()
+        line(("In short", "bold underline"))
+        for sentence in sentences:
+            line(f"  - {sentence}")
     if report.methods:
         line()
         line(("Methods", "bold underline"))

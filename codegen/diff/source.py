@@ -72,7 +72,7 @@ def load_side(which: str, spec_source: str | None = None, limits: Limits = DEFAU
         )
         raw = load.parse_json(data, label, limits)
     else:
-        pin = spec.find_pin(which)
+        pin = spec.find_revision(which)
         data = spec.fetch(pin, spec.resolve_source(spec_source)).data
         label = pin.revision
         raw = errata.apply_errata(load.parse_json(data, label, limits), errata.load_errata(label), label)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -12,6 +13,10 @@ from codegen.errors import CodegenError
 from codegen.emit.format import format_python
 from codegen.limits import Limits
 from codegen.emit.stamp import header
+# The stages of one revision, in order, as reported to a progress display.
+STAGES = ("load", "analyze", "models", "package", "format")
+
+
 @dataclass(frozen=True)
 class ExampleSources:
     """What the generated spec-example tests of a revision read."""
@@ -42,8 +47,12 @@ def build_revision(
     errata_selection: errata.Selection | None = None,
     examples: ExampleSources | None = None,
     options: ir.Options | None = None,
+    stage: Callable[[str], None] | None = None,
 ) -> BuiltRevision:
+    """The formatted files of one revision package; stage(name) is called as each of STAGES starts."""
+    enter: Callable[[str], None] = stage or _no_stage
     try:
+        enter("load")
         raw = load.parse_json(data, revision, limits)
         if errata_selection is not None:
             raw = errata.apply_errata(raw, errata_selection.errata(revision), revision)
@@ -51,8 +60,11 @@ def build_revision(
             raw = errata.apply_errata(raw, errata.load_errata(revision, errata_file), revision)
         with budget.scope(schemas.count_subschemas(raw), revision):
             doc = load.to_schema_doc(raw, revision, limits)
+            enter("analyze")
             model = analyze.analyze(doc, package=package, sha256=sha256, options=options)
+            enter("models")
             models, order = build_models(doc, model, header(revision, sha256))
+        enter("package")
         sources = {"models.py": models, **render.revision_files(model, header(revision, sha256), order)}
         if examples is not None:
             sources.update(
@@ -64,6 +76,7 @@ def build_revision(
                     contradictions=examples.contradictions,
                 )
             )
+        enter("format")
         files = {
             name: format_python(text, name=f"{package}/{name}", revision=revision) for name, text in sources.items()
         }
@@ -84,3 +97,7 @@ def root_files(revisions: list[ir.Revision], latest: BuiltRevision | None = None
     return {
         name: format_python(text, name=name) if name.endswith(".py") else text for name, text in files.items()
     }
+
+
+def _no_stage(name: str) -> None:
+    """No one follows the stages."""

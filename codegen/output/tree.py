@@ -275,8 +275,8 @@ def unified_diff(fileset: FileSet) -> list[str]:
             difflib.unified_diff(
                 old_text.splitlines(keepends=True),
                 (new or "").splitlines(keepends=True),
-                fromfile=label if old is not None else "/dev/null",
-                tofile=label if new is not None else "/dev/null",
+                fromfile=f"{label} (on disk)" if old is not None else "/dev/null",
+                tofile=f"{label} (fresh generation)" if new is not None else "/dev/null",
             )
         )
     return [line if line.endswith("\n") else line + "\n" for line in lines]

@@ -12,15 +12,19 @@ from __future__ import annotations
 import importlib
 import multiprocessing
 import os
+import queue
 import signal
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from multiprocessing.pool import AsyncResult
+from multiprocessing.queues import Queue
 
 from codegen.analysis import ir
 from codegen.limits import Limits
 from codegen.schema import errata
 from codegen.emit.pipeline import BuiltRevision, ExampleSources, build_revision
+
+
 @dataclass(frozen=True)
 class Job:
     revision: str
@@ -33,7 +37,15 @@ class Job:
     errata: errata.Selection | None = None
 
 
-def run(job: Job) -> BuiltRevision:
+# (revision, stage) events of the workers, read by the parent for its progress display. Set before
+# the pool forks, so every worker inherits it.
+_events: Queue[tuple[str, str]] | None = None
+
+
+def run(job: Job, stage: Callable[[str], None] | None = None) -> BuiltRevision:
+    if stage is None and _events is not None:
+        events = _events
+        stage = lambda name: events.put((job.revision, name))  # noqa: E731 - a worker's own reporter
     return build_revision(
         job.revision,
         job.package,
@@ -43,6 +55,7 @@ def run(job: Job) -> BuiltRevision:
         examples=job.examples,
         options=job.options,
         errata_selection=job.errata,
+        stage=stage,
     )
 
 
@@ -58,30 +71,58 @@ def build_all(
     jobs: Sequence[Job],
     *,
     workers: int | None = None,
-    started: Callable[[Job, int], None] | None = None,
+    progress: Callable[[str, str], None] | None = None,
 ) -> list[BuiltRevision]:
     """Every job's BuiltRevision, in job order; a CodegenError from any job is raised as is.
 
-    started(job, index) is called as each job is handed out.
+    progress(revision, stage) is called as each stage of a revision starts (see pipeline.STAGES), and
+    with "done" when the revision is built.
     """
+    global _events  # noqa: PLW0603 - inherited by the forked workers
     count = min(workers or default_workers(), len(jobs))
     if count <= 1 or "fork" not in multiprocessing.get_all_start_methods():
         built: list[BuiltRevision] = []
-        for index, job in enumerate(jobs):
-            if started is not None:
-                started(job, index)
-            built.append(run(job))
+        for job in jobs:
+            built.append(run(job, _for_revision(progress, job.revision) if progress is not None else None))
+            if progress is not None:
+                progress(job.revision, "done")
         return built
     _import_heavy_modules()
     # the largest schemas first, so the last job to start is a short one
     order = sorted(range(len(jobs)), key=lambda i: -len(jobs[i].data))
-    with multiprocessing.get_context("fork").Pool(count, initializer=_ignore_interrupts) as pool:
-        pending: dict[int, AsyncResult[BuiltRevision]] = {}
-        for index in order:
-            if started is not None:
-                started(jobs[index], index)
-            pending[index] = pool.apply_async(run, (jobs[index],))
-        return [pending[index].get() for index in range(len(jobs))]
+    context = multiprocessing.get_context("fork")
+    _events = context.Queue() if progress is not None else None
+    try:
+        with context.Pool(count, initializer=_ignore_interrupts) as pool:
+            pending = {index: pool.apply_async(run, (jobs[index],)) for index in order}
+            if progress is not None and _events is not None:
+                _follow(jobs, pending, _events, progress)
+            return [pending[index].get() for index in range(len(jobs))]
+    finally:
+        _events = None
+
+
+def _for_revision(progress: Callable[[str, str], None], revision: str) -> Callable[[str], None]:
+    return lambda stage: progress(revision, stage)
+
+
+def _follow(
+    jobs: Sequence[Job],
+    pending: dict[int, AsyncResult[BuiltRevision]],
+    events: Queue[tuple[str, str]],
+    progress: Callable[[str, str], None],
+) -> None:
+    """Relay the workers' stage events until every job has finished (or failed)."""
+    finished: set[int] = set()
+    while len(finished) < len(jobs):
+        try:
+            progress(*events.get(timeout=0.1))
+        except queue.Empty:
+            pass
+        for index, result in pending.items():
+            if index not in finished and result.ready():
+                finished.add(index)
+                progress(jobs[index].revision, "done")
 
 
 def _import_heavy_modules() -> None:

@@ -15,6 +15,7 @@ from pathlib import Path
 from codegen.schema import load
 from codegen.errors import CodegenError, fail
 from codegen.resources import spec_dir
+
 SPEC_SOURCE_ENV = "MCP_CODEGEN_SPEC_SOURCE"
 CACHE_ENV = "MCP_CODEGEN_CACHE"
 UPSTREAM_RAW = "https://raw.githubusercontent.com/{repository}/{commit}/{path}"
@@ -88,6 +89,22 @@ def find_pin(revision: str, pins: tuple[Pin, ...] | None = None) -> Pin:
     )
 
 
+LATEST = "latest"
+
+
+def latest_released(pins: tuple[Pin, ...] | None = None) -> Pin:
+    """The newest released pin: what the generated `latest` alias points at."""
+    released = [pin for pin in (pins if pins is not None else load_manifest()) if pin.released]
+    if not released:
+        raise fail("MCG002", "no released revision is pinned, so there is no `latest`")
+    return max(released, key=lambda pin: pin.revision)
+
+
+def find_revision(name: str) -> Pin:
+    """A pinned revision by name, or `latest` (the newest released one)."""
+    return latest_released() if name == LATEST else find_pin(name)
+
+
 def select(revisions: Sequence[str] | None) -> list[Pin]:
     """The pins of the named revisions (in the order given), or all of them; a name twice is an error."""
     pins = load_manifest()
@@ -130,8 +147,19 @@ def store(pin: Pin, data: bytes) -> Path:
     return target
 
 
+def bundled(pin: Pin) -> Path | None:
+    """The copy of the pinned schema that ships with mcp-codegen (spec/<revision>/schema.json)."""
+    path = spec_dir() / pin.revision / "schema.json"
+    return path if path.is_file() else None
+
+
 def fetch(pin: Pin, source: str | None) -> SchemaSource:
-    """The pinned schema's bytes, from a mirror folder/URL, the cache or upstream; always sha256-verified."""
+    """The pinned schema's bytes, from a mirror folder/URL, else the copy shipped with mcp-codegen, the
+    cache or upstream (in that order); always sha256-verified."""
+    if source is None and (copy := bundled(pin)) is not None:
+        data = copy.read_bytes()
+        verify(pin, data, str(copy))
+        return SchemaSource(pin, str(copy), data)
     if source is None and (hit := cached(pin)) is not None:
         data = load.read_input(hit, revision=pin.revision)
         verify(pin, data, str(hit))
@@ -198,6 +226,19 @@ def _download(url: str, pin: Pin) -> bytes:
 DOCS_SOURCE_ENV = "MCP_CODEGEN_DOCS_SOURCE"
 
 
+def bundled_spec_source() -> Path:
+    """The spec data shipped with mcp-codegen, laid out as a mirror: <revision>/schema.json and
+    <revision>/examples/<TypeName>/*.json."""
+    return spec_dir()
+
+
+def resolve_docs_source(explicit: str | None = None) -> Path:
+    """The folder holding the pages of spec/examples.toml: --docs, else $MCP_CODEGEN_DOCS_SOURCE, else the
+    copies shipped with mcp-codegen (spec/pages)."""
+    configured = explicit or os.environ.get(DOCS_SOURCE_ENV)
+    return Path(configured) if configured else spec_dir() / "pages"
+
+
 def example_pages(revision: str, path: Path | None = None) -> tuple[str, ...]:
     """The documentation pages (relative to a docs folder) whose JSON blocks are examples of revision."""
     examples_path = path or spec_dir() / "examples.toml"
@@ -229,6 +270,10 @@ def bump(revision: str, commit: str, data: bytes, manifest: Path | None = None) 
         elif inside and line.startswith("sha256 = "):
             lines[index] = f'sha256 = "{digest}"\n'
     manifest_path.write_text("".join(lines), encoding="utf-8")
+    if manifest is None:  # the shipped copy follows the pin, so generation stays offline
+        copy = spec_dir() / revision / "schema.json"
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        copy.write_bytes(data)
     return previous, find_pin(revision, load_manifest(manifest_path))
 
 

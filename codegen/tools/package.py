@@ -187,7 +187,8 @@ def generate_tools_package(
         with budget.scope(schemas.count_subschemas(document), LABEL):
             doc = load.to_schema_doc(document, LABEL, limits)
             model = analyze.analyze(doc, package="tools", sha256=digest)
-            stamp = header(LABEL, digest)
+            origin = f"From one MCP server's tools/list result, sha256 {digest}; spec models: {models_package}."
+            stamp = header(origin=origin)
             models, order = build_models(doc, model, stamp)
         files = {
             "models.py": models,

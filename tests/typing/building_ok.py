@@ -735,7 +735,9 @@ def build_2026_07_28() -> Pairs:
         )
     )
     input_required = r.InputRequiredResult(
-        input_requests={"ask-city": elicit, "sample": sample, "roots": r.ListRootsRequest()}, request_state="opaque-1"
+        input_requests={"ask-city": elicit, "sample": sample, "roots": r.ListRootsRequest()},
+        request_state="opaque-1",
+        result_type="input_required",  # an open string in the schema: no constant to fill in
     )
     error = r.JSONRPCErrorResponse(id=35, error=r.Error(code=-32602, message="Unknown tool: x"))
     unsupported = r.UnsupportedProtocolVersionError(
@@ -1105,7 +1107,9 @@ def build_draft() -> Pairs:
         )
     )
     input_required = r.InputRequiredResult(
-        input_requests={"ask-city": elicit, "sample": sample, "roots": r.ListRootsRequest()}, request_state="opaque-1"
+        input_requests={"ask-city": elicit, "sample": sample, "roots": r.ListRootsRequest()},
+        request_state="opaque-1",
+        result_type="input_required",  # an open string in the schema: no constant to fill in
     )
     error = r.JSONRPCErrorResponse(id=35, error=r.Error(code=-32602, message="Unknown tool: x"))
     unsupported = r.UnsupportedProtocolVersionError(

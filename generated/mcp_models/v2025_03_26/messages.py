@@ -2,10 +2,12 @@
 # MCP schema revision 2025-03-26, sha256 e720669548c8100a4282c49e580efd6ddf7f28899ea786fc8db251dbdb356131.
 """Typed message dispatch for MCP revision 2025-03-26, from the schema's method tables.
 
-- `parse_message(raw)`: a request or notification as the class of its `method`, a response as the
-  JSON-RPC envelope, an error response as the class of its error code when the schema has one.
-- `parse_result(method, raw)`: a result as the type answering `method` (results do not say which
-  request they answer: the caller knows the pending request's method).
+- `parse_message(raw, pending=...)`: a request or notification as the class of its `method`; a
+  success response to a pending request as that method's response (the schema's own class, else a
+  `ResultResponse[<its result>]`), any other as the JSON-RPC envelope; an error response as the
+  class of its error code when the schema has one.
+- `parse_result(method, raw)`: a result (JSON text, a dict or a parsed model) as the type answering
+  `method` (results do not say which request they answer: the caller knows the pending request's method).
 - `parse_error(raw)`: an `error` member as the class of its code when the schema has one.
 - `parse_envelope(raw)`: only the JSON-RPC envelope (request / notification / response / error).
 - `ErrorResponse[E]`: an error response whose `error` is any error object of the revision
@@ -25,7 +27,7 @@ from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any, Generic, Literal, TypeAlias, TypeVar, Union, cast, overload
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError
 from pydantic_core import from_json
 
 from ._base import MCPModel, const
@@ -125,38 +127,6 @@ __all__ = [
 ]
 
 RawJSON: TypeAlias = bytes | bytearray | str | Mapping[str, Any]
-
-Message: TypeAlias = Union[
-    CancelledNotification,
-    InitializedNotification,
-    LoggingMessageNotification,
-    ProgressNotification,
-    PromptListChangedNotification,
-    ResourceListChangedNotification,
-    ResourceUpdatedNotification,
-    RootsListChangedNotification,
-    ToolListChangedNotification,
-    CompleteRequest,
-    InitializeRequest,
-    SetLevelRequest,
-    PingRequest,
-    GetPromptRequest,
-    ListPromptsRequest,
-    ListResourcesRequest,
-    ReadResourceRequest,
-    SubscribeRequest,
-    ListResourceTemplatesRequest,
-    UnsubscribeRequest,
-    ListRootsRequest,
-    CreateMessageRequest,
-    CallToolRequest,
-    ListToolsRequest,
-    JSONRPCRequest,
-    JSONRPCNotification,
-    JSONRPCResponse,
-    JSONRPCError,
-]
-"""Everything `parse_message` returns."""
 
 REQUESTS: dict[str, type[MCPModel]] = {}
 """Requests sent as JSON-RPC messages, by method."""
@@ -293,9 +263,6 @@ RESULT_CLASSES: dict[str, tuple[type[MCPModel], ...]] = {
 union): the method's own result, InputRequiredResult where the schema allows it, the task result
 where the request may ask for one."""
 
-RESPONSES: dict[str, type[MCPModel]] = {}
-"""The class of the whole success response to each request method, where the schema defines one."""
-
 SENDERS: dict[str, tuple[str, ...]] = {
     "notifications/cancelled": ("client", "server"),
     "notifications/initialized": ("client",),
@@ -362,6 +329,60 @@ class ResultResponse(MCPModel, Generic[_ResultT]):
     jsonrpc: Literal["2.0"] = const("2.0")
     id: RequestId
     result: _ResultT
+
+
+RESPONSES: dict[str, type[MCPModel]] = {
+    "completion/complete": ResultResponse[CompleteResult],
+    "initialize": ResultResponse[InitializeResult],
+    "logging/setLevel": ResultResponse[EmptyResult],
+    "ping": ResultResponse[EmptyResult],
+    "prompts/get": ResultResponse[GetPromptResult],
+    "prompts/list": ResultResponse[ListPromptsResult],
+    "resources/list": ResultResponse[ListResourcesResult],
+    "resources/read": ResultResponse[ReadResourceResult],
+    "resources/subscribe": ResultResponse[EmptyResult],
+    "resources/templates/list": ResultResponse[ListResourceTemplatesResult],
+    "resources/unsubscribe": ResultResponse[EmptyResult],
+    "roots/list": ResultResponse[ListRootsResult],
+    "sampling/createMessage": ResultResponse[CreateMessageResult],
+    "tools/call": ResultResponse[CallToolResult],
+    "tools/list": ResultResponse[ListToolsResult],
+}
+"""The class of the whole success response to each request method: the schema's own where it defines
+one, else a ResultResponse typed by the method's result."""
+
+Message: TypeAlias = Union[
+    CancelledNotification,
+    InitializedNotification,
+    LoggingMessageNotification,
+    ProgressNotification,
+    PromptListChangedNotification,
+    ResourceListChangedNotification,
+    ResourceUpdatedNotification,
+    RootsListChangedNotification,
+    ToolListChangedNotification,
+    CompleteRequest,
+    InitializeRequest,
+    SetLevelRequest,
+    PingRequest,
+    GetPromptRequest,
+    ListPromptsRequest,
+    ListResourcesRequest,
+    ReadResourceRequest,
+    SubscribeRequest,
+    ListResourceTemplatesRequest,
+    UnsubscribeRequest,
+    ListRootsRequest,
+    CreateMessageRequest,
+    CallToolRequest,
+    ListToolsRequest,
+    JSONRPCRequest,
+    JSONRPCNotification,
+    JSONRPCResponse,
+    JSONRPCError,
+    ResultResponse[Any],
+]
+"""Everything `parse_message` returns."""
 
 
 AnyError: TypeAlias = JSONRPCErrorError
@@ -641,80 +662,95 @@ def _result_adapter(method: str) -> TypeAdapter[Any]:
 
 
 @overload
-def parse_result(method: Literal["completion/complete"], raw: RawJSON) -> CompleteResult: ...
+def parse_result(
+    method: Literal["completion/complete"], raw: RawJSON | BaseModel
+) -> CompleteResult: ...
 
 
 @overload
-def parse_result(method: Literal["initialize"], raw: RawJSON) -> InitializeResult: ...
+def parse_result(method: Literal["initialize"], raw: RawJSON | BaseModel) -> InitializeResult: ...
 
 
 @overload
-def parse_result(method: Literal["logging/setLevel"], raw: RawJSON) -> EmptyResult: ...
+def parse_result(method: Literal["logging/setLevel"], raw: RawJSON | BaseModel) -> EmptyResult: ...
 
 
 @overload
-def parse_result(method: Literal["ping"], raw: RawJSON) -> EmptyResult: ...
+def parse_result(method: Literal["ping"], raw: RawJSON | BaseModel) -> EmptyResult: ...
 
 
 @overload
-def parse_result(method: Literal["prompts/get"], raw: RawJSON) -> GetPromptResult: ...
-
-
-@overload
-def parse_result(method: Literal["prompts/list"], raw: RawJSON) -> ListPromptsResult: ...
-
-
-@overload
-def parse_result(method: Literal["resources/list"], raw: RawJSON) -> ListResourcesResult: ...
-
-
-@overload
-def parse_result(method: Literal["resources/read"], raw: RawJSON) -> ReadResourceResult: ...
-
-
-@overload
-def parse_result(method: Literal["resources/subscribe"], raw: RawJSON) -> EmptyResult: ...
+def parse_result(method: Literal["prompts/get"], raw: RawJSON | BaseModel) -> GetPromptResult: ...
 
 
 @overload
 def parse_result(
-    method: Literal["resources/templates/list"], raw: RawJSON
+    method: Literal["prompts/list"], raw: RawJSON | BaseModel
+) -> ListPromptsResult: ...
+
+
+@overload
+def parse_result(
+    method: Literal["resources/list"], raw: RawJSON | BaseModel
+) -> ListResourcesResult: ...
+
+
+@overload
+def parse_result(
+    method: Literal["resources/read"], raw: RawJSON | BaseModel
+) -> ReadResourceResult: ...
+
+
+@overload
+def parse_result(
+    method: Literal["resources/subscribe"], raw: RawJSON | BaseModel
+) -> EmptyResult: ...
+
+
+@overload
+def parse_result(
+    method: Literal["resources/templates/list"], raw: RawJSON | BaseModel
 ) -> ListResourceTemplatesResult: ...
 
 
 @overload
-def parse_result(method: Literal["resources/unsubscribe"], raw: RawJSON) -> EmptyResult: ...
+def parse_result(
+    method: Literal["resources/unsubscribe"], raw: RawJSON | BaseModel
+) -> EmptyResult: ...
 
 
 @overload
-def parse_result(method: Literal["roots/list"], raw: RawJSON) -> ListRootsResult: ...
+def parse_result(method: Literal["roots/list"], raw: RawJSON | BaseModel) -> ListRootsResult: ...
 
 
 @overload
 def parse_result(
-    method: Literal["sampling/createMessage"], raw: RawJSON
+    method: Literal["sampling/createMessage"], raw: RawJSON | BaseModel
 ) -> CreateMessageResult: ...
 
 
 @overload
-def parse_result(method: Literal["tools/call"], raw: RawJSON) -> CallToolResult: ...
+def parse_result(method: Literal["tools/call"], raw: RawJSON | BaseModel) -> CallToolResult: ...
 
 
 @overload
-def parse_result(method: Literal["tools/list"], raw: RawJSON) -> ListToolsResult: ...
+def parse_result(method: Literal["tools/list"], raw: RawJSON | BaseModel) -> ListToolsResult: ...
 
 
 @overload
-def parse_result(method: str, raw: RawJSON) -> object: ...
+def parse_result(method: str, raw: RawJSON | BaseModel) -> object: ...
 
 
-def parse_result(method: str, raw: RawJSON) -> object:
-    """The typed result answering a `method` request.
+def parse_result(method: str, raw: RawJSON | BaseModel) -> object:
+    """The typed result answering a `method` request, from JSON text, a dict, or a model already
+    parsed (such as the generic `result` of an envelope): a model is re-read from its wire form.
 
     For a method the schema does not define, a generic Result (typed `object`: a
     method only known at run time has no static result type).
     """
     adapter = _result_adapter(method)
+    if isinstance(raw, BaseModel):
+        return adapter.validate_python(raw.model_dump(mode="json"))
     if isinstance(raw, bytes | bytearray | str):
         _json_numbers_only(raw)
         return adapter.validate_json(raw)

@@ -2,10 +2,12 @@
 # MCP schema revision 2025-11-25, sha256 268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7.
 """Typed message dispatch for MCP revision 2025-11-25, from the schema's method tables.
 
-- `parse_message(raw)`: a request or notification as the class of its `method`, a response as the
-  JSON-RPC envelope, an error response as the class of its error code when the schema has one.
-- `parse_result(method, raw)`: a result as the type answering `method` (results do not say which
-  request they answer: the caller knows the pending request's method).
+- `parse_message(raw, pending=...)`: a request or notification as the class of its `method`; a
+  success response to a pending request as that method's response (the schema's own class, else a
+  `ResultResponse[<its result>]`), any other as the JSON-RPC envelope; an error response as the
+  class of its error code when the schema has one.
+- `parse_result(method, raw)`: a result (JSON text, a dict or a parsed model) as the type answering
+  `method` (results do not say which request they answer: the caller knows the pending request's method).
 - `parse_error(raw)`: an `error` member as the class of its code when the schema has one.
 - `parse_envelope(raw)`: only the JSON-RPC envelope (request / notification / response / error).
 - `ErrorResponse[E]`: an error response whose `error` is any error object of the revision
@@ -25,7 +27,7 @@ from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Annotated, Any, Generic, Literal, TypeAlias, TypeVar, Union, cast, overload
 
-from pydantic import Tag, TypeAdapter, ValidationError
+from pydantic import BaseModel, Tag, TypeAdapter, ValidationError
 from pydantic_core import MISSING, from_json
 
 from ._base import MCPModel, const
@@ -139,46 +141,6 @@ __all__ = [
 
 RawJSON: TypeAlias = bytes | bytearray | str | Mapping[str, Any]
 
-Message: TypeAlias = Union[
-    CompleteRequest,
-    ElicitRequest,
-    InitializeRequest,
-    SetLevelRequest,
-    PingRequest,
-    GetPromptRequest,
-    ListPromptsRequest,
-    ListResourcesRequest,
-    ReadResourceRequest,
-    SubscribeRequest,
-    ListResourceTemplatesRequest,
-    UnsubscribeRequest,
-    ListRootsRequest,
-    CreateMessageRequest,
-    CancelTaskRequest,
-    GetTaskRequest,
-    ListTasksRequest,
-    GetTaskPayloadRequest,
-    CallToolRequest,
-    ListToolsRequest,
-    CancelledNotification,
-    ElicitationCompleteNotification,
-    InitializedNotification,
-    LoggingMessageNotification,
-    ProgressNotification,
-    PromptListChangedNotification,
-    ResourceListChangedNotification,
-    ResourceUpdatedNotification,
-    RootsListChangedNotification,
-    TaskStatusNotification,
-    ToolListChangedNotification,
-    URLElicitationRequiredError,
-    JSONRPCRequest,
-    JSONRPCNotification,
-    JSONRPCResultResponse,
-    JSONRPCErrorResponse,
-]
-"""Everything `parse_message` returns."""
-
 REQUESTS: dict[str, type[MCPModel]] = {
     "completion/complete": CompleteRequest,
     "elicitation/create": ElicitRequest,
@@ -261,16 +223,39 @@ PARAMS: dict[str, Any] = {
 }
 """The params type of each method."""
 
+_ElicitResultOrCreateTaskResult: TypeAlias = Annotated[
+    Union[
+        Annotated[ElicitResult, Tag("ElicitResult")],
+        Annotated[CreateTaskResult, Tag("CreateTaskResult")],
+    ],
+    structural("elicitation/create result"),
+]
+"""The result of elicitation/create: the method's own, or a task when the request asks for one
+(params.task); told apart by shape."""
+
+_CreateMessageResultOrCreateTaskResult: TypeAlias = Annotated[
+    Union[
+        Annotated[CreateMessageResult, Tag("CreateMessageResult")],
+        Annotated[CreateTaskResult, Tag("CreateTaskResult")],
+    ],
+    structural("sampling/createMessage result"),
+]
+"""The result of sampling/createMessage: the method's own, or a task when the request asks for one
+(params.task); told apart by shape."""
+
+_CallToolResultOrCreateTaskResult: TypeAlias = Annotated[
+    Union[
+        Annotated[CallToolResult, Tag("CallToolResult")],
+        Annotated[CreateTaskResult, Tag("CreateTaskResult")],
+    ],
+    structural("tools/call result"),
+]
+"""The result of tools/call: the method's own, or a task when the request asks for one
+(params.task); told apart by shape."""
+
 RESULTS: dict[str, Any] = {
     "completion/complete": CompleteResult,
-    # answered by a task when the request asks for one (params.task): told apart by shape
-    "elicitation/create": Annotated[
-        Union[
-            Annotated[ElicitResult, Tag("ElicitResult")],
-            Annotated[CreateTaskResult, Tag("CreateTaskResult")],
-        ],
-        structural("elicitation/create result"),
-    ],
+    "elicitation/create": _ElicitResultOrCreateTaskResult,
     "initialize": InitializeResult,
     "logging/setLevel": EmptyResult,
     "ping": EmptyResult,
@@ -282,26 +267,12 @@ RESULTS: dict[str, Any] = {
     "resources/templates/list": ListResourceTemplatesResult,
     "resources/unsubscribe": EmptyResult,
     "roots/list": ListRootsResult,
-    # answered by a task when the request asks for one (params.task): told apart by shape
-    "sampling/createMessage": Annotated[
-        Union[
-            Annotated[CreateMessageResult, Tag("CreateMessageResult")],
-            Annotated[CreateTaskResult, Tag("CreateTaskResult")],
-        ],
-        structural("sampling/createMessage result"),
-    ],
+    "sampling/createMessage": _CreateMessageResultOrCreateTaskResult,
     "tasks/cancel": CancelTaskResult,
     "tasks/get": GetTaskResult,
     "tasks/list": ListTasksResult,
     "tasks/result": GetTaskPayloadResult,
-    # answered by a task when the request asks for one (params.task): told apart by shape
-    "tools/call": Annotated[
-        Union[
-            Annotated[CallToolResult, Tag("CallToolResult")],
-            Annotated[CreateTaskResult, Tag("CreateTaskResult")],
-        ],
-        structural("tools/call result"),
-    ],
+    "tools/call": _CallToolResultOrCreateTaskResult,
     "tools/list": ListToolsResult,
 }
 """The type of the result answering each request method."""
@@ -340,9 +311,6 @@ RESULT_CLASSES: dict[str, tuple[type[MCPModel], ...]] = {
 """The classes a result answering each request method may be, as a tuple (what RESULTS types as one
 union): the method's own result, InputRequiredResult where the schema allows it, the task result
 where the request may ask for one."""
-
-RESPONSES: dict[str, type[MCPModel]] = {}
-"""The class of the whole success response to each request method, where the schema defines one."""
 
 SENDERS: dict[str, tuple[str, ...]] = {
     "notifications/cancelled": ("client", "server"),
@@ -425,6 +393,73 @@ class ResultResponse(MCPModel, Generic[_ResultT]):
     jsonrpc: Literal["2.0"] = const("2.0")
     id: RequestId
     result: _ResultT
+
+
+RESPONSES: dict[str, type[MCPModel]] = {
+    "completion/complete": ResultResponse[CompleteResult],
+    "elicitation/create": ResultResponse[_ElicitResultOrCreateTaskResult],
+    "initialize": ResultResponse[InitializeResult],
+    "logging/setLevel": ResultResponse[EmptyResult],
+    "ping": ResultResponse[EmptyResult],
+    "prompts/get": ResultResponse[GetPromptResult],
+    "prompts/list": ResultResponse[ListPromptsResult],
+    "resources/list": ResultResponse[ListResourcesResult],
+    "resources/read": ResultResponse[ReadResourceResult],
+    "resources/subscribe": ResultResponse[EmptyResult],
+    "resources/templates/list": ResultResponse[ListResourceTemplatesResult],
+    "resources/unsubscribe": ResultResponse[EmptyResult],
+    "roots/list": ResultResponse[ListRootsResult],
+    "sampling/createMessage": ResultResponse[_CreateMessageResultOrCreateTaskResult],
+    "tasks/cancel": ResultResponse[CancelTaskResult],
+    "tasks/get": ResultResponse[GetTaskResult],
+    "tasks/list": ResultResponse[ListTasksResult],
+    "tasks/result": ResultResponse[GetTaskPayloadResult],
+    "tools/call": ResultResponse[_CallToolResultOrCreateTaskResult],
+    "tools/list": ResultResponse[ListToolsResult],
+}
+"""The class of the whole success response to each request method: the schema's own where it defines
+one, else a ResultResponse typed by the method's result."""
+
+Message: TypeAlias = Union[
+    CompleteRequest,
+    ElicitRequest,
+    InitializeRequest,
+    SetLevelRequest,
+    PingRequest,
+    GetPromptRequest,
+    ListPromptsRequest,
+    ListResourcesRequest,
+    ReadResourceRequest,
+    SubscribeRequest,
+    ListResourceTemplatesRequest,
+    UnsubscribeRequest,
+    ListRootsRequest,
+    CreateMessageRequest,
+    CancelTaskRequest,
+    GetTaskRequest,
+    ListTasksRequest,
+    GetTaskPayloadRequest,
+    CallToolRequest,
+    ListToolsRequest,
+    CancelledNotification,
+    ElicitationCompleteNotification,
+    InitializedNotification,
+    LoggingMessageNotification,
+    ProgressNotification,
+    PromptListChangedNotification,
+    ResourceListChangedNotification,
+    ResourceUpdatedNotification,
+    RootsListChangedNotification,
+    TaskStatusNotification,
+    ToolListChangedNotification,
+    URLElicitationRequiredError,
+    JSONRPCRequest,
+    JSONRPCNotification,
+    JSONRPCResultResponse,
+    JSONRPCErrorResponse,
+    ResultResponse[Any],
+]
+"""Everything `parse_message` returns."""
 
 
 AnyError: TypeAlias = Error
@@ -717,104 +752,121 @@ def _result_adapter(method: str) -> TypeAdapter[Any]:
 
 
 @overload
-def parse_result(method: Literal["completion/complete"], raw: RawJSON) -> CompleteResult: ...
+def parse_result(
+    method: Literal["completion/complete"], raw: RawJSON | BaseModel
+) -> CompleteResult: ...
 
 
 @overload
 def parse_result(
-    method: Literal["elicitation/create"], raw: RawJSON
+    method: Literal["elicitation/create"], raw: RawJSON | BaseModel
 ) -> ElicitResult | CreateTaskResult: ...
 
 
 @overload
-def parse_result(method: Literal["initialize"], raw: RawJSON) -> InitializeResult: ...
+def parse_result(method: Literal["initialize"], raw: RawJSON | BaseModel) -> InitializeResult: ...
 
 
 @overload
-def parse_result(method: Literal["logging/setLevel"], raw: RawJSON) -> EmptyResult: ...
+def parse_result(method: Literal["logging/setLevel"], raw: RawJSON | BaseModel) -> EmptyResult: ...
 
 
 @overload
-def parse_result(method: Literal["ping"], raw: RawJSON) -> EmptyResult: ...
+def parse_result(method: Literal["ping"], raw: RawJSON | BaseModel) -> EmptyResult: ...
 
 
 @overload
-def parse_result(method: Literal["prompts/get"], raw: RawJSON) -> GetPromptResult: ...
-
-
-@overload
-def parse_result(method: Literal["prompts/list"], raw: RawJSON) -> ListPromptsResult: ...
-
-
-@overload
-def parse_result(method: Literal["resources/list"], raw: RawJSON) -> ListResourcesResult: ...
-
-
-@overload
-def parse_result(method: Literal["resources/read"], raw: RawJSON) -> ReadResourceResult: ...
-
-
-@overload
-def parse_result(method: Literal["resources/subscribe"], raw: RawJSON) -> EmptyResult: ...
+def parse_result(method: Literal["prompts/get"], raw: RawJSON | BaseModel) -> GetPromptResult: ...
 
 
 @overload
 def parse_result(
-    method: Literal["resources/templates/list"], raw: RawJSON
+    method: Literal["prompts/list"], raw: RawJSON | BaseModel
+) -> ListPromptsResult: ...
+
+
+@overload
+def parse_result(
+    method: Literal["resources/list"], raw: RawJSON | BaseModel
+) -> ListResourcesResult: ...
+
+
+@overload
+def parse_result(
+    method: Literal["resources/read"], raw: RawJSON | BaseModel
+) -> ReadResourceResult: ...
+
+
+@overload
+def parse_result(
+    method: Literal["resources/subscribe"], raw: RawJSON | BaseModel
+) -> EmptyResult: ...
+
+
+@overload
+def parse_result(
+    method: Literal["resources/templates/list"], raw: RawJSON | BaseModel
 ) -> ListResourceTemplatesResult: ...
 
 
 @overload
-def parse_result(method: Literal["resources/unsubscribe"], raw: RawJSON) -> EmptyResult: ...
+def parse_result(
+    method: Literal["resources/unsubscribe"], raw: RawJSON | BaseModel
+) -> EmptyResult: ...
 
 
 @overload
-def parse_result(method: Literal["roots/list"], raw: RawJSON) -> ListRootsResult: ...
+def parse_result(method: Literal["roots/list"], raw: RawJSON | BaseModel) -> ListRootsResult: ...
 
 
 @overload
 def parse_result(
-    method: Literal["sampling/createMessage"], raw: RawJSON
+    method: Literal["sampling/createMessage"], raw: RawJSON | BaseModel
 ) -> CreateMessageResult | CreateTaskResult: ...
 
 
 @overload
-def parse_result(method: Literal["tasks/cancel"], raw: RawJSON) -> CancelTaskResult: ...
+def parse_result(method: Literal["tasks/cancel"], raw: RawJSON | BaseModel) -> CancelTaskResult: ...
 
 
 @overload
-def parse_result(method: Literal["tasks/get"], raw: RawJSON) -> GetTaskResult: ...
+def parse_result(method: Literal["tasks/get"], raw: RawJSON | BaseModel) -> GetTaskResult: ...
 
 
 @overload
-def parse_result(method: Literal["tasks/list"], raw: RawJSON) -> ListTasksResult: ...
-
-
-@overload
-def parse_result(method: Literal["tasks/result"], raw: RawJSON) -> GetTaskPayloadResult: ...
+def parse_result(method: Literal["tasks/list"], raw: RawJSON | BaseModel) -> ListTasksResult: ...
 
 
 @overload
 def parse_result(
-    method: Literal["tools/call"], raw: RawJSON
+    method: Literal["tasks/result"], raw: RawJSON | BaseModel
+) -> GetTaskPayloadResult: ...
+
+
+@overload
+def parse_result(
+    method: Literal["tools/call"], raw: RawJSON | BaseModel
 ) -> CallToolResult | CreateTaskResult: ...
 
 
 @overload
-def parse_result(method: Literal["tools/list"], raw: RawJSON) -> ListToolsResult: ...
+def parse_result(method: Literal["tools/list"], raw: RawJSON | BaseModel) -> ListToolsResult: ...
 
 
 @overload
-def parse_result(method: str, raw: RawJSON) -> object: ...
+def parse_result(method: str, raw: RawJSON | BaseModel) -> object: ...
 
 
-def parse_result(method: str, raw: RawJSON) -> object:
-    """The typed result answering a `method` request.
+def parse_result(method: str, raw: RawJSON | BaseModel) -> object:
+    """The typed result answering a `method` request, from JSON text, a dict, or a model already
+    parsed (such as the generic `result` of an envelope): a model is re-read from its wire form.
 
     For a method the schema does not define, a generic Result (typed `object`: a
     method only known at run time has no static result type).
     """
     adapter = _result_adapter(method)
+    if isinstance(raw, BaseModel):
+        return adapter.validate_python(raw.model_dump(mode="json"))
     if isinstance(raw, bytes | bytearray | str):
         _json_numbers_only(raw)
         return adapter.validate_json(raw)

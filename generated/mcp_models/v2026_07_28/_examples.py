@@ -4,8 +4,9 @@
 
 Sources, read at test time (no example is copied into this package):
 - examples trees: <spec source>/2026-07-28/examples/<TypeName>/*.json
-  (spec source: $MCP_CODEGEN_SPEC_SOURCE);
-- documentation pages: JSON blocks in 0 page(s) under $MCP_CODEGEN_DOCS_SOURCE.
+  (spec source: $MCP_CODEGEN_SPEC_SOURCE, else the spec data shipped with mcp-codegen);
+- documentation pages: JSON blocks in 0 page(s) under $MCP_CODEGEN_DOCS_SOURCE, else the
+  copies shipped with mcp-codegen.
 
 Each JSON-RPC message is routed by the method tables (a result through the request of the same id
 earlier on its page); any other block is a fragment, routed to the most specific definition whose
@@ -14,6 +15,7 @@ required keys it has and which accepts it.
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import re
@@ -216,9 +218,23 @@ class Outcome:
 
 
 def sources() -> tuple[Path | None, Path | None]:
+    """(spec source, docs folder): the environment's, else those shipped with mcp-codegen if it is
+    installed beside this package (the generator's data, so nothing is copied in here)."""
     spec = os.environ.get(SPEC_SOURCE_ENV)
     docs = os.environ.get(DOCS_SOURCE_ENV)
-    return (Path(spec) if spec else None, Path(docs) if docs else None)
+    shipped = _shipped_spec_data()
+    return (
+        Path(spec) if spec else shipped,
+        Path(docs) if docs else (shipped / "pages" if shipped is not None else None),
+    )
+
+
+def _shipped_spec_data() -> Path | None:
+    try:  # by name: the models never need mcp-codegen, only these tests can use its data
+        resources = importlib.import_module("codegen.resources")
+        return Path(resources.spec_dir())
+    except (ImportError, AttributeError, FileNotFoundError):
+        return None
 
 
 def tree_examples(spec_source: Path) -> list[Example]:

@@ -4,8 +4,8 @@
 
 Each example is validated, dumped with wire names and unset fields left out, and compared with the
 input: nothing may be lost. Examples that the revision's schema itself rejects are listed by
-`mcp-codegen examples` and are not expected to pass. Set $MCP_CODEGEN_SPEC_SOURCE (and $MCP_CODEGEN_DOCS_SOURCE
-for documentation pages) to run them.
+`mcp-codegen examples` and are not expected to pass. The examples are read from the spec data
+shipped with mcp-codegen, or from $MCP_CODEGEN_SPEC_SOURCE (and $MCP_CODEGEN_DOCS_SOURCE for documentation pages).
 """
 
 from __future__ import annotations
@@ -20,6 +20,12 @@ KNOWN_CONTRADICTIONS: frozenset[str] = frozenset(
     }
 )
 EXAMPLES = [example for example in _examples.all_examples() if example.target is not None]
+
+
+def test_examples_found() -> None:
+    if _examples.sources() == (None, None):
+        pytest.skip(f"no example source: install mcp-codegen or set ${_examples.SPEC_SOURCE_ENV}")
+    assert EXAMPLES, "the example sources hold no example of this revision"
 
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=[example.origin for example in EXAMPLES])

@@ -1,0 +1,117 @@
+"""The pinned spec data shipped in spec/: provenance of every file, offline generation, the vendored
+round trips reading it without any environment variable."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from codegen import api
+from codegen.errors import CodegenError
+from codegen.schema import spec
+
+from .conftest import REPO
+
+DATA = REPO / "spec"
+HAND_WRITTEN = {"manifest.toml", "examples.toml", "README.md", "provenance.json", "SOURCES.json"}
+
+
+def _provenance() -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads((DATA / "provenance.json").read_text(encoding="utf-8"))
+    return loaded
+
+
+def test_every_shipped_data_file_has_provenance_and_matches_its_sha256() -> None:
+    record = _provenance()
+    listed = {entry["path"]: entry["sha256"] for entry in record["files"] + record["pages"]}
+    on_disk = {
+        path.relative_to(DATA).as_posix()
+        for path in DATA.rglob("*")
+        if path.is_file() and path.name not in HAND_WRITTEN and "errata" not in path.parts
+    }
+    assert on_disk == set(listed)
+    for name, digest in listed.items():
+        assert hashlib.sha256((DATA / name).read_bytes()).hexdigest() == digest, name
+    for entry in record["files"]:
+        assert entry["repository"] == "modelcontextprotocol/modelcontextprotocol"
+        assert len(entry["commit"]) == 40 and entry["upstream_path"].startswith("schema/")
+
+
+def test_shipped_schemas_are_the_pinned_ones() -> None:
+    record = {entry["path"]: entry for entry in _provenance()["files"]}
+    for pin in spec.load_manifest():
+        copy = spec.bundled(pin)
+        assert copy is not None and copy == DATA / pin.revision / "schema.json"
+        assert spec.sha256_hex(copy.read_bytes()) == pin.sha256
+        entry = record[f"{pin.revision}/schema.json"]
+        assert (entry["commit"], entry["upstream_path"]) == (pin.commit, pin.path)
+
+
+def test_example_pages_named_in_examples_toml_are_shipped() -> None:
+    pages = {page for pin in spec.load_manifest() for page in spec.example_pages(pin.revision)}
+    assert pages and all((DATA / "pages" / page).is_file() for page in pages)
+    assert spec.resolve_docs_source(None) == DATA / "pages" or os.environ.get(spec.DOCS_SOURCE_ENV)
+
+
+def _no_network(*args: object, **kwargs: object) -> object:
+    raise AssertionError("no download may happen: the pinned schemas ship with mcp-codegen")
+
+
+def test_generate_reads_the_shipped_schemas_with_no_source_and_no_network(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv(spec.SPEC_SOURCE_ENV, raising=False)
+    monkeypatch.setenv(spec.CACHE_ENV, str(tmp_path / "empty-cache"))
+    monkeypatch.setattr(urllib.request, "urlopen", _no_network)
+    fetched = spec.fetch(spec.find_pin("2025-11-25"), spec.resolve_source(None))
+    assert Path(fetched.location) == DATA / "2025-11-25" / "schema.json"
+    result = api.generate(["2024-11-05"], out=tmp_path / "out", use_cache=False, jobs_count=1)
+    assert (tmp_path / "out" / "v2024_11_05" / "models.py").is_file()
+    assert result.in_sync
+
+
+def test_a_shipped_schema_that_does_not_match_the_pin_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    copy = tmp_path / "spec"
+    (copy / "2024-11-05").mkdir(parents=True)
+    (copy / "2024-11-05" / "schema.json").write_bytes(b"{}")
+    monkeypatch.setattr(spec, "spec_dir", lambda: copy)
+    with pytest.raises(CodegenError) as caught:
+        spec.fetch(spec.find_pin("2024-11-05", spec.load_manifest(DATA / "manifest.toml")), None)
+    assert caught.value.diagnostics[0].code == "MCG004"
+
+
+def test_vendored_round_trips_run_with_no_environment_variable(tmp_path: Path) -> None:
+    """The generated tests find the examples through the installed mcp-codegen's data."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MCP_CODEGEN_")}
+    env["PYTHONPATH"] = str(REPO / "generated")
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir", str(tmp_path),
+         str(REPO / "generated" / "mcp_models" / "v2025_11_25" / "tests")],
+        cwd=tmp_path, env=env, capture_output=True, text=True, check=False,
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    summary = done.stdout.strip().splitlines()[-1]
+    assert " passed" in summary and "skipped" not in summary, summary
+
+
+def test_bump_replaces_the_shipped_schema_with_the_new_pin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    copy = tmp_path / "spec"
+    (copy / "draft").mkdir(parents=True)
+    (copy / "manifest.toml").write_bytes((DATA / "manifest.toml").read_bytes())
+    (copy / "draft" / "schema.json").write_bytes((DATA / "draft" / "schema.json").read_bytes())
+    monkeypatch.setattr(spec, "spec_dir", lambda: copy)
+    new_bytes = b'{"$defs": {}}'
+    previous, pinned = spec.bump("draft", "a" * 40, new_bytes)
+    assert previous.sha256 != pinned.sha256 == hashlib.sha256(new_bytes).hexdigest()
+    assert (copy / "draft" / "schema.json").read_bytes() == new_bytes
+    assert spec.fetch(pinned, None).data == new_bytes  # offline generation follows the new pin
