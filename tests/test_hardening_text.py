@@ -115,13 +115,15 @@ def test_hostile_names_in_a_tools_file(tmp_path: Path, env: dict[str, str]) -> N
 
 
 def test_hostile_tag_property_in_the_success_summary_is_escaped(tmp_path: Path, env: dict[str, str]) -> None:
-    """Exit 0, and stdout (the summary names each union's tag property) holds no control character."""
+    """Exit 0, and stdout (--verbose: the union report names each union's tag property) holds no control character."""
     tag = "k\x1b[31m\u202e"
     arms = {name: {"type": "object", "properties": {tag: {"const": name.lower()}}, "required": [tag]} for name in "AB"}
     schema = tmp_path / "tagged" / "schema.json"
     schema.parent.mkdir()
     schema.write_text(json.dumps({"$defs": {**arms, "U": {"anyOf": [{"$ref": "#/$defs/A"}, {"$ref": "#/$defs/B"}]}}}))
-    result = support.run(["generate", "--schema", str(schema), "--out", str(tmp_path / "tagged_pkg")], env=env)
+    result = support.run(
+        ["generate", "--verbose", "--schema", str(schema), "--out", str(tmp_path / "tagged_pkg")], env=env
+    )
     assert result.returncode == 0, result.stderr
     assert "U by k\\x1b[31m\\u202e" in result.stdout, result.stdout
     assert all(line.isprintable() for line in result.stdout.splitlines()), result.stdout
