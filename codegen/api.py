@@ -166,7 +166,8 @@ def generate(
     )
     released = [b for b, pin in zip(built, chosen, strict=True) if pin.released]
     latest = max(released, key=lambda b: b.revision.revision) if released else None
-    files: dict[str, str] = dict(root_files([b.revision for b in built], latest))
+    drafts = [b.revision.revision for b, pin in zip(built, chosen, strict=True) if not pin.released]
+    files: dict[str, str] = dict(root_files([b.revision for b in built], latest, drafts=drafts))
     for item in built:
         files.update({f"{item.revision.package}/{name}": text for name, text in item.files.items()})
     result = _finish(output.FileSet(out, files), [b.revision for b in built], check, prune=prune)

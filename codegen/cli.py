@@ -97,6 +97,14 @@ ErrataOpt = Annotated[
 DisableErratumOpt = Annotated[
     list[str] | None, typer.Option("--disable-erratum", help="Switch off a built-in erratum by id; repeatable.")
 ]
+PinsOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--pins",
+        help="This project's pins file (TOML, the format of spec/manifest.toml): its revisions replace or "
+        "extend the shipped pins, and `spec bump` writes it. Default: `pins` in [tool.mcp-codegen].",
+    ),
+]
 BaseClassOpt = Annotated[
     str | None, typer.Option("--base-class", help="Import path of a pydantic BaseModel subclass to derive every model from.")
 ]
@@ -148,6 +156,7 @@ def generate(
     schema: SchemaOpt = None,
     errata_file: ErrataOpt = None,
     disable_erratum: DisableErratumOpt = None,
+    pins: PinsOpt = None,
     check: Annotated[bool, typer.Option("--check", help="Do not write; exit 1 with a diff if out is stale.")] = False,
     prune: PruneOpt = False,
     as_json: JsonOpt = False,
@@ -180,7 +189,15 @@ def generate(
     output = Output(as_json=as_json, quiet=quiet, verbose=verbose)
     _run(
         lambda: _generate(
-            flags, config, schema, check, output, tuple(errata_file or ()), use_cache=not no_cache, jobs=jobs
+            flags,
+            config,
+            schema,
+            check,
+            output,
+            tuple(errata_file or ()),
+            use_cache=not no_cache,
+            jobs=jobs,
+            pins=pins,
         ),
         debug=debug,
     )
@@ -199,6 +216,7 @@ def check(
     schema: SchemaOpt = None,
     errata_file: ErrataOpt = None,
     disable_erratum: DisableErratumOpt = None,
+    pins: PinsOpt = None,
     prune: PruneOpt = False,
     as_json: JsonOpt = False,
     quiet: QuietOpt = False,
@@ -231,7 +249,15 @@ def check(
     output = Output(as_json=as_json, quiet=quiet, verbose=verbose)
     _run(
         lambda: _generate(
-            flags, config, schema, True, output, tuple(errata_file or ()), use_cache=not no_cache, jobs=jobs
+            flags,
+            config,
+            schema,
+            True,
+            output,
+            tuple(errata_file or ()),
+            use_cache=not no_cache,
+            jobs=jobs,
+            pins=pins,
         ),
         debug=debug,
     )
@@ -401,6 +427,7 @@ def _generate(
     *,
     use_cache: bool = True,
     jobs: int | None = None,
+    pins: Path | None = None,
 ) -> int:
     from codegen import api
     from codegen.analysis import ir
@@ -420,6 +447,7 @@ def _generate(
     # the project's errata files are relative to its pyproject.toml; --errata ones to the working folder
     project = (config_path or Path("pyproject.toml")).parent
     errata_files = tuple(project / name for name in settings.errata) + errata_files
+    _use_pins(settings.pins, config_path, pins)
     revisions = list(settings.revisions) if settings.revisions else None
     out = settings.out
     if schema is not None:
@@ -457,6 +485,16 @@ def _generate(
             progress.total = time.perf_counter() - began
         return _report(result, check, output, progress)
     return _report(result, check, output)
+
+
+def _use_pins(configured: str | None, config_path: Path | None, flag: Path | None) -> Path | None:
+    """Overlay the project's pins file on the shipped pins for this command: --pins (relative to the
+    working folder), else `pins` of the config (relative to its pyproject.toml). Returns the file."""
+    from codegen.schema import spec
+
+    chosen = flag or ((config_path or Path("pyproject.toml")).parent / configured if configured else None)
+    spec.use_project_pins(chosen)
+    return chosen
 
 
 @dataclass
@@ -630,13 +668,18 @@ app.add_typer(spec_app, name="spec")
 @spec_app.command("list")
 def spec_list(
     as_json: Annotated[bool, typer.Option("--json", help="Print the pins as JSON.")] = False,
+    pins: PinsOpt = None,
+    config: ConfigOpt = None,
 ) -> None:
     """The pinned revisions: commit, sha256, and whether the schema is in the local cache."""
 
     def run() -> int:
         import json as json_module
 
+        from codegen import config as settings_file
         from codegen.schema import spec
+
+        _use_pins(settings_file.load(config).pins, config, pins)
         rows = [
             {
                 "revision": pin.revision,
@@ -647,6 +690,7 @@ def spec_list(
                 "sha256": pin.sha256,
                 "released": pin.released,
                 "cached": spec.cached(pin) is not None,
+                "pinned-by": "project" if pin.home else "mcp-codegen",
             }
             for pin in spec.load_manifest()
         ]
@@ -682,25 +726,41 @@ def spec_bump(
     revision: Annotated[str, typer.Argument(help="The pinned revision to move, e.g. draft.")],
     commit: Annotated[str, typer.Option("--commit", help="The upstream commit (40 hex digits) to pin.")],
     spec_source: SpecSourceOpt = None,
+    pins: PinsOpt = None,
+    config: ConfigOpt = None,
     debug: DebugOpt = False,
 ) -> None:
-    """Pin a revision to another commit (sha256 from the source), then summarise what changed."""
+    """Pin a revision to another commit in this project's pins file (never in mcp-codegen's own
+    files), keep the schema beside it, then summarise what changed."""
 
     def run() -> int:
         import json as json_module
 
+        from codegen import config as settings_file
+        from codegen.errors import fail
         from codegen.schema import spec
-        source = spec.resolve_source(spec_source)
+
+        settings = settings_file.load(config)
+        pins_file = _use_pins(settings.pins, config, pins)
+        if pins_file is None:
+            raise fail(
+                "MCG013",
+                "spec bump writes this project's pins file, and none is configured",
+                revision=revision,
+                hint='set pins = "mcp-spec/pins.toml" in [tool.mcp-codegen], or pass --pins FILE',
+            )
+        source = spec.resolve_source(spec_source or settings.spec_source)
         previous = spec.find_pin(revision)
-        old_data = spec.cached(previous)
+        old_path = spec.bundled(previous) or spec.cached(previous)
+        old_data = old_path.read_bytes() if old_path is not None else None
         location, data = spec.read_unpinned(revision, source, previous, commit)
-        old, new = spec.bump(revision, commit, data)
+        old, new = spec.bump(revision, commit, data, pins_file)
         _say(f"{revision}: {old.commit[:12]} -> {new.commit[:12]}, sha256 {old.sha256[:16]}… -> {new.sha256[:16]}…")
-        _say(f"  read {location}")
+        _say(f"  read {location}; pinned in {pins_file}")
         if old_data is None:
             _say("  (the previous schema is not in the cache: `mcp-codegen spec pull` before bumping to see the changes)")
             return ExitCode.OK
-        before = _definitions(json_module.loads(old_data.read_bytes()))
+        before = _definitions(json_module.loads(old_data))
         after = _definitions(json_module.loads(data))
         added, removed = sorted(after.keys() - before.keys()), sorted(before.keys() - after.keys())
         changed = sorted(k for k in before.keys() & after.keys() if before[k] != after[k])

@@ -51,6 +51,9 @@ STARTER = '''
 # applied on top of the built-in ones; and built-in errata to switch off, by id.
 # errata = ["mcp-errata.json"]
 # disable-errata = ["json-value-number-null"]
+# This project's own pins (the format of mcp-codegen's spec/manifest.toml, relative to this file):
+# its revisions replace or extend the shipped pins; `mcp-codegen spec bump` writes here.
+# pins = "mcp-spec/pins.toml"
 # Remove the packages of revisions the output folder holds but a run does not generate
 # (without it, such a run is refused; the flag is --prune).
 # prune = false
@@ -85,6 +88,7 @@ class Settings(BaseModel):
     errata: tuple[str, ...] = ()
     disable_errata: tuple[str, ...] = Field(default=(), alias="disable-errata")
     prune: bool = False  # remove the packages of revisions a run does not generate (else refused)
+    pins: str | None = None  # the project's pins file, relative to pyproject.toml
 
     @field_validator("pydantic_config")
     @classmethod

@@ -104,14 +104,101 @@ def test_vendored_round_trips_run_with_no_environment_variable(tmp_path: Path) -
     assert " passed" in summary and "skipped" not in summary, summary
 
 
-def test_bump_replaces_the_shipped_schema_with_the_new_pin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    copy = tmp_path / "spec"
-    (copy / "draft").mkdir(parents=True)
-    (copy / "manifest.toml").write_bytes((DATA / "manifest.toml").read_bytes())
-    (copy / "draft" / "schema.json").write_bytes((DATA / "draft" / "schema.json").read_bytes())
-    monkeypatch.setattr(spec, "spec_dir", lambda: copy)
+def test_bump_writes_the_projects_pins_and_schema_copy_and_nothing_shipped(tmp_path: Path) -> None:
+    pins_file = tmp_path / "mcp-spec" / "pins.toml"
+    shipped = _digest(DATA)
     new_bytes = b'{"$defs": {}}'
-    previous, pinned = spec.bump("draft", "a" * 40, new_bytes)
-    assert previous.sha256 != pinned.sha256 == hashlib.sha256(new_bytes).hexdigest()
-    assert (copy / "draft" / "schema.json").read_bytes() == new_bytes
-    assert spec.fetch(pinned, None).data == new_bytes  # offline generation follows the new pin
+    try:
+        previous, pinned = spec.bump("draft", "a" * 40, new_bytes, pins_file)
+        assert previous.sha256 != pinned.sha256 == hashlib.sha256(new_bytes).hexdigest()
+        assert pinned.home == str(pins_file.parent) and pinned.package == previous.package  # the rest inherited
+        assert (pins_file.parent / "draft" / "schema.json").read_bytes() == new_bytes
+        assert spec.fetch(pinned, None).data == new_bytes  # offline generation follows the new pin
+        assert f'commit = "{"a" * 40}"' in pins_file.read_text(encoding="utf-8")
+        # a second bump rewrites the same two lines, keeping the rest of the file
+        pins_file.write_text(pins_file.read_text(encoding="utf-8") + "# kept\n", encoding="utf-8")
+        spec.bump("draft", "b" * 40, new_bytes + b" ", pins_file)
+        text = pins_file.read_text(encoding="utf-8")
+        assert text.count("commit = ") == 1 and "b" * 40 in text and "# kept" in text
+    finally:
+        spec.use_project_pins(None)
+    assert _digest(DATA) == shipped
+
+
+def _digest(folder: Path) -> str:
+    digest = hashlib.sha256()
+    for path in sorted(folder.rglob("*")):
+        if path.is_file():
+            digest.update(path.relative_to(folder).as_posix().encode() + path.read_bytes())
+    return digest.hexdigest()
+
+
+def test_a_projects_pins_errata_and_disabled_erratum_all_take_effect(tmp_path: Path) -> None:
+    """A user project bumps a revision into its own pins file (from a mirror holding the new commit),
+    then generates offline from it with its own erratum on top and a built-in erratum switched off;
+    the installed tool's spec data is untouched throughout."""
+    from codegen.resources import spec_dir
+
+    from .bad_input_support import cli_env, run
+
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "mine.json").write_text(
+        json.dumps(
+            {
+                "errata": [
+                    {
+                        "id": "short-implementation-names",
+                        "reason": "test",
+                        "upstream": "test",
+                        "patch": [
+                            {"op": "test", "path": "/$defs/Implementation/properties/name/type", "value": "string"},
+                            {"op": "add", "path": "/$defs/Implementation/properties/name/maxLength", "value": 3},
+                        ],
+                    }
+                ]
+            }
+        ),
+        encoding="utf-8",
+    )
+    (project / "pyproject.toml").write_text(
+        "[tool.mcp-codegen]\n"
+        'revisions = ["2026-07-28"]\nout = "models"\npins = "mcp-spec/pins.toml"\n'
+        'errata = ["mine.json"]\ndisable-errata = ["json-value-number-null"]\n',
+        encoding="utf-8",
+    )
+    # the "upstream commit" to move to: the pinned schema plus one definition
+    mirror = tmp_path / "mirror" / "2026-07-28"
+    mirror.mkdir(parents=True)
+    document = json.loads((DATA / "2026-07-28" / "schema.json").read_text(encoding="utf-8"))
+    document["$defs"]["ProjectPinnedThing"] = {"type": "object", "properties": {"x": {"type": "integer"}}}
+    mirror_bytes = json.dumps(document, indent=2).encode()
+    (mirror / "schema.json").write_bytes(mirror_bytes)
+    tool_spec = spec_dir()
+    before = _digest(tool_spec)
+    env = cli_env(tmp_path / "cache")
+
+    refused = run(["spec", "bump", "2026-07-28", "--commit", "c" * 40], env=env, cwd=tmp_path)
+    assert refused.returncode == 2 and refused.lines[0].startswith("error[MCG013]"), refused.stderr
+
+    bumped = run(
+        ["spec", "bump", "2026-07-28", "--commit", "c" * 40, "--spec-source", str(mirror.parent)], env=env, cwd=project
+    )
+    assert bumped.returncode == 0, bumped.stderr
+    assert "definitions: 1 added, 0 removed, 0 changed" in bumped.stdout, bumped.stdout
+    assert (project / "mcp-spec" / "2026-07-28" / "schema.json").read_bytes() == mirror_bytes
+
+    listed = run(["spec", "list", "--json"], env=env, cwd=project)
+    rows = {row["revision"]: row for row in json.loads(listed.stdout)}
+    assert rows["2026-07-28"]["pinned-by"] == "project" and rows["2026-07-28"]["commit"] == "c" * 40
+    assert rows["2025-11-25"]["pinned-by"] == "mcp-codegen"
+
+    generated = run(["generate", "-q"], env=env, cwd=project)  # no spec source: the project's copy
+    assert generated.returncode == 0, generated.stderr
+    models = (project / "models" / "v2026_07_28" / "models.py").read_text(encoding="utf-8")
+    assert "class ProjectPinnedThing(" in models  # the project's pin
+    assert "max_length=3" in models  # the project's erratum
+    json_value = models.split("\nJSONValue = ", 1)[1].split("\n\n", 1)[0]
+    assert "StrictFloat" not in json_value  # json-value-number-null switched off
+    assert run(["check", "-q"], env=env, cwd=project).returncode == 0
+    assert _digest(tool_spec) == before

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -92,8 +92,13 @@ def build_models(doc: load.SchemaDoc, model: ir.Revision, stamp: str) -> tuple[s
     return dcg.generate_models(lower.lower(doc, model), model, stamp)
 
 
-def root_files(revisions: list[ir.Revision], latest: BuiltRevision | None = None) -> dict[str, str]:
-    files = render.root_files(revisions, header(), latest.revision if latest else None, latest.exports if latest else ())
+def root_files(
+    revisions: list[ir.Revision], latest: BuiltRevision | None = None, *, drafts: Sequence[str] = ()
+) -> dict[str, str]:
+    """The root package: the version registry, `latest`, py.typed. drafts: revisions not released."""
+    files = render.root_files(
+        revisions, header(), latest.revision if latest else None, latest.exports if latest else (), drafts=drafts
+    )
     return {
         name: format_python(text, name=name) if name.endswith(".py") else text for name, text in files.items()
     }

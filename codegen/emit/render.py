@@ -82,6 +82,7 @@ MESSAGES_API = (
     "parse_error",
     "parse_message",
     "parse_result",
+    "union_arms",
 )
 
 
@@ -355,10 +356,24 @@ def example_files(
 
 
 def root_files(
-    revisions: Sequence[ir.Revision], header: str, latest: ir.Revision | None, latest_exports: Sequence[str]
+    revisions: Sequence[ir.Revision],
+    header: str,
+    latest: ir.Revision | None,
+    latest_exports: Sequence[str],
+    *,
+    drafts: Sequence[str] = (),
 ) -> dict[str, str]:
+    released = [r for r in revisions if r.revision not in drafts]
+    unreleased = [r for r in revisions if r.revision in drafts]
     files = {
-        "__init__.py": render("root_init.py.jinja2", header=header, revisions=revisions, latest=latest),
+        "__init__.py": render(
+            "root_init.py.jinja2",
+            header=header,
+            revisions=revisions,
+            released=sorted(released, key=lambda r: r.revision),
+            drafts=unreleased,
+            latest=latest,
+        ),
         "py.typed": "",
     }
     if latest is not None:

@@ -11,6 +11,7 @@ import urllib.request
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 from codegen.schema import load
 from codegen.errors import CodegenError, fail
@@ -32,6 +33,9 @@ class Pin:
     sha256: str
     released: bool
     examples: bool
+    # the folder whose <revision>/schema.json is this pin's copy: a project's pins file's folder,
+    # or None for the copies shipped with mcp-codegen
+    home: str | None = None
 
     @property
     def upstream_url(self) -> str:
@@ -47,14 +51,54 @@ class SchemaSource:
     data: bytes
 
 
+# The project's own pins file (`pins` in [tool.mcp-codegen], or --pins), set once per command by the
+# CLI: its revisions replace or extend the pins shipped with mcp-codegen, and `spec bump` writes it.
+_project_pins: Path | None = None
+
+
+def use_project_pins(path: Path | None) -> None:
+    global _project_pins
+    _project_pins = path
+
+
+def project_pins() -> Path | None:
+    return _project_pins
+
+
 def load_manifest(path: Path | None = None) -> tuple[Pin, ...]:
-    manifest_path = path or spec_dir() / "manifest.toml"
+    """The pins of a manifest file; without one, the shipped pins overlaid with the project's."""
+    if path is not None:
+        return _read_pins(path, _manifest_tables(path), home=None)
+    shipped = spec_dir() / "manifest.toml"
+    tables = _manifest_tables(shipped)
+    if _project_pins is None:
+        return _read_pins(shipped, tables, home=None)
+    # configured before the first `spec bump` created it: nothing pinned by the project yet
+    own = _manifest_tables(_project_pins) if os.path.lexists(_project_pins) else {}
+    pins = {pin.revision: pin for pin in _read_pins(shipped, tables, home=None)}
+    # a project entry may give only what it changes (commit, sha256): the rest comes from the shipped pin
+    merged = {revision: {**tables.get(revision, {}), **entry} for revision, entry in own.items()}
+    pins.update({pin.revision: pin for pin in _read_pins(_project_pins, merged, home=str(_project_pins.parent))})
+    return tuple(pins.values())
+
+
+def _manifest_tables(path: Path) -> dict[str, dict[str, object]]:
     try:
-        raw = tomllib.loads(manifest_path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise fail("MCG001", f"cannot read spec manifest {manifest_path}: {exc}") from exc
+        raw = tomllib.loads(load.read_input(path, code="MCG001").decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise fail("MCG001", f"cannot read spec manifest {path}: {exc}", hint="a TOML file of [revisions.\"<rev>\"] tables") from exc
+    revisions: object = raw.get("revisions", {})
+    tables: dict[str, dict[str, object]] = {}
+    for key, value in cast("dict[object, object]", revisions).items() if isinstance(revisions, dict) else [(None, None)]:
+        if not isinstance(value, dict):
+            raise fail("MCG001", f"spec manifest {path}: `revisions` must hold one table per revision")
+        tables[str(key)] = cast("dict[str, object]", value)
+    return tables
+
+
+def _read_pins(manifest_path: Path, tables: dict[str, dict[str, object]], *, home: str | None) -> tuple[Pin, ...]:
     pins: list[Pin] = []
-    for revision, entry in raw.get("revisions", {}).items():
+    for revision, entry in tables.items():
         try:
             pins.append(
                 Pin(
@@ -65,12 +109,16 @@ def load_manifest(path: Path | None = None) -> tuple[Pin, ...]:
                     path=str(entry["path"]),
                     sha256=str(entry["sha256"]).lower(),
                     released=bool(entry.get("released", True)),
-                    examples=bool(entry.get("examples", False)),
+                    examples=bool(entry.get("examples", False)) and home is None,
+                    home=home,
                 )
             )
         except KeyError as exc:
             raise fail(
-                "MCG001", f"spec manifest entry {revision!r} lacks key {exc}", revision=revision
+                "MCG001",
+                f"spec manifest {manifest_path}: entry {revision!r} lacks key {exc}",
+                revision=revision,
+                hint="a revision mcp-codegen does not pin needs package, repository, commit, path and sha256",
             ) from exc
     return tuple(pins)
 
@@ -149,7 +197,7 @@ def store(pin: Pin, data: bytes) -> Path:
 
 def bundled(pin: Pin) -> Path | None:
     """The copy of the pinned schema that ships with mcp-codegen (spec/<revision>/schema.json)."""
-    path = spec_dir() / pin.revision / "schema.json"
+    path = (Path(pin.home) if pin.home else spec_dir()) / pin.revision / "schema.json"
     return path if path.is_file() else None
 
 
@@ -251,30 +299,49 @@ def example_pages(revision: str, path: Path | None = None) -> tuple[str, ...]:
     return tuple(raw.get("revisions", {}).get(revision, {}).get("pages", ()))
 
 
-def bump(revision: str, commit: str, data: bytes, manifest: Path | None = None) -> tuple[Pin, Pin]:
-    """Re-pin revision to commit with the sha256 of data: (previous pin, new pin). Rewrites only the
-    two lines of that revision's table in the manifest, keeping its comments and layout."""
-    manifest_path = manifest or spec_dir() / "manifest.toml"
-    previous = find_pin(revision, load_manifest(manifest_path))
+PINS_HEADER = """\
+# This project's MCP spec pins (mcp-codegen): each [revisions."<rev>"] table replaces the pin
+# mcp-codegen ships for that revision (keys left out are the shipped ones), or adds a revision.
+# `mcp-codegen spec bump` writes here and keeps <rev>/schema.json beside this file.
+"""
+
+
+def bump(revision: str, commit: str, data: bytes, pins_file: Path) -> tuple[Pin, Pin]:
+    """Re-pin revision to commit with the sha256 of data in the project's pins file (created if
+    need be), and keep the schema beside it: (previous pin, new pin). Only the revision's commit and
+    sha256 lines change; the file's comments and layout stay. Nothing of mcp-codegen's own is written."""
+    previous = find_pin(revision, load_manifest())
     if len(commit) != 40 or any(c not in "0123456789abcdef" for c in commit.lower()):
         raise fail("MCG006", f"commit must be a 40-hex-digit sha, got {commit!r}", revision=revision)
     digest = sha256_hex(data)
-    lines = manifest_path.read_text(encoding="utf-8").splitlines(keepends=True)
+    text = load.read_input(pins_file, code="MCG001").decode("utf-8") if pins_file.exists() else PINS_HEADER
+    lines = text.splitlines(keepends=True)
     header = f'[revisions."{revision}"]'
-    inside = False
+    inside, seen = False, {"commit": False, "sha256": False}
+    at = len(lines)
     for index, line in enumerate(lines):
         if line.startswith("["):
             inside = line.strip() == header
-        elif inside and line.startswith("commit = "):
-            lines[index] = f'commit = "{commit.lower()}"\n'
-        elif inside and line.startswith("sha256 = "):
-            lines[index] = f'sha256 = "{digest}"\n'
-    manifest_path.write_text("".join(lines), encoding="utf-8")
-    if manifest is None:  # the shipped copy follows the pin, so generation stays offline
-        copy = spec_dir() / revision / "schema.json"
+            if inside:
+                at = index + 1
+        elif inside and line.startswith(("commit = ", "sha256 = ")):
+            key = line.split(" ", 1)[0]
+            seen[key] = True
+            lines[index] = f'{key} = "{commit.lower() if key == "commit" else digest}"\n'
+    if header not in (line.strip() for line in lines):
+        lines += ["\n" if lines and lines[-1].strip() else "", header + "\n"]
+        at = len(lines)
+    lines[at:at] = [f'{key} = "{commit.lower() if key == "commit" else digest}"\n' for key, done in seen.items() if not done]
+    try:
+        pins_file.parent.mkdir(parents=True, exist_ok=True)
+        pins_file.write_text("".join(lines), encoding="utf-8")
+        copy = pins_file.parent / revision / "schema.json"  # generation from these pins stays offline
         copy.parent.mkdir(parents=True, exist_ok=True)
         copy.write_bytes(data)
-    return previous, find_pin(revision, load_manifest(manifest_path))
+    except OSError as exc:
+        raise fail("MCG009", f"cannot write {pins_file}: {exc.strerror or exc}", revision=revision) from exc
+    use_project_pins(pins_file)
+    return previous, find_pin(revision, load_manifest())
 
 
 def read_unpinned(revision: str, source: str | None, pin: Pin, commit: str) -> tuple[str, bytes]:

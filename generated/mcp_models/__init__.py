@@ -8,6 +8,66 @@
 - `v2026_07_28`: revision 2026-07-28
 - `draft`: revision draft
 - `latest`: the newest released revision (2026-07-28)
+
+The version registry: `PROTOCOL_VERSIONS` (released, oldest first), `DRAFT_VERSIONS`,
+`LATEST_PROTOCOL_VERSION`, and `revision_module(version)`, the subpackage of a negotiated
+protocol version string (`revision_module("2025-11-25").CallToolResult`).
 """
 
-__all__: list[str] = []  # the revisions are subpackages: import them by name
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+__all__ = [
+    "DRAFT_VERSIONS",
+    "LATEST_PROTOCOL_VERSION",
+    "PROTOCOL_VERSIONS",
+    "UnsupportedProtocolVersion",
+    "revision_module",
+    "revision_package",
+]
+
+PROTOCOL_VERSIONS: tuple[str, ...] = (
+    "2024-11-05",
+    "2025-03-26",
+    "2025-06-18",
+    "2025-11-25",
+    "2026-07-28",
+)
+"""The released protocol versions generated here, oldest first."""
+
+DRAFT_VERSIONS: tuple[str, ...] = ("draft",)
+"""Unreleased revisions generated here (their version string is the revision's name)."""
+
+LATEST_PROTOCOL_VERSION: str | None = "2026-07-28"
+"""The newest released protocol version generated here (what `latest` re-exports)."""
+
+_PACKAGES: dict[str, str] = {
+    "2024-11-05": "v2024_11_05",
+    "2025-03-26": "v2025_03_26",
+    "2025-06-18": "v2025_06_18",
+    "2025-11-25": "v2025_11_25",
+    "2026-07-28": "v2026_07_28",
+    "draft": "draft",
+}
+
+
+class UnsupportedProtocolVersion(ValueError):
+    """A protocol version none of the generated subpackages speaks."""
+
+
+def revision_package(protocol_version: str) -> str:
+    """The name of the subpackage for a protocol version string ("2025-11-25" -> "v2025_11_25")."""
+    try:
+        return _PACKAGES[protocol_version]
+    except KeyError:
+        known = ", ".join(_PACKAGES) or "none"
+        raise UnsupportedProtocolVersion(
+            f"protocol version {protocol_version!r} is not generated here (generated: {known})"
+        ) from None
+
+
+def revision_module(protocol_version: str) -> ModuleType:
+    """The subpackage for a negotiated protocol version string, imported."""
+    return importlib.import_module(f".{revision_package(protocol_version)}", __name__)

@@ -205,6 +205,7 @@ from .v2026_07_28 import (
     parse_error,
     parse_message,
     parse_result,
+    union_arms,
 )
 
 __all__ = [
@@ -405,4 +406,5 @@ __all__ = [
     "parse_error",
     "parse_message",
     "parse_result",
+    "union_arms",
 ]

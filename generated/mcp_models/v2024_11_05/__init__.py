@@ -160,6 +160,7 @@ if TYPE_CHECKING:
         parse_error,
         parse_message,
         parse_result,
+        union_arms,
     )
 
 __all__ = [
@@ -307,6 +308,7 @@ __all__ = [
     "parse_error",
     "parse_message",
     "parse_result",
+    "union_arms",
 ]
 
 if not TYPE_CHECKING:  # type checkers see the imports above; a misspelt name stays an error there
@@ -329,6 +331,7 @@ if not TYPE_CHECKING:  # type checkers see the imports above; a misspelt name st
             "parse_error",
             "parse_message",
             "parse_result",
+            "union_arms",
         )
     )
 

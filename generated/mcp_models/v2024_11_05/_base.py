@@ -26,14 +26,27 @@ optional field that was absent (`MISSING`) is never dumped.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal, TypeVar, cast, get_args, get_origin
+import sys
+import types
+from typing import (
+    Annotated,
+    Any,
+    ClassVar,
+    ForwardRef,
+    Literal,
+    TypeVar,
+    Union,
+    cast,
+    get_args,
+    get_origin,
+)
 
-from pydantic import ConfigDict
+from pydantic import ConfigDict, Tag
 from pydantic import BaseModel as _UserBase
 from pydantic.version import VERSION as _PYDANTIC_VERSION
 from pydantic_core import PydanticUndefined
 
-__all__ = ["MCPModel", "const"]
+__all__ = ["MCPModel", "const", "union_arms"]
 
 _T = TypeVar("_T")
 
@@ -50,6 +63,36 @@ def const(value: _T) -> _T:
     """
     del value
     return cast(_T, PydanticUndefined)
+
+
+def union_arms(alias: object) -> tuple[Any, ...]:
+    """The arms of one of this package's union aliases (ClientRequest, ContentBlock, ...) in the order
+    the union tries them: model classes, or the types of a union of JSON values (where such a type
+    refers back to the alias, as in JSONValue's `dict[str, JSONValue]`, it stays a forward reference).
+
+    `typing.get_args` sees nothing through a `TypeAliasType` (Python evaluates its value lazily); this
+    unwraps the alias, its discriminator and each arm's tag. An arm that is itself a union alias is
+    returned as that alias (call `union_arms` on it to go deeper).
+    """
+    value = getattr(alias, "__value__", None)
+    if value is None:
+        raise TypeError(f"not a union alias of the generated models: {alias!r}")
+    namespace = vars(sys.modules[getattr(alias, "__module__", "")])
+    if get_origin(value) is Annotated:  # the discriminator
+        value = get_args(value)[0]
+    if get_origin(value) not in (Union, types.UnionType):
+        raise TypeError(
+            f"{getattr(alias, '__name__', alias)} is an alias of {value!r}, not a union"
+        )
+    return tuple(_arm(arm, namespace) for arm in get_args(value))
+
+
+def _arm(arm: Any, namespace: dict[str, Any]) -> Any:
+    if get_origin(arm) is Annotated and any(isinstance(m, Tag) for m in get_args(arm)[1:]):
+        arm = get_args(arm)[0]  # a structural union's tag
+    if isinstance(arm, ForwardRef) and arm.__forward_arg__ in namespace:
+        arm = namespace[arm.__forward_arg__]  # a class the models module defines further down
+    return arm
 
 
 def _constants_of(cls: type[MCPModel]) -> dict[str, Any]:

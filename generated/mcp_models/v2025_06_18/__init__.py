@@ -168,6 +168,7 @@ if TYPE_CHECKING:
         parse_error,
         parse_message,
         parse_result,
+        union_arms,
     )
 
 __all__ = [
@@ -323,6 +324,7 @@ __all__ = [
     "parse_error",
     "parse_message",
     "parse_result",
+    "union_arms",
 ]
 
 if not TYPE_CHECKING:  # type checkers see the imports above; a misspelt name stays an error there
@@ -343,6 +345,7 @@ if not TYPE_CHECKING:  # type checkers see the imports above; a misspelt name st
             "parse_error",
             "parse_message",
             "parse_result",
+            "union_arms",
         )
     )
 

@@ -223,6 +223,7 @@ if TYPE_CHECKING:
         parse_error,
         parse_message,
         parse_result,
+        union_arms,
     )
 
 __all__ = [
@@ -433,6 +434,7 @@ __all__ = [
     "parse_error",
     "parse_message",
     "parse_result",
+    "union_arms",
 ]
 
 if not TYPE_CHECKING:  # type checkers see the imports above; a misspelt name stays an error there
@@ -453,6 +455,7 @@ if not TYPE_CHECKING:  # type checkers see the imports above; a misspelt name st
             "parse_error",
             "parse_message",
             "parse_result",
+            "union_arms",
         )
     )
 

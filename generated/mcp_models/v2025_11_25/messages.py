@@ -30,7 +30,7 @@ from typing import Annotated, Any, Generic, Literal, TypeAlias, TypeVar, Union, 
 from pydantic import BaseModel, Tag, TypeAdapter, ValidationError
 from pydantic_core import MISSING, from_json
 
-from ._base import MCPModel, const
+from ._base import MCPModel, const, union_arms
 from ._structural import structural
 from .models import (
     CallToolRequest,
@@ -137,6 +137,7 @@ __all__ = [
     "parse_error",
     "parse_message",
     "parse_result",
+    "union_arms",
 ]
 
 RawJSON: TypeAlias = bytes | bytearray | str | Mapping[str, Any]

@@ -30,7 +30,7 @@ from typing import Any, Generic, Literal, TypeAlias, TypeVar, Union, cast, overl
 from pydantic import BaseModel, TypeAdapter, ValidationError
 from pydantic_core import MISSING, from_json
 
-from ._base import MCPModel, const
+from ._base import MCPModel, const, union_arms
 from .models import (
     CallToolRequest,
     CallToolRequestParams,
@@ -136,6 +136,7 @@ __all__ = [
     "parse_error",
     "parse_message",
     "parse_result",
+    "union_arms",
 ]
 
 RawJSON: TypeAlias = bytes | bytearray | str | Mapping[str, Any]
