@@ -10,8 +10,10 @@ fi
 if [[ "$(.venv-floor/bin/python -c 'import pydantic; print(pydantic.VERSION)' 2>/dev/null)" != "$PYDANTIC_FLOOR" ]]; then
   .venv-floor/bin/python -m pip install --quiet "pydantic==$PYDANTIC_FLOOR" pytest
 fi
-export MCP_CODEGEN_SPEC_SOURCE="${MCP_CODEGEN_SPEC_SOURCE:-$(cd .. && pwd)/shared/spec}"
-export MCP_CODEGEN_DOCS_SOURCE="${MCP_CODEGEN_DOCS_SOURCE:-$(cd .. && pwd)/shared/seeds}"
+# mcp-codegen is not installed in this venv, so the generated tests are told where its pinned spec
+# data is: the copies committed under spec/ (unless the caller points elsewhere)
+export MCP_CODEGEN_SPEC_SOURCE="${MCP_CODEGEN_SPEC_SOURCE:-$(pwd)/spec}"
+export MCP_CODEGEN_DOCS_SOURCE="${MCP_CODEGEN_DOCS_SOURCE:-$(pwd)/spec/pages}"
 # from inside generated/: the repository's pytest settings name plugins this venv does not have
 cd generated
 ../.venv-floor/bin/python -c 'import pydantic; print("pydantic", pydantic.VERSION)'

@@ -17,9 +17,7 @@ from typer.testing import CliRunner
 
 from codegen.cli import app
 
-from .conftest import REVISIONS
-
-SPEC = Path(__file__).resolve().parents[2] / "shared" / "spec"
+from .conftest import REVISIONS, SPEC
 OLD = ["2024-11-05", "2025-03-26", "2025-06-18"]
 
 
