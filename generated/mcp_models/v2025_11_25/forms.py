@@ -231,8 +231,13 @@ def _property(where: _Where, info: FieldInfo) -> PrimitiveSchemaDefinition:
     if info.default_factory is not None:
         raise where.refuse("default_factory: a form's default must be a fixed value")
     annotation, metadata = _unwrap(info.annotation, list(info.metadata))
+    members: list[object] = []
+    for member in _union_members(
+        annotation
+    ):  # `Annotated[...] | None`: the arm's metadata is the field's
+        member, metadata = _unwrap(member, metadata)
+        members.append(member)
     keywords = _Keywords(where, metadata)
-    members = _union_members(annotation)
     optional = type(None) in members
     if optional:
         members = [m for m in members if m is not type(None)]
