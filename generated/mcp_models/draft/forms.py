@@ -37,7 +37,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any, Generic, Literal, TypeVar, Union, cast, get_args, get_origin
 
-import annotated_types
 from pydantic import AfterValidator, AnyUrl, BaseModel, Strict, ValidationError
 from pydantic.fields import FieldInfo
 from pydantic_core import MISSING
@@ -185,6 +184,18 @@ class _Where:
         return FormError(self.form, self.field, reason)
 
 
+# The annotated_types constraints pydantic puts in a field's metadata, by class name, and the attribute
+# holding each one's value (read by name: the package imports nothing beyond pydantic).
+_CONSTRAINTS = {
+    "Ge": "ge",
+    "Le": "le",
+    "Gt": "gt",
+    "Lt": "lt",
+    "MinLen": "min_length",
+    "MaxLen": "max_length",
+}
+
+
 class _Keywords:
     """The constraints of one field, each taken by the schema keyword that carries it; any left over is refused."""
 
@@ -195,18 +206,13 @@ class _Keywords:
             self._add(item)
 
     def _add(self, item: object) -> None:
-        if isinstance(item, annotated_types.Ge):
-            self.values["ge"] = item.ge
-        elif isinstance(item, annotated_types.Le):
-            self.values["le"] = item.le
-        elif isinstance(item, annotated_types.Gt):
-            self.values["gt"] = item.gt
-        elif isinstance(item, annotated_types.Lt):
-            self.values["lt"] = item.lt
-        elif isinstance(item, annotated_types.MinLen):
-            self.values["min_length"] = item.min_length
-        elif isinstance(item, annotated_types.MaxLen):
-            self.values["max_length"] = item.max_length
+        constraint = (
+            _CONSTRAINTS.get(type(item).__name__)
+            if type(item).__module__ == "annotated_types"
+            else None
+        )
+        if constraint is not None:
+            self.values[constraint] = getattr(item, constraint)
         elif isinstance(item, Titles):
             self.values["titles"] = item.titles
         elif isinstance(item, Format):
