@@ -426,6 +426,24 @@ def test_integer_exclusive_bounds_are_the_inclusive_bounds_one_step_in() -> None
     assert wire["properties"]["m"] == {"type": "integer", "minimum": 0, "maximum": 3}
 
 
+class LaterForm(BaseModel):
+    choice: LaterColour  # defined below: pydantic leaves the form incomplete until it is rebuilt
+
+
+class NeverForm(BaseModel):
+    choice: Undefined  # type: ignore[name-defined]  # noqa: F821
+
+
+LaterColour = Literal["red", "green"]
+
+
+def test_a_form_naming_a_class_defined_later_is_rebuilt_or_refused() -> None:
+    module = forms("2026-07-28")
+    assert module.requested_schema(LaterForm).model_dump(mode="json")["properties"]["choice"]["enum"] == ["red", "green"]
+    with pytest.raises(module.FormError, match=r"^NeverForm.\(form\): Undefined is not defined: the form's fields cannot be read$"):
+        module.requested_schema(NeverForm)
+
+
 def test_dates_and_urls_are_formatted_strings_read_back_typed() -> None:
     module = forms("2026-07-28")
     form = _form(day=(datetime.date, ...), at=(datetime.datetime, ...), site=(AnyUrl, ...))
@@ -575,3 +593,22 @@ def test_a_repeated_selection_is_refused_although_the_schema_has_no_unique_items
     assert jsonschema.validators.validator_for(_document("2025-11-25", False))(wire).is_valid(content)
     with pytest.raises(module.AnswerError, match="picks: must not repeat a value"):
         module.read_answer(form, {"action": "accept", "content": content})
+
+
+# -- the documentation's examples run as written -------------------------------------------------------------
+
+
+def test_the_docs_examples_run(capsys: pytest.CaptureFixture[str]) -> None:
+    import re
+
+    from .conftest import REPO
+
+    text = (REPO / "docs" / "forms.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", text, re.DOTALL)
+    assert len(blocks) == 3
+    for block in blocks:
+        exec(compile(block, "docs/forms.md", "exec", dont_inherit=True), {"__name__": "docs_forms"})
+    printed = capsys.readouterr().out
+    assert "hello Ada from UK, interested in ['news']" in printed
+    assert "size [('s', 'Small'), ('l', 'Large')]" in printed
+    assert "the answer to the requested schema does not fit: copies: must be at most 10" in printed

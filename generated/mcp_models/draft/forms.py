@@ -37,7 +37,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any, Generic, Literal, TypeVar, Union, cast, get_args, get_origin
 
-from pydantic import AfterValidator, AnyUrl, BaseModel, Strict, ValidationError
+from pydantic import (
+    AfterValidator,
+    AnyUrl,
+    BaseModel,
+    PydanticUndefinedAnnotation,
+    Strict,
+    ValidationError,
+)
 from pydantic.fields import FieldInfo
 from pydantic_core import MISSING
 
@@ -163,6 +170,13 @@ class Cancelled:
 
 def requested_schema(form: type[BaseModel]) -> ElicitRequestFormParamsRequestedSchema:
     """The `requestedSchema` of a form, in this revision's models; FormError for what it cannot carry."""
+    if not form.__pydantic_complete__:  # annotations naming classes defined after the form
+        try:
+            form.model_rebuild()
+        except PydanticUndefinedAnnotation as exc:
+            raise FormError(
+                form, "(form)", f"{exc.name} is not defined: the form's fields cannot be read"
+            ) from None
     properties: dict[str, PrimitiveSchemaDefinition] = {}
     required: list[str] = []
     for name, info in form.model_fields.items():
