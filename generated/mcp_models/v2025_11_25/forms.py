@@ -16,10 +16,10 @@
   `int` only, `gt`/`lt`, which are the same inclusive bounds one step in); `str` with
   `min_length`/`max_length` and a `Format(...)` this revision's StringSchema lists; `datetime.date`,
   `datetime.datetime`, `pydantic.AnyUrl` (formats date, date-time, uri); a choice: `Literal` of
-  strings or a string `Enum`, with display titles through `Annotated[..., Titles({...})]`; a list or
-  set of choices (a multi-select; `min_length`/`max_length` give `minItems`/`maxItems`). `title`,
-  `description` and `default` are carried; fields without a default are required; `X | None = None`
-  is an optional field without a default.
+  strings or a string `Enum`, with display titles through `Annotated[..., Titles({...})]` (`oneOf`);
+  a list or set of choices (a multi-select; `min_length`/`max_length` give `minItems`/`maxItems`).
+  `title` and `description` are carried, and a `default` where this revision's schema class has one;
+  fields without a default are required; `X | None = None` is optional, with no default.
 - Anything else is refused by `requested_schema` with one `FormError` naming the form, the field and why.
 - `read_answer` gives `Accepted[F]` (the validated form), `Declined` or `Cancelled`, and raises
   `AnswerError` listing each field's problem for an accepted answer that does not fit the form.
