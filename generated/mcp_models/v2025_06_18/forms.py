@@ -512,13 +512,34 @@ def read_answer(
     """The user's answer to `form`: Accepted with the validated form, Declined or Cancelled.
 
     Raises AnswerError when an accepted answer does not fit the form (one problem per field)."""
-    parsed = result if isinstance(result, ElicitResult) else ElicitResult.model_validate(result)
+    if isinstance(result, ElicitResult):
+        parsed = result
+    else:
+        try:
+            parsed = ElicitResult.model_validate(result)
+        except ValidationError as exc:
+            raise AnswerError(form.__name__, _result_problems(exc)) from None
     if parsed.action == "decline":
         return Declined(parsed)
     if parsed.action == "cancel":
         return Cancelled(parsed)
     content: dict[str, Any] = {} if parsed.content is MISSING else dict(parsed.content)
     return Accepted(_validated(form, content), parsed)
+
+
+def _result_problems(exc: ValidationError) -> list[AnswerProblem]:
+    """One problem per field of an ElicitResult the revision's model refuses (a value no answer carries)."""
+    found: dict[str, str] = {}
+    for error in exc.errors():
+        loc = [str(part) for part in error["loc"]]
+        if loc[:1] == ["content"] and len(loc) > 1:
+            found.setdefault(
+                loc[1],
+                "is not a value an answer carries (a string, number, boolean or list of strings)",
+            )
+        else:
+            found.setdefault(".".join(loc) or "(result)", error["msg"])
+    return [AnswerProblem(field, message) for field, message in found.items()]
 
 
 def _validated(form: type[F], content: dict[str, Any]) -> F:
