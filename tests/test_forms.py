@@ -21,6 +21,7 @@ import enum
 import functools
 import importlib
 import json
+from pathlib import Path
 from types import ModuleType
 from typing import Annotated, Any, Literal
 
@@ -665,3 +666,58 @@ def test_the_docs_examples_run(capsys: pytest.CaptureFixture[str]) -> None:
     assert "hello Ada from UK, interested in ['news']" in printed
     assert "size [('s', 'Small'), ('l', 'Large')]" in printed
     assert "the answer to the requested schema does not fit: copies: must be at most 10" in printed
+
+
+# -- the facts come from the schema ---------------------------------------------------------------------------
+
+
+def test_what_a_form_may_hold_is_read_from_the_schema_not_from_the_revision_name(tmp_path: Path) -> None:
+    """2025-11-25 with its titled single-select and untitled multi-select taken out of
+    PrimitiveSchemaDefinition: the generated forms fall back to legacy enumNames and refuse untitled
+    multi-selects, although the revision (and every class name) is the same."""
+    import hashlib
+    import sys
+
+    from codegen.emit import pipeline
+    from codegen.limits import Limits
+
+    document = json.loads((SPEC / "2025-11-25" / "schema.json").read_text())
+    union = document["$defs"]["PrimitiveSchemaDefinition"]
+    dropped = {"#/$defs/TitledSingleSelectEnumSchema", "#/$defs/UntitledMultiSelectEnumSchema"}
+    union["anyOf"] = [arm for arm in union["anyOf"] if arm["$ref"] not in dropped]
+    data = json.dumps(document).encode()
+    built = pipeline.build_revision("2025-11-25", "forms_alt", data, hashlib.sha256(data).hexdigest(), limits=Limits())
+    for name, text in built.files.items():
+        target = tmp_path / "forms_alt" / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        alt = importlib.import_module("forms_alt.forms")
+        wire = alt.requested_schema(order_form_with(alt)).model_dump(mode="json")
+        assert wire["properties"]["tip_reminder"]["enumNames"] == ["Of Course", "Nope, I'll remember"]
+        assert "oneOf" not in wire["properties"]["tip_reminder"]
+        with pytest.raises(alt.FormError, match=r"^Signup.picks: an untitled multi-select: 2025-11-25 has only titled ones$"):
+            alt.requested_schema(_form(picks=(list[Literal["a", "b"]], ...)))
+        titled = alt.requested_schema(_form(picks=(Annotated[list[Literal["a"]], alt.Titles({"a": "A"})], ...)))
+        assert titled.model_dump(mode="json")["properties"]["picks"]["items"] == {"anyOf": [{"const": "a", "title": "A"}]}
+    finally:
+        sys.path.remove(str(tmp_path))
+        for name in [m for m in sys.modules if m == "forms_alt" or m.startswith("forms_alt.")]:
+            del sys.modules[name]
+
+
+def order_form_with(module: ModuleType) -> type[BaseModel]:
+    titles = module.Titles({YesNo.YES: "Of Course", YesNo.NO: "Nope, I'll remember"})
+
+    class Order(BaseModel):
+        tip_reminder: Annotated[YesNo, titles] = Field(title="Remind me to tip?")
+
+    return Order
+
+
+def test_only_revisions_with_elicitation_get_a_forms_module() -> None:
+    from .conftest import GENERATED
+
+    have = sorted(p.parent.name for p in (GENERATED / "mcp_models").glob("*/forms.py"))
+    assert have == sorted(PACKAGES.values())
