@@ -368,6 +368,8 @@ REFUSED: list[tuple[str, dict[str, Any], str]] = [
     ("default_factory", {"s": (str, Field(default_factory=str))},
      "Signup.s: default_factory: a form's default must be a fixed value"),
     ("default of the wrong type", {"n": (int, "3")}, "Signup.n: the default '3' is not a number"),
+    ("json_schema_extra", {"s": (str, Field(json_schema_extra={"format": "ipv4"}))},
+     "Signup.s: json_schema_extra: the requested schema is built from the field, not from JSON Schema"),
 ]  # fmt: skip
 
 

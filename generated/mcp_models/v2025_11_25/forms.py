@@ -250,6 +250,12 @@ class _Keywords:
 def _property(where: _Where, info: FieldInfo) -> PrimitiveSchemaDefinition:
     if info.default_factory is not None:
         raise where.refuse("default_factory: a form's default must be a fixed value")
+    if (
+        info.json_schema_extra is not None
+    ):  # would be silently lost: the schema is built from the field itself
+        raise where.refuse(
+            "json_schema_extra: the requested schema is built from the field, not from JSON Schema"
+        )
     annotation, metadata = _unwrap(info.annotation, list(info.metadata))
     members: list[object] = []
     for member in _union_members(
