@@ -344,7 +344,10 @@ def _with_fields(entity: ir.Entity, node: Mapping[str, Any], revision: str, styl
             )
         taken[python] = wire
         constant = _single_value(schemas_by_wire[wire]) if properties[wire] else ()
-        fields.append(ir.Field(wire_name=wire, python_name=python, required=properties[wire], constant=constant))
+        choices = _string_choices(schemas_by_wire[wire])
+        fields.append(
+            ir.Field(wire_name=wire, python_name=python, required=properties[wire], constant=constant, choices=choices)
+        )
     return replace(entity, fields=tuple(fields))
 
 
@@ -355,6 +358,16 @@ def _single_value(node: Any) -> tuple[str | int | bool, ...]:
     values = [node["const"]] if "const" in node else node.get("enum")
     if is_array(values) and len(values) == 1 and isinstance(values[0], str | int | bool):
         return (values[0],)
+    return ()
+
+
+def _string_choices(node: Any) -> tuple[str, ...]:
+    """The strings a property schema allows (`const` or `enum`), or () when it allows others too."""
+    if not is_object(node):
+        return ()
+    values = [node["const"]] if "const" in node else node.get("enum")
+    if is_array(values) and values and all(isinstance(v, str) for v in values):
+        return tuple(str(v) for v in values)
     return ()
 
 

@@ -24,6 +24,9 @@ class Field:
     # The one value a required property allows (`const`, or an `enum` of one): built in Python
     # without it, the model fills it in; read from the wire, it must be there.
     constant: tuple[str | int | bool, ...] = ()
+    # The strings an `enum` (or `const`) property allows, in schema order: what a form may choose
+    # (StringSchema `format`, NumberSchema `type`). Empty when the property is not a string enum.
+    choices: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,10 @@ from pathlib import Path
 
 from codegen.analysis import ir
 from codegen.emit.dcg import BASE_CLASS
+from codegen.emit.form_facts import form_facts
 from codegen.resources import templates_dir
+
+
 @cache
 def _environment():  # type: ignore[no-untyped-def]
     import jinja2
@@ -66,7 +69,28 @@ def revision_files(revision: ir.Revision, header: str, order: Sequence[str]) -> 
         files["narrowing.py"] = narrowing
     if any(e.export_name == "PrimitiveSchemaDefinition" and e.is_definition for e in revision.entities):
         files["elicitation.py"] = render("elicitation.py.jinja2", header=header, revision=revision)
+        forms = forms_module(revision, header)
+        if forms is not None:
+            files["forms.py"] = forms
     return files
+
+
+def forms_module(revision: ir.Revision, header: str) -> str | None:
+    """forms.py: Pydantic forms as this revision's requestedSchema, and typed answers (issue 18)."""
+    facts = form_facts(revision)
+    if facts is None:
+        return None
+    arms = [facts.string, facts.number, facts.boolean, facts.untitled_single, facts.titled_single]
+    arms += [facts.untitled_multi, facts.titled_multi]
+    if facts.titled_single is None:  # legacy enumNames only where there is no titled single-select
+        arms.append(facts.legacy_titled)
+    names = {name for arm in arms if arm is not None for name in (arm.name, arm.option, arm.items) if name}
+    names |= {"PrimitiveSchemaDefinition", facts.requested_schema, facts.params, facts.request, facts.result}
+    if facts.input_required:
+        names.add(facts.input_required)
+    if facts.request_id:
+        names.add(facts.request_id_type)
+    return render("forms.py.jinja2", header=header, revision=revision, imports=sorted(names), **facts.view())
 
 
 # What a revision package exports from messages.py besides its models.

@@ -303,7 +303,9 @@ class ElicitResult(MCPModel):
     - `"decline"`: User explicitly declined the action
     - `"cancel"`: User dismissed without making an explicit choice
     """
-    content: dict[str, list[StrictStr] | StrictStr | StrictInt | StrictBool] | MISSING = MISSING
+    content: (
+        dict[str, list[StrictStr] | StrictStr | StrictBool | StrictInt | StrictFloat] | MISSING
+    ) = MISSING
     """
     The submitted form data, only present when action is `"accept"` and mode was `"form"`.
     Contains values matching the requested schema.

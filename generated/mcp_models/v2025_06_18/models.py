@@ -278,7 +278,7 @@ class ElicitResult(MCPModel):
     - "decline": User explicitly declined the action
     - "cancel": User dismissed without making an explicit choice
     """
-    content: dict[str, StrictStr | StrictInt | StrictBool] | MISSING = MISSING
+    content: dict[str, StrictStr | StrictBool | StrictInt | StrictFloat] | MISSING = MISSING
     """
     The submitted form data, only present when action is "accept".
     Contains values matching the requested schema.
