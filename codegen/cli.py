@@ -97,6 +97,14 @@ ErrataOpt = Annotated[
 DisableErratumOpt = Annotated[
     list[str] | None, typer.Option("--disable-erratum", help="Switch off a built-in erratum by id; repeatable.")
 ]
+FormatterOpt = Annotated[
+    str | None,
+    typer.Option("--formatter", help="Format the generated files with black (default) or ruff (ruff format, its defaults)."),
+]
+AbsoluteLinksOpt = Annotated[
+    bool,
+    typer.Option("--absolute-links", help="Make the spec site's relative links in descriptions absolute."),
+]
 PinsOpt = Annotated[
     Path | None,
     typer.Option(
@@ -157,6 +165,8 @@ def generate(
     errata_file: ErrataOpt = None,
     disable_erratum: DisableErratumOpt = None,
     pins: PinsOpt = None,
+    formatter: FormatterOpt = None,
+    absolute_links: AbsoluteLinksOpt = False,
     check: Annotated[bool, typer.Option("--check", help="Do not write; exit 1 with a diff if out is stale.")] = False,
     prune: PruneOpt = False,
     as_json: JsonOpt = False,
@@ -184,6 +194,8 @@ def generate(
         "max_definitions": max_definitions,
         "max_subschemas": max_subschemas,
         "disable_errata": tuple(disable_erratum) if disable_erratum else None,
+        "formatter": formatter,
+        "absolute_links": True if absolute_links else None,
         "prune": True if prune else None,  # not given: the config file decides
     }
     output = Output(as_json=as_json, quiet=quiet, verbose=verbose)
@@ -217,6 +229,8 @@ def check(
     errata_file: ErrataOpt = None,
     disable_erratum: DisableErratumOpt = None,
     pins: PinsOpt = None,
+    formatter: FormatterOpt = None,
+    absolute_links: AbsoluteLinksOpt = False,
     prune: PruneOpt = False,
     as_json: JsonOpt = False,
     quiet: QuietOpt = False,
@@ -244,6 +258,8 @@ def check(
         "max_definitions": max_definitions,
         "max_subschemas": max_subschemas,
         "disable_errata": tuple(disable_erratum) if disable_erratum else None,
+        "formatter": formatter,
+        "absolute_links": True if absolute_links else None,
         "prune": True if prune else None,
     }
     output = Output(as_json=as_json, quiet=quiet, verbose=verbose)
@@ -442,6 +458,8 @@ def _generate(
         base_class=settings.base_class,
         pydantic_config=tuple(sorted(settings.pydantic_config.items())),
         package=settings.package or "mcp_models",
+        formatter=settings.formatter,
+        absolute_links=settings.absolute_links,
     )
     limits = settings.limits(DEFAULT_LIMITS)
     # the project's errata files are relative to its pyproject.toml; --errata ones to the working folder

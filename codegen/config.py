@@ -54,6 +54,11 @@ STARTER = '''
 # This project's own pins (the format of mcp-codegen's spec/manifest.toml, relative to this file):
 # its revisions replace or extend the shipped pins; `mcp-codegen spec bump` writes here.
 # pins = "mcp-spec/pins.toml"
+# The formatter of the generated files, after ruff's safe fixes: "black" (line length 100) or
+# "ruff" (ruff format with ruff's defaults: `ruff check` and `ruff format --check` clean).
+# formatter = "black"
+# Make the spec site's relative links in descriptions (/specification/...) absolute.
+# absolute-links = false
 # Remove the packages of revisions the output folder holds but a run does not generate
 # (without it, such a run is refused; the flag is --prune).
 # prune = false
@@ -89,6 +94,8 @@ class Settings(BaseModel):
     disable_errata: tuple[str, ...] = Field(default=(), alias="disable-errata")
     prune: bool = False  # remove the packages of revisions a run does not generate (else refused)
     pins: str | None = None  # the project's pins file, relative to pyproject.toml
+    formatter: Literal["black", "ruff"] = "black"
+    absolute_links: bool = Field(default=False, alias="absolute-links")
 
     @field_validator("pydantic_config")
     @classmethod

@@ -177,6 +177,7 @@ def test_a_projects_pins_errata_and_disabled_erratum_all_take_effect(tmp_path: P
     tool_spec = spec_dir()
     before = _digest(tool_spec)
     env = cli_env(tmp_path / "cache")
+    env.pop("MCP_CODEGEN_SPEC_SOURCE", None)  # the project's own copy is what generate must read
 
     refused = run(["spec", "bump", "2026-07-28", "--commit", "c" * 40], env=env, cwd=tmp_path)
     assert refused.returncode == 2 and refused.lines[0].startswith("error[MCG013]"), refused.stderr

@@ -137,6 +137,8 @@ class Options:
     base_class: str | None = None  # import path of a user base class for every model
     pydantic_config: tuple[tuple[str, object], ...] = ()  # extra ConfigDict entries, sorted
     package: str = "mcp_models"  # import path of the output package (docs and examples only)
+    formatter: str = "black"  # "black" | "ruff": the formatter after ruff's safe fixes
+    absolute_links: bool = False  # the spec site's relative links in descriptions made absolute
 
 
 @dataclass(frozen=True)

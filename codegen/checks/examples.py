@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -40,31 +42,47 @@ class SourceReport:
 
 
 def report(out: Path, revisions: list[str] | None, spec_source: str | None, docs_source: str | None) -> list[SourceReport]:
-    import os
-
     chosen = spec.select(revisions)
     source = spec.resolve_source(spec_source) or str(spec.bundled_spec_source())
     if source.startswith(("http://", "https://")):
         raise fail("MCG801", "`examples` reads a local spec mirror", hint=f"set --spec-source or {spec.SPEC_SOURCE_ENV}")
-    os.environ[spec.SPEC_SOURCE_ENV] = source
-    os.environ[spec.DOCS_SOURCE_ENV] = str(spec.resolve_docs_source(docs_source))
     reports: list[SourceReport] = []
-    for pin in chosen:
-        package = _import(out, pin.package)
-        if not (out / pin.package / "_examples.py").exists():
-            continue  # a revision with no example source
-        examples_module = _import(out, f"{pin.package}._examples")
-        validator = _SchemaCheck(Path(source), pin.revision)
-        validator.contradictions = {
-            "examples/" + c.example: c.reason for c in errata.load_contradictions(pin.revision) if c.decision == "result-type"
-        }
-        by_source: dict[str, SourceReport] = {}
-        for example in examples_module.all_examples():
-            name = "examples" if example.origin.startswith("examples/") else example.origin.split("#", 1)[0]
-            entry = by_source.setdefault(name, SourceReport(pin.revision, name))
-            _account(entry, example, examples_module, validator, package)
-        reports.extend(by_source[k] for k in sorted(by_source))
+    # the generated _examples modules find their files through these variables
+    with _environment({spec.SPEC_SOURCE_ENV: source, spec.DOCS_SOURCE_ENV: str(spec.resolve_docs_source(docs_source))}):
+        for pin in chosen:
+            package = _import(out, pin.package)
+            if not (out / pin.package / "_examples.py").exists():
+                continue  # a revision with no example source
+            examples_module = _import(out, f"{pin.package}._examples")
+            validator = _SchemaCheck(Path(source), pin.revision)
+            validator.contradictions = {
+                "examples/" + c.example: c.reason
+                for c in errata.load_contradictions(pin.revision)
+                if c.decision == "result-type"
+            }
+            by_source: dict[str, SourceReport] = {}
+            for example in examples_module.all_examples():
+                name = "examples" if example.origin.startswith("examples/") else example.origin.split("#", 1)[0]
+                entry = by_source.setdefault(name, SourceReport(pin.revision, name))
+                _account(entry, example, examples_module, validator, package)
+            reports.extend(by_source[k] for k in sorted(by_source))
     return reports
+
+
+@contextmanager
+def _environment(values: dict[str, str]) -> Generator[None]:
+    """Set environment variables for the duration, then put back what was there: a report run inside
+    a longer-lived process (a test session) must not change what its later children see."""
+    before = {name: os.environ.get(name) for name in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for name, value in before.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 def _account(entry: SourceReport, example: Any, module: ModuleType, validator: _SchemaCheck, package: ModuleType) -> None:

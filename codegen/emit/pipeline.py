@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from codegen.analysis import analyze, ir
-from codegen.schema import budget, errata, load, schemas
+from codegen.schema import budget, errata, links, load, schemas
 from codegen.emit import dcg, lower, render
 from codegen.errors import CodegenError
-from codegen.emit.format import format_python
+from codegen.emit.format import format_files
 from codegen.limits import Limits
 from codegen.emit.stamp import header
 # The stages of one revision, in order, as reported to a progress display.
@@ -58,6 +58,8 @@ def build_revision(
             raw = errata.apply_errata(raw, errata_selection.errata(revision), revision)
         elif use_errata:
             raw = errata.apply_errata(raw, errata.load_errata(revision, errata_file), revision)
+        if options is not None and options.absolute_links:
+            raw = links.absolute(raw)
         with budget.scope(schemas.count_subschemas(raw), revision):
             doc = load.to_schema_doc(raw, revision, limits)
             enter("analyze")
@@ -77,9 +79,7 @@ def build_revision(
                 )
             )
         enter("format")
-        files = {
-            name: format_python(text, name=f"{package}/{name}", revision=revision) for name, text in sources.items()
-        }
+        files = format_files(sources, formatter=model.options.formatter, where=package, revision=revision)
     except CodegenError as exc:
         raise exc.with_revision(revision) from exc
     by_name = {e.name: e.export_name for e in model.entities}
@@ -99,9 +99,8 @@ def root_files(
     files = render.root_files(
         revisions, header(), latest.revision if latest else None, latest.exports if latest else (), drafts=drafts
     )
-    return {
-        name: format_python(text, name=name) if name.endswith(".py") else text for name, text in files.items()
-    }
+    formatter = revisions[0].options.formatter if revisions else "black"
+    return format_files(files, formatter=formatter)
 
 
 def _no_stage(name: str) -> None:

@@ -39,6 +39,7 @@ def run_key(
             "mcp-codegen": __version__,
             "datamodel-code-generator": version("datamodel-code-generator"),
             "black": version("black"),
+            "ruff": version("ruff"),
             "pins": [asdict(p) for p in pins],
             "options": asdict(options),
             "limits": asdict(limits),

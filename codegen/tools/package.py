@@ -26,7 +26,7 @@ from codegen.analysis import analyze, naming
 from codegen.schema import budget, load, pointers, schemas
 from codegen.emit import render
 from codegen.errors import CodegenError, Diagnostic, fail, flat
-from codegen.emit.format import format_python
+from codegen.emit.format import format_files
 from codegen.limits import Limits
 from codegen.emit.pipeline import build_models
 from codegen.emit.stamp import header
@@ -205,7 +205,7 @@ def generate_tools_package(
         structural = render.structural_module(model, stamp)
         if structural is not None:
             files["_structural.py"] = structural
-        formatted = {name: format_python(text, name=name, revision=LABEL) for name, text in files.items()}
+        formatted = format_files(files, formatter=model.options.formatter, where="tools", revision=LABEL)
     except CodegenError as exc:
         raise _relocated(exc.with_revision(LABEL), origins) from exc
     return {**formatted, "py.typed": ""}

@@ -27,8 +27,7 @@ from typing import Any, cast
 from pydantic import TypeAdapter, ValidationError
 from pydantic.fields import FieldInfo
 
-from . import _jsonc
-from . import models
+from . import _jsonc, models
 
 __all__ = [
     "Example",
@@ -197,7 +196,7 @@ DEFINITIONS: tuple[str, ...] = (
     "UntitledMultiSelectEnumSchemaItems",
     "UntitledSingleSelectEnumSchema",
 )
-_FENCE = re.compile(r"```jsonc?[^\n]*\n(.*?)```", re.S)
+_FENCE = re.compile(r"```jsonc?[^\n]*\n(.*?)```", re.DOTALL)
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from functools import cache
-from typing import Any, Generic, Literal, TypeAlias, TypeVar, Union, cast, overload
+from typing import Any, Generic, Literal, TypeAlias, TypeVar, cast, overload
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 from pydantic_core import MISSING, from_json
@@ -70,12 +70,12 @@ from .models import (
     ListPromptsRequest,
     ListPromptsResult,
     ListPromptsResultResponse,
-    ListResourceTemplatesRequest,
-    ListResourceTemplatesResult,
-    ListResourceTemplatesResultResponse,
     ListResourcesRequest,
     ListResourcesResult,
     ListResourcesResultResponse,
+    ListResourceTemplatesRequest,
+    ListResourceTemplatesResult,
+    ListResourceTemplatesResultResponse,
     ListRootsRequest,
     ListRootsRequestParams,
     ListRootsResult,
@@ -114,24 +114,24 @@ from .models import (
 )
 
 __all__ = [
-    "AnyError",
-    "AnyResult",
+    "EMBEDDED_REQUESTS",
     "ERROR_OBJECTS",
     "ERROR_RESPONSES",
-    "EMBEDDED_REQUESTS",
-    "Envelope",
-    "ErrorResponse",
-    "Message",
-    "MessageError",
     "NOTIFICATIONS",
     "PARAMS",
     "REQUESTS",
     "RESPONSES",
     "RESULTS",
     "RESULT_CLASSES",
+    "SENDERS",
+    "AnyError",
+    "AnyResult",
+    "Envelope",
+    "ErrorResponse",
+    "Message",
+    "MessageError",
     "RawJSON",
     "ResultResponse",
-    "SENDERS",
     "parse_envelope",
     "parse_error",
     "parse_message",
@@ -291,22 +291,22 @@ ERROR_OBJECTS: dict[int, type[MCPModel]] = {
 """`error` members the schema defines with a fixed code."""
 
 
-AnyResult: TypeAlias = Union[
-    CallToolResultResponseResult,
-    CompleteResult,
-    CreateMessageResult,
-    DiscoverResult,
-    ElicitResult,
-    GetPromptResultResponseResult,
-    ListPromptsResult,
-    ListResourceTemplatesResult,
-    ListResourcesResult,
-    ListRootsResult,
-    ListToolsResult,
-    ReadResourceResultResponseResult,
-    Result,
-    SubscriptionsListenResult,
-]
+AnyResult: TypeAlias = (
+    CallToolResultResponseResult
+    | CompleteResult
+    | CreateMessageResult
+    | DiscoverResult
+    | ElicitResult
+    | GetPromptResultResponseResult
+    | ListPromptsResult
+    | ListResourceTemplatesResult
+    | ListResourcesResult
+    | ListRootsResult
+    | ListToolsResult
+    | ReadResourceResultResponseResult
+    | Result
+    | SubscriptionsListenResult
+)
 """Every result a request of this revision is answered with (and the generic Result)."""
 
 _ResultT = TypeVar("_ResultT", bound=AnyResult)
@@ -343,58 +343,58 @@ RESPONSES: dict[str, type[MCPModel]] = {
 """The class of the whole success response to each request method: the schema's own where it defines
 one, else a ResultResponse typed by the method's result."""
 
-Message: TypeAlias = Union[
-    CompleteRequest,
-    GetPromptRequest,
-    ListPromptsRequest,
-    ListResourcesRequest,
-    ReadResourceRequest,
-    ListResourceTemplatesRequest,
-    DiscoverRequest,
-    SubscriptionsListenRequest,
-    CallToolRequest,
-    ListToolsRequest,
-    CancelledNotification,
-    LoggingMessageNotification,
-    ProgressNotification,
-    PromptListChangedNotification,
-    ResourceListChangedNotification,
-    ResourceUpdatedNotification,
-    SubscriptionsAcknowledgedNotification,
-    ToolListChangedNotification,
-    ElicitRequest,
-    ListRootsRequest,
-    CreateMessageRequest,
-    CompleteResultResponse,
-    GetPromptResultResponse,
-    ListPromptsResultResponse,
-    ListResourcesResultResponse,
-    ReadResourceResultResponse,
-    ListResourceTemplatesResultResponse,
-    DiscoverResultResponse,
-    SubscriptionsListenResultResponse,
-    CallToolResultResponse,
-    ListToolsResultResponse,
-    UnsupportedProtocolVersionError,
-    MissingRequiredClientCapabilityError,
-    HeaderMismatchError,
-    JSONRPCRequest,
-    JSONRPCNotification,
-    JSONRPCResultResponse,
-    JSONRPCErrorResponse,
-    ResultResponse[Any],
-]
+Message: TypeAlias = (
+    CompleteRequest
+    | GetPromptRequest
+    | ListPromptsRequest
+    | ListResourcesRequest
+    | ReadResourceRequest
+    | ListResourceTemplatesRequest
+    | DiscoverRequest
+    | SubscriptionsListenRequest
+    | CallToolRequest
+    | ListToolsRequest
+    | CancelledNotification
+    | LoggingMessageNotification
+    | ProgressNotification
+    | PromptListChangedNotification
+    | ResourceListChangedNotification
+    | ResourceUpdatedNotification
+    | SubscriptionsAcknowledgedNotification
+    | ToolListChangedNotification
+    | ElicitRequest
+    | ListRootsRequest
+    | CreateMessageRequest
+    | CompleteResultResponse
+    | GetPromptResultResponse
+    | ListPromptsResultResponse
+    | ListResourcesResultResponse
+    | ReadResourceResultResponse
+    | ListResourceTemplatesResultResponse
+    | DiscoverResultResponse
+    | SubscriptionsListenResultResponse
+    | CallToolResultResponse
+    | ListToolsResultResponse
+    | UnsupportedProtocolVersionError
+    | MissingRequiredClientCapabilityError
+    | HeaderMismatchError
+    | JSONRPCRequest
+    | JSONRPCNotification
+    | JSONRPCResultResponse
+    | JSONRPCErrorResponse
+    | ResultResponse[Any]
+)
 """Everything `parse_message` returns."""
 
 
-AnyError: TypeAlias = Union[
-    Error,
-    InternalError,
-    InvalidParamsError,
-    InvalidRequestError,
-    MethodNotFoundError,
-    ParseError,
-]
+AnyError: TypeAlias = (
+    Error
+    | InternalError
+    | InvalidParamsError
+    | InvalidRequestError
+    | MethodNotFoundError
+    | ParseError
+)
 """Every `error` object of this revision: the generic one and those with a fixed code."""
 
 _ErrorT = TypeVar("_ErrorT", bound=AnyError)
@@ -412,9 +412,9 @@ class MessageError(ValueError):
     """The input is not a JSON-RPC message at all (not an object, or none of method/result/error)."""
 
 
-Envelope: TypeAlias = Union[
-    JSONRPCRequest, JSONRPCNotification, JSONRPCResultResponse, JSONRPCErrorResponse
-]
+Envelope: TypeAlias = (
+    JSONRPCRequest | JSONRPCNotification | JSONRPCResultResponse | JSONRPCErrorResponse
+)
 """Everything `parse_envelope` returns."""
 
 
@@ -506,27 +506,27 @@ def parse_envelope(raw: RawJSON) -> Envelope:
 
 
 _BY_METHOD: dict[bytes, type[MCPModel]] = {
-    "completion/complete".encode(): CompleteRequest,
-    "elicitation/create".encode(): ElicitRequest,
-    "notifications/cancelled".encode(): CancelledNotification,
-    "notifications/message".encode(): LoggingMessageNotification,
-    "notifications/progress".encode(): ProgressNotification,
-    "notifications/prompts/list_changed".encode(): PromptListChangedNotification,
-    "notifications/resources/list_changed".encode(): ResourceListChangedNotification,
-    "notifications/resources/updated".encode(): ResourceUpdatedNotification,
-    "notifications/subscriptions/acknowledged".encode(): SubscriptionsAcknowledgedNotification,
-    "notifications/tools/list_changed".encode(): ToolListChangedNotification,
-    "prompts/get".encode(): GetPromptRequest,
-    "prompts/list".encode(): ListPromptsRequest,
-    "resources/list".encode(): ListResourcesRequest,
-    "resources/read".encode(): ReadResourceRequest,
-    "resources/templates/list".encode(): ListResourceTemplatesRequest,
-    "roots/list".encode(): ListRootsRequest,
-    "sampling/createMessage".encode(): CreateMessageRequest,
-    "server/discover".encode(): DiscoverRequest,
-    "subscriptions/listen".encode(): SubscriptionsListenRequest,
-    "tools/call".encode(): CallToolRequest,
-    "tools/list".encode(): ListToolsRequest,
+    b"completion/complete": CompleteRequest,
+    b"elicitation/create": ElicitRequest,
+    b"notifications/cancelled": CancelledNotification,
+    b"notifications/message": LoggingMessageNotification,
+    b"notifications/progress": ProgressNotification,
+    b"notifications/prompts/list_changed": PromptListChangedNotification,
+    b"notifications/resources/list_changed": ResourceListChangedNotification,
+    b"notifications/resources/updated": ResourceUpdatedNotification,
+    b"notifications/subscriptions/acknowledged": SubscriptionsAcknowledgedNotification,
+    b"notifications/tools/list_changed": ToolListChangedNotification,
+    b"prompts/get": GetPromptRequest,
+    b"prompts/list": ListPromptsRequest,
+    b"resources/list": ListResourcesRequest,
+    b"resources/read": ReadResourceRequest,
+    b"resources/templates/list": ListResourceTemplatesRequest,
+    b"roots/list": ListRootsRequest,
+    b"sampling/createMessage": CreateMessageRequest,
+    b"server/discover": DiscoverRequest,
+    b"subscriptions/listen": SubscriptionsListenRequest,
+    b"tools/call": CallToolRequest,
+    b"tools/list": ListToolsRequest,
 }
 """Every class that pins `method`, by that method (as it is written in JSON without escapes)."""
 _NOTIFICATION_CLASSES = frozenset(NOTIFICATIONS.values()) - frozenset(EMBEDDED_REQUESTS.values())

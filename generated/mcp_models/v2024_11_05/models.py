@@ -137,15 +137,14 @@ __all__ = [
     "UnsubscribeRequestParams",
 ]
 
-from typing import Annotated, Union
-from pydantic import SerializeAsAny, Tag
-from ._structural import structural
-from ._base import const
-from pydantic import Field, StrictBool, StrictFloat, StrictInt, StrictStr
 from typing import Annotated, Any, Literal
-from typing_extensions import TypeAliasType
+
+from pydantic import Field, SerializeAsAny, StrictBool, StrictFloat, StrictInt, StrictStr, Tag
 from pydantic_core import MISSING
-from ._base import MCPModel
+from typing_extensions import TypeAliasType
+
+from ._base import MCPModel, const
+from ._structural import structural
 
 
 class BlobResourceContents(MCPModel):
@@ -761,10 +760,8 @@ EmbeddedResourceResource = TypeAliasType(
     "EmbeddedResourceResource",
     SerializeAsAny[
         Annotated[
-            Union[
-                Annotated["TextResourceContents", Tag("TextResourceContents")],
-                Annotated["BlobResourceContents", Tag("BlobResourceContents")],
-            ],
+            Annotated["TextResourceContents", Tag("TextResourceContents")]
+            | Annotated["BlobResourceContents", Tag("BlobResourceContents")],
             structural("EmbeddedResourceResource"),
         ]
     ],
@@ -996,10 +993,8 @@ ReadResourceResultContentsItem = TypeAliasType(
     "ReadResourceResultContentsItem",
     SerializeAsAny[
         Annotated[
-            Union[
-                Annotated["TextResourceContents", Tag("TextResourceContents")],
-                Annotated["BlobResourceContents", Tag("BlobResourceContents")],
-            ],
+            Annotated["TextResourceContents", Tag("TextResourceContents")]
+            | Annotated["BlobResourceContents", Tag("BlobResourceContents")],
             structural("ReadResourceResultContentsItem"),
         ]
     ],
@@ -1656,12 +1651,10 @@ JSONRPCMessage = TypeAliasType(
     "JSONRPCMessage",
     SerializeAsAny[
         Annotated[
-            Union[
-                Annotated["JSONRPCError", Tag("JSONRPCError")],
-                Annotated["JSONRPCRequest", Tag("JSONRPCRequest")],
-                Annotated["JSONRPCResponse", Tag("JSONRPCResponse")],
-                Annotated["JSONRPCNotification", Tag("JSONRPCNotification")],
-            ],
+            Annotated["JSONRPCError", Tag("JSONRPCError")]
+            | Annotated["JSONRPCRequest", Tag("JSONRPCRequest")]
+            | Annotated["JSONRPCResponse", Tag("JSONRPCResponse")]
+            | Annotated["JSONRPCNotification", Tag("JSONRPCNotification")],
             structural("JSONRPCMessage"),
         ]
     ],
@@ -1687,11 +1680,9 @@ ClientResult = TypeAliasType(
     "ClientResult",
     SerializeAsAny[
         Annotated[
-            Union[
-                Annotated["CreateMessageResult", Tag("CreateMessageResult")],
-                Annotated["ListRootsResult", Tag("ListRootsResult")],
-                Annotated["Result", Tag("Result")],
-            ],
+            Annotated["CreateMessageResult", Tag("CreateMessageResult")]
+            | Annotated["ListRootsResult", Tag("ListRootsResult")]
+            | Annotated["Result", Tag("Result")],
             structural("ClientResult"),
         ]
     ],

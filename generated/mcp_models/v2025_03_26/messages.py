@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from functools import cache
-from typing import Any, Generic, Literal, TypeAlias, TypeVar, Union, cast, overload
+from typing import Any, Generic, Literal, TypeAlias, TypeVar, cast, overload
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 from pydantic_core import from_json
@@ -47,11 +47,11 @@ from .models import (
     GetPromptRequest,
     GetPromptRequestParams,
     GetPromptResult,
+    InitializedNotification,
+    InitializedNotificationParams,
     InitializeRequest,
     InitializeRequestParams,
     InitializeResult,
-    InitializedNotification,
-    InitializedNotificationParams,
     JSONRPCError,
     JSONRPCErrorError,
     JSONRPCNotification,
@@ -60,12 +60,12 @@ from .models import (
     ListPromptsRequest,
     ListPromptsRequestParams,
     ListPromptsResult,
-    ListResourceTemplatesRequest,
-    ListResourceTemplatesRequestParams,
-    ListResourceTemplatesResult,
     ListResourcesRequest,
     ListResourcesRequestParams,
     ListResourcesResult,
+    ListResourceTemplatesRequest,
+    ListResourceTemplatesRequestParams,
+    ListResourceTemplatesResult,
     ListRootsRequest,
     ListRootsRequestParams,
     ListRootsResult,
@@ -102,24 +102,24 @@ from .models import (
 )
 
 __all__ = [
-    "AnyError",
-    "AnyResult",
+    "EMBEDDED_REQUESTS",
     "ERROR_OBJECTS",
     "ERROR_RESPONSES",
-    "EMBEDDED_REQUESTS",
-    "Envelope",
-    "ErrorResponse",
-    "Message",
-    "MessageError",
     "NOTIFICATIONS",
     "PARAMS",
     "REQUESTS",
     "RESPONSES",
     "RESULTS",
     "RESULT_CLASSES",
+    "SENDERS",
+    "AnyError",
+    "AnyResult",
+    "Envelope",
+    "ErrorResponse",
+    "Message",
+    "MessageError",
     "RawJSON",
     "ResultResponse",
-    "SENDERS",
     "parse_envelope",
     "parse_error",
     "parse_message",
@@ -299,21 +299,21 @@ ERROR_OBJECTS: dict[int, type[MCPModel]] = {}
 """`error` members the schema defines with a fixed code."""
 
 
-AnyResult: TypeAlias = Union[
-    CallToolResult,
-    CompleteResult,
-    CreateMessageResult,
-    EmptyResult,
-    GetPromptResult,
-    InitializeResult,
-    ListPromptsResult,
-    ListResourceTemplatesResult,
-    ListResourcesResult,
-    ListRootsResult,
-    ListToolsResult,
-    ReadResourceResult,
-    Result,
-]
+AnyResult: TypeAlias = (
+    CallToolResult
+    | CompleteResult
+    | CreateMessageResult
+    | EmptyResult
+    | GetPromptResult
+    | InitializeResult
+    | ListPromptsResult
+    | ListResourceTemplatesResult
+    | ListResourcesResult
+    | ListRootsResult
+    | ListToolsResult
+    | ReadResourceResult
+    | Result
+)
 """Every result a request of this revision is answered with (and the generic Result)."""
 
 _ResultT = TypeVar("_ResultT", bound=AnyResult)
@@ -352,37 +352,37 @@ RESPONSES: dict[str, type[MCPModel]] = {
 """The class of the whole success response to each request method: the schema's own where it defines
 one, else a ResultResponse typed by the method's result."""
 
-Message: TypeAlias = Union[
-    CancelledNotification,
-    InitializedNotification,
-    LoggingMessageNotification,
-    ProgressNotification,
-    PromptListChangedNotification,
-    ResourceListChangedNotification,
-    ResourceUpdatedNotification,
-    RootsListChangedNotification,
-    ToolListChangedNotification,
-    CompleteRequest,
-    InitializeRequest,
-    SetLevelRequest,
-    PingRequest,
-    GetPromptRequest,
-    ListPromptsRequest,
-    ListResourcesRequest,
-    ReadResourceRequest,
-    SubscribeRequest,
-    ListResourceTemplatesRequest,
-    UnsubscribeRequest,
-    ListRootsRequest,
-    CreateMessageRequest,
-    CallToolRequest,
-    ListToolsRequest,
-    JSONRPCRequest,
-    JSONRPCNotification,
-    JSONRPCResponse,
-    JSONRPCError,
-    ResultResponse[Any],
-]
+Message: TypeAlias = (
+    CancelledNotification
+    | InitializedNotification
+    | LoggingMessageNotification
+    | ProgressNotification
+    | PromptListChangedNotification
+    | ResourceListChangedNotification
+    | ResourceUpdatedNotification
+    | RootsListChangedNotification
+    | ToolListChangedNotification
+    | CompleteRequest
+    | InitializeRequest
+    | SetLevelRequest
+    | PingRequest
+    | GetPromptRequest
+    | ListPromptsRequest
+    | ListResourcesRequest
+    | ReadResourceRequest
+    | SubscribeRequest
+    | ListResourceTemplatesRequest
+    | UnsubscribeRequest
+    | ListRootsRequest
+    | CreateMessageRequest
+    | CallToolRequest
+    | ListToolsRequest
+    | JSONRPCRequest
+    | JSONRPCNotification
+    | JSONRPCResponse
+    | JSONRPCError
+    | ResultResponse[Any]
+)
 """Everything `parse_message` returns."""
 
 
@@ -404,7 +404,7 @@ class MessageError(ValueError):
     """The input is not a JSON-RPC message at all (not an object, or none of method/result/error)."""
 
 
-Envelope: TypeAlias = Union[JSONRPCRequest, JSONRPCNotification, JSONRPCResponse, JSONRPCError]
+Envelope: TypeAlias = JSONRPCRequest | JSONRPCNotification | JSONRPCResponse | JSONRPCError
 """Everything `parse_envelope` returns."""
 
 
@@ -496,30 +496,30 @@ def parse_envelope(raw: RawJSON) -> Envelope:
 
 
 _BY_METHOD: dict[bytes, type[MCPModel]] = {
-    "completion/complete".encode(): CompleteRequest,
-    "initialize".encode(): InitializeRequest,
-    "logging/setLevel".encode(): SetLevelRequest,
-    "notifications/cancelled".encode(): CancelledNotification,
-    "notifications/initialized".encode(): InitializedNotification,
-    "notifications/message".encode(): LoggingMessageNotification,
-    "notifications/progress".encode(): ProgressNotification,
-    "notifications/prompts/list_changed".encode(): PromptListChangedNotification,
-    "notifications/resources/list_changed".encode(): ResourceListChangedNotification,
-    "notifications/resources/updated".encode(): ResourceUpdatedNotification,
-    "notifications/roots/list_changed".encode(): RootsListChangedNotification,
-    "notifications/tools/list_changed".encode(): ToolListChangedNotification,
-    "ping".encode(): PingRequest,
-    "prompts/get".encode(): GetPromptRequest,
-    "prompts/list".encode(): ListPromptsRequest,
-    "resources/list".encode(): ListResourcesRequest,
-    "resources/read".encode(): ReadResourceRequest,
-    "resources/subscribe".encode(): SubscribeRequest,
-    "resources/templates/list".encode(): ListResourceTemplatesRequest,
-    "resources/unsubscribe".encode(): UnsubscribeRequest,
-    "roots/list".encode(): ListRootsRequest,
-    "sampling/createMessage".encode(): CreateMessageRequest,
-    "tools/call".encode(): CallToolRequest,
-    "tools/list".encode(): ListToolsRequest,
+    b"completion/complete": CompleteRequest,
+    b"initialize": InitializeRequest,
+    b"logging/setLevel": SetLevelRequest,
+    b"notifications/cancelled": CancelledNotification,
+    b"notifications/initialized": InitializedNotification,
+    b"notifications/message": LoggingMessageNotification,
+    b"notifications/progress": ProgressNotification,
+    b"notifications/prompts/list_changed": PromptListChangedNotification,
+    b"notifications/resources/list_changed": ResourceListChangedNotification,
+    b"notifications/resources/updated": ResourceUpdatedNotification,
+    b"notifications/roots/list_changed": RootsListChangedNotification,
+    b"notifications/tools/list_changed": ToolListChangedNotification,
+    b"ping": PingRequest,
+    b"prompts/get": GetPromptRequest,
+    b"prompts/list": ListPromptsRequest,
+    b"resources/list": ListResourcesRequest,
+    b"resources/read": ReadResourceRequest,
+    b"resources/subscribe": SubscribeRequest,
+    b"resources/templates/list": ListResourceTemplatesRequest,
+    b"resources/unsubscribe": UnsubscribeRequest,
+    b"roots/list": ListRootsRequest,
+    b"sampling/createMessage": CreateMessageRequest,
+    b"tools/call": CallToolRequest,
+    b"tools/list": ListToolsRequest,
 }
 """Every class that pins `method`, by that method (as it is written in JSON without escapes)."""
 _NOTIFICATION_CLASSES = frozenset(NOTIFICATIONS.values()) - frozenset(EMBEDDED_REQUESTS.values())

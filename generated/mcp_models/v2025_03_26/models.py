@@ -141,15 +141,14 @@ __all__ = [
     "UnsubscribeRequestParams",
 ]
 
-from typing import Annotated, Union
-from pydantic import SerializeAsAny, Tag
-from ._structural import structural
-from ._base import const
-from pydantic import Field, StrictBool, StrictFloat, StrictInt, StrictStr
 from typing import Annotated, Any, Literal
-from typing_extensions import TypeAliasType
+
+from pydantic import Field, SerializeAsAny, StrictBool, StrictFloat, StrictInt, StrictStr, Tag
 from pydantic_core import MISSING
-from ._base import MCPModel
+from typing_extensions import TypeAliasType
+
+from ._base import MCPModel, const
+from ._structural import structural
 
 
 class BlobResourceContents(MCPModel):
@@ -798,10 +797,8 @@ EmbeddedResourceResource = TypeAliasType(
     "EmbeddedResourceResource",
     SerializeAsAny[
         Annotated[
-            Union[
-                Annotated["TextResourceContents", Tag("TextResourceContents")],
-                Annotated["BlobResourceContents", Tag("BlobResourceContents")],
-            ],
+            Annotated["TextResourceContents", Tag("TextResourceContents")]
+            | Annotated["BlobResourceContents", Tag("BlobResourceContents")],
             structural("EmbeddedResourceResource"),
         ]
     ],
@@ -1040,10 +1037,8 @@ ReadResourceResultContentsItem = TypeAliasType(
     "ReadResourceResultContentsItem",
     SerializeAsAny[
         Annotated[
-            Union[
-                Annotated["TextResourceContents", Tag("TextResourceContents")],
-                Annotated["BlobResourceContents", Tag("BlobResourceContents")],
-            ],
+            Annotated["TextResourceContents", Tag("TextResourceContents")]
+            | Annotated["BlobResourceContents", Tag("BlobResourceContents")],
             structural("ReadResourceResultContentsItem"),
         ]
     ],
@@ -1342,10 +1337,8 @@ JSONRPCBatchResponseItem = TypeAliasType(
     "JSONRPCBatchResponseItem",
     SerializeAsAny[
         Annotated[
-            Union[
-                Annotated["JSONRPCError", Tag("JSONRPCError")],
-                Annotated["JSONRPCResponse", Tag("JSONRPCResponse")],
-            ],
+            Annotated["JSONRPCError", Tag("JSONRPCError")]
+            | Annotated["JSONRPCResponse", Tag("JSONRPCResponse")],
             structural("JSONRPCBatchResponseItem"),
         ]
     ],
@@ -1356,10 +1349,8 @@ JSONRPCMessageVariantFItem = TypeAliasType(
     "JSONRPCMessageVariantFItem",
     SerializeAsAny[
         Annotated[
-            Union[
-                Annotated["JSONRPCError", Tag("JSONRPCError")],
-                Annotated["JSONRPCResponse", Tag("JSONRPCResponse")],
-            ],
+            Annotated["JSONRPCError", Tag("JSONRPCError")]
+            | Annotated["JSONRPCResponse", Tag("JSONRPCResponse")],
             structural("JSONRPCMessageVariantFItem"),
         ]
     ],
@@ -1671,11 +1662,9 @@ ClientResult = TypeAliasType(
     "ClientResult",
     SerializeAsAny[
         Annotated[
-            Union[
-                Annotated["CreateMessageResult", Tag("CreateMessageResult")],
-                Annotated["ListRootsResult", Tag("ListRootsResult")],
-                Annotated["Result", Tag("Result")],
-            ],
+            Annotated["CreateMessageResult", Tag("CreateMessageResult")]
+            | Annotated["ListRootsResult", Tag("ListRootsResult")]
+            | Annotated["Result", Tag("Result")],
             structural("ClientResult"),
         ]
     ],
@@ -1732,10 +1721,8 @@ JSONRPCBatchRequestItem = TypeAliasType(
     "JSONRPCBatchRequestItem",
     SerializeAsAny[
         Annotated[
-            Union[
-                Annotated["JSONRPCRequest", Tag("JSONRPCRequest")],
-                Annotated["JSONRPCNotification", Tag("JSONRPCNotification")],
-            ],
+            Annotated["JSONRPCRequest", Tag("JSONRPCRequest")]
+            | Annotated["JSONRPCNotification", Tag("JSONRPCNotification")],
             structural("JSONRPCBatchRequestItem"),
         ]
     ],
@@ -1746,10 +1733,8 @@ JSONRPCMessageVariantCItem = TypeAliasType(
     "JSONRPCMessageVariantCItem",
     SerializeAsAny[
         Annotated[
-            Union[
-                Annotated["JSONRPCRequest", Tag("JSONRPCRequest")],
-                Annotated["JSONRPCNotification", Tag("JSONRPCNotification")],
-            ],
+            Annotated["JSONRPCRequest", Tag("JSONRPCRequest")]
+            | Annotated["JSONRPCNotification", Tag("JSONRPCNotification")],
             structural("JSONRPCMessageVariantCItem"),
         ]
     ],
@@ -1802,14 +1787,12 @@ JSONRPCMessage = TypeAliasType(
     "JSONRPCMessage",
     SerializeAsAny[
         Annotated[
-            Union[
-                Annotated["JSONRPCError", Tag("JSONRPCError")],
-                Annotated["JSONRPCRequest", Tag("JSONRPCRequest")],
-                Annotated["JSONRPCResponse", Tag("JSONRPCResponse")],
-                Annotated["JSONRPCNotification", Tag("JSONRPCNotification")],
-                Annotated["JSONRPCMessageVariantC", Tag("JSONRPCMessageVariantC")],
-                Annotated["JSONRPCMessageVariantF", Tag("JSONRPCMessageVariantF")],
-            ],
+            Annotated["JSONRPCError", Tag("JSONRPCError")]
+            | Annotated["JSONRPCRequest", Tag("JSONRPCRequest")]
+            | Annotated["JSONRPCResponse", Tag("JSONRPCResponse")]
+            | Annotated["JSONRPCNotification", Tag("JSONRPCNotification")]
+            | Annotated["JSONRPCMessageVariantC", Tag("JSONRPCMessageVariantC")]
+            | Annotated["JSONRPCMessageVariantF", Tag("JSONRPCMessageVariantF")],
             structural("JSONRPCMessage"),
         ]
     ],

@@ -145,15 +145,14 @@ __all__ = [
     "UnsubscribeRequestParams",
 ]
 
-from typing import Annotated, Union
-from pydantic import SerializeAsAny, Tag
-from ._structural import structural
-from ._base import const
-from pydantic import Field, StrictBool, StrictFloat, StrictInt, StrictStr
 from typing import Annotated, Any, Literal
-from typing_extensions import TypeAliasType
+
+from pydantic import Field, SerializeAsAny, StrictBool, StrictFloat, StrictInt, StrictStr, Tag
 from pydantic_core import MISSING
-from ._base import MCPModel
+from typing_extensions import TypeAliasType
+
+from ._base import MCPModel, const
+from ._structural import structural
 
 
 class BaseMetadata(MCPModel):
@@ -966,10 +965,8 @@ EmbeddedResourceResource = TypeAliasType(
     "EmbeddedResourceResource",
     SerializeAsAny[
         Annotated[
-            Union[
-                Annotated["TextResourceContents", Tag("TextResourceContents")],
-                Annotated["BlobResourceContents", Tag("BlobResourceContents")],
-            ],
+            Annotated["TextResourceContents", Tag("TextResourceContents")]
+            | Annotated["BlobResourceContents", Tag("BlobResourceContents")],
             structural("EmbeddedResourceResource"),
         ]
     ],
@@ -1166,12 +1163,10 @@ PrimitiveSchemaDefinition = TypeAliasType(
     "PrimitiveSchemaDefinition",
     SerializeAsAny[
         Annotated[
-            Union[
-                Annotated["EnumSchema", Tag("EnumSchema")],
-                Annotated["StringSchema", Tag("StringSchema")],
-                Annotated["BooleanSchema", Tag("BooleanSchema")],
-                Annotated["NumberSchema", Tag("NumberSchema")],
-            ],
+            Annotated["EnumSchema", Tag("EnumSchema")]
+            | Annotated["StringSchema", Tag("StringSchema")]
+            | Annotated["BooleanSchema", Tag("BooleanSchema")]
+            | Annotated["NumberSchema", Tag("NumberSchema")],
             structural("PrimitiveSchemaDefinition"),
         ]
     ],
@@ -1253,10 +1248,8 @@ ReadResourceResultContentsItem = TypeAliasType(
     "ReadResourceResultContentsItem",
     SerializeAsAny[
         Annotated[
-            Union[
-                Annotated["TextResourceContents", Tag("TextResourceContents")],
-                Annotated["BlobResourceContents", Tag("BlobResourceContents")],
-            ],
+            Annotated["TextResourceContents", Tag("TextResourceContents")]
+            | Annotated["BlobResourceContents", Tag("BlobResourceContents")],
             structural("ReadResourceResultContentsItem"),
         ]
     ],
@@ -1986,12 +1979,10 @@ ClientResult = TypeAliasType(
     "ClientResult",
     SerializeAsAny[
         Annotated[
-            Union[
-                Annotated["CreateMessageResult", Tag("CreateMessageResult")],
-                Annotated["ElicitResult", Tag("ElicitResult")],
-                Annotated["ListRootsResult", Tag("ListRootsResult")],
-                Annotated["Result", Tag("Result")],
-            ],
+            Annotated["CreateMessageResult", Tag("CreateMessageResult")]
+            | Annotated["ElicitResult", Tag("ElicitResult")]
+            | Annotated["ListRootsResult", Tag("ListRootsResult")]
+            | Annotated["Result", Tag("Result")],
             structural("ClientResult"),
         ]
     ],
@@ -2059,12 +2050,10 @@ JSONRPCMessage = TypeAliasType(
     "JSONRPCMessage",
     SerializeAsAny[
         Annotated[
-            Union[
-                Annotated["JSONRPCError", Tag("JSONRPCError")],
-                Annotated["JSONRPCRequest", Tag("JSONRPCRequest")],
-                Annotated["JSONRPCResponse", Tag("JSONRPCResponse")],
-                Annotated["JSONRPCNotification", Tag("JSONRPCNotification")],
-            ],
+            Annotated["JSONRPCError", Tag("JSONRPCError")]
+            | Annotated["JSONRPCRequest", Tag("JSONRPCRequest")]
+            | Annotated["JSONRPCResponse", Tag("JSONRPCResponse")]
+            | Annotated["JSONRPCNotification", Tag("JSONRPCNotification")],
             structural("JSONRPCMessage"),
         ]
     ],

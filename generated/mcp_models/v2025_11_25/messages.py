@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from functools import cache
-from typing import Annotated, Any, Generic, Literal, TypeAlias, TypeVar, Union, cast, overload
+from typing import Annotated, Any, Generic, Literal, TypeAlias, TypeVar, cast, overload
 
 from pydantic import BaseModel, Tag, TypeAdapter, ValidationError
 from pydantic_core import MISSING, from_json
@@ -36,11 +36,11 @@ from .models import (
     CallToolRequest,
     CallToolRequestParams,
     CallToolResult,
+    CancelledNotification,
+    CancelledNotificationParams,
     CancelTaskRequest,
     CancelTaskRequestParams,
     CancelTaskResult,
-    CancelledNotification,
-    CancelledNotificationParams,
     CompleteRequest,
     CompleteRequestParams,
     CompleteResult,
@@ -48,11 +48,11 @@ from .models import (
     CreateMessageRequestParams,
     CreateMessageResult,
     CreateTaskResult,
+    ElicitationCompleteNotification,
+    ElicitationCompleteNotificationParams,
     ElicitRequest,
     ElicitRequestParams,
     ElicitResult,
-    ElicitationCompleteNotification,
-    ElicitationCompleteNotificationParams,
     EmptyResult,
     Error,
     GetPromptRequest,
@@ -64,20 +64,20 @@ from .models import (
     GetTaskRequest,
     GetTaskRequestParams,
     GetTaskResult,
+    InitializedNotification,
     InitializeRequest,
     InitializeRequestParams,
     InitializeResult,
-    InitializedNotification,
     JSONRPCErrorResponse,
     JSONRPCNotification,
     JSONRPCRequest,
     JSONRPCResultResponse,
     ListPromptsRequest,
     ListPromptsResult,
-    ListResourceTemplatesRequest,
-    ListResourceTemplatesResult,
     ListResourcesRequest,
     ListResourcesResult,
+    ListResourceTemplatesRequest,
+    ListResourceTemplatesResult,
     ListRootsRequest,
     ListRootsResult,
     ListTasksRequest,
@@ -109,30 +109,30 @@ from .models import (
     TaskStatusNotification,
     TaskStatusNotificationParams,
     ToolListChangedNotification,
-    URLElicitationRequiredError,
     UnsubscribeRequest,
     UnsubscribeRequestParams,
+    URLElicitationRequiredError,
 )
 
 __all__ = [
-    "AnyError",
-    "AnyResult",
+    "EMBEDDED_REQUESTS",
     "ERROR_OBJECTS",
     "ERROR_RESPONSES",
-    "EMBEDDED_REQUESTS",
-    "Envelope",
-    "ErrorResponse",
-    "Message",
-    "MessageError",
     "NOTIFICATIONS",
     "PARAMS",
     "REQUESTS",
     "RESPONSES",
     "RESULTS",
     "RESULT_CLASSES",
+    "SENDERS",
+    "AnyError",
+    "AnyResult",
+    "Envelope",
+    "ErrorResponse",
+    "Message",
+    "MessageError",
     "RawJSON",
     "ResultResponse",
-    "SENDERS",
     "parse_envelope",
     "parse_error",
     "parse_message",
@@ -225,30 +225,24 @@ PARAMS: dict[str, Any] = {
 """The params type of each method."""
 
 _ElicitResultOrCreateTaskResult: TypeAlias = Annotated[
-    Union[
-        Annotated[ElicitResult, Tag("ElicitResult")],
-        Annotated[CreateTaskResult, Tag("CreateTaskResult")],
-    ],
+    Annotated[ElicitResult, Tag("ElicitResult")]
+    | Annotated[CreateTaskResult, Tag("CreateTaskResult")],
     structural("elicitation/create result"),
 ]
 """The result of elicitation/create: the method's own, or a task when the request asks for one
 (params.task); told apart by shape."""
 
 _CreateMessageResultOrCreateTaskResult: TypeAlias = Annotated[
-    Union[
-        Annotated[CreateMessageResult, Tag("CreateMessageResult")],
-        Annotated[CreateTaskResult, Tag("CreateTaskResult")],
-    ],
+    Annotated[CreateMessageResult, Tag("CreateMessageResult")]
+    | Annotated[CreateTaskResult, Tag("CreateTaskResult")],
     structural("sampling/createMessage result"),
 ]
 """The result of sampling/createMessage: the method's own, or a task when the request asks for one
 (params.task); told apart by shape."""
 
 _CallToolResultOrCreateTaskResult: TypeAlias = Annotated[
-    Union[
-        Annotated[CallToolResult, Tag("CallToolResult")],
-        Annotated[CreateTaskResult, Tag("CreateTaskResult")],
-    ],
+    Annotated[CallToolResult, Tag("CallToolResult")]
+    | Annotated[CreateTaskResult, Tag("CreateTaskResult")],
     structural("tools/call result"),
 ]
 """The result of tools/call: the method's own, or a task when the request asks for one
@@ -357,27 +351,27 @@ ERROR_OBJECTS: dict[int, type[MCPModel]] = {}
 """`error` members the schema defines with a fixed code."""
 
 
-AnyResult: TypeAlias = Union[
-    CallToolResult,
-    CancelTaskResult,
-    CompleteResult,
-    CreateMessageResult,
-    CreateTaskResult,
-    ElicitResult,
-    EmptyResult,
-    GetPromptResult,
-    GetTaskPayloadResult,
-    GetTaskResult,
-    InitializeResult,
-    ListPromptsResult,
-    ListResourceTemplatesResult,
-    ListResourcesResult,
-    ListRootsResult,
-    ListTasksResult,
-    ListToolsResult,
-    ReadResourceResult,
-    Result,
-]
+AnyResult: TypeAlias = (
+    CallToolResult
+    | CancelTaskResult
+    | CompleteResult
+    | CreateMessageResult
+    | CreateTaskResult
+    | ElicitResult
+    | EmptyResult
+    | GetPromptResult
+    | GetTaskPayloadResult
+    | GetTaskResult
+    | InitializeResult
+    | ListPromptsResult
+    | ListResourceTemplatesResult
+    | ListResourcesResult
+    | ListRootsResult
+    | ListTasksResult
+    | ListToolsResult
+    | ReadResourceResult
+    | Result
+)
 """Every result a request of this revision is answered with (and the generic Result)."""
 
 _ResultT = TypeVar("_ResultT", bound=AnyResult)
@@ -421,45 +415,45 @@ RESPONSES: dict[str, type[MCPModel]] = {
 """The class of the whole success response to each request method: the schema's own where it defines
 one, else a ResultResponse typed by the method's result."""
 
-Message: TypeAlias = Union[
-    CompleteRequest,
-    ElicitRequest,
-    InitializeRequest,
-    SetLevelRequest,
-    PingRequest,
-    GetPromptRequest,
-    ListPromptsRequest,
-    ListResourcesRequest,
-    ReadResourceRequest,
-    SubscribeRequest,
-    ListResourceTemplatesRequest,
-    UnsubscribeRequest,
-    ListRootsRequest,
-    CreateMessageRequest,
-    CancelTaskRequest,
-    GetTaskRequest,
-    ListTasksRequest,
-    GetTaskPayloadRequest,
-    CallToolRequest,
-    ListToolsRequest,
-    CancelledNotification,
-    ElicitationCompleteNotification,
-    InitializedNotification,
-    LoggingMessageNotification,
-    ProgressNotification,
-    PromptListChangedNotification,
-    ResourceListChangedNotification,
-    ResourceUpdatedNotification,
-    RootsListChangedNotification,
-    TaskStatusNotification,
-    ToolListChangedNotification,
-    URLElicitationRequiredError,
-    JSONRPCRequest,
-    JSONRPCNotification,
-    JSONRPCResultResponse,
-    JSONRPCErrorResponse,
-    ResultResponse[Any],
-]
+Message: TypeAlias = (
+    CompleteRequest
+    | ElicitRequest
+    | InitializeRequest
+    | SetLevelRequest
+    | PingRequest
+    | GetPromptRequest
+    | ListPromptsRequest
+    | ListResourcesRequest
+    | ReadResourceRequest
+    | SubscribeRequest
+    | ListResourceTemplatesRequest
+    | UnsubscribeRequest
+    | ListRootsRequest
+    | CreateMessageRequest
+    | CancelTaskRequest
+    | GetTaskRequest
+    | ListTasksRequest
+    | GetTaskPayloadRequest
+    | CallToolRequest
+    | ListToolsRequest
+    | CancelledNotification
+    | ElicitationCompleteNotification
+    | InitializedNotification
+    | LoggingMessageNotification
+    | ProgressNotification
+    | PromptListChangedNotification
+    | ResourceListChangedNotification
+    | ResourceUpdatedNotification
+    | RootsListChangedNotification
+    | TaskStatusNotification
+    | ToolListChangedNotification
+    | URLElicitationRequiredError
+    | JSONRPCRequest
+    | JSONRPCNotification
+    | JSONRPCResultResponse
+    | JSONRPCErrorResponse
+    | ResultResponse[Any]
+)
 """Everything `parse_message` returns."""
 
 
@@ -481,9 +475,9 @@ class MessageError(ValueError):
     """The input is not a JSON-RPC message at all (not an object, or none of method/result/error)."""
 
 
-Envelope: TypeAlias = Union[
-    JSONRPCRequest, JSONRPCNotification, JSONRPCResultResponse, JSONRPCErrorResponse
-]
+Envelope: TypeAlias = (
+    JSONRPCRequest | JSONRPCNotification | JSONRPCResultResponse | JSONRPCErrorResponse
+)
 """Everything `parse_envelope` returns."""
 
 
@@ -575,37 +569,37 @@ def parse_envelope(raw: RawJSON) -> Envelope:
 
 
 _BY_METHOD: dict[bytes, type[MCPModel]] = {
-    "completion/complete".encode(): CompleteRequest,
-    "elicitation/create".encode(): ElicitRequest,
-    "initialize".encode(): InitializeRequest,
-    "logging/setLevel".encode(): SetLevelRequest,
-    "notifications/cancelled".encode(): CancelledNotification,
-    "notifications/elicitation/complete".encode(): ElicitationCompleteNotification,
-    "notifications/initialized".encode(): InitializedNotification,
-    "notifications/message".encode(): LoggingMessageNotification,
-    "notifications/progress".encode(): ProgressNotification,
-    "notifications/prompts/list_changed".encode(): PromptListChangedNotification,
-    "notifications/resources/list_changed".encode(): ResourceListChangedNotification,
-    "notifications/resources/updated".encode(): ResourceUpdatedNotification,
-    "notifications/roots/list_changed".encode(): RootsListChangedNotification,
-    "notifications/tasks/status".encode(): TaskStatusNotification,
-    "notifications/tools/list_changed".encode(): ToolListChangedNotification,
-    "ping".encode(): PingRequest,
-    "prompts/get".encode(): GetPromptRequest,
-    "prompts/list".encode(): ListPromptsRequest,
-    "resources/list".encode(): ListResourcesRequest,
-    "resources/read".encode(): ReadResourceRequest,
-    "resources/subscribe".encode(): SubscribeRequest,
-    "resources/templates/list".encode(): ListResourceTemplatesRequest,
-    "resources/unsubscribe".encode(): UnsubscribeRequest,
-    "roots/list".encode(): ListRootsRequest,
-    "sampling/createMessage".encode(): CreateMessageRequest,
-    "tasks/cancel".encode(): CancelTaskRequest,
-    "tasks/get".encode(): GetTaskRequest,
-    "tasks/list".encode(): ListTasksRequest,
-    "tasks/result".encode(): GetTaskPayloadRequest,
-    "tools/call".encode(): CallToolRequest,
-    "tools/list".encode(): ListToolsRequest,
+    b"completion/complete": CompleteRequest,
+    b"elicitation/create": ElicitRequest,
+    b"initialize": InitializeRequest,
+    b"logging/setLevel": SetLevelRequest,
+    b"notifications/cancelled": CancelledNotification,
+    b"notifications/elicitation/complete": ElicitationCompleteNotification,
+    b"notifications/initialized": InitializedNotification,
+    b"notifications/message": LoggingMessageNotification,
+    b"notifications/progress": ProgressNotification,
+    b"notifications/prompts/list_changed": PromptListChangedNotification,
+    b"notifications/resources/list_changed": ResourceListChangedNotification,
+    b"notifications/resources/updated": ResourceUpdatedNotification,
+    b"notifications/roots/list_changed": RootsListChangedNotification,
+    b"notifications/tasks/status": TaskStatusNotification,
+    b"notifications/tools/list_changed": ToolListChangedNotification,
+    b"ping": PingRequest,
+    b"prompts/get": GetPromptRequest,
+    b"prompts/list": ListPromptsRequest,
+    b"resources/list": ListResourcesRequest,
+    b"resources/read": ReadResourceRequest,
+    b"resources/subscribe": SubscribeRequest,
+    b"resources/templates/list": ListResourceTemplatesRequest,
+    b"resources/unsubscribe": UnsubscribeRequest,
+    b"roots/list": ListRootsRequest,
+    b"sampling/createMessage": CreateMessageRequest,
+    b"tasks/cancel": CancelTaskRequest,
+    b"tasks/get": GetTaskRequest,
+    b"tasks/list": ListTasksRequest,
+    b"tasks/result": GetTaskPayloadRequest,
+    b"tools/call": CallToolRequest,
+    b"tools/list": ListToolsRequest,
 }
 """Every class that pins `method`, by that method (as it is written in JSON without escapes)."""
 _NOTIFICATION_CLASSES = frozenset(NOTIFICATIONS.values()) - frozenset(EMBEDDED_REQUESTS.values())

@@ -200,15 +200,14 @@ __all__ = [
     "UntitledSingleSelectEnumSchema",
 ]
 
-from typing import Annotated, Union
-from pydantic import SerializeAsAny, Tag
-from ._structural import structural
-from ._base import const
-from pydantic import Field, StrictBool, StrictFloat, StrictInt, StrictStr
 from typing import Annotated, Any, Literal
-from typing_extensions import TypeAliasType
+
+from pydantic import Field, SerializeAsAny, StrictBool, StrictFloat, StrictInt, StrictStr, Tag
 from pydantic_core import MISSING
-from ._base import MCPModel
+from typing_extensions import TypeAliasType
+
+from ._base import MCPModel, const
+from ._structural import structural
 
 
 class BaseMetadata(MCPModel):
@@ -1551,10 +1550,8 @@ EmbeddedResourceResource = TypeAliasType(
     "EmbeddedResourceResource",
     SerializeAsAny[
         Annotated[
-            Union[
-                Annotated["TextResourceContents", Tag("TextResourceContents")],
-                Annotated["BlobResourceContents", Tag("BlobResourceContents")],
-            ],
+            Annotated["TextResourceContents", Tag("TextResourceContents")]
+            | Annotated["BlobResourceContents", Tag("BlobResourceContents")],
             structural("EmbeddedResourceResource"),
         ]
     ],
@@ -1841,10 +1838,8 @@ ReadResourceResultContentsItem = TypeAliasType(
     "ReadResourceResultContentsItem",
     SerializeAsAny[
         Annotated[
-            Union[
-                Annotated["TextResourceContents", Tag("TextResourceContents")],
-                Annotated["BlobResourceContents", Tag("BlobResourceContents")],
-            ],
+            Annotated["TextResourceContents", Tag("TextResourceContents")]
+            | Annotated["BlobResourceContents", Tag("BlobResourceContents")],
             structural("ReadResourceResultContentsItem"),
         ]
     ],
@@ -2517,12 +2512,10 @@ JSONRPCMessage = TypeAliasType(
     "JSONRPCMessage",
     SerializeAsAny[
         Annotated[
-            Union[
-                Annotated["JSONRPCRequest", Tag("JSONRPCRequest")],
-                Annotated["JSONRPCResultResponse", Tag("JSONRPCResultResponse")],
-                Annotated["JSONRPCNotification", Tag("JSONRPCNotification")],
-                Annotated["JSONRPCErrorResponse", Tag("JSONRPCErrorResponse")],
-            ],
+            Annotated["JSONRPCRequest", Tag("JSONRPCRequest")]
+            | Annotated["JSONRPCResultResponse", Tag("JSONRPCResultResponse")]
+            | Annotated["JSONRPCNotification", Tag("JSONRPCNotification")]
+            | Annotated["JSONRPCErrorResponse", Tag("JSONRPCErrorResponse")],
             structural("JSONRPCMessage"),
         ]
     ],
@@ -2533,10 +2526,8 @@ JSONRPCResponse = TypeAliasType(
     "JSONRPCResponse",
     SerializeAsAny[
         Annotated[
-            Union[
-                Annotated["JSONRPCResultResponse", Tag("JSONRPCResultResponse")],
-                Annotated["JSONRPCErrorResponse", Tag("JSONRPCErrorResponse")],
-            ],
+            Annotated["JSONRPCResultResponse", Tag("JSONRPCResultResponse")]
+            | Annotated["JSONRPCErrorResponse", Tag("JSONRPCErrorResponse")],
             structural("JSONRPCResponse"),
         ]
     ],
@@ -2756,10 +2747,8 @@ SingleSelectEnumSchema = TypeAliasType(
     "SingleSelectEnumSchema",
     SerializeAsAny[
         Annotated[
-            Union[
-                Annotated["UntitledSingleSelectEnumSchema", Tag("UntitledSingleSelectEnumSchema")],
-                Annotated["TitledSingleSelectEnumSchema", Tag("TitledSingleSelectEnumSchema")],
-            ],
+            Annotated["UntitledSingleSelectEnumSchema", Tag("UntitledSingleSelectEnumSchema")]
+            | Annotated["TitledSingleSelectEnumSchema", Tag("TitledSingleSelectEnumSchema")],
             structural("SingleSelectEnumSchema"),
         ]
     ],
@@ -2899,13 +2888,11 @@ EnumSchema = TypeAliasType(
     "EnumSchema",
     SerializeAsAny[
         Annotated[
-            Union[
-                Annotated["UntitledMultiSelectEnumSchema", Tag("UntitledMultiSelectEnumSchema")],
-                Annotated["TitledMultiSelectEnumSchema", Tag("TitledMultiSelectEnumSchema")],
-                Annotated["LegacyTitledEnumSchema", Tag("LegacyTitledEnumSchema")],
-                Annotated["UntitledSingleSelectEnumSchema", Tag("UntitledSingleSelectEnumSchema")],
-                Annotated["TitledSingleSelectEnumSchema", Tag("TitledSingleSelectEnumSchema")],
-            ],
+            Annotated["UntitledMultiSelectEnumSchema", Tag("UntitledMultiSelectEnumSchema")]
+            | Annotated["TitledMultiSelectEnumSchema", Tag("TitledMultiSelectEnumSchema")]
+            | Annotated["LegacyTitledEnumSchema", Tag("LegacyTitledEnumSchema")]
+            | Annotated["UntitledSingleSelectEnumSchema", Tag("UntitledSingleSelectEnumSchema")]
+            | Annotated["TitledSingleSelectEnumSchema", Tag("TitledSingleSelectEnumSchema")],
             structural("EnumSchema"),
         ]
     ],
@@ -2999,10 +2986,8 @@ MultiSelectEnumSchema = TypeAliasType(
     "MultiSelectEnumSchema",
     SerializeAsAny[
         Annotated[
-            Union[
-                Annotated["UntitledMultiSelectEnumSchema", Tag("UntitledMultiSelectEnumSchema")],
-                Annotated["TitledMultiSelectEnumSchema", Tag("TitledMultiSelectEnumSchema")],
-            ],
+            Annotated["UntitledMultiSelectEnumSchema", Tag("UntitledMultiSelectEnumSchema")]
+            | Annotated["TitledMultiSelectEnumSchema", Tag("TitledMultiSelectEnumSchema")],
             structural("MultiSelectEnumSchema"),
         ]
     ],
@@ -3020,16 +3005,14 @@ PrimitiveSchemaDefinition = TypeAliasType(
     "PrimitiveSchemaDefinition",
     SerializeAsAny[
         Annotated[
-            Union[
-                Annotated["UntitledMultiSelectEnumSchema", Tag("UntitledMultiSelectEnumSchema")],
-                Annotated["TitledMultiSelectEnumSchema", Tag("TitledMultiSelectEnumSchema")],
-                Annotated["LegacyTitledEnumSchema", Tag("LegacyTitledEnumSchema")],
-                Annotated["UntitledSingleSelectEnumSchema", Tag("UntitledSingleSelectEnumSchema")],
-                Annotated["TitledSingleSelectEnumSchema", Tag("TitledSingleSelectEnumSchema")],
-                Annotated["StringSchema", Tag("StringSchema")],
-                Annotated["BooleanSchema", Tag("BooleanSchema")],
-                Annotated["NumberSchema", Tag("NumberSchema")],
-            ],
+            Annotated["UntitledMultiSelectEnumSchema", Tag("UntitledMultiSelectEnumSchema")]
+            | Annotated["TitledMultiSelectEnumSchema", Tag("TitledMultiSelectEnumSchema")]
+            | Annotated["LegacyTitledEnumSchema", Tag("LegacyTitledEnumSchema")]
+            | Annotated["UntitledSingleSelectEnumSchema", Tag("UntitledSingleSelectEnumSchema")]
+            | Annotated["TitledSingleSelectEnumSchema", Tag("TitledSingleSelectEnumSchema")]
+            | Annotated["StringSchema", Tag("StringSchema")]
+            | Annotated["BooleanSchema", Tag("BooleanSchema")]
+            | Annotated["NumberSchema", Tag("NumberSchema")],
             structural("PrimitiveSchemaDefinition"),
         ]
     ],
@@ -3351,10 +3334,8 @@ ElicitRequestParams = TypeAliasType(
     "ElicitRequestParams",
     SerializeAsAny[
         Annotated[
-            Union[
-                Annotated["ElicitRequestFormParams", Tag("ElicitRequestFormParams")],
-                Annotated["ElicitRequestURLParams", Tag("ElicitRequestURLParams")],
-            ],
+            Annotated["ElicitRequestFormParams", Tag("ElicitRequestFormParams")]
+            | Annotated["ElicitRequestURLParams", Tag("ElicitRequestURLParams")],
             structural("ElicitRequestParams"),
         ]
     ],
@@ -3365,14 +3346,12 @@ SamplingMessageContent = TypeAliasType(
     "SamplingMessageContent",
     SerializeAsAny[
         Annotated[
-            Union[
-                Annotated["ToolUseContent", Tag("ToolUseContent")],
-                Annotated["ImageContent", Tag("ImageContent")],
-                Annotated["AudioContent", Tag("AudioContent")],
-                Annotated["ToolResultContent", Tag("ToolResultContent")],
-                Annotated["TextContent", Tag("TextContent")],
-                Annotated["SamplingMessageContentVariantF", Tag("SamplingMessageContentVariantF")],
-            ],
+            Annotated["ToolUseContent", Tag("ToolUseContent")]
+            | Annotated["ImageContent", Tag("ImageContent")]
+            | Annotated["AudioContent", Tag("AudioContent")]
+            | Annotated["ToolResultContent", Tag("ToolResultContent")]
+            | Annotated["TextContent", Tag("TextContent")]
+            | Annotated["SamplingMessageContentVariantF", Tag("SamplingMessageContentVariantF")],
             structural("SamplingMessageContent"),
         ]
     ],
@@ -3383,15 +3362,13 @@ CreateMessageResultContent = TypeAliasType(
     "CreateMessageResultContent",
     SerializeAsAny[
         Annotated[
-            Union[
-                Annotated["ToolUseContent", Tag("ToolUseContent")],
-                Annotated["ImageContent", Tag("ImageContent")],
-                Annotated["AudioContent", Tag("AudioContent")],
-                Annotated["ToolResultContent", Tag("ToolResultContent")],
-                Annotated["TextContent", Tag("TextContent")],
-                Annotated[
-                    "CreateMessageResultContentVariantF", Tag("CreateMessageResultContentVariantF")
-                ],
+            Annotated["ToolUseContent", Tag("ToolUseContent")]
+            | Annotated["ImageContent", Tag("ImageContent")]
+            | Annotated["AudioContent", Tag("AudioContent")]
+            | Annotated["ToolResultContent", Tag("ToolResultContent")]
+            | Annotated["TextContent", Tag("TextContent")]
+            | Annotated[
+                "CreateMessageResultContentVariantF", Tag("CreateMessageResultContentVariantF")
             ],
             structural("CreateMessageResultContent"),
         ]

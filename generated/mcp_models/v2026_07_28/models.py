@@ -190,15 +190,14 @@ __all__ = [
     "UntitledSingleSelectEnumSchema",
 ]
 
-from typing import Annotated, Union
-from pydantic import SerializeAsAny, Tag
-from ._structural import structural
-from ._base import const
-from pydantic import Field, StrictBool, StrictFloat, StrictInt, StrictStr
 from typing import Annotated, Any, Literal, Optional, Union
-from typing_extensions import TypeAliasType
+
+from pydantic import Field, SerializeAsAny, StrictBool, StrictFloat, StrictInt, StrictStr, Tag
 from pydantic_core import MISSING
-from ._base import MCPModel
+from typing_extensions import TypeAliasType
+
+from ._base import MCPModel, const
+from ._structural import structural
 
 
 class BaseMetadata(MCPModel):
@@ -526,9 +525,14 @@ class JSONRPCNotification(MCPModel):
 
 JSONValue = TypeAliasType(
     "JSONValue",
-    Optional[
+    Optional[  # noqa: UP045 - pyright refuses the `| None` spelling of a union of quoted names
         Union[
-            "dict[str, JSONValue]", "list[JSONValue]", StrictStr, StrictBool, StrictInt, StrictFloat
+            "dict[str, JSONValue]",
+            "list[JSONValue]",
+            StrictStr,
+            StrictBool,
+            StrictInt,
+            StrictFloat,
         ]
     ],
 )
@@ -1318,10 +1322,8 @@ EmbeddedResourceResource = TypeAliasType(
     "EmbeddedResourceResource",
     SerializeAsAny[
         Annotated[
-            Union[
-                Annotated["TextResourceContents", Tag("TextResourceContents")],
-                Annotated["BlobResourceContents", Tag("BlobResourceContents")],
-            ],
+            Annotated["TextResourceContents", Tag("TextResourceContents")]
+            | Annotated["BlobResourceContents", Tag("BlobResourceContents")],
             structural("EmbeddedResourceResource"),
         ]
     ],
@@ -1533,10 +1535,8 @@ ReadResourceResultContentsItem = TypeAliasType(
     "ReadResourceResultContentsItem",
     SerializeAsAny[
         Annotated[
-            Union[
-                Annotated["TextResourceContents", Tag("TextResourceContents")],
-                Annotated["BlobResourceContents", Tag("BlobResourceContents")],
-            ],
+            Annotated["TextResourceContents", Tag("TextResourceContents")]
+            | Annotated["BlobResourceContents", Tag("BlobResourceContents")],
             structural("ReadResourceResultContentsItem"),
         ]
     ],
@@ -2515,10 +2515,8 @@ SingleSelectEnumSchema = TypeAliasType(
     "SingleSelectEnumSchema",
     SerializeAsAny[
         Annotated[
-            Union[
-                Annotated["UntitledSingleSelectEnumSchema", Tag("UntitledSingleSelectEnumSchema")],
-                Annotated["TitledSingleSelectEnumSchema", Tag("TitledSingleSelectEnumSchema")],
-            ],
+            Annotated["UntitledSingleSelectEnumSchema", Tag("UntitledSingleSelectEnumSchema")]
+            | Annotated["TitledSingleSelectEnumSchema", Tag("TitledSingleSelectEnumSchema")],
             structural("SingleSelectEnumSchema"),
         ]
     ],
@@ -2652,13 +2650,11 @@ EnumSchema = TypeAliasType(
     "EnumSchema",
     SerializeAsAny[
         Annotated[
-            Union[
-                Annotated["UntitledMultiSelectEnumSchema", Tag("UntitledMultiSelectEnumSchema")],
-                Annotated["TitledMultiSelectEnumSchema", Tag("TitledMultiSelectEnumSchema")],
-                Annotated["LegacyTitledEnumSchema", Tag("LegacyTitledEnumSchema")],
-                Annotated["UntitledSingleSelectEnumSchema", Tag("UntitledSingleSelectEnumSchema")],
-                Annotated["TitledSingleSelectEnumSchema", Tag("TitledSingleSelectEnumSchema")],
-            ],
+            Annotated["UntitledMultiSelectEnumSchema", Tag("UntitledMultiSelectEnumSchema")]
+            | Annotated["TitledMultiSelectEnumSchema", Tag("TitledMultiSelectEnumSchema")]
+            | Annotated["LegacyTitledEnumSchema", Tag("LegacyTitledEnumSchema")]
+            | Annotated["UntitledSingleSelectEnumSchema", Tag("UntitledSingleSelectEnumSchema")]
+            | Annotated["TitledSingleSelectEnumSchema", Tag("TitledSingleSelectEnumSchema")],
             structural("EnumSchema"),
         ]
     ],
@@ -2669,12 +2665,10 @@ JSONRPCMessage = TypeAliasType(
     "JSONRPCMessage",
     SerializeAsAny[
         Annotated[
-            Union[
-                Annotated["JSONRPCRequest", Tag("JSONRPCRequest")],
-                Annotated["JSONRPCResultResponse", Tag("JSONRPCResultResponse")],
-                Annotated["JSONRPCNotification", Tag("JSONRPCNotification")],
-                Annotated["JSONRPCErrorResponse", Tag("JSONRPCErrorResponse")],
-            ],
+            Annotated["JSONRPCRequest", Tag("JSONRPCRequest")]
+            | Annotated["JSONRPCResultResponse", Tag("JSONRPCResultResponse")]
+            | Annotated["JSONRPCNotification", Tag("JSONRPCNotification")]
+            | Annotated["JSONRPCErrorResponse", Tag("JSONRPCErrorResponse")],
             structural("JSONRPCMessage"),
         ]
     ],
@@ -2685,10 +2679,8 @@ JSONRPCResponse = TypeAliasType(
     "JSONRPCResponse",
     SerializeAsAny[
         Annotated[
-            Union[
-                Annotated["JSONRPCResultResponse", Tag("JSONRPCResultResponse")],
-                Annotated["JSONRPCErrorResponse", Tag("JSONRPCErrorResponse")],
-            ],
+            Annotated["JSONRPCResultResponse", Tag("JSONRPCResultResponse")]
+            | Annotated["JSONRPCErrorResponse", Tag("JSONRPCErrorResponse")],
             structural("JSONRPCResponse"),
         ]
     ],
@@ -2716,10 +2708,8 @@ MultiSelectEnumSchema = TypeAliasType(
     "MultiSelectEnumSchema",
     SerializeAsAny[
         Annotated[
-            Union[
-                Annotated["UntitledMultiSelectEnumSchema", Tag("UntitledMultiSelectEnumSchema")],
-                Annotated["TitledMultiSelectEnumSchema", Tag("TitledMultiSelectEnumSchema")],
-            ],
+            Annotated["UntitledMultiSelectEnumSchema", Tag("UntitledMultiSelectEnumSchema")]
+            | Annotated["TitledMultiSelectEnumSchema", Tag("TitledMultiSelectEnumSchema")],
             structural("MultiSelectEnumSchema"),
         ]
     ],
@@ -2730,16 +2720,14 @@ PrimitiveSchemaDefinition = TypeAliasType(
     "PrimitiveSchemaDefinition",
     SerializeAsAny[
         Annotated[
-            Union[
-                Annotated["UntitledMultiSelectEnumSchema", Tag("UntitledMultiSelectEnumSchema")],
-                Annotated["TitledMultiSelectEnumSchema", Tag("TitledMultiSelectEnumSchema")],
-                Annotated["LegacyTitledEnumSchema", Tag("LegacyTitledEnumSchema")],
-                Annotated["UntitledSingleSelectEnumSchema", Tag("UntitledSingleSelectEnumSchema")],
-                Annotated["TitledSingleSelectEnumSchema", Tag("TitledSingleSelectEnumSchema")],
-                Annotated["StringSchema", Tag("StringSchema")],
-                Annotated["BooleanSchema", Tag("BooleanSchema")],
-                Annotated["NumberSchema", Tag("NumberSchema")],
-            ],
+            Annotated["UntitledMultiSelectEnumSchema", Tag("UntitledMultiSelectEnumSchema")]
+            | Annotated["TitledMultiSelectEnumSchema", Tag("TitledMultiSelectEnumSchema")]
+            | Annotated["LegacyTitledEnumSchema", Tag("LegacyTitledEnumSchema")]
+            | Annotated["UntitledSingleSelectEnumSchema", Tag("UntitledSingleSelectEnumSchema")]
+            | Annotated["TitledSingleSelectEnumSchema", Tag("TitledSingleSelectEnumSchema")]
+            | Annotated["StringSchema", Tag("StringSchema")]
+            | Annotated["BooleanSchema", Tag("BooleanSchema")]
+            | Annotated["NumberSchema", Tag("NumberSchema")],
             structural("PrimitiveSchemaDefinition"),
         ]
     ],
@@ -3113,10 +3101,8 @@ ElicitRequestParams = TypeAliasType(
     "ElicitRequestParams",
     SerializeAsAny[
         Annotated[
-            Union[
-                Annotated["ElicitRequestFormParams", Tag("ElicitRequestFormParams")],
-                Annotated["ElicitRequestURLParams", Tag("ElicitRequestURLParams")],
-            ],
+            Annotated["ElicitRequestFormParams", Tag("ElicitRequestFormParams")]
+            | Annotated["ElicitRequestURLParams", Tag("ElicitRequestURLParams")],
             structural("ElicitRequestParams"),
         ]
     ],
@@ -3190,14 +3176,12 @@ SamplingMessageContent = TypeAliasType(
     "SamplingMessageContent",
     SerializeAsAny[
         Annotated[
-            Union[
-                Annotated["ToolUseContent", Tag("ToolUseContent")],
-                Annotated["ImageContent", Tag("ImageContent")],
-                Annotated["AudioContent", Tag("AudioContent")],
-                Annotated["ToolResultContent", Tag("ToolResultContent")],
-                Annotated["TextContent", Tag("TextContent")],
-                Annotated["SamplingMessageContentVariantF", Tag("SamplingMessageContentVariantF")],
-            ],
+            Annotated["ToolUseContent", Tag("ToolUseContent")]
+            | Annotated["ImageContent", Tag("ImageContent")]
+            | Annotated["AudioContent", Tag("AudioContent")]
+            | Annotated["ToolResultContent", Tag("ToolResultContent")]
+            | Annotated["TextContent", Tag("TextContent")]
+            | Annotated["SamplingMessageContentVariantF", Tag("SamplingMessageContentVariantF")],
             structural("SamplingMessageContent"),
         ]
     ],
@@ -3208,15 +3192,13 @@ CreateMessageResultContent = TypeAliasType(
     "CreateMessageResultContent",
     SerializeAsAny[
         Annotated[
-            Union[
-                Annotated["ToolUseContent", Tag("ToolUseContent")],
-                Annotated["ImageContent", Tag("ImageContent")],
-                Annotated["AudioContent", Tag("AudioContent")],
-                Annotated["ToolResultContent", Tag("ToolResultContent")],
-                Annotated["TextContent", Tag("TextContent")],
-                Annotated[
-                    "CreateMessageResultContentVariantF", Tag("CreateMessageResultContentVariantF")
-                ],
+            Annotated["ToolUseContent", Tag("ToolUseContent")]
+            | Annotated["ImageContent", Tag("ImageContent")]
+            | Annotated["AudioContent", Tag("AudioContent")]
+            | Annotated["ToolResultContent", Tag("ToolResultContent")]
+            | Annotated["TextContent", Tag("TextContent")]
+            | Annotated[
+                "CreateMessageResultContentVariantF", Tag("CreateMessageResultContentVariantF")
             ],
             structural("CreateMessageResultContent"),
         ]
@@ -3327,11 +3309,9 @@ InputResponse = TypeAliasType(
     "InputResponse",
     SerializeAsAny[
         Annotated[
-            Union[
-                Annotated["CreateMessageResult", Tag("CreateMessageResult")],
-                Annotated["ElicitResult", Tag("ElicitResult")],
-                Annotated["ListRootsResult", Tag("ListRootsResult")],
-            ],
+            Annotated["CreateMessageResult", Tag("CreateMessageResult")]
+            | Annotated["ElicitResult", Tag("ElicitResult")]
+            | Annotated["ListRootsResult", Tag("ListRootsResult")],
             structural("InputResponse"),
         ]
     ],
@@ -3464,10 +3444,8 @@ ReadResourceResultResponseResult = TypeAliasType(
     "ReadResourceResultResponseResult",
     SerializeAsAny[
         Annotated[
-            Union[
-                Annotated["InputRequiredResult", Tag("InputRequiredResult")],
-                Annotated["ReadResourceResult", Tag("ReadResourceResult")],
-            ],
+            Annotated["InputRequiredResult", Tag("InputRequiredResult")]
+            | Annotated["ReadResourceResult", Tag("ReadResourceResult")],
             structural("ReadResourceResultResponseResult"),
         ]
     ],
@@ -3506,10 +3484,8 @@ CallToolResultResponseResult = TypeAliasType(
     "CallToolResultResponseResult",
     SerializeAsAny[
         Annotated[
-            Union[
-                Annotated["InputRequiredResult", Tag("InputRequiredResult")],
-                Annotated["CallToolResult", Tag("CallToolResult")],
-            ],
+            Annotated["InputRequiredResult", Tag("InputRequiredResult")]
+            | Annotated["CallToolResult", Tag("CallToolResult")],
             structural("CallToolResultResponseResult"),
         ]
     ],
@@ -3531,10 +3507,8 @@ GetPromptResultResponseResult = TypeAliasType(
     "GetPromptResultResponseResult",
     SerializeAsAny[
         Annotated[
-            Union[
-                Annotated["InputRequiredResult", Tag("InputRequiredResult")],
-                Annotated["GetPromptResult", Tag("GetPromptResult")],
-            ],
+            Annotated["InputRequiredResult", Tag("InputRequiredResult")]
+            | Annotated["GetPromptResult", Tag("GetPromptResult")],
             structural("GetPromptResultResponseResult"),
         ]
     ],
