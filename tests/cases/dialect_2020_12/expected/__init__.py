@@ -13,11 +13,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    # In definition order: pyright misreads a recursive alias (JSONValue) when an alias built on
+    # it (JSONArray) is imported first.
+    # isort: off
     from .models import (
         Cursor,
         Item,
         Page,
     )
+
+    # isort: on
 
 __all__ = [
     "Cursor",

@@ -4,9 +4,10 @@
 __all__ = ["Cursor", "Item", "Page"]
 
 from pydantic import StrictFloat, StrictInt, StrictStr
-from typing_extensions import TypeAliasType
-from ._base import MCPModel
 from pydantic_core import MISSING
+from typing_extensions import TypeAliasType
+
+from ._base import MCPModel
 
 Cursor = TypeAliasType("Cursor", StrictStr)
 

@@ -41,8 +41,8 @@ from typing import (
     get_origin,
 )
 
-from pydantic import ConfigDict, Tag
 from pydantic import BaseModel as _UserBase
+from pydantic import ConfigDict, Tag
 from pydantic.version import VERSION as _PYDANTIC_VERSION
 from pydantic_core import PydanticUndefined
 
@@ -147,4 +147,4 @@ class MCPModel(_UserBase):
             _refuse_both_names(self, self.__pydantic_extra__)
 
     # Reading never goes through __init__: validation stays by wire name, constants required.
-    setattr(__init__, "__pydantic_base_init__", True)
+    vars(__init__)["__pydantic_base_init__"] = True

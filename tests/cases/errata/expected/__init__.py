@@ -13,14 +13,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    # In definition order: pyright misreads a recursive alias (JSONValue) when an alias built on
+    # it (JSONArray) is imported first.
+    # isort: off
     from .models import (
         Value,
         Holder,
     )
 
+    # isort: on
+
 __all__ = [
-    "Value",
     "Holder",
+    "Value",
 ]
 
 if not TYPE_CHECKING:  # type checkers see the imports above; a misspelt name stays an error there

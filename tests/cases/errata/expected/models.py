@@ -5,6 +5,7 @@ __all__ = ["Holder", "Value"]
 
 from pydantic import StrictBool, StrictFloat, StrictInt, StrictStr
 from typing_extensions import TypeAliasType
+
 from ._base import MCPModel
 
 Value = TypeAliasType("Value", StrictStr | StrictBool | StrictInt | StrictFloat | None)

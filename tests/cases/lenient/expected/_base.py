@@ -45,8 +45,8 @@ from typing import (
     get_origin,
 )
 
-from pydantic import ConfigDict, Tag, model_validator
 from pydantic import BaseModel as _UserBase
+from pydantic import ConfigDict, Tag, model_validator
 from pydantic.version import VERSION as _PYDANTIC_VERSION
 from pydantic_core import PydanticUndefined
 
@@ -193,4 +193,4 @@ class MCPModel(_UserBase):
         return data
 
     # Reading never goes through __init__: validation stays by wire name, constants required.
-    setattr(__init__, "__pydantic_base_init__", True)
+    vars(__init__)["__pydantic_base_init__"] = True

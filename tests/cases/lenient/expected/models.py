@@ -3,10 +3,12 @@
 
 __all__ = ["Id", "Item"]
 
-from typing_extensions import TypeAliasType
 from typing import Any
-from ._base import MCPModel
+
 from pydantic_core import MISSING
+from typing_extensions import TypeAliasType
+
+from ._base import MCPModel
 
 Id = TypeAliasType("Id", str | int)
 

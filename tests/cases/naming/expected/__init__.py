@@ -13,6 +13,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    # In definition order: pyright misreads a recursive alias (JSONValue) when an alias built on
+    # it (JSONArray) is imported first.
+    # isort: off
     from .models import (
         AnnotatedAnnotations,
         AnnotatedModel as Annotated,
@@ -27,18 +30,20 @@ if TYPE_CHECKING:
         Request,
     )
 
+    # isort: on
+
 __all__ = [
-    "AnnotatedAnnotations",
     "Annotated",
+    "AnnotatedAnnotations",
     "Keywords",
+    "Request",
     "RequestByNameValue",
+    "RequestChoice",
     "RequestChoiceFirst",
     "RequestChoiceVariantB",
     "RequestItemsItem",
-    "RequestParamsMeta",
-    "RequestChoice",
     "RequestParams",
-    "Request",
+    "RequestParamsMeta",
 ]
 
 if not TYPE_CHECKING:  # type checkers see the imports above; a misspelt name stays an error there

@@ -15,15 +15,14 @@ __all__ = [
     "RequestParamsMeta",
 ]
 
-from typing import Annotated, Union
-from pydantic import SerializeAsAny, Tag
-from ._structural import structural
-from ._base import const
-from pydantic import Field, StrictBool, StrictFloat, StrictInt, StrictStr
 from typing import Annotated, Literal
-from typing_extensions import TypeAliasType
+
+from pydantic import Field, SerializeAsAny, StrictBool, StrictFloat, StrictInt, StrictStr, Tag
 from pydantic_core import MISSING
-from ._base import MCPModel
+from typing_extensions import TypeAliasType
+
+from ._base import MCPModel, const
+from ._structural import structural
 
 
 class AnnotatedAnnotations(MCPModel):
@@ -74,10 +73,8 @@ RequestChoice = TypeAliasType(
     "RequestChoice",
     SerializeAsAny[
         Annotated[
-            Union[
-                Annotated["RequestChoiceFirst", Tag("RequestChoiceFirst")],
-                Annotated["RequestChoiceVariantB", Tag("RequestChoiceVariantB")],
-            ],
+            Annotated["RequestChoiceFirst", Tag("RequestChoiceFirst")]
+            | Annotated["RequestChoiceVariantB", Tag("RequestChoiceVariantB")],
             structural("RequestChoice"),
         ]
     ],

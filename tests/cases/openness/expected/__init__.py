@@ -13,6 +13,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    # In definition order: pyright misreads a recursive alias (JSONValue) when an alias built on
+    # it (JSONArray) is imported first.
+    # isort: off
     from .models import (
         AnyObject,
         Closed,
@@ -22,6 +25,8 @@ if TYPE_CHECKING:
         OpenExplicit,
         TypedExtras,
     )
+
+    # isort: on
 
 __all__ = [
     "AnyObject",

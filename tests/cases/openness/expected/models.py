@@ -4,10 +4,12 @@
 __all__ = ["AnyObject", "Closed", "Map", "Nullable", "Open", "OpenExplicit", "TypedExtras"]
 
 from typing import Any
-from typing_extensions import TypeAliasType
+
 from pydantic import ConfigDict, StrictFloat, StrictInt, StrictStr
-from ._base import MCPModel
 from pydantic_core import MISSING
+from typing_extensions import TypeAliasType
+
+from ._base import MCPModel
 
 AnyObject = TypeAliasType("AnyObject", dict[str, Any])
 

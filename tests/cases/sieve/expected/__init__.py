@@ -13,6 +13,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    # In definition order: pyright misreads a recursive alias (JSONValue) when an alias built on
+    # it (JSONArray) is imported first.
+    # isort: off
     from .models import (
         Closed,
         HolderSchema,
@@ -24,15 +27,17 @@ if TYPE_CHECKING:
         Holder,
     )
 
+    # isort: on
+
 __all__ = [
     "Closed",
+    "Holder",
     "HolderSchema",
     "KeptOpen",
     "Map",
     "Open",
     "OpenExplicit",
     "TypedExtras",
-    "Holder",
 ]
 
 if not TYPE_CHECKING:  # type checkers see the imports above; a misspelt name stays an error there

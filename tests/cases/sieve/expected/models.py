@@ -12,11 +12,12 @@ __all__ = [
     "TypedExtras",
 ]
 
-from pydantic import ConfigDict
-from pydantic import ConfigDict, Field, StrictInt, StrictStr
-from typing_extensions import TypeAliasType
 from typing import Annotated, Any
+
+from pydantic import ConfigDict, Field, StrictInt, StrictStr
 from pydantic_core import MISSING
+from typing_extensions import TypeAliasType
+
 from ._base import MCPModel
 
 

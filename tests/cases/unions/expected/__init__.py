@@ -13,6 +13,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    # In definition order: pyright misreads a recursive alias (JSONValue) when an alias built on
+    # it (JSONArray) is imported first.
+    # isort: off
     from .models import (
         ImageBlock,
         LooseVariantB,
@@ -22,13 +25,15 @@ if TYPE_CHECKING:
         Loose,
     )
 
+    # isort: on
+
 __all__ = [
-    "ImageBlock",
-    "LooseVariantB",
-    "TextBlock",
     "Alias",
     "Block",
+    "ImageBlock",
     "Loose",
+    "LooseVariantB",
+    "TextBlock",
 ]
 
 if not TYPE_CHECKING:  # type checkers see the imports above; a misspelt name stays an error there

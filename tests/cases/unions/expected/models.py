@@ -3,14 +3,13 @@
 
 __all__ = ["Alias", "Block", "ImageBlock", "Loose", "LooseVariantB", "TextBlock"]
 
-from typing import Annotated, Union
-from pydantic import SerializeAsAny, Tag
-from ._structural import structural
-from ._base import const
 from typing import Annotated, Literal
-from pydantic import Field, StrictStr
+
+from pydantic import Field, SerializeAsAny, StrictStr, Tag
 from typing_extensions import TypeAliasType
-from ._base import MCPModel
+
+from ._base import MCPModel, const
+from ._structural import structural
 
 
 class ImageBlock(MCPModel):
@@ -36,10 +35,8 @@ Loose = TypeAliasType(
     "Loose",
     SerializeAsAny[
         Annotated[
-            Union[
-                Annotated["TextBlock", Tag("TextBlock")],
-                Annotated["LooseVariantB", Tag("LooseVariantB")],
-            ],
+            Annotated["TextBlock", Tag("TextBlock")]
+            | Annotated["LooseVariantB", Tag("LooseVariantB")],
             structural("Loose"),
         ]
     ],
