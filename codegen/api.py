@@ -349,13 +349,28 @@ def _generated_beside(out: Path) -> tuple[str, frozenset[str]] | None:
         return None  # none, or several: only --models or the configured package can say which
     parts = [found[0].name]
     folder = found[0].parent
-    while (folder / "__init__.py").is_file():  # up to the folder that is on sys.path
+    root = _source_root(found[0])
+    # up to the folder that is on sys.path: a source root (namespace packages below it need no
+    # __init__.py), else as far as regular packages go
+    while (folder != root and root is not None) or (root is None and (folder / "__init__.py").is_file()):
         parts.insert(0, folder.name)
         folder = folder.parent
     if not all(naming.is_import_path(part) for part in parts):
         return None
     revisions = frozenset(p.name for p in found[0].iterdir() if (p / "models.py").is_file())
     return ".".join(parts), revisions
+
+
+_PROJECT_FILES = ("pyproject.toml", "setup.cfg", "setup.py")
+
+
+def _source_root(package: Path) -> Path | None:
+    """The nearest folder above package that is a source root: one named `src`, or a project's own
+    folder (it holds pyproject.toml, setup.cfg or setup.py)."""
+    for folder in package.parents:
+        if folder.name == "src" or any((folder / name).is_file() for name in _PROJECT_FILES):
+            return folder
+    return None
 
 
 def _safe_label(label: str) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from collections.abc import Mapping
 from pathlib import Path
 
 _OPEN = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY
@@ -45,6 +46,25 @@ _WRITE_REASONS = {
     errno.EPERM: "operation not permitted",
     errno.EROFS: "read-only file system",
 }
+
+
+def write_scratch(root: Path, files: Mapping[str, str], *, purpose: str) -> None:
+    """Write files (relative path -> text) under a scratch folder of ours: a failure (a full disk, a
+    file size limit) is MCG601, naming the file and what the copy was for; the output folder is
+    never involved."""
+    from codegen.errors import fail
+
+    for relative, text in files.items():
+        path = root / relative
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise fail(
+                "MCG601",
+                f"cannot write {path} ({purpose}): {reason(exc)}",
+                hint="nothing was changed in the output folder; free space or raise the limit in the temporary folder",
+            ) from exc
 
 
 def reason(exc: OSError) -> str:

@@ -116,9 +116,13 @@ def test_vendoring_from_config_alone_lines_up_generate_check_and_tools(tmp_path:
     assert json.loads(imported.stdout)
 
 
-def test_vendoring_from_flags_alone_tools_imports_the_models_beside_it(tmp_path: Path) -> None:
+@pytest.mark.parametrize("namespace", [False, True], ids=["regular-package", "namespace-package"])
+def test_vendoring_from_flags_alone_tools_imports_the_models_beside_it(tmp_path: Path, namespace: bool) -> None:
+    """src/acme with or without an __init__.py (a namespace package is what `generate --out
+    src/acme/_mcp` leaves): tools finds `acme._mcp` below the src folder either way."""
     (tmp_path / "src" / "acme").mkdir(parents=True)
-    (tmp_path / "src" / "acme" / "__init__.py").write_text("")
+    if not namespace:
+        (tmp_path / "src" / "acme" / "__init__.py").write_text("")
     listing = (SPEC / "2026-07-28" / "examples" / "Tool" / "with-no-parameters.json").read_bytes()
     (tmp_path / "tools.json").write_bytes(b'{"tools": [' + listing + b"]}")
     vendoring = ("-r", "2025-06-18", "-r", "2025-03-26", "--out", "src/acme/_mcp", "--package", "acme._mcp")

@@ -12,6 +12,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from codegen import safeio
 from codegen.errors import fail, flat
 
 if TYPE_CHECKING:
@@ -77,10 +78,7 @@ def _ruff(files: Mapping[str, str], args: tuple[str, ...], where: str, revision:
         return {}
     with tempfile.TemporaryDirectory(prefix="mcp-codegen-ruff-") as scratch:
         root = Path(scratch)
-        for name, text in files.items():
-            path = root / name
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
+        safeio.write_scratch(root, files, purpose="the scratch copy ruff formats")
         try:
             done = subprocess.run(  # noqa: S603 - our own binary and arguments, no shell
                 [_ruff_binary(), *args, "--no-cache", "."], cwd=root, capture_output=True, check=False, timeout=_RUFF_TIMEOUT_S
@@ -95,7 +93,10 @@ def _ruff(files: Mapping[str, str], args: tuple[str, ...], where: str, revision:
                 revision=revision,
                 hint="this is a generator bug; please report it with the schema",
             )
-        return {name: (root / name).read_text(encoding="utf-8") for name in files}
+        try:
+            return {name: (root / name).read_text(encoding="utf-8") for name in files}
+        except OSError as exc:
+            raise fail("MCG601", f"cannot read back ruff's scratch copy: {safeio.reason(exc)}", revision=revision) from exc
 
 
 @cache

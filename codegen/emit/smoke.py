@@ -61,18 +61,7 @@ def _importable(files: Mapping[str, str]) -> Generator[str, None, None]:
     """The files as an importable package under a fresh private name, gone again afterwards."""
     name = f"_mcp_codegen_smoke_{next(_names)}"
     with tempfile.TemporaryDirectory(prefix="mcp-codegen-smoke-") as scratch:
-        root = Path(scratch) / name
-        for relative, text in files.items():
-            path = root / relative
-            try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_text(text, encoding="utf-8")
-            except OSError as exc:
-                raise fail(
-                    "MCG601",
-                    f"cannot write {path} (the scratch copy imported before writing): {safeio.reason(exc)}",
-                    hint="nothing was changed in the output folder; free space or raise the limit in the temporary folder",
-                ) from exc
+        safeio.write_scratch(Path(scratch) / name, files, purpose="the scratch copy imported before writing")
         sys.path.insert(0, scratch)
         try:
             yield name
