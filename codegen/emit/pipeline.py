@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from codegen.analysis import analyze, ir
 from codegen.schema import budget, errata, links, load, schemas
@@ -53,13 +54,7 @@ def build_revision(
     enter: Callable[[str], None] = stage or _no_stage
     try:
         enter("load")
-        raw = load.parse_json(data, revision, limits)
-        if errata_selection is not None:
-            raw = errata.apply_errata(raw, errata_selection.errata(revision), revision)
-        elif use_errata:
-            raw = errata.apply_errata(raw, errata.load_errata(revision, errata_file), revision)
-        if options is not None and options.absolute_links:
-            raw = links.absolute(raw)
+        raw = prepared(revision, data, limits, errata_file, use_errata, errata_selection, options)
         with budget.scope(schemas.count_subschemas(raw), revision):
             doc = load.to_schema_doc(raw, revision, limits)
             enter("analyze")
@@ -85,6 +80,27 @@ def build_revision(
     by_name = {e.name: e.export_name for e in model.entities}
     api_names = render.MESSAGES_API if "messages.py" in files else ()
     return BuiltRevision(model, files, tuple(by_name[name] for name in order) + api_names)
+
+
+def prepared(
+    revision: str,
+    data: bytes,
+    limits: Limits,
+    errata_file: Path | None = None,
+    use_errata: bool = True,
+    errata_selection: errata.Selection | None = None,
+    options: ir.Options | None = None,
+) -> dict[str, Any]:
+    """A revision's schema as the models are generated from it: parsed, errata applied, links made
+    absolute when asked."""
+    raw = load.parse_json(data, revision, limits)
+    if errata_selection is not None:
+        raw = errata.apply_errata(raw, errata_selection.errata(revision), revision)
+    elif use_errata:
+        raw = errata.apply_errata(raw, errata.load_errata(revision, errata_file), revision)
+    if options is not None and options.absolute_links:
+        raw = links.absolute(raw)
+    return raw
 
 
 def build_models(doc: load.SchemaDoc, model: ir.Revision, stamp: str) -> tuple[str, tuple[str, ...]]:

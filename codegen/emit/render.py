@@ -45,18 +45,9 @@ def revision_files(revision: ir.Revision, header: str, order: Sequence[str]) -> 
 
     order: the models module's names in definition order (exports follow it).
     """
-    by_name = {e.name: e for e in revision.entities}
-    exports = [(by_name[name].export_name, name) for name in order]
     messages = messages_module(revision, header)
     files = {
-        "__init__.py": render(
-            "revision_init.py.jinja2",
-            header=header,
-            revision=revision,
-            exports=exports,
-            has_messages=messages is not None,
-            messages_api=MESSAGES_API,
-        ),
+        "__init__.py": package_init(revision, header, order, has_messages=messages is not None),
         "_base.py": base_module(revision.options, header),
     }
     structural = structural_module(revision, header)
@@ -73,6 +64,31 @@ def revision_files(revision: ir.Revision, header: str, order: Sequence[str]) -> 
         if forms is not None:
             files["forms.py"] = forms
     return files
+
+
+def package_init(
+    revision: ir.Revision,
+    header: str,
+    order: Sequence[str],
+    *,
+    has_messages: bool,
+    aliases: Sequence[tuple[str, str]] = (),
+    messages_api: Sequence[str] | None = None,
+    wire_api: Sequence[str] = (),
+) -> str:
+    """A package's __init__.py: its models' names (and aliases: (old name, class)), the names of
+    its messages module, and those of a wire module (the surface's)."""
+    by_name = {e.name: e for e in revision.entities}
+    exports = [(by_name[name].export_name, name) for name in order] + list(aliases)
+    return render(
+        "revision_init.py.jinja2",
+        header=header,
+        revision=revision,
+        exports=exports,
+        has_messages=has_messages,
+        messages_api=MESSAGES_API if messages_api is None else messages_api,
+        wire_api=wire_api,
+    )
 
 
 def forms_module(revision: ir.Revision, header: str) -> str | None:

@@ -16,6 +16,7 @@ from typing import Any
 
 from codegen.diff.relation import essential
 from codegen.diff.renames import find_renames, similarity
+from codegen.schema import pointers
 from codegen.schema.jsontypes import JSON, JSONObject, is_array, is_object
 
 DEFS_REF = "#/$defs/"
@@ -31,6 +32,9 @@ class Merged:
     names: Mapping[str, Mapping[str, str]]
     # surface definition name -> the revisions that have it (oldest first)
     presence: Mapping[str, tuple[str, ...]]
+    # per revision: surface definition name -> its pointer in that revision's own document (its
+    # definition, or where an older revision wrote it inline)
+    origins: Mapping[str, Mapping[str, str]]
 
 
 def merge(documents: Sequence[tuple[str, Mapping[str, Any]]]) -> Merged:
@@ -41,18 +45,55 @@ def merge(documents: Sequence[tuple[str, Mapping[str, Any]]]) -> Merged:
     for revision, document in documents:
         rename = names[revision]
         renamed.append((revision, {rename[n]: _renamed_refs(schema, rename) for n, schema in document["$defs"].items()}))
-    _hoist(renamed)
+    hoisted = _hoist(renamed)
     by_name: dict[str, list[tuple[str, JSON]]] = {}
     for revision, defs in renamed:
         for name, schema in defs.items():
             by_name.setdefault(name, []).append((revision, schema))
     order = _definition_order(renamed)
     defs = {name: _definition(by_name[name], revisions) for name in order}
-    defs = {name: _absorbed(_named_inline(schema, name, defs), defs) for name, schema in defs.items()}
+    defs = {name: _named_inline(schema, name, defs) for name, schema in defs.items()}
+    shapes = {json.dumps(essential(schema), sort_keys=True): name for name, schema in defs.items() if _is_plain_object(schema)}
+    defs = {name: _arms_named(schema, shapes) for name, schema in defs.items()}
+    defs = {name: _absorbed(schema, defs) for name, schema in defs.items()}
     newest = dict(documents[-1][1])
     newest["$defs"] = defs
     presence = {name: tuple(revision for revision, _ in by_name[name]) for name in order}
-    return Merged(newest, revisions, names, presence)
+    origins = {revision: _origins(names[revision], hoisted[revision]) for revision in revisions}
+    _add_equal_origins(origins, renamed, by_name, names)
+    return Merged(newest, revisions, names, presence, origins)
+
+
+def _add_equal_origins(
+    origins: dict[str, dict[str, str]],
+    renamed: Sequence[tuple[str, Mapping[str, JSON]]],
+    by_name: Mapping[str, list[tuple[str, JSON]]],
+    names: Mapping[str, Mapping[str, str]],
+) -> None:
+    """A definition a revision lacks by name but has under another name with exactly its shape is
+    that revision's place for it: 2025-06-18's `JSONRPCResponse` object is what 2025-11-25 calls
+    `JSONRPCResultResponse` (while it reuses the old name for the union of result and error)."""
+    for revision, defs in renamed:
+        native = {surface: own for own, surface in names[revision].items()}
+        shapes: dict[str, str] = {}
+        for name, schema in defs.items():
+            if name in native and _is_plain_object(schema):
+                shapes.setdefault(json.dumps(essential(schema), sort_keys=True), native[name])
+        for name, versions in by_name.items():
+            if name in origins[revision] or not _is_plain_object(versions[0][1]):
+                continue
+            own = shapes.get(json.dumps(essential(versions[0][1]), sort_keys=True))
+            if own is not None:
+                origins[revision][name] = DEFS_REF + pointers.escape(own)
+
+
+def _origins(names: Mapping[str, str], hoisted: Mapping[str, str]) -> dict[str, str]:
+    native = {surface: own for own, surface in names.items()}
+    result = {surface: DEFS_REF + pointers.escape(own) for surface, own in native.items()}
+    for name, where in hoisted.items():
+        owner, _, rest = where[len(DEFS_REF) :].partition("/")
+        result.setdefault(name, DEFS_REF + pointers.escape(native.get(owner, owner)) + "/" + rest)
+    return result
 
 
 def _surface_names(documents: Sequence[tuple[str, Mapping[str, Any]]]) -> dict[str, dict[str, str]]:
@@ -98,23 +139,32 @@ def _definition_order(renamed: Sequence[tuple[str, Mapping[str, JSON]]]) -> list
     return order
 
 
-def _hoist(renamed: list[tuple[str, dict[str, JSON]]]) -> None:
+def _hoist(renamed: list[tuple[str, dict[str, JSON]]]) -> dict[str, dict[str, str]]:
     """Where a newer revision names an object a definition (`CallToolRequestParams`) that an older
     one writes inline under the same property, the older one gets that definition too (in place):
-    the surface then has one class for both, present in both revisions."""
+    the surface then has one class for both, present in both revisions. Returns, per revision, where
+    each definition it was given stood inline (a pointer with surface names)."""
+    origins: dict[str, dict[str, str]] = {revision: {} for revision, _ in renamed}
     for index in range(len(renamed) - 2, -1, -1):
-        _, defs = renamed[index]
+        revision, defs = renamed[index]
         newer = renamed[index + 1][1]
-        for name in list(defs):
-            if name in newer:
-                defs[name] = _hoisted(defs[name], newer[name], defs, newer)
+        queue = [name for name in defs if name in newer]
+        while queue:
+            name = queue.pop(0)
+            before = set(defs)
+            defs[name] = _hoisted(defs[name], newer[name], defs, newer, DEFS_REF + name, origins[revision])
+            queue.extend(added for added in defs if added not in before and added in newer)
+    return origins
 
 
-def _hoisted(old: JSON, new: JSON, old_defs: dict[str, JSON], new_defs: Mapping[str, JSON]) -> JSON:
+def _hoisted(
+    old: JSON, new: JSON, old_defs: dict[str, JSON], new_defs: Mapping[str, JSON], where: str, origins: dict[str, str]
+) -> JSON:
     if not (_is_plain_object(old) and is_object(new) and is_object(new.get("properties"))):
         return old
     properties: JSONObject = dict(old.get("properties") or {})
     for key, prop in properties.items():
+        here = f"{where}/properties/{pointers.escape(key)}"
         target = _ref_of(new["properties"].get(key))
         if target is not None and _is_plain_object(prop):
             target = _closest_object(target, prop, new_defs)
@@ -122,9 +172,10 @@ def _hoisted(old: JSON, new: JSON, old_defs: dict[str, JSON], new_defs: Mapping[
             hoisted_already = name in old_defs and essential(old_defs[name]) == essential(prop)
             if (name not in old_defs or hoisted_already) and _is_plain_object(new_defs.get(name)):
                 old_defs[name] = old_defs.get(name, prop)
+                origins.setdefault(name, here)
                 properties[key] = {"$ref": target, **{k: prop[k] for k in ("description",) if k in prop}}
         elif is_object(new["properties"].get(key)):
-            properties[key] = _hoisted(prop, new["properties"][key], old_defs, new_defs)
+            properties[key] = _hoisted(prop, new["properties"][key], old_defs, new_defs, here, origins)
     return {**old, "properties": properties}
 
 
@@ -214,6 +265,19 @@ def _object(versions: list[tuple[str, JSON]]) -> JSONObject:
     return result
 
 
+def _arms_named(schema: JSON, shapes: Mapping[str, str]) -> JSON:
+    """A union arm written inline that is exactly a definition becomes a reference to it: an older
+    revision's `JSONRPCResponse` object is a newer one's `JSONRPCResultResponse`."""
+    if not (is_object(schema) and _is_union(schema)):
+        return schema
+    keyword = next(k for k in _UNIONS if k in schema)
+    arms = [
+        {"$ref": DEFS_REF + shapes[key]} if _is_plain_object(arm) and (key := json.dumps(essential(arm), sort_keys=True)) in shapes else arm
+        for arm in schema[keyword]
+    ]
+    return {**schema, keyword: _distinct(arms)}
+
+
 def _named_inline(schema: JSON, owner: str, defs: Mapping[str, JSON]) -> JSON:
     """A merged inline object under a property whose class name (owner + property) is already a
     definition's, and which that definition covers, becomes a reference to it: older revisions
@@ -239,11 +303,16 @@ def _absorbed(node: JSON, defs: Mapping[str, JSON]) -> JSON:
     result: JSONObject = {}
     for key, value in node.items():
         if key in _UNIONS and is_array(value):
+            direct = {ref for ref in map(_ref_of, value) if ref is not None}
             covered: set[str] = set()
-            for arm in value:
-                if _ref_of(arm) is not None:
-                    covered |= _union_members(_ref_of(arm) or "", defs, set())
-            kept = [arm for arm in value if _ref_of(arm) not in covered]
+            spelled_out: set[str] = set()  # union arms whose members all stand beside them
+            for ref in direct:
+                members = _union_members(ref, defs, set())
+                if members and members <= direct | {m for m in members if _is_union(defs.get(m[len(DEFS_REF) :]))}:
+                    spelled_out.add(ref)
+                else:
+                    covered |= members
+            kept = [arm for arm in value if _ref_of(arm) not in covered | spelled_out]
             result[key] = [_absorbed(arm, defs) for arm in kept]
         elif key in ("properties", "$defs", "patternProperties") and is_object(value):
             result[key] = {name: _absorbed(sub, defs) for name, sub in value.items()}
@@ -306,7 +375,7 @@ def _arms_of(schema: JSON) -> list[JSON]:
 def _is_plain_object(schema: JSON) -> bool:
     return (
         is_object(schema)
-        and schema.get("type") == "object"
+        and (schema.get("type") == "object" or ("type" not in schema and is_object(schema.get("properties"))))
         and not any(k in schema for k in ("$ref", "allOf", *_UNIONS))
     )
 

@@ -1,0 +1,117 @@
+"""The surface package: the merged schema through the same pipeline as every revision, plus the
+tables and the wire module that send and receive at one revision."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+
+from codegen.analysis import ir
+from codegen.emit import render
+from codegen.emit.format import format_files
+from codegen.emit.pipeline import BuiltRevision, build_revision
+from codegen.emit.stamp import header
+from codegen.errors import CodegenError
+from codegen.limits import Limits
+from codegen.surface import tables
+from codegen.surface.merge import merge
+from codegen.schema.jsontypes import JSON, is_object
+
+PACKAGE = "surface"
+LABEL = "surface"
+# What send and receive add to the package's API (wire.py); the models' and messages' names stay.
+WIRE_API = ("METHODS", "MethodAcross", "RevisionError", "parse_message", "revision_classes", "revision_of", "send", "to_revision")
+# Names of messages.py exported at the package's top: its parse functions read any revision's
+# wire and stay in `surface.messages`; the package's parse_message is the exact one of wire.py.
+MESSAGES_TYPES = ("AnyError", "AnyResult", "Envelope", "ErrorResponse", "Message", "MessageError", "ResultResponse", "union_arms")
+# Required properties whose absence the spec gives a meaning to, applied when sending to a revision
+# that requires them. Each is checked against the schema's own words before it is used.
+SPEC_STATED = (("resultType", "complete", "absent"),)
+
+
+def build_surface(revisions: Sequence[tables.Revised], *, limits: Limits, options: ir.Options) -> BuiltRevision:
+    """The surface package's files over revisions (oldest first; at least two)."""
+    merged = merge([(r.revision, r.document) for r in revisions])
+    data = json.dumps(merged.document, indent=1, sort_keys=False).encode()
+    sha256 = hashlib.sha256(data).hexdigest()
+    built = build_revision(
+        LABEL,
+        PACKAGE,
+        data,
+        sha256,
+        limits=limits,
+        use_errata=False,
+        options=_without_links(options),
+    )
+    surface = built.revision
+    stamp = header(origin=f"The version-spanning surface of MCP schema revisions {', '.join(merged.revisions)}.")
+    extra = {
+        "__init__.py": render.package_init(
+            surface,
+            stamp,
+            _order(built),
+            has_messages=True,
+            aliases=sorted((old, new) for old, new in tables.renamed(merged).items()),
+            messages_api=MESSAGES_TYPES,
+            wire_api=WIRE_API,
+        ),
+        "_tables.py": render.render(
+            "surface_tables.py.jinja2",
+            header=stamp,
+            revisions=merged.revisions,
+            packages=[(r.revision, r.package) for r in revisions],
+            renamed=sorted(tables.renamed(merged).items()),
+            absent_means=_absent_means(merged.document),
+            shapes=[
+                (name, sorted(per_revision.items()))
+                for name, per_revision in sorted(tables.shapes(surface, merged, revisions).items())
+            ],
+            methods=tables.methods_across(surface, merged, revisions),
+        ),
+        "wire.py": render.render("surface_wire.py.jinja2", header=stamp),
+    }
+    try:
+        formatted = format_files(extra, formatter=surface.options.formatter, where=PACKAGE, revision=LABEL)
+    except CodegenError as exc:
+        raise exc.with_revision(LABEL) from exc
+    files = {name: text for name, text in built.files.items() if name not in ("forms.py",)}
+    return BuiltRevision(surface, {**files, **formatted}, built.exports)
+
+
+def _order(built: BuiltRevision) -> list[str]:
+    """The models module's names in definition order (the exports, back to class names)."""
+    by_export = {e.export_name: e.name for e in built.revision.entities}
+    return [by_export[name] for name in built.exports if name in by_export]
+
+
+def _without_links(options: ir.Options) -> ir.Options:
+    from dataclasses import replace
+
+    return replace(options, absolute_links=False)  # the revisions' documents have them already
+
+
+def _absent_means(document: JSON) -> list[tuple[str, str]]:
+    """The SPEC_STATED mappings the schema itself states (a description of that property saying
+    what its absence means); a later spec that stops saying so stops the mapping."""
+    found: list[tuple[str, str]] = []
+    for key, value, word in SPEC_STATED:
+        if any(f'"{value}"' in text and word in text for text in _descriptions_of(document, key)):
+            found.append((key, value))
+    return found
+
+
+def _descriptions_of(node: JSON, key: str) -> list[str]:
+    texts: list[str] = []
+    if is_object(node):
+        properties = node.get("properties")
+        if is_object(properties) and is_object(properties.get(key)):
+            description = properties[key].get("description")
+            if isinstance(description, str):
+                texts.append(description)
+        for value in node.values():
+            texts.extend(_descriptions_of(value, key))
+    elif isinstance(node, list):
+        for item in node:
+            texts.extend(_descriptions_of(item, key))
+    return texts

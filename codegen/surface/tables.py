@@ -1,0 +1,135 @@
+"""What the surface's send and receive read: per surface class and revision, the keys that
+revision defines there; per method, the revisions that have it, who sends it and its classes.
+
+Everything is read off the revisions' own (errata-applied) schemas and their analysed method
+tables: no hand-kept rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from codegen.analysis import ir
+from codegen.schema import pointers
+from codegen.schema.jsontypes import JSON, is_object
+from codegen.surface.merge import DEFS_REF, Merged
+
+
+@dataclass(frozen=True)
+class Shape:
+    """One surface class as one revision has it."""
+
+    model: str | None  # that revision's class in its models module (None: a plain map there)
+    keys: tuple[str, ...]  # the wire keys the revision defines there, sorted
+    required: tuple[str, ...]  # those it requires, sorted
+    open: bool  # the revision's schema allows more keys there (additionalProperties given)
+
+
+@dataclass(frozen=True)
+class MethodAcross:
+    method: str
+    kind: str  # "request" | "notification"
+    revisions: tuple[str, ...]  # oldest first
+    senders: tuple[tuple[str, tuple[str, ...]], ...]  # per revision: "client" and/or "server"
+    classes: tuple[tuple[str, str, str | None, str | None], ...]  # per revision: message, params, result
+    surface: tuple[str, str | None, str | None]  # the surface's message, params, result
+
+
+@dataclass(frozen=True)
+class Revised:
+    """One revision as the surface reads it."""
+
+    revision: str
+    package: str
+    document: Mapping[str, JSON]  # normalised (definitions under `$defs`), errata applied
+    model: ir.Revision
+
+
+def shapes(surface: ir.Revision, merged: Merged, revisions: Sequence[Revised]) -> dict[str, dict[str, Shape]]:
+    """Surface class name -> revision -> Shape, for every surface model class whose place in each
+    revision can be found (a class under a union arm written inline has no such place: left out,
+    and send leaves it to that revision's validation)."""
+    result: dict[str, dict[str, Shape]] = {}
+    for entity in surface.entities:
+        if entity.kind is not ir.Kind.MODEL:
+            continue
+        definition, _, rest = entity.pointer[len(DEFS_REF) :].partition("/")
+        if any(token in ("anyOf", "oneOf", "allOf") for token in rest.split("/")):
+            continue
+        per_revision: dict[str, Shape] = {}
+        for revised in revisions:
+            origin = merged.origins[revised.revision].get(pointers.unescape(definition))
+            if origin is None:
+                continue  # the definition does not exist in this revision
+            pointer = origin + ("/" + rest if rest else "")
+            shape = _shape(revised, pointer)
+            if shape is not None:
+                per_revision[revised.revision] = shape
+        result[entity.name] = per_revision
+    return result
+
+
+def _shape(revised: Revised, pointer: str) -> Shape | None:
+    try:
+        node = pointers.resolve(revised.document, pointer)
+    except (KeyError, ValueError):
+        return None
+    node = _through_refs(revised.document, node)
+    if not is_object(node):
+        return None
+    properties = node.get("properties")
+    keys = tuple(sorted(properties)) if is_object(properties) else ()
+    required = tuple(sorted(k for k in node.get("required") or () if isinstance(k, str)))
+    extra = node.get("additionalProperties", None)
+    is_map = not keys and node.get("type") == "object" and extra is not False
+    entity = revised.model.by_pointer().get(pointer)
+    model = entity.name if entity is not None and entity.kind is ir.Kind.MODEL else None
+    explicitly_open = (extra is not None and extra is not False) or is_map or bool(entity and entity.open)
+    return Shape(model, keys, required, explicitly_open)
+
+
+def _through_refs(document: Mapping[str, JSON], node: JSON) -> JSON:
+    seen: set[str] = set()
+    while is_object(node) and isinstance(node.get("$ref"), str) and node["$ref"] not in seen:
+        seen.add(node["$ref"])
+        try:
+            node = pointers.resolve(document, node["$ref"])
+        except (KeyError, ValueError):
+            return None
+    return node
+
+
+def methods_across(surface: ir.Revision, merged: Merged, revisions: Sequence[Revised]) -> list[MethodAcross]:
+    """Per method (sorted): the revisions that have it and what each of them says of it."""
+    own = {m.method: m for m in surface.methods.methods}
+    rows: dict[str, dict[str, ir.Method]] = {}
+    for revised in revisions:
+        for method in revised.model.methods.methods:
+            rows.setdefault(method.method, {}).setdefault(revised.revision, method)
+    result: list[MethodAcross] = []
+    for name in sorted(rows):
+        per = rows[name]
+        ordered = [r.revision for r in revisions if r.revision in per]
+        mine = own.get(name)
+        result.append(
+            MethodAcross(
+                method=name,
+                kind=per[ordered[-1]].kind,
+                revisions=tuple(ordered),
+                senders=tuple((r, per[r].senders) for r in ordered),
+                classes=tuple((r, per[r].message, per[r].params, per[r].result) for r in ordered),
+                surface=(mine.message, mine.params, mine.result) if mine else ("", None, None),
+            )
+        )
+    return result
+
+
+def renamed(merged: Merged) -> dict[str, str]:
+    """Old definition name -> its surface name, for definitions renamed between revisions."""
+    return {
+        own: surface
+        for revision in merged.revisions
+        for own, surface in merged.names[revision].items()
+        if own != surface
+    }
