@@ -16,7 +16,8 @@ from codegen.emit.format import format_python
 from codegen.emit.stamp import header
 from codegen.errors import fail
 from codegen.limits import DEFAULT_LIMITS, Limits
-from codegen.emit.pipeline import ExampleSources, build_revision, root_files
+from codegen.emit.pipeline import BuiltRevision, ExampleSources, build_revision, prepared, root_files
+from codegen.surface import build as surface_build, tables as surface_tables
 DEFAULT_OUT = Path("generated") / "mcp_models"
 
 
@@ -111,6 +112,7 @@ def generate(
     errata_files: Sequence[Path] = (),
     disabled_errata: Sequence[str] = (),
     prune: bool = False,
+    surface: bool = True,
 ) -> GenerateResult:
     """Generate the packages of pinned revisions (all by default) into out; or, with check, compare.
 
@@ -121,6 +123,7 @@ def generate(
     disabled_errata: ids of built-in errata not to apply.
     prune: remove the packages of revisions out holds that this run does not generate (without it,
     such a run is refused).
+    surface: with two revisions or more, also the version-spanning `surface` package over them.
     """
     chosen = spec.select(revisions)
     output.guard_root(out, checking=check)  # before any work: a link, a file, a foreign folder
@@ -131,6 +134,8 @@ def generate(
         pin.revision: errata.Selection(pin.revision, tuple(errata_files), frozenset(disabled_errata)) for pin in chosen
     }
     fingerprint = "".join(s.fingerprint() for s in selections.values()) if errata_files or disabled_errata else ""
+    with_surface = surface and len(chosen) >= 2
+    fingerprint += "+surface" if with_surface else ""
     key = cache.run_key(chosen, options, limits, source, fingerprint) if use_cache else None
     record = cache.lookup(key, out) if key else None
     if record is not None:  # the output already is what this run would produce
@@ -140,8 +145,10 @@ def generate(
             return GenerateResult(fileset, summaries, cached=True)
         return GenerateResult(fileset, summaries, output.WriteReport(out, unchanged=len(record["files"])), cached=True)
     jobs: list[workers.Job] = []
+    schemas: dict[str, bytes] = {}
     for pin in chosen:
         fetched = spec.fetch(pin, source)
+        schemas[pin.revision] = fetched.data
         pages = spec.example_pages(pin.revision)
         examples = (
             ExampleSources(
@@ -158,7 +165,8 @@ def generate(
             )
         )
     if not check:  # the inputs are read; before generating: other revisions out holds need prune
-        output.guard_pruning(out, {pin.package for pin in chosen}, prune=prune)
+        kept = {pin.package for pin in chosen} | ({surface_build.PACKAGE} if with_surface else set[str]())
+        output.guard_pruning(out, kept, prune=prune)
     built = workers.build_all(
         jobs,
         workers=jobs_count,
@@ -170,10 +178,42 @@ def generate(
     files: dict[str, str] = dict(root_files([b.revision for b in built], latest, drafts=drafts))
     for item in built:
         files.update({f"{item.revision.package}/{name}": text for name, text in item.files.items()})
-    result = _finish(output.FileSet(out, files), [b.revision for b in built], check, prune=prune)
+    summarised = [b.revision for b in built]
+    if with_surface:
+        spanned = _surface(chosen, built, schemas, selections, limits, options)
+        files.update({f"{surface_build.PACKAGE}/{name}": text for name, text in spanned.files.items()})
+        summarised.append(spanned.revision)
+    result = _finish(output.FileSet(out, files), summarised, check, prune=prune)
     if key and result.in_sync:
         cache.save(key, files, [asdict(s) for s in result.summaries])
     return result
+
+
+def _surface(
+    chosen: Sequence[spec.Pin],
+    built: Sequence[BuiltRevision],
+    schemas: Mapping[str, bytes],
+    selections: Mapping[str, errata.Selection],
+    limits: Limits,
+    options: ir.Options,
+) -> BuiltRevision:
+    """The surface package over the revisions built, oldest first (the pins' own order)."""
+    order = [pin.revision for pin in spec.load_manifest()]
+    pairs = sorted(zip(chosen, built, strict=True), key=lambda pair: order.index(pair[0].revision))
+    revised = [
+        surface_tables.Revised(
+            pin.revision,
+            pin.package,
+            load.to_schema_doc(
+                prepared(pin.revision, schemas[pin.revision], limits, errata_selection=selections[pin.revision], options=options),
+                pin.revision,
+                limits,
+            ).document,
+            item.revision,
+        )
+        for pin, item in pairs
+    ]
+    return surface_build.build_surface(revised, limits=limits, options=options)
 
 
 def generate_schema(

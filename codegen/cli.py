@@ -105,6 +105,13 @@ AbsoluteLinksOpt = Annotated[
     bool,
     typer.Option("--absolute-links", help="Make the spec site's relative links in descriptions absolute."),
 ]
+NoSurfaceOpt = Annotated[
+    bool,
+    typer.Option(
+        "--no-surface",
+        help="Do not generate the version-spanning `surface` package (generated when a run has two revisions or more).",
+    ),
+]
 PinsOpt = Annotated[
     Path | None,
     typer.Option(
@@ -167,6 +174,7 @@ def generate(
     pins: PinsOpt = None,
     formatter: FormatterOpt = None,
     absolute_links: AbsoluteLinksOpt = False,
+    no_surface: NoSurfaceOpt = False,
     check: Annotated[bool, typer.Option("--check", help="Do not write; exit 1 with a diff if out is stale.")] = False,
     prune: PruneOpt = False,
     as_json: JsonOpt = False,
@@ -196,6 +204,7 @@ def generate(
         "disable_errata": tuple(disable_erratum) if disable_erratum else None,
         "formatter": formatter,
         "absolute_links": True if absolute_links else None,
+        "surface": False if no_surface else None,
         "prune": True if prune else None,  # not given: the config file decides
     }
     output = Output(as_json=as_json, quiet=quiet, verbose=verbose)
@@ -231,6 +240,7 @@ def check(
     pins: PinsOpt = None,
     formatter: FormatterOpt = None,
     absolute_links: AbsoluteLinksOpt = False,
+    no_surface: NoSurfaceOpt = False,
     prune: PruneOpt = False,
     as_json: JsonOpt = False,
     quiet: QuietOpt = False,
@@ -260,6 +270,7 @@ def check(
         "disable_errata": tuple(disable_erratum) if disable_erratum else None,
         "formatter": formatter,
         "absolute_links": True if absolute_links else None,
+        "surface": False if no_surface else None,
         "prune": True if prune else None,
     }
     output = Output(as_json=as_json, quiet=quiet, verbose=verbose)
@@ -499,6 +510,7 @@ def _generate(
                 errata_files=errata_files,
                 disabled_errata=settings.disable_errata,
                 prune=settings.prune,
+                surface=settings.surface,
             )
             progress.total = time.perf_counter() - began
         return _report(result, check, output, progress)

@@ -59,6 +59,9 @@ STARTER = '''
 # formatter = "black"
 # Make the spec site's relative links in descriptions (/specification/...) absolute.
 # absolute-links = false
+# The version-spanning `surface` package over the revisions a run generates (two or more): one
+# class per definition, send and receive at a negotiated revision (the flag is --no-surface).
+# surface = true
 # Remove the packages of revisions the output folder holds but a run does not generate
 # (without it, such a run is refused; the flag is --prune).
 # prune = false
@@ -93,6 +96,7 @@ class Settings(BaseModel):
     errata: tuple[str, ...] = ()
     disable_errata: tuple[str, ...] = Field(default=(), alias="disable-errata")
     prune: bool = False  # remove the packages of revisions a run does not generate (else refused)
+    surface: bool = True  # the version-spanning package, when a run generates two revisions or more
     pins: str | None = None  # the project's pins file, relative to pyproject.toml
     formatter: Literal["black", "ruff"] = "black"
     absolute_links: bool = Field(default=False, alias="absolute-links")

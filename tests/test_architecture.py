@@ -1,7 +1,8 @@
 """The generator's package tree is its pipeline: every import goes to the same stage or an earlier one.
 
 Stages, in the order data flows: base (errors, limits, resources, version) -> schema -> analysis ->
-emit -> output -> features (diff, tools, checks; none imports another) -> config, api -> cli ->
+emit -> output -> features (diff, tools, checks; none imports another) -> surface (built on the
+diff's renames) -> config, api -> cli ->
 the package facade. A module may import its own stage or earlier ones; an import from a later
 stage, between two features, or any import cycle fails here, naming the edge.
 """
@@ -23,6 +24,7 @@ STAGES: tuple[tuple[str, ...], ...] = (
     ("codegen.emit",),
     ("codegen.output",),
     ("codegen.diff", "codegen.tools", "codegen.checks"),
+    ("codegen.surface",),
     ("codegen.config", "codegen.api"),
     ("codegen.cli",),
     ("codegen.__main__", "codegen"),

@@ -16,7 +16,7 @@ from codegen.errors import CodegenError
 from codegen.limits import Limits
 from codegen.surface import tables
 from codegen.surface.merge import merge
-from codegen.schema.jsontypes import JSON, is_object
+from codegen.schema.jsontypes import JSON, is_array, is_object
 
 PACKAGE = "surface"
 LABEL = "surface"
@@ -111,7 +111,7 @@ def _descriptions_of(node: JSON, key: str) -> list[str]:
                 texts.append(description)
         for value in node.values():
             texts.extend(_descriptions_of(value, key))
-    elif isinstance(node, list):
+    elif is_array(node):
         for item in node:
             texts.extend(_descriptions_of(item, key))
     return texts

@@ -14,6 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from typing_extensions import TypeIs
+
 from codegen.diff.relation import essential
 from codegen.diff.renames import find_renames, similarity
 from codegen.schema import pointers
@@ -118,7 +120,7 @@ def _closest_object(ref: str, inline: JSON, defs: Mapping[str, JSON]) -> str:
     schema = defs.get(ref[len(DEFS_REF) :])
     if not _is_union(schema):
         return ref
-    arms = [arm for arm in (_ref_of(a) for a in schema[next(k for k in _UNIONS if k in schema)]) if arm is not None]
+    arms = [arm for arm in (_ref_of(a) for a in _arms(schema)) if arm is not None]
     scored = [(_coverage(inline, defs.get(arm[len(DEFS_REF) :])), arm) for arm in arms]
     best = max(scored, default=((0.0, 0.0), ref))
     return best[1] if best[0][0] >= SIMILAR else ref
@@ -241,7 +243,7 @@ def _object(versions: list[tuple[str, JSON]]) -> JSONObject:
     have = [revision for revision, _ in versions]
     properties: dict[str, list[tuple[str, JSON]]] = {}
     for revision, schema in reversed(versions):
-        for name, prop in (schema.get("properties") or {}).items():
+        for name, prop in _properties(schema).items():
             properties.setdefault(name, []).insert(0, (revision, prop))
     merged_props: JSONObject = {}
     for name, found in properties.items():
@@ -334,7 +336,7 @@ def _union_members(ref: str, defs: Mapping[str, JSON], seen: set[str]) -> set[st
         return set()
     seen.add(name)
     members: set[str] = set()
-    for arm in schema[next(k for k in _UNIONS if k in schema)]:
+    for arm in _arms(schema):
         if (inner := _ref_of(arm)) is not None:
             members.add(inner)
             members |= _union_members(inner, defs, seen)
@@ -365,6 +367,17 @@ def _distinct(schemas: list[JSON]) -> list[JSON]:
     return result
 
 
+def _arms(union: JSONObject) -> list[JSON]:
+    """The arms of a union schema (its one anyOf or oneOf)."""
+    arms: list[JSON] = union[next(k for k in _UNIONS if k in union)]
+    return arms
+
+
+def _properties(schema: JSON) -> JSONObject:
+    properties = schema.get("properties") if is_object(schema) else None
+    return properties if is_object(properties) else {}
+
+
 def _arms_of(schema: JSON) -> list[JSON]:
     if is_object(schema) and set(schema) - {"description", "title"} == {"anyOf"}:
         arms: list[JSON] = schema["anyOf"]
@@ -372,7 +385,7 @@ def _arms_of(schema: JSON) -> list[JSON]:
     return [schema]
 
 
-def _is_plain_object(schema: JSON) -> bool:
+def _is_plain_object(schema: object) -> TypeIs[JSONObject]:
     return (
         is_object(schema)
         and (schema.get("type") == "object" or ("type" not in schema and is_object(schema.get("properties"))))
@@ -380,13 +393,13 @@ def _is_plain_object(schema: JSON) -> bool:
     )
 
 
-def _is_array_of_items(schema: JSON) -> bool:
+def _is_array_of_items(schema: object) -> TypeIs[JSONObject]:
     return is_object(schema) and schema.get("type") == "array" and is_object(schema.get("items"))
 
 
-def _is_union(schema: JSON) -> bool:
+def _is_union(schema: object) -> TypeIs[JSONObject]:
     return is_object(schema) and sum(k in schema for k in _UNIONS) == 1 and "type" not in schema and "properties" not in schema
 
 
-def _is_enum(schema: JSON) -> bool:
+def _is_enum(schema: object) -> TypeIs[JSONObject]:
     return is_object(schema) and is_array(schema.get("enum"))
