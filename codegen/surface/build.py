@@ -21,7 +21,18 @@ from codegen.schema.jsontypes import JSON, is_array, is_object
 PACKAGE = "surface"
 LABEL = "surface"
 # What send and receive add to the package's API (wire.py); the models' and messages' names stay.
-WIRE_API = ("METHODS", "MethodAcross", "RevisionError", "parse_message", "revision_classes", "revision_of", "send", "to_revision")
+WIRE_API = (
+    "METHODS",
+    "MethodAcross",
+    "RevisionError",
+    "parse_as",
+    "parse_message",
+    "parse_result",
+    "revision_classes",
+    "revision_of",
+    "send",
+    "to_revision",
+)
 # Names of messages.py exported at the package's top: its parse functions read any revision's
 # wire and stay in `surface.messages`; the package's parse_message is the exact one of wire.py.
 MESSAGES_TYPES = ("AnyError", "AnyResult", "Envelope", "ErrorResponse", "Message", "MessageError", "ResultResponse", "union_arms")

@@ -7,7 +7,9 @@ negotiates one protocol version; these functions keep its wire exact:
 
 - `parse_message(raw, protocol_version=...)` validates against that revision's own models (a
   message the revision does not allow is rejected, even where another revision allows it) and
-  returns the surface's object.
+  returns the surface's object; `parse_result(method, raw, protocol_version=...)` and
+  `parse_as(SurfaceClass, raw, protocol_version=...)` do the same for a result and for any
+  definition.
 - `to_revision(obj, protocol_version)` gives that revision's exact model of a surface object, and
   `send(obj, protocol_version)` its wire JSON: keys that other revisions define and this one does
   not are dropped (their paths are listed in `dropped` when you pass a list); a required property
@@ -25,14 +27,15 @@ import importlib
 from collections.abc import Mapping
 from functools import cache
 from types import ModuleType
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from pydantic import BaseModel, ValidationError
 from typing_extensions import TypeIs
 
 from ._tables import ABSENT_MEANS, METHODS, PACKAGES, RENAMED, REVISIONS, SHAPES, MethodAcross
-from .messages import Message, MessageError, RawJSON
+from .messages import AnyResult, Message, MessageError, RawJSON
 from .messages import parse_message as _parse_any_revision
+from .messages import parse_result as _parse_any_result
 
 __all__ = [
     "METHODS",
@@ -40,12 +43,16 @@ __all__ = [
     "REVISIONS",
     "MethodAcross",
     "RevisionError",
+    "parse_as",
     "parse_message",
+    "parse_result",
     "revision_classes",
     "revision_of",
     "send",
     "to_revision",
 ]
+
+_M = TypeVar("_M", bound=BaseModel)
 
 # Where a received object keeps the keys it arrived with that its revision does not define
 # (another revision's keys, sent by a peer as its own extension): (revision, keys).
@@ -107,6 +114,36 @@ def parse_message(
     message = _parse_any_revision(raw, pending)
     _remember(exact, message, revision)
     return message
+
+
+def parse_result(method: str, raw: RawJSON | BaseModel, *, protocol_version: str) -> AnyResult:
+    """The result of a request for method, received in a session at protocol_version: validated by
+    that revision's own `parse_result`, returned as the surface's result."""
+    revision = revision_of(protocol_version)
+    exact: object = _package(revision).parse_result(method, raw)
+    result = cast("AnyResult", _parse_any_result(method, raw))
+    _remember(exact, result, revision)
+    return result
+
+
+def parse_as(model: type[_M], raw: RawJSON, *, protocol_version: str) -> _M:
+    """raw (JSON text or decoded) as a surface model class, validated first by that revision's own
+    class for it; a class the revision does not have is a RevisionError."""
+    revision = revision_of(protocol_version)
+    shape = SHAPES.get(model.__name__, {}).get(revision)
+    if shape is None or shape.model is None:
+        raise RevisionError(
+            f"{model.__name__} does not exist in revision {revision}", revision=revision
+        )
+    own = cast("type[BaseModel]", getattr(_models(revision), shape.model))
+    if isinstance(raw, bytes | bytearray | str):
+        exact: BaseModel = own.model_validate_json(raw)
+        parsed = model.model_validate_json(raw)
+    else:
+        exact = own.model_validate(raw)
+        parsed = model.model_validate(raw)
+    _remember(exact, parsed, revision)
+    return parsed
 
 
 def to_revision(
