@@ -27,9 +27,9 @@ import importlib
 from collections.abc import Mapping
 from functools import cache
 from types import ModuleType
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar, cast, overload
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError
 from typing_extensions import TypeIs
 
 from ._tables import ABSENT_MEANS, METHODS, PACKAGES, RENAMED, REVISIONS, SHAPES, MethodAcross
@@ -111,9 +111,22 @@ def parse_message(
         raise
     except own_error as exc:
         raise MessageError(str(exc)) from exc
-    message = _parse_any_revision(raw, pending)
+    message = _as_surface(exact, raw) or _parse_any_revision(raw, pending)
     _remember(exact, message, revision)
     return message
+
+
+def _as_surface(exact: object, raw: RawJSON) -> Message | None:
+    """raw as the surface class of the revision's own class for it: a method the revision does not
+    define stays a plain JSON-RPC request or notification, as that revision read it. None for a
+    class of the revision's messages module (a typed response): the surface's dispatch agrees."""
+    name = type(exact).__name__
+    model = getattr(importlib.import_module(".models", __package__), RENAMED.get(name, name), None)
+    if not (isinstance(model, type) and issubclass(model, BaseModel)) or "[" in name:
+        return None
+    if isinstance(raw, bytes | bytearray | str):
+        return cast("Message", model.model_validate_json(raw))
+    return cast("Message", model.model_validate(raw))
 
 
 def parse_result(method: str, raw: RawJSON | BaseModel, *, protocol_version: str) -> AnyResult:
@@ -126,24 +139,42 @@ def parse_result(method: str, raw: RawJSON | BaseModel, *, protocol_version: str
     return result
 
 
-def parse_as(model: type[_M], raw: RawJSON, *, protocol_version: str) -> _M:
-    """raw (JSON text or decoded) as a surface model class, validated first by that revision's own
-    class for it; a class the revision does not have is a RevisionError."""
+@overload
+def parse_as(model: type[_M], raw: RawJSON, *, protocol_version: str) -> _M: ...
+
+
+@overload
+def parse_as(model: object, raw: RawJSON, *, protocol_version: str) -> Any: ...
+
+
+def parse_as(model: Any, raw: RawJSON, *, protocol_version: str) -> Any:
+    """raw (JSON text or decoded) as a surface class or type alias (a union such as ContentBlock),
+    validated first by that revision's own type of the same name; one the revision does not have
+    is a RevisionError."""
     revision = revision_of(protocol_version)
-    shape = SHAPES.get(model.__name__, {}).get(revision)
-    if shape is None or shape.model is None:
-        raise RevisionError(
-            f"{model.__name__} does not exist in revision {revision}", revision=revision
-        )
-    own = cast("type[BaseModel]", getattr(_models(revision), shape.model))
-    if isinstance(raw, bytes | bytearray | str):
-        exact: BaseModel = own.model_validate_json(raw)
-        parsed = model.model_validate_json(raw)
+    target: Any = model  # kept apart: the checks below narrow `model`
+    name = str(getattr(model, "__name__", model))
+    if isinstance(model, type) and issubclass(model, BaseModel):
+        shape = SHAPES.get(name, {}).get(revision)
+        own: object = getattr(_models(revision), shape.model) if shape and shape.model else None
     else:
-        exact = own.model_validate(raw)
-        parsed = model.model_validate(raw)
+        own = getattr(_models(revision), name, None)
+    if own is None:
+        raise RevisionError(f"{name} does not exist in revision {revision}", revision=revision)
+    if isinstance(raw, bytes | bytearray | str):
+        exact = _adapter(own).validate_json(raw)
+        parsed = _adapter(target).validate_json(raw)
+    else:
+        exact = _adapter(own).validate_python(raw)
+        parsed = _adapter(target).validate_python(raw)
     _remember(exact, parsed, revision)
     return parsed
+
+
+@cache
+def _adapter(model: Any) -> TypeAdapter[Any]:
+    adapter: TypeAdapter[Any] = TypeAdapter(model)
+    return adapter
 
 
 def to_revision(
