@@ -40,15 +40,30 @@ def document(revision: str) -> dict[str, Any]:
 
 
 @cache
-def _validator(revision: str, definition: str) -> Any:
+def _validator(revision: str, where: str) -> Any:
     doc = document(revision)
-    schema = {**doc, "$ref": f"#/$defs/{definition}"}
+    schema = {**doc, "$ref": where if where.startswith("#/") else f"#/$defs/{where}"}
     return jsonschema.validators.Draft202012Validator(schema)
 
 
-def accepts(revision: str, definition: str, value: Any) -> bool:
-    """Whether the revision's JSON Schema accepts value as definition (which it must have)."""
-    return bool(_validator(revision, definition).is_valid(value))
+def accepts(revision: str, where: str, value: Any) -> bool:
+    """Whether the revision's JSON Schema accepts value as a definition it has (by name) or as the
+    schema at a pointer."""
+    return bool(_validator(revision, where).is_valid(value))
+
+
+@cache
+def _merged() -> Any:
+    from codegen.surface.merge import merge
+
+    return merge([(revision, document(revision)) for revision in SPANNED])
+
+
+def place(revision: str, surface_name: str) -> str | None:
+    """Where a surface definition is in the revision's own schema: its definition (under its own
+    name there), or the place an older revision wrote it inline; None where the revision lacks it."""
+    origins: dict[str, str] = _merged().origins[revision]
+    return origins.get(surface_name)
 
 
 def own_name(revision: str, surface_name: str) -> str | None:

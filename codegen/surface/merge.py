@@ -90,11 +90,21 @@ def _add_equal_origins(
 
 
 def _origins(names: Mapping[str, str], hoisted: Mapping[str, str]) -> dict[str, str]:
-    native = {surface: own for own, surface in names.items()}
-    result = {surface: DEFS_REF + pointers.escape(own) for surface, own in native.items()}
-    for name, where in hoisted.items():
-        owner, _, rest = where[len(DEFS_REF) :].partition("/")
-        result.setdefault(name, DEFS_REF + pointers.escape(native.get(owner, owner)) + "/" + rest)
+    """Surface definition -> its pointer in the revision's own document. A definition hoisted out
+    of another hoisted one (NotificationMetaObject out of NotificationParams, itself inline in
+    2024-11-05's notifications) is found through its owner's place."""
+    result = {surface: DEFS_REF + pointers.escape(own) for own, surface in names.items()}
+    pending = dict(hoisted)
+    while pending:
+        placed = False
+        for name, where in list(pending.items()):
+            owner, _, rest = where[len(DEFS_REF) :].partition("/")
+            if owner in result:
+                result.setdefault(name, result[owner] + "/" + rest)
+                del pending[name]
+                placed = True
+        if not placed:
+            break  # an owner with no place in this revision: its hoisted parts have none either
     return result
 
 
@@ -247,8 +257,17 @@ def _object(versions: list[tuple[str, JSON]]) -> JSONObject:
             properties.setdefault(name, []).insert(0, (revision, prop))
     merged_props: JSONObject = {}
     for name, found in properties.items():
-        prop = _widest(found)
         where = [revision for revision, _ in found]
+        # a revision without the property that types every other key (additionalProperties given)
+        # lets it hold what that schema allows: 2026-07-28's outputSchema takes any `type`
+        otherwise = [
+            (revision, schema["additionalProperties"] if is_object(schema["additionalProperties"]) else {})
+            for revision, schema in versions
+            if revision not in where and schema.get("additionalProperties", False) is not False
+        ]
+        prop = _widest(sorted(found + otherwise, key=lambda pair: have.index(pair[0])))
+        if otherwise and is_object(prop) and is_object(found[-1][1]):
+            prop = {**prop, **{k: found[-1][1][k] for k in ("description", "title") if k in found[-1][1]}}
         if where != have and is_object(prop):
             prop = {**prop, "description": _with_revisions(prop.get("description"), "This property", where)}
         merged_props[name] = prop

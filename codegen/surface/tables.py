@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from codegen.analysis import ir
-from codegen.schema import pointers
+from codegen.schema import pointers, schemas
 from codegen.schema.jsontypes import JSON, is_object
 from codegen.surface.merge import DEFS_REF, Merged
 
@@ -78,6 +78,7 @@ def _shape(revised: Revised, pointer: str) -> Shape | None:
     node = _through_refs(revised.document, node)
     if not is_object(node):
         return None
+    node = schemas.flatten_all_of(node, lambda ref: pointers.resolve(revised.document, ref))
     properties = node.get("properties")
     keys = tuple(sorted(properties)) if is_object(properties) else ()
     required = tuple(sorted(k for k in node.get("required") or () if isinstance(k, str)))

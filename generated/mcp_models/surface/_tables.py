@@ -876,8 +876,27 @@ SHAPES: dict[str, dict[str, Shape]] = {
     "CancelTaskResult": {
         "2025-11-25": Shape(
             "CancelTaskResult",
-            _NO_KEYS,
-            _NO_KEYS,
+            frozenset(
+                (
+                    "_meta",
+                    "createdAt",
+                    "lastUpdatedAt",
+                    "pollInterval",
+                    "status",
+                    "statusMessage",
+                    "taskId",
+                    "ttl",
+                )
+            ),
+            frozenset(
+                (
+                    "createdAt",
+                    "lastUpdatedAt",
+                    "status",
+                    "taskId",
+                    "ttl",
+                )
+            ),
             True,
         ),
     },
@@ -3330,8 +3349,27 @@ SHAPES: dict[str, dict[str, Shape]] = {
     "GetTaskResult": {
         "2025-11-25": Shape(
             "GetTaskResult",
-            _NO_KEYS,
-            _NO_KEYS,
+            frozenset(
+                (
+                    "_meta",
+                    "createdAt",
+                    "lastUpdatedAt",
+                    "pollInterval",
+                    "status",
+                    "statusMessage",
+                    "taskId",
+                    "ttl",
+                )
+            ),
+            frozenset(
+                (
+                    "createdAt",
+                    "lastUpdatedAt",
+                    "status",
+                    "taskId",
+                    "ttl",
+                )
+            ),
             True,
         ),
     },
@@ -3374,14 +3412,36 @@ SHAPES: dict[str, dict[str, Shape]] = {
     "HeaderMismatchErrorError": {
         "2026-07-28": Shape(
             "HeaderMismatchErrorError",
-            _NO_KEYS,
-            _NO_KEYS,
+            frozenset(
+                (
+                    "code",
+                    "data",
+                    "message",
+                )
+            ),
+            frozenset(
+                (
+                    "code",
+                    "message",
+                )
+            ),
             False,
         ),
         "draft": Shape(
             "HeaderMismatchErrorError",
-            _NO_KEYS,
-            _NO_KEYS,
+            frozenset(
+                (
+                    "code",
+                    "data",
+                    "message",
+                )
+            ),
+            frozenset(
+                (
+                    "code",
+                    "message",
+                )
+            ),
             False,
         ),
     },
@@ -4525,26 +4585,6 @@ SHAPES: dict[str, dict[str, Shape]] = {
         "draft": Shape(
             None,
             _NO_KEYS,
-            _NO_KEYS,
-            True,
-        ),
-    },
-    "JSONRPCRequestParamsMeta": {
-        "2024-11-05": Shape(
-            "JSONRPCRequestParamsMeta",
-            frozenset(("progressToken",)),
-            _NO_KEYS,
-            False,
-        ),
-        "2025-03-26": Shape(
-            "JSONRPCRequestParamsMeta",
-            frozenset(("progressToken",)),
-            _NO_KEYS,
-            False,
-        ),
-        "2025-06-18": Shape(
-            "JSONRPCRequestParamsMeta",
-            frozenset(("progressToken",)),
             _NO_KEYS,
             True,
         ),
@@ -6080,14 +6120,38 @@ SHAPES: dict[str, dict[str, Shape]] = {
     "MissingRequiredClientCapabilityErrorError": {
         "2026-07-28": Shape(
             "MissingRequiredClientCapabilityErrorError",
-            _NO_KEYS,
-            _NO_KEYS,
+            frozenset(
+                (
+                    "code",
+                    "data",
+                    "message",
+                )
+            ),
+            frozenset(
+                (
+                    "code",
+                    "data",
+                    "message",
+                )
+            ),
             False,
         ),
         "draft": Shape(
             "MissingRequiredClientCapabilityErrorError",
-            _NO_KEYS,
-            _NO_KEYS,
+            frozenset(
+                (
+                    "code",
+                    "data",
+                    "message",
+                )
+            ),
+            frozenset(
+                (
+                    "code",
+                    "data",
+                    "message",
+                )
+            ),
             False,
         ),
     },
@@ -6278,6 +6342,24 @@ SHAPES: dict[str, dict[str, Shape]] = {
         ),
     },
     "NotificationMetaObject": {
+        "2024-11-05": Shape(
+            None,
+            _NO_KEYS,
+            _NO_KEYS,
+            True,
+        ),
+        "2025-03-26": Shape(
+            None,
+            _NO_KEYS,
+            _NO_KEYS,
+            True,
+        ),
+        "2025-06-18": Shape(
+            None,
+            _NO_KEYS,
+            _NO_KEYS,
+            True,
+        ),
         "2025-11-25": Shape(
             None,
             _NO_KEYS,
@@ -7748,6 +7830,24 @@ SHAPES: dict[str, dict[str, Shape]] = {
         ),
     },
     "RequestMetaObject": {
+        "2024-11-05": Shape(
+            "ListRootsRequestParamsMeta",
+            frozenset(("progressToken",)),
+            _NO_KEYS,
+            False,
+        ),
+        "2025-03-26": Shape(
+            "ListRootsRequestParamsMeta",
+            frozenset(("progressToken",)),
+            _NO_KEYS,
+            False,
+        ),
+        "2025-06-18": Shape(
+            "ListRootsRequestParamsMeta",
+            frozenset(("progressToken",)),
+            _NO_KEYS,
+            True,
+        ),
         "2025-11-25": Shape(
             "CallToolRequestParamsMeta",
             frozenset(("progressToken",)),
@@ -9852,8 +9952,27 @@ SHAPES: dict[str, dict[str, Shape]] = {
     "TaskStatusNotificationParams": {
         "2025-11-25": Shape(
             "TaskStatusNotificationParams",
-            _NO_KEYS,
-            _NO_KEYS,
+            frozenset(
+                (
+                    "_meta",
+                    "createdAt",
+                    "lastUpdatedAt",
+                    "pollInterval",
+                    "status",
+                    "statusMessage",
+                    "taskId",
+                    "ttl",
+                )
+            ),
+            frozenset(
+                (
+                    "createdAt",
+                    "lastUpdatedAt",
+                    "status",
+                    "taskId",
+                    "ttl",
+                )
+            ),
             False,
         ),
     },
@@ -10792,8 +10911,20 @@ SHAPES: dict[str, dict[str, Shape]] = {
     "URLElicitationRequiredErrorError": {
         "2025-11-25": Shape(
             "URLElicitationRequiredErrorError",
-            _NO_KEYS,
-            _NO_KEYS,
+            frozenset(
+                (
+                    "code",
+                    "data",
+                    "message",
+                )
+            ),
+            frozenset(
+                (
+                    "code",
+                    "data",
+                    "message",
+                )
+            ),
             False,
         ),
     },
@@ -10945,14 +11076,38 @@ SHAPES: dict[str, dict[str, Shape]] = {
     "UnsupportedProtocolVersionErrorError": {
         "2026-07-28": Shape(
             "UnsupportedProtocolVersionErrorError",
-            _NO_KEYS,
-            _NO_KEYS,
+            frozenset(
+                (
+                    "code",
+                    "data",
+                    "message",
+                )
+            ),
+            frozenset(
+                (
+                    "code",
+                    "data",
+                    "message",
+                )
+            ),
             False,
         ),
         "draft": Shape(
             "UnsupportedProtocolVersionErrorError",
-            _NO_KEYS,
-            _NO_KEYS,
+            frozenset(
+                (
+                    "code",
+                    "data",
+                    "message",
+                )
+            ),
+            frozenset(
+                (
+                    "code",
+                    "data",
+                    "message",
+                )
+            ),
             False,
         ),
     },
