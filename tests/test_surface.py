@@ -465,3 +465,13 @@ def test_surface_aliases_are_type_alias_objects_of_the_union_arms() -> None:
     with pytest.raises(s.RevisionError, match="ContentBlock does not exist in revision 2024-11-05"):
         s.parse_as(s.ContentBlock, {"type": "text", "text": "x"}, protocol_version="2024-11-05")
     assert type(parsed) is s.TextContent
+
+
+def test_the_docs_page_example_runs() -> None:
+    from .conftest import REPO
+
+    text = (REPO / "docs" / "surface.md").read_text(encoding="utf-8")
+    blocks = [block.split("```", 1)[0] for block in text.split("```python\n")[1:]]
+    assert blocks
+    for block in blocks:
+        exec(compile(block, "docs/surface.md", "exec", dont_inherit=True), {"__name__": "docs_surface"})

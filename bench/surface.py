@@ -1,0 +1,114 @@
+"""The surface package against the per-revision packages it spans, in the same run.
+
+    .venv/bin/python bench/surface.py [--rounds 9] [--repeat 20] [--revision 2025-11-25]
+
+- receive: the revision's spec-example messages (2026-07-28's examples, those the revision's own
+  schema takes), read at that revision: `surface.parse_message(raw, protocol_version=R)` (the
+  revision's exact check, then the surface's object) vs `R.parse_message(raw)`;
+- send: the received objects to wire JSON at that revision: `surface.send(obj, R)` (sieve, the
+  revision's model, dump) vs `obj.model_dump_json()` on the revision's own objects;
+- import: cold `import` of the surface plus its names, vs the revision package plus its names, in
+  fresh interpreters (alternating).
+
+Ratios are ours / peer: below 1.0 the surface is slower. It pays by design for a second
+validation (the revision's exact one, then its own) and a walk of the object on each side.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import statistics
+import subprocess
+import sys
+
+from _common import REPO, interleaved, message_corpus, ratio, table
+
+PROBE = r"""
+import sys, time, json
+sys.path.insert(0, {generated!r})
+import pydantic
+t0 = time.perf_counter()
+import {module} as package
+names = [getattr(package, n) for n in ("CallToolRequest", "CallToolResult", "Tool", "parse_message")]
+print(json.dumps(time.perf_counter() - t0))
+"""
+
+
+def _import_seconds(module: str) -> float:
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE.format(generated=str(REPO / "generated"), module=module)],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    return float(json.loads(done.stdout))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rounds", type=int, default=9)
+    parser.add_argument("--repeat", type=int, default=20)
+    parser.add_argument("--revision", default="2026-07-28")
+    args = parser.parse_args()
+    revision = args.revision
+    surface = importlib.import_module("mcp_models.surface")
+    package = importlib.import_module(f"mcp_models.{surface.wire.PACKAGES[revision]}")
+    corpus = []
+    for sample in message_corpus("2026-07-28"):
+        pending = {json.loads(sample.raw).get("id"): sample.method} if sample.method else None
+        try:
+            package.parse_message(sample.raw, pending=pending)
+        except ValueError:
+            continue  # not a message of this revision
+        corpus.append((sample.raw, pending))
+    received = [surface.parse_message(raw, protocol_version=revision, pending=p) for raw, p in corpus]
+    own = [package.parse_message(raw, pending=p) for raw, p in corpus]
+    for ours, theirs in zip(received, own, strict=True):  # like is compared with like
+        assert json.loads(surface.send(ours, revision)) == json.loads(theirs.model_dump_json())
+
+    def receive_surface() -> int:
+        for _ in range(args.repeat):
+            for raw, pending in corpus:
+                surface.parse_message(raw, protocol_version=revision, pending=pending)
+        return args.repeat * len(corpus)
+
+    def receive_revision() -> int:
+        for _ in range(args.repeat):
+            for raw, pending in corpus:
+                package.parse_message(raw, pending=pending)
+        return args.repeat * len(corpus)
+
+    def send_surface() -> int:
+        for _ in range(args.repeat):
+            for message in received:
+                surface.send(message, revision)
+        return args.repeat * len(received)
+
+    def send_revision() -> int:
+        for _ in range(args.repeat):
+            for message in own:
+                message.model_dump_json()
+        return args.repeat * len(own)
+
+    timings = interleaved(
+        {"receive surface": receive_surface, "receive revision": receive_revision,
+         "send surface": send_surface, "send revision": send_revision},
+        args.rounds,
+    )  # fmt: skip
+    imports: dict[str, list[float]] = {"surface": [], "revision": []}
+    for _ in range(args.rounds):
+        imports["surface"].append(_import_seconds("mcp_models.surface"))
+        imports["revision"].append(_import_seconds(f"mcp_models.{surface.wire.PACKAGES[revision]}"))
+    rows = [("layer", "surface", f"{revision} package", "ratio surface/revision")]
+    for layer in ("receive", "send"):
+        ours, peer = timings[f"{layer} surface"], timings[f"{layer} revision"]
+        rows.append((f"{layer} (msg/s)", f"{ours.median:,.0f}", f"{peer.median:,.0f}", f"{ratio(ours, peer):.2f}x"))
+    ours_import, peer_import = statistics.median(imports["surface"]), statistics.median(imports["revision"])
+    rows.append(("import + names (ms)", f"{ours_import * 1000:.1f}", f"{peer_import * 1000:.1f}", f"{ours_import / peer_import:.2f}x (time)"))
+    print(f"{len(corpus)} messages of {revision}, {args.rounds} rounds x {args.repeat}")
+    print(table(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
