@@ -260,7 +260,7 @@ def _object(versions: list[tuple[str, JSON]]) -> JSONObject:
         where = [revision for revision, _ in found]
         # a revision without the property that types every other key (additionalProperties given)
         # lets it hold what that schema allows: 2026-07-28's outputSchema takes any `type`
-        otherwise = [
+        otherwise: list[tuple[str, JSON]] = [
             (revision, schema["additionalProperties"] if is_object(schema["additionalProperties"]) else {})
             for revision, schema in versions
             if revision not in where and schema.get("additionalProperties", False) is not False
