@@ -175,7 +175,7 @@ def generate(
     released = [b for b, pin in zip(built, chosen, strict=True) if pin.released]
     latest = max(released, key=lambda b: b.revision.revision) if released else None
     drafts = [b.revision.revision for b, pin in zip(built, chosen, strict=True) if not pin.released]
-    files: dict[str, str] = dict(root_files([b.revision for b in built], latest, drafts=drafts))
+    files: dict[str, str] = dict(root_files([b.revision for b in built], latest, drafts=drafts, surface=with_surface))
     for item in built:
         files.update({f"{item.revision.package}/{name}": text for name, text in item.files.items()})
     summarised = [b.revision for b in built]

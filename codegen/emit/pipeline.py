@@ -109,11 +109,20 @@ def build_models(doc: load.SchemaDoc, model: ir.Revision, stamp: str) -> tuple[s
 
 
 def root_files(
-    revisions: list[ir.Revision], latest: BuiltRevision | None = None, *, drafts: Sequence[str] = ()
+    revisions: list[ir.Revision],
+    latest: BuiltRevision | None = None,
+    *,
+    drafts: Sequence[str] = (),
+    surface: bool = False,
 ) -> dict[str, str]:
     """The root package: the version registry, `latest`, py.typed. drafts: revisions not released."""
     files = render.root_files(
-        revisions, header(), latest.revision if latest else None, latest.exports if latest else (), drafts=drafts
+        revisions,
+        header(),
+        latest.revision if latest else None,
+        latest.exports if latest else (),
+        drafts=drafts,
+        surface=surface,
     )
     formatter = revisions[0].options.formatter if revisions else "black"
     return format_files(files, formatter=formatter)

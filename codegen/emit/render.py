@@ -402,6 +402,7 @@ def root_files(
     latest_exports: Sequence[str],
     *,
     drafts: Sequence[str] = (),
+    surface: bool = False,
 ) -> dict[str, str]:
     released = [r for r in revisions if r.revision not in drafts]
     unreleased = [r for r in revisions if r.revision in drafts]
@@ -413,6 +414,7 @@ def root_files(
             released=sorted(released, key=lambda r: r.revision),
             drafts=unreleased,
             latest=latest,
+            surface=surface,
         ),
         "py.typed": "",
     }

@@ -8,6 +8,8 @@
 - `v2026_07_28`: revision 2026-07-28
 - `draft`: revision draft
 - `latest`: the newest released revision (2026-07-28)
+- `surface`: one model per definition over all of them, read and written at a negotiated
+  revision (`surface.parse_message(raw, protocol_version=...)`, `surface.send(obj, version)`)
 
 The version registry: `PROTOCOL_VERSIONS` (released, oldest first), `DRAFT_VERSIONS`,
 `LATEST_PROTOCOL_VERSION`, and `revision_module(version)`, the subpackage of a negotiated
