@@ -94,6 +94,12 @@ def _wire_names(model: type[BaseModel]) -> dict[str, str]:
     return {field.alias or name: name for name, field in model.model_fields.items()}
 
 
+@cache
+def _attribute_wire(model: type[BaseModel]) -> dict[str, str]:
+    """Attribute name -> wire key, for a model's declared fields."""
+    return {name: field.alias or name for name, field in model.model_fields.items()}
+
+
 def parse_message(
     raw: RawJSON, *, protocol_version: str, pending: Mapping[str | int, str] | None = None
 ) -> Message:
@@ -278,13 +284,18 @@ def _fit(value: object, wire: Any, revision: str, path: str, dropped: list[str] 
         arrived = _arrived(value, revision)
         fitted: dict[str, Any] = {}
         for key, item in cast("dict[str, Any]", wire).items():
-            here = f"{path}/{key.replace('~', '~0').replace('/', '~1')}"
-            if key in shape.keys and key in attributes:
-                fitted[key] = _fit(getattr(value, attributes[key]), item, revision, here, dropped)
-            elif key in shape.keys or shape.open or key not in attributes or key in arrived:
-                fitted[key] = item  # defined here, allowed here, no revision's key, or came so
+            if key in shape.keys:
+                attribute = attributes.get(key)
+                if attribute is not None and isinstance(item, dict | list):
+                    fitted[key] = _fit(
+                        getattr(value, attribute), item, revision, _step(path, key), dropped
+                    )
+                else:
+                    fitted[key] = item
+            elif shape.open or key not in attributes or key in arrived:
+                fitted[key] = item  # allowed here, no revision's key, or came so
             elif dropped is not None:
-                dropped.append(here)
+                dropped.append(_step(path, key))
         for key, meaning in ABSENT_MEANS.items():
             if key in shape.required and key not in fitted:
                 fitted[key] = meaning
@@ -292,16 +303,34 @@ def _fit(value: object, wire: Any, revision: str, path: str, dropped: list[str] 
     if isinstance(value, list | tuple) and _is_array(wire):
         items = cast("list[object]", value)
         return [
-            _fit(item, dumped, revision, f"{path}/{index}", dropped)
+            (
+                _fit(item, dumped, revision, f"{path}/{index}", dropped)
+                if isinstance(dumped, dict | list)
+                else dumped
+            )
             for index, (item, dumped) in enumerate(zip(items, wire, strict=False))
         ]
     if isinstance(value, dict) and isinstance(wire, dict):
         members = cast("dict[str, object]", value)
         return {
-            key: _fit(members.get(key), dumped, revision, f"{path}/{key}", dropped)
+            key: (
+                _fit(members.get(key), dumped, revision, _step(path, key), dropped)
+                if isinstance(dumped, dict | list)
+                else dumped
+            )
             for key, dumped in cast("dict[str, Any]", wire).items()
         }
     return wire
+
+
+def _step(path: str, key: str) -> str:
+    """path extended by one JSON pointer token."""
+    return f"{path}/{key.replace('~', '~0').replace('/', '~1')}"
+
+
+def _holds_objects(value: object) -> bool:
+    """Whether a value may hold models below it (a model, a list or a map)."""
+    return isinstance(value, BaseModel | list | tuple | dict)
 
 
 def _is_array(value: object) -> TypeIs[list[Any]]:
@@ -325,16 +354,19 @@ def _remember(exact: object, surface: object, revision: str) -> None:
     surface object, so that sending it back at this revision keeps it."""
     if isinstance(exact, BaseModel) and isinstance(surface, BaseModel):
         declared = _wire_names(type(surface))
-        extra = exact.__pydantic_extra__ or {}
-        foreign = frozenset(key for key in extra if key in declared)
-        if foreign:
-            private = dict(surface.__pydantic_private__ or {})
-            private[_ARRIVED] = (revision, foreign)
-            object.__setattr__(surface, "__pydantic_private__", private)
-        own = _wire_names(type(exact))
-        for key, attribute in declared.items():
-            if key in own:
-                _remember(getattr(exact, own[key]), getattr(surface, attribute), revision)
+        extra = exact.__pydantic_extra__
+        if extra:
+            foreign = frozenset(key for key in extra if key in declared)
+            if foreign:
+                private = dict(surface.__pydantic_private__ or {})
+                private[_ARRIVED] = (revision, foreign)
+                object.__setattr__(surface, "__pydantic_private__", private)
+        wire_of = _attribute_wire(type(exact))
+        for attribute in exact.model_fields_set:
+            mine: object = getattr(exact, attribute)
+            key = wire_of.get(attribute)
+            if key is not None and key in declared and _holds_objects(mine):
+                _remember(mine, getattr(surface, declared[key]), revision)
     elif isinstance(exact, list | tuple) and isinstance(surface, list | tuple):
         for mine, theirs in zip(
             cast("list[object]", exact), cast("list[object]", surface), strict=False
