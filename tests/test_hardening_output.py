@@ -420,15 +420,15 @@ def all_revisions(tmp_path: Path) -> Path:
     return out
 
 
-def test_generating_one_revision_into_a_folder_of_six_needs_prune(
+def test_generating_one_revision_into_a_folder_of_six_and_the_surface_needs_prune(
     all_revisions: Path, env: dict[str, str], watched: Watch
 ) -> None:
     watched.append(all_revisions)
     result = support.run(["generate", "-r", "2025-11-25", "--out", str(all_revisions)], env=env)
     line = _refused(
-        result, "MCG605", "delete: -r 2025-11-25 into six revisions", phrase="would remove 5 previously generated"
+        result, "MCG605", "delete: -r 2025-11-25 into six revisions", phrase="would remove 6 previously generated"
     )
-    assert "draft, v2024_11_05, v2025_03_26, v2025_06_18, v2026_07_28" in line and "--prune" in line
+    assert "draft, surface, v2024_11_05, v2025_03_26, v2025_06_18, v2026_07_28" in line and "--prune" in line
 
 
 @pytest.mark.parametrize("how", ["flag", "config"])
