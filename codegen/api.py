@@ -16,7 +16,9 @@ from codegen.emit.format import format_python
 from codegen.emit.stamp import header
 from codegen.errors import fail
 from codegen.limits import DEFAULT_LIMITS, Limits
+from codegen.emit.pipeline import STAGES as PIPELINE_STAGES
 from codegen.emit.pipeline import BuiltRevision, ExampleSources, build_revision, prepared, root_files
+from codegen.schema.jsontypes import is_object
 from codegen.surface import build as surface_build, tables as surface_tables
 DEFAULT_OUT = Path("generated") / "mcp_models"
 
@@ -417,3 +419,122 @@ def _safe_label(label: str) -> str:
     """A revision label that is safe in a generated comment or string: [A-Za-z0-9._-] only."""
     cleaned = "".join(c if c.isascii() and (c.isalnum() or c in "._-") else "-" for c in label)
     return cleaned.strip("-") or "custom"
+
+
+# -- The rest of what the CLI runs: pins, examples, diff. The CLI imports no stage module itself. --
+
+Options = ir.Options  # how to shape the output (the CLI builds one from flags and config)
+STAGES = PIPELINE_STAGES  # the stages of one revision, as a progress display reports them
+Interrupted = output.Interrupted
+stop_on_signals = output.stop_on_signals
+
+
+def use_project_pins(pins_file: Path | None) -> None:
+    """Overlay a project's pins file on the shipped pins for the rest of this process."""
+    spec.use_project_pins(pins_file)
+
+
+def pinned_revision_count() -> int:
+    return len(spec.load_manifest())
+
+
+def pin_rows() -> list[dict[str, object]]:
+    """The pinned revisions, one row each (what `spec list` prints)."""
+    return [
+        {
+            "revision": pin.revision,
+            "package": pin.package,
+            "repository": pin.repository,
+            "commit": pin.commit,
+            "path": pin.path,
+            "sha256": pin.sha256,
+            "released": pin.released,
+            "cached": spec.cached(pin) is not None,
+            "pinned-by": "project" if pin.home else "mcp-codegen",
+        }
+        for pin in spec.load_manifest()
+    ]
+
+
+def fetch_pinned(revisions: Sequence[str] | None, spec_source: str | None, *, keep: bool) -> list[tuple[str, str]]:
+    """Fetch and verify each pinned schema ((revision, where it was read or stored)); with keep, also
+    store it in the cache."""
+    verified: list[tuple[str, str]] = []
+    for pin in spec.select(revisions):
+        fetched = spec.fetch(pin, spec.resolve_source(spec_source))
+        verified.append((pin.revision, str(spec.store(pin, fetched.data)) if keep else fetched.location))
+    return verified
+
+
+@dataclass(frozen=True)
+class Bump:
+    old: spec.Pin
+    new: spec.Pin
+    location: str  # where the new schema was read
+    compared: bool  # whether the previous schema was at hand to compare definitions
+    added: tuple[str, ...] = ()
+    removed: tuple[str, ...] = ()
+    changed: tuple[str, ...] = ()
+
+
+def bump_pin(revision: str, commit: str, *, spec_source: str | None, pins_file: Path) -> Bump:
+    """Re-pin a revision to another commit in the project's pins file, and what changed in its definitions."""
+    previous = spec.find_pin(revision)
+    old_path = spec.bundled(previous) or spec.cached(previous)
+    old_data = old_path.read_bytes() if old_path is not None else None
+    location, data = spec.read_unpinned(revision, spec.resolve_source(spec_source), previous, commit)
+    old, new = spec.bump(revision, commit, data, pins_file)
+    if old_data is None:
+        return Bump(old, new, location, compared=False)
+    before, after = _definitions(old_data), _definitions(data)
+    return Bump(
+        old,
+        new,
+        location,
+        compared=True,
+        added=tuple(sorted(after.keys() - before.keys())),
+        removed=tuple(sorted(before.keys() - after.keys())),
+        changed=tuple(sorted(k for k in before.keys() & after.keys() if before[k] != after[k])),
+    )
+
+
+def _definitions(data: bytes) -> dict[str, object]:
+    import json
+
+    document: object = json.loads(data)
+    if not is_object(document):
+        return {}
+    defs: object = document.get("$defs", document.get("definitions"))
+    return dict(defs) if is_object(defs) else {}
+
+
+def examples(out: Path, revisions: Sequence[str] | None, spec_source: str | None, docs: str | None, *, as_json: bool) -> list[str]:
+    """The `examples` report's lines (as_json: one JSON text)."""
+    from codegen.checks import examples as report
+
+    reports = report.report(out, list(revisions) if revisions else None, spec_source, docs)
+    return [report.as_json(reports)] if as_json else list(report.as_text(reports))
+
+
+def diff_formats() -> tuple[str, ...]:
+    from codegen.diff import render as diff_render
+
+    return tuple(diff_render.FORMATS)
+
+
+@dataclass(frozen=True)
+class DiffOutcome:
+    text: str
+    breaking: bool
+    empty: bool
+
+
+def diff(
+    old: str, new: str, *, fmt: str, color: bool, spec_source: str | None, descriptions: bool, python_api: bool
+) -> DiffOutcome:
+    """The revision diff rendered in fmt, and whether it breaks someone or is empty."""
+    from codegen import diff as revision_diff
+    from codegen.diff import render as diff_render
+
+    report = revision_diff.diff(old, new, spec_source=spec_source, descriptions=descriptions, python_api=python_api)
+    return DiffOutcome(diff_render.render(report, fmt, color=color), report.breaking, report.empty)

@@ -20,7 +20,6 @@ import typer
 from codegen.version import __version__
 from codegen.api import GenerateResult
 from codegen.errors import CodegenError, ExitCode, flat, printable
-from codegen.schema.jsontypes import is_object
 from codegen.limits import DEFAULT_LIMITS
 
 app = typer.Typer(
@@ -306,12 +305,12 @@ def examples(
 
     def run() -> int:
         from codegen import api
-        from codegen.checks import examples as report_examples
-        reports = report_examples.report(out or api.DEFAULT_OUT, revision, spec_source, docs)
+
+        lines = api.examples(out or api.DEFAULT_OUT, revision, spec_source, docs, as_json=as_json)
         if as_json:
-            _say_block(report_examples.as_json(reports))
+            _say_block(lines[0])
         else:
-            for line in report_examples.as_text(reports):
+            for line in lines:
                 _say(line)
         return ExitCode.OK
 
@@ -344,19 +343,25 @@ def diff(
     the wire (classified by who sends what) and the generated Python API."""
 
     def run() -> int:
-        from codegen import diff as revision_diff
-        from codegen.diff import render
+        from codegen import api
         from codegen.errors import fail
+
         chosen = "json" if as_json else fmt
-        if chosen not in render.FORMATS:
-            raise fail("MCG012", f"--format {chosen!r} is not supported", hint="use " + ", ".join(render.FORMATS))
+        if chosen not in api.diff_formats():
+            raise fail("MCG012", f"--format {chosen!r} is not supported", hint="use " + ", ".join(api.diff_formats()))
         if fail_on not in (None, "breaking", "any"):
             raise fail("MCG012", f"--fail-on {fail_on!r} is not supported", hint="use --fail-on breaking or --fail-on any")
-        report = revision_diff.diff(
-            old, new, spec_source=spec_source, descriptions=descriptions, python_api=not no_python_api
-        )
         color = chosen == "text" and out is None and sys.stdout.isatty() and "NO_COLOR" not in os.environ
-        text = render.render(report, chosen, color=color)
+        outcome = api.diff(
+            old,
+            new,
+            fmt=chosen,
+            color=color,
+            spec_source=spec_source,
+            descriptions=descriptions,
+            python_api=not no_python_api,
+        )
+        text = outcome.text
         if out is None:
             sys.stdout.write(text)
             sys.stdout.flush()
@@ -365,7 +370,7 @@ def diff(
                 out.write_text(text, encoding="utf-8")
             except OSError as exc:
                 raise fail("MCG601", f"cannot write {out}: {exc.strerror or exc}") from exc
-        failed = (fail_on == "breaking" and report.breaking) or (fail_on == "any" and not report.empty)
+        failed = (fail_on == "breaking" and outcome.breaking) or (fail_on == "any" and not outcome.empty)
         return ExitCode.DRIFT if failed else ExitCode.OK
 
     _run(run, debug=debug)
@@ -457,11 +462,10 @@ def _generate(
     pins: Path | None = None,
 ) -> int:
     from codegen import api
-    from codegen.analysis import ir
     from codegen import config as settings_file
     from codegen.errors import fail
     settings = settings_file.with_flags(settings_file.load(config_path), dict(flags))
-    options = ir.Options(
+    options = api.Options(
         field_naming=settings.field_naming,
         extra_keys=settings.extra_keys,
         open_definitions=settings.open_definitions,
@@ -520,10 +524,10 @@ def _generate(
 def _use_pins(configured: str | None, config_path: Path | None, flag: Path | None) -> Path | None:
     """Overlay the project's pins file on the shipped pins for this command: --pins (relative to the
     working folder), else `pins` of the config (relative to its pyproject.toml). Returns the file."""
-    from codegen.schema import spec
+    from codegen import api
 
     chosen = flag or ((config_path or Path("pyproject.toml")).parent / configured if configured else None)
-    spec.use_project_pins(chosen)
+    api.use_project_pins(chosen)
     return chosen
 
 
@@ -539,7 +543,7 @@ class _Progress:
     stages_done: dict[str, int] = field(default_factory=dict[str, int])
 
     def event(self, revision: str, stage: str) -> None:
-        from codegen.emit.pipeline import STAGES
+        from codegen.api import STAGES
 
         now = time.perf_counter()
         self.started.setdefault(revision, now)
@@ -568,12 +572,11 @@ def _progress(*, display: bool) -> Generator[_Progress, None, None]:
     from rich.console import Console
     from rich.progress import Progress
 
-    from codegen.emit.pipeline import STAGES
-    from codegen.schema import spec
+    from codegen.api import STAGES, pinned_revision_count
 
     with Progress(console=Console(stderr=True), transient=True) as bar:
         tracker.bar = bar
-        tracker.task = bar.add_task("generating", total=len(spec.load_manifest()) * len(STAGES))
+        tracker.task = bar.add_task("generating", total=pinned_revision_count() * len(STAGES))
         yield tracker
 
 
@@ -680,7 +683,7 @@ def _run(action: Callable[[], int], *, debug: bool) -> NoReturn:
         sys.stderr.close()
         raise typer.Exit(ExitCode.OK) from None
     except KeyboardInterrupt as exc:
-        from codegen.output.tree import Interrupted
+        from codegen.api import Interrupted
         _err(exc.one_line() if isinstance(exc, Interrupted) else "error[MCG900]: interrupted; the output folder was left as it was")
         raise typer.Exit(ExitCode.ERROR) from None
     except Exception as exc:  # noqa: BLE001 - the one place that turns bugs into a clean exit
@@ -706,24 +709,11 @@ def spec_list(
     def run() -> int:
         import json as json_module
 
+        from codegen import api
         from codegen import config as settings_file
-        from codegen.schema import spec
 
         _use_pins(settings_file.load(config).pins, config, pins)
-        rows = [
-            {
-                "revision": pin.revision,
-                "package": pin.package,
-                "repository": pin.repository,
-                "commit": pin.commit,
-                "path": pin.path,
-                "sha256": pin.sha256,
-                "released": pin.released,
-                "cached": spec.cached(pin) is not None,
-                "pinned-by": "project" if pin.home else "mcp-codegen",
-            }
-            for pin in spec.load_manifest()
-        ]
+        rows = api.pin_rows()
         if as_json:
             _say_block(json_module.dumps(rows, indent=2))
         else:
@@ -764,11 +754,9 @@ def spec_bump(
     files), keep the schema beside it, then summarise what changed."""
 
     def run() -> int:
-        import json as json_module
-
+        from codegen import api
         from codegen import config as settings_file
         from codegen.errors import fail
-        from codegen.schema import spec
 
         settings = settings_file.load(config)
         pins_file = _use_pins(settings.pins, config, pins)
@@ -779,21 +767,14 @@ def spec_bump(
                 revision=revision,
                 hint='set pins = "mcp-spec/pins.toml" in [tool.mcp-codegen], or pass --pins FILE',
             )
-        source = spec.resolve_source(spec_source or settings.spec_source)
-        previous = spec.find_pin(revision)
-        old_path = spec.bundled(previous) or spec.cached(previous)
-        old_data = old_path.read_bytes() if old_path is not None else None
-        location, data = spec.read_unpinned(revision, source, previous, commit)
-        old, new = spec.bump(revision, commit, data, pins_file)
+        bumped = api.bump_pin(revision, commit, spec_source=spec_source or settings.spec_source, pins_file=pins_file)
+        old, new = bumped.old, bumped.new
         _say(f"{revision}: {old.commit[:12]} -> {new.commit[:12]}, sha256 {old.sha256[:16]}… -> {new.sha256[:16]}…")
-        _say(f"  read {location}; pinned in {pins_file}")
-        if old_data is None:
+        _say(f"  read {bumped.location}; pinned in {pins_file}")
+        if not bumped.compared:
             _say("  (the previous schema is not in the cache: `mcp-codegen spec pull` before bumping to see the changes)")
             return ExitCode.OK
-        before = _definitions(json_module.loads(old_data))
-        after = _definitions(json_module.loads(data))
-        added, removed = sorted(after.keys() - before.keys()), sorted(before.keys() - after.keys())
-        changed = sorted(k for k in before.keys() & after.keys() if before[k] != after[k])
+        added, removed, changed = bumped.added, bumped.removed, bumped.changed
         _say(f"  definitions: {len(added)} added, {len(removed)} removed, {len(changed)} changed")
         for label, names in (("added", added), ("removed", removed), ("changed", changed)):
             if names:
@@ -805,21 +786,16 @@ def spec_bump(
 
 def _each_pinned_schema(revisions: list[str] | None, spec_source: str | None, *, keep: bool) -> int:
     """Fetch and verify each pinned schema; with keep, also store it in the cache."""
-    from codegen.schema import spec
-    for pin in spec.select(revisions):
-        fetched = spec.fetch(pin, spec.resolve_source(spec_source))
-        where = spec.store(pin, fetched.data) if keep else fetched.location
-        _say(f"{pin.revision}: sha256 verified ({where})")
+    from codegen import api
+
+    for revision, where in api.fetch_pinned(revisions, spec_source, keep=keep):
+        _say(f"{revision}: sha256 verified ({where})")
     return ExitCode.OK
 
 
-def _definitions(document: dict[str, object]) -> dict[str, object]:
-    defs = document.get("$defs", document.get("definitions", {}))
-    return dict(defs) if is_object(defs) else {}
-
-
 def main() -> None:
-    from codegen.output.tree import stop_on_signals
+    from codegen.api import stop_on_signals
+
     stop_on_signals()  # SIGTERM unwinds like Ctrl-C: no staging folder or lock left behind
     try:
         app()

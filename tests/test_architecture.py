@@ -130,3 +130,12 @@ def test_the_checks_can_fail() -> None:
     assert "codegen.schema.load" in graph["codegen.emit.lower"]
     assert "codegen.analysis.ir" in graph["codegen.diff.direction"]
     assert _stage("codegen.cli") > _stage("codegen.api") > _stage("codegen.output.tree") > _stage("codegen.schema.load")
+
+
+def test_the_cli_wires_no_stages_itself() -> None:
+    """api.py is the one place that wires the stages together for the CLI: cli.py imports the base
+    modules, the settings and api, never a stage or a feature."""
+    allowed = {*BASE, "codegen.config", "codegen.api", "codegen"}
+    stages = sorted(t for t in _graph()["codegen.cli"] if t not in allowed)
+    assert not stages, stages
+    assert "codegen.api" in _graph()["codegen.cli"]  # the walker sees its imports at all

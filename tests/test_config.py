@@ -59,7 +59,9 @@ def test_vendored_package_works_from_its_new_home(tmp_path: Path) -> None:
     )
     assert _cli(tmp_path, "generate", "-q").returncode == 0
     vendored = tmp_path / "src" / "acme" / "_mcp"
-    assert sorted(p.name for p in vendored.iterdir()) == ["__init__.py", "latest.py", "py.typed", "v2025_11_25", "v2026_07_28"]
+    assert sorted(p.name for p in vendored.iterdir()) == [
+        "__init__.py", "latest.py", "py.typed", "surface", "v2025_11_25", "v2026_07_28"
+    ]
     assert not [p for p in vendored.rglob("*.py") if "mcp_models" in p.read_text()]
     code = (
         "from acme._mcp.latest import Tool, parse_message\n"
@@ -69,6 +71,11 @@ def test_vendored_package_works_from_its_new_home(tmp_path: Path) -> None:
         "try:\n    tool.name = 'x'\nexcept Exception:\n    pass\nelse:\n    raise SystemExit('not frozen')\n"
         "assert type(parse_message(b'{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}')).__name__ == 'JSONRPCRequest'\n"
         "assert v2025_11_25.PingRequest\n"
+        "from acme._mcp import surface\n"  # the surface of a vendored pair: the same base and config
+        "raw = b'{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[],\"resultType\":\"complete\"}}'\n"
+        "got = surface.parse_message(raw, protocol_version='2025-11-25', pending={1: 'tools/call'})\n"
+        "assert got.acme() == 'acme' and got.result.acme() == 'acme'\n"
+        "assert surface.send(got, '2025-11-25') == raw.decode()\n"
         "print('ok')\n"
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path / "src", check=False)
