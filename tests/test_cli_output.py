@@ -31,13 +31,14 @@ def test_generate_prints_one_line_per_revision_and_a_summary(tmp_path: Path) -> 
     code, stdout, _ = _invoke("generate", *SMALL, "--out", str(out), "--no-cache", "-j", "1")
     lines = stdout.splitlines()
     assert code == 0
-    assert len(lines) == 3, stdout
+    assert len(lines) == 4, stdout  # two revisions, the surface over them, the summary
     assert lines[0].startswith(f"2024-11-05 -> {(out / 'v2024_11_05').as_posix()}: 79 definitions")
     assert lines[0].endswith("files written") and "tagged unions" not in stdout
-    assert lines[2].startswith(f"{out}: ") and " written, 0 unchanged, 0 removed" in lines[2]
+    assert lines[2].startswith(f"surface -> {(out / 'surface').as_posix()}: ")
+    assert lines[3].startswith(f"{out}: ") and " written, 0 unchanged, 0 removed" in lines[3]
     code, stdout, _ = _invoke("generate", *SMALL, "--out", str(out), "--no-cache", "-j", "1")
-    assert [line.rsplit("; ", 1)[1] for line in stdout.splitlines()[:2]] == ["unchanged", "unchanged"]
-    assert " 0 written, " in stdout.splitlines()[2]
+    assert [line.rsplit("; ", 1)[1] for line in stdout.splitlines()[:3]] == ["unchanged"] * 3
+    assert " 0 written, " in stdout.splitlines()[3]
 
 
 def test_verbose_adds_the_union_report_timings_and_files(tmp_path: Path) -> None:
