@@ -30,6 +30,7 @@ from types import ModuleType
 from typing import Any, TypeVar, cast, overload
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic_core import from_json
 from typing_extensions import TypeIs
 
 from ._tables import ABSENT_MEANS, METHODS, PACKAGES, RENAMED, REVISIONS, SHAPES, MethodAcross
@@ -197,7 +198,7 @@ def to_revision(
         return _response(obj, result, revision, dropped)
     if shape is None or shape.model is None:
         raise RevisionError(f"{name} does not exist in revision {revision}", revision=revision)
-    wire = _fit(obj, obj.model_dump(mode="json"), revision, "", dropped)
+    wire = _fit(obj, _wire(obj), revision, "", dropped)
     return _validated(
         cast("type[BaseModel]", getattr(_models(revision), shape.model)), wire, revision, name
     )
@@ -217,7 +218,7 @@ def _response(
             revision=revision,
             path="/result",
         )
-    wire: dict[str, Any] = obj.model_dump(mode="json")
+    wire: dict[str, Any] = _wire(obj)
     fitted = {
         key: value
         for key, value in wire.items()
@@ -321,6 +322,11 @@ def _fit(value: object, wire: Any, revision: str, path: str, dropped: list[str] 
             for key, dumped in cast("dict[str, Any]", wire).items()
         }
     return wire
+
+
+def _wire(obj: BaseModel) -> Any:
+    """obj's wire JSON, decoded (its JSON dump read back: faster than a Python-mode dump of unions)."""
+    return from_json(obj.__pydantic_serializer__.to_json(obj))
 
 
 def _step(path: str, key: str) -> str:
