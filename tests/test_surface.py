@@ -216,8 +216,10 @@ def test_a_revision_rejects_what_it_does_not_allow_even_where_another_allows_it(
         s.parse_message(json.dumps(array_result), protocol_version="2025-11-25", pending={7: "tools/call"})
     received = s.parse_message(json.dumps(array_result), protocol_version="2026-07-28", pending={7: "tools/call"})
     assert received.result.structured_content == [1]
-    discover = {"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": {}}}
-    assert accepts("2026-07-28", "JSONRPCMessage", discover) or True
+    discover = json.dumps(_discover_request())  # a 2026-07-28 method: elsewhere a plain request
+    assert type(s.parse_message(discover, protocol_version="2026-07-28")) is s.DiscoverRequest
+    plain = s.parse_message(discover, protocol_version="2025-11-25")
+    assert type(plain) is s.JSONRPCRequest and json.loads(s.send(plain, "2025-11-25")) == json.loads(discover)
     with pytest.raises((ValidationError, ValueError)):
         s.parse_message(json.dumps({"jsonrpc": "1.0", "id": 5, "method": "ping"}), protocol_version="2025-03-26")
     with pytest.raises(s.RevisionError, match="not one this surface spans"):

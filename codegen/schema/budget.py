@@ -7,7 +7,7 @@ they have seen, and every walk charges the nodes it visits (schemas.all_subschem
 merge, the diff's comparisons) to the budget of the run. What is left over after memoising is still
 bounded: a run over N schema nodes may visit WORK_PER_NODE * N + WORK_FLOOR of them in all; past
 that it stops with MCG119, naming the pointer where the expansion grew. Every MCP revision uses
-under a tenth of its budget (tests/test_hardening_schema.py measures it).
+under a tenth of its budget (tests/test_bad_input_schema.py measures it).
 
 The budget is held in a context variable for the duration of one stage (`scope`), so the helpers
 deep inside analysis, lowering and diffing charge it without every signature carrying it; outside
