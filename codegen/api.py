@@ -17,7 +17,7 @@ from codegen.emit.stamp import header
 from codegen.errors import fail
 from codegen.limits import DEFAULT_LIMITS, Limits
 from codegen.emit.pipeline import STAGES as PIPELINE_STAGES
-from codegen.emit.pipeline import BuiltRevision, ExampleSources, build_revision, prepared, root_files
+from codegen.emit.pipeline import BuiltRevision, ExampleSources, build_revision, root_files
 from codegen.schema.jsontypes import is_object
 from codegen.surface import build as surface_build, tables as surface_tables
 DEFAULT_OUT = Path("generated") / "mcp_models"
@@ -147,10 +147,8 @@ def generate(
             return GenerateResult(fileset, summaries, cached=True)
         return GenerateResult(fileset, summaries, output.WriteReport(out, unchanged=len(record["files"])), cached=True)
     jobs: list[workers.Job] = []
-    schemas: dict[str, bytes] = {}
     for pin in chosen:
         fetched = spec.fetch(pin, source)
-        schemas[pin.revision] = fetched.data
         pages = spec.example_pages(pin.revision)
         examples = (
             ExampleSources(
@@ -182,7 +180,7 @@ def generate(
         files.update({f"{item.revision.package}/{name}": text for name, text in item.files.items()})
     summarised = [b.revision for b in built]
     if with_surface:
-        spanned = _surface(chosen, built, schemas, selections, limits, options)
+        spanned = _surface(chosen, built, limits, options)
         files.update({f"{surface_build.PACKAGE}/{name}": text for name, text in spanned.files.items()})
         summarised.append(spanned.revision)
     result = _finish(output.FileSet(out, files), summarised, check, prune=prune)
@@ -191,30 +189,12 @@ def generate(
     return result
 
 
-def _surface(
-    chosen: Sequence[spec.Pin],
-    built: Sequence[BuiltRevision],
-    schemas: Mapping[str, bytes],
-    selections: Mapping[str, errata.Selection],
-    limits: Limits,
-    options: ir.Options,
-) -> BuiltRevision:
-    """The surface package over the revisions built, oldest first (the pins' own order)."""
+def _surface(chosen: Sequence[spec.Pin], built: Sequence[BuiltRevision], limits: Limits, options: ir.Options) -> BuiltRevision:
+    """The surface package over the revisions built, oldest first (the pins' own order), from the
+    schemas their models were generated from."""
     order = [pin.revision for pin in spec.load_manifest()]
     pairs = sorted(zip(chosen, built, strict=True), key=lambda pair: order.index(pair[0].revision))
-    revised = [
-        surface_tables.Revised(
-            pin.revision,
-            pin.package,
-            load.to_schema_doc(
-                prepared(pin.revision, schemas[pin.revision], limits, errata_selection=selections[pin.revision], options=options),
-                pin.revision,
-                limits,
-            ).document,
-            item.revision,
-        )
-        for pin, item in pairs
-    ]
+    revised = [surface_tables.Revised(pin.revision, pin.package, item.document, item.revision) for pin, item in pairs]
     return surface_build.build_surface(revised, limits=limits, options=options)
 
 

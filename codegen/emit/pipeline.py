@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +32,8 @@ class BuiltRevision:
     revision: ir.Revision
     files: dict[str, str]  # relative to the revision package
     exports: tuple[str, ...] = ()  # the package's names in definition order (a safe import order)
+    # the schema the models were generated from: normalised (`$defs`), errata applied (the surface reads it)
+    document: Mapping[str, Any] = field(default_factory=dict[str, Any])
 
 
 
@@ -79,7 +81,7 @@ def build_revision(
         raise exc.with_revision(revision) from exc
     by_name = {e.name: e.export_name for e in model.entities}
     api_names = render.MESSAGES_API if "messages.py" in files else ()
-    return BuiltRevision(model, files, tuple(by_name[name] for name in order) + api_names)
+    return BuiltRevision(model, files, tuple(by_name[name] for name in order) + api_names, doc.document)
 
 
 def prepared(

@@ -16,7 +16,8 @@ from codegen.errors import CodegenError
 from codegen.limits import Limits
 from codegen.surface import tables
 from codegen.surface.merge import merge
-from codegen.schema.jsontypes import JSON, is_array, is_object
+from codegen.schema import schemas
+from codegen.schema.jsontypes import JSON, is_object
 
 PACKAGE = "surface"
 LABEL = "surface"
@@ -87,7 +88,7 @@ def build_surface(revisions: Sequence[tables.Revised], *, limits: Limits, option
     except CodegenError as exc:
         raise exc.with_revision(LABEL) from exc
     files = {name: text for name, text in built.files.items() if name not in ("forms.py",)}
-    return BuiltRevision(surface, {**files, **formatted}, built.exports)
+    return BuiltRevision(surface, {**files, **formatted}, built.exports, built.document)
 
 
 def _order(built: BuiltRevision) -> list[str]:
@@ -112,17 +113,12 @@ def _absent_means(document: JSON) -> list[tuple[str, str]]:
     return found
 
 
-def _descriptions_of(node: JSON, key: str) -> list[str]:
+def _descriptions_of(document: JSON, key: str) -> list[str]:
+    """The descriptions of every property named key, anywhere in the document."""
     texts: list[str] = []
-    if is_object(node):
-        properties = node.get("properties")
-        if is_object(properties) and is_object(properties.get(key)):
-            description = properties[key].get("description")
-            if isinstance(description, str):
-                texts.append(description)
-        for value in node.values():
-            texts.extend(_descriptions_of(value, key))
-    elif is_array(node):
-        for item in node:
-            texts.extend(_descriptions_of(item, key))
+    for _, schema in schemas.all_subschemas(document):
+        properties = schema.get("properties")
+        prop = properties.get(key) if is_object(properties) else None
+        if is_object(prop) and isinstance(prop.get("description"), str):
+            texts.append(prop["description"])
     return texts
