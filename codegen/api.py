@@ -257,12 +257,18 @@ def _finish(
     optional: tuple[str, ...] = (),
     *,
     prune: bool,
+    standins: Mapping[str, str] | None = None,
 ) -> GenerateResult:
     summaries = tuple(RevisionSummary.of(r) for r in revisions)
     if check:
         return GenerateResult(fileset, summaries, drift=tuple(output.unified_diff(fileset)))
     # before anything is written
-    smoke.check({**fileset.files, **_standin_bases(fileset.files, revisions)}, revision=label, optional=optional)
+    smoke.check(
+        {**fileset.files, **_standin_bases(fileset.files, revisions)},
+        revision=label,
+        optional=optional,
+        standins=standins,
+    )
     return GenerateResult(fileset, summaries, written=output.write(fileset, prune=prune))
 
 
@@ -335,7 +341,14 @@ def generate_tools(
     else:
         package = models_package
     files = tools.generate_tools_package(listed, models_package=package, limits=limits)
-    return _finish(output.FileSet(out, files), [], check, tools.LABEL, optional=(package.split(".")[0],), prune=prune)
+    # the spec models may not be importable here (generated later, or in the user's source tree):
+    # a stand-in lets the import check run the tools package all the same
+    root = package.split(".")[0]
+    standins = None if _importable(package) else smoke.models_standin(package)
+    optional = (root,) if standins is not None and _importable(root) else ()
+    return _finish(
+        output.FileSet(out, files), [], check, tools.LABEL, optional=optional, prune=prune, standins=standins
+    )
 
 
 def _tools_revision(

@@ -530,3 +530,39 @@ def test_smoke_import_refuses_a_package_that_fails_on_first_use() -> None:
     import sys
 
     assert not [m for m in sys.modules if m.startswith("_mcp_codegen_smoke_")]
+
+
+def test_a_tools_package_is_import_checked_even_where_its_spec_models_are_not_importable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`tools` imports its spec models (acme._mcp.v2026_07_28 here) that the generator's process cannot
+    import: a stand-in for them lets the import check run the tools package all the same, so a package
+    that fails at import is MCG404 with nothing written, and one that works is written."""
+    import sys
+
+    from codegen import api
+    from codegen.emit import smoke
+    from codegen.tools import package as tools_package
+
+    listing = tmp_path / "tools.json"
+    listing.write_text(
+        json.dumps({"tools": [{"name": "t", "inputSchema": {"type": "object"}, "outputSchema": {"type": "object"}}]}),
+        encoding="utf-8",
+    )
+    written = api.generate_tools(tools_file=listing, out=tmp_path / "ok", models_package="acme_nowhere._mcp.v2026_07_28")
+    assert written.written is not None and (tmp_path / "ok" / "__init__.py").is_file()
+    assert not [m for m in sys.modules if m.split(".")[0] in ("acme_nowhere", "_mcp_codegen_smoke_0")]
+
+    real = tools_package.generate_tools_package
+
+    def broken(*args: Any, **kwargs: Any) -> dict[str, str]:
+        files = dict(real(*args, **kwargs))
+        files["__init__.py"] += "\nOUTPUTS['t'].validate_python({'x': 1}, strict='yes')  # fails at import\n"
+        return files
+
+    monkeypatch.setattr(tools_package, "generate_tools_package", broken)
+    with pytest.raises(CodegenError) as caught:
+        api.generate_tools(tools_file=listing, out=tmp_path / "bad", models_package="acme_nowhere._mcp.v2026_07_28")
+    assert caught.value.diagnostics[0].code == "MCG404"
+    assert not (tmp_path / "bad").exists()
+    assert "CallToolResult" in smoke.models_standin("a.b")["a/b/__init__.py"]

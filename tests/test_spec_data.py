@@ -203,3 +203,38 @@ def test_a_projects_pins_errata_and_disabled_erratum_all_take_effect(tmp_path: P
     assert "StrictFloat" not in json_value  # json-value-number-null switched off
     assert run(["check", "-q"], env=env, cwd=project).returncode == 0
     assert _digest(tool_spec) == before
+
+
+def test_a_projects_pinned_copy_is_read_as_untrusted_input(tmp_path: Path) -> None:
+    """The project's pins folder is the user's tree: its schema.json as a link leading out of it, or a
+    FIFO, is a one-line error (exit 2) before anything is read from it, never followed or blocked on."""
+    from .bad_input_support import cli_env, run
+
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "pyproject.toml").write_text(
+        '[tool.mcp-codegen]\nrevisions = ["2026-07-28"]\nout = "models"\npins = "mcp-spec/pins.toml"\n',
+        encoding="utf-8",
+    )
+    mirror = tmp_path / "mirror" / "2026-07-28"
+    mirror.mkdir(parents=True)
+    (mirror / "schema.json").write_bytes((DATA / "2026-07-28" / "schema.json").read_bytes())
+    env = cli_env(tmp_path / "cache")
+    env.pop("MCP_CODEGEN_SPEC_SOURCE", None)
+    bumped = run(
+        ["spec", "bump", "2026-07-28", "--commit", "d" * 40, "--spec-source", str(mirror.parent)], env=env, cwd=project
+    )
+    assert bumped.returncode == 0, bumped.stderr
+    copy = project / "mcp-spec" / "2026-07-28" / "schema.json"
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TOKEN=hunter2\n", encoding="utf-8")
+    copy.unlink()
+    copy.symlink_to(secret)
+    linked = run(["generate", "-q"], env=env, cwd=project)
+    assert linked.returncode == 2 and len(linked.lines) == 1, linked.stderr
+    assert linked.lines[0].startswith("error[MCG003]") and "hunter2" not in linked.stderr
+    copy.unlink()
+    os.mkfifo(copy)
+    fifo = run(["generate", "-q"], env=env, cwd=project)
+    assert fifo.returncode == 2 and len(fifo.lines) == 1 and fifo.lines[0].startswith("error[MCG003]"), fifo.stderr
+    assert not (project / "models").exists()

@@ -31,14 +31,21 @@ _names = itertools.count()
 _SKIPPED = (".tests", "._examples")  # tests need pytest and a spec mirror; examples read files
 
 
-def check(files: Mapping[str, str], *, revision: str | None = None, optional: tuple[str, ...] = ()) -> None:
+def check(
+    files: Mapping[str, str],
+    *,
+    revision: str | None = None,
+    optional: tuple[str, ...] = (),
+    standins: Mapping[str, str] | None = None,
+) -> None:
     """Import the package made of files (paths relative to it) and build its validators; MCG404 if
-    that fails. optional: top-level packages it imports that may be missing here (a tools
-    package's spec models): modules needing them are skipped."""
+    that fails. optional: top-level packages it imports that may be missing here: modules needing
+    them are skipped. standins: files (paths from the import root) of packages it imports that are
+    not importable here, put beside it for the check only (see `models_standin`)."""
     from pydantic import BaseModel, TypeAdapter
     from typing_extensions import TypeAliasType
 
-    with _importable(files) as package:
+    with _importable(files, standins or {}) as package:
         try:
             for module in _modules(package, optional):
                 for attribute in sorted(getattr(module, "__all__", ())):
@@ -56,18 +63,44 @@ def check(files: Mapping[str, str], *, revision: str | None = None, optional: tu
             ) from exc
 
 
+def models_standin(package: str) -> dict[str, str]:
+    """A stand-in for the spec models package a tools package imports (`package`, such as
+    acme._mcp.v2026_07_28), for when it cannot be imported where the generator runs (it is
+    generated later, or lives in the user's source tree). A tools package takes only
+    `CallToolResult` and `narrowing.narrow` from it, in annotations and function bodies, so these
+    two stand in for them: the import check then runs everything the tools package does at import
+    (its models' and its output adapters' validators). The stand-in is never written."""
+    parts = package.split(".")
+    files = {"/".join(parts[: i + 1]) + "/__init__.py": "" for i in range(len(parts) - 1)}
+    files["/".join(parts) + "/__init__.py"] = (
+        "from pydantic import BaseModel\n\n\nclass CallToolResult(BaseModel):\n    pass\n"
+    )
+    files["/".join(parts) + "/narrowing.py"] = (
+        "def narrow(result: object, target: object) -> object:\n"
+        "    raise NotImplementedError('the import check stand-in of the spec models')\n"
+    )
+    return files
+
+
 @contextmanager
-def _importable(files: Mapping[str, str]) -> Generator[str, None, None]:
-    """The files as an importable package under a fresh private name, gone again afterwards."""
+def _importable(files: Mapping[str, str], standins: Mapping[str, str]) -> Generator[str, None, None]:
+    """The files as an importable package under a fresh private name (and the stand-ins beside it),
+    gone again afterwards."""
     name = f"_mcp_codegen_smoke_{next(_names)}"
+    roots = {path.split("/", 1)[0] for path in standins} | {name}
+    before = set(sys.modules)
     with tempfile.TemporaryDirectory(prefix="mcp-codegen-smoke-") as scratch:
-        safeio.write_scratch(Path(scratch) / name, files, purpose="the scratch copy imported before writing")
+        purpose = "the scratch copy imported before writing"
+        safeio.write_scratch(Path(scratch) / name, files, purpose=purpose)
+        if standins:
+            safeio.write_scratch(Path(scratch), standins, purpose=purpose)
         sys.path.insert(0, scratch)
         try:
             yield name
         finally:
             sys.path.remove(scratch)
-            for module in [m for m in sys.modules if m == name or m.startswith(name + ".")]:
+            # only what this check imported: a real package of the same root stays loaded
+            for module in [m for m in set(sys.modules) - before if m.split(".", 1)[0] in roots]:
                 del sys.modules[module]
             importlib.invalidate_caches()
 

@@ -198,14 +198,17 @@ def store(pin: Pin, data: bytes) -> Path:
 def bundled(pin: Pin) -> Path | None:
     """The copy of the pinned schema that ships with mcp-codegen (spec/<revision>/schema.json)."""
     path = (Path(pin.home) if pin.home else spec_dir()) / pin.revision / "schema.json"
-    return path if path.is_file() else None
+    # anything there is the copy: a link or a special file is refused when read, never passed over
+    return path if os.path.lexists(path) else None
 
 
 def fetch(pin: Pin, source: str | None) -> SchemaSource:
     """The pinned schema's bytes, from a mirror folder/URL, else the copy shipped with mcp-codegen, the
     cache or upstream (in that order); always sha256-verified."""
     if source is None and (copy := bundled(pin)) is not None:
-        data = copy.read_bytes()
+        # a project's pins folder is the user's tree: read it as untrusted input (no link out of the
+        # revision's folder, regular files only, size-limited)
+        data = load.read_input(copy, revision=pin.revision)
         verify(pin, data, str(copy))
         return SchemaSource(pin, str(copy), data)
     if source is None and (hit := cached(pin)) is not None:
