@@ -17,4 +17,8 @@ export MCP_CODEGEN_DOCS_SOURCE="${MCP_CODEGEN_DOCS_SOURCE:-$(pwd)/spec/pages}"
 # from inside generated/: the repository's pytest settings name plugins this venv does not have
 cd generated
 ../.venv-floor/bin/python -c 'import pydantic; print("pydantic", pydantic.VERSION)'
-../.venv-floor/bin/python -m pytest -q -p no:cacheprovider mcp_models "$@"
+# warnings are errors: a dump that warns on this pydantic is a failure, not noise
+../.venv-floor/bin/python -m pytest -q -p no:cacheprovider -W error::UserWarning mcp_models "$@"
+# building messages by keyword, on the same pydantic
+cd ..
+.venv-floor/bin/python scripts/floor_building.py

@@ -29,6 +29,7 @@ from __future__ import annotations
 import sys
 import types
 from typing import (
+    TYPE_CHECKING,
     Annotated,
     Any,
     ClassVar,
@@ -52,7 +53,13 @@ _T = TypeVar("_T")
 
 # Before pydantic 2.14 a TypeAdapter of a model not built yet keeps a placeholder serializer and
 # fails to dump ("MockValSer cannot be converted"): there the models are built when defined.
-_DEFER_BUILD = tuple(int(part) for part in _PYDANTIC_VERSION.split(".")[:2]) >= (2, 14)
+_PYDANTIC = tuple(int(part) for part in _PYDANTIC_VERSION.split(".")[:2])
+_DEFER_BUILD = _PYDANTIC >= (2, 14)
+# Before pydantic 2.13 a model inside a union (`X | MISSING`, a content block) that leaves optional
+# fields MISSING fails the union's field-count check: the dump is right (the model serializes
+# itself) but warns "PydanticSerializationUnexpectedValue". There model_dump and model_dump_json
+# leave out those warnings unless asked for (`warnings=True`).
+SPURIOUS_UNION_WARNINGS = _PYDANTIC < (2, 13)
 
 
 def const(value: _T) -> _T:
@@ -148,3 +155,13 @@ class MCPModel(_UserBase):
 
     # Reading never goes through __init__: validation stays by wire name, constants required.
     vars(__init__)["__pydantic_base_init__"] = True
+
+    if not TYPE_CHECKING and SPURIOUS_UNION_WARNINGS:
+
+        def model_dump(self, /, **options):
+            options.setdefault("warnings", False)
+            return super().model_dump(**options)
+
+        def model_dump_json(self, /, **options):
+            options.setdefault("warnings", False)
+            return super().model_dump_json(**options)
