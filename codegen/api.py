@@ -427,8 +427,9 @@ def use_project_pins(pins_file: Path | None) -> None:
     spec.use_project_pins(pins_file)
 
 
-def pinned_revision_count() -> int:
-    return len(spec.load_manifest())
+def pinned_revision_count(revisions: Sequence[str] | None = None) -> int:
+    """How many pinned revisions a run of these (all by default) generates."""
+    return len(spec.select(revisions)) if revisions else len(spec.load_manifest())
 
 
 def pin_rows() -> list[dict[str, object]]:

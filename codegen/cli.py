@@ -10,7 +10,7 @@ import contextlib
 import os
 import sys
 import time
-from collections.abc import Callable, Generator, Mapping
+from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -499,7 +499,7 @@ def _generate(
             prune=settings.prune,
         )
     else:
-        with _progress(display=not output.quiet and not output.as_json) as progress:
+        with _progress(display=not output.quiet and not output.as_json, revisions=revisions) as progress:
             began = time.perf_counter()
             result = api.generate(
                 revisions,
@@ -563,7 +563,7 @@ class _Progress:
 
 
 @contextlib.contextmanager
-def _progress(*, display: bool) -> Generator[_Progress, None, None]:
+def _progress(*, display: bool, revisions: Sequence[str] | None = None) -> Generator[_Progress, None, None]:
     """Stage timings; on a terminal also a bar that advances per revision and stage (on stderr)."""
     tracker = _Progress()
     if not display or not sys.stderr.isatty():
@@ -576,7 +576,7 @@ def _progress(*, display: bool) -> Generator[_Progress, None, None]:
 
     with Progress(console=Console(stderr=True), transient=True) as bar:
         tracker.bar = bar
-        tracker.task = bar.add_task("generating", total=pinned_revision_count() * len(STAGES))
+        tracker.task = bar.add_task("generating", total=pinned_revision_count(revisions) * len(STAGES))
         yield tracker
 
 

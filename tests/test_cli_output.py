@@ -82,6 +82,13 @@ def test_progress_reports_every_stage_of_every_revision(tmp_path: Path, jobs: in
         assert [stage for r, stage in events if r == revision] == [*STAGES, "done"]
 
 
+def test_the_progress_bar_counts_the_revisions_of_the_run() -> None:
+    """The terminal bar's total is this run's revisions times the stages: `-r` runs reach 100%."""
+    assert api.pinned_revision_count(["2025-11-25"]) == 1
+    assert api.pinned_revision_count(["2024-11-05", "2026-07-28"]) == 2
+    assert api.pinned_revision_count() == api.pinned_revision_count(None) == len(api.pin_rows())
+
+
 def test_check_takes_the_vendoring_flags_of_generate(tmp_path: Path) -> None:
     out = tmp_path / "src" / "acme" / "_mcp"
     vendoring = ["-r", "2024-11-05", "--out", str(out), "--package", "acme._mcp", "--field-naming", "wire"]
