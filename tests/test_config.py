@@ -98,3 +98,16 @@ def test_wire_field_names_and_dropping_unknown_keys(tmp_path: Path) -> None:
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, check=False)
     assert run.stdout.strip() == "ok", run.stderr
+
+
+def test_the_readme_sdk_configuration_is_valid_settings(tmp_path: Path) -> None:
+    """The `[tool.mcp-codegen]` section README shows for replacing an SDK's generator loads as is."""
+    from codegen import config
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Replacing an SDK's generator", 1)[1]
+    block = section.split("```toml\n", 1)[1].split("```", 1)[0]
+    (tmp_path / "pyproject.toml").write_text(block, encoding="utf-8")
+    settings = config.load(tmp_path / "pyproject.toml")
+    assert settings.extra_keys == "sieve" and settings.inbound == "lenient" and settings.formatter == "ruff"
+    assert settings.package == "sdk._types" and settings.pins == "mcp-spec/pins.toml"
