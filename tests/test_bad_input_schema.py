@@ -417,7 +417,7 @@ def test_check_output_refuses_costly_patterns_before_compiling() -> None:
     with pytest.raises(CodegenError) as caught:
         check_output(schema, {}, budget_seconds=1.0)
     # refused from the patterns' syntax, before compiling any: 120 compiles would take 12-24 s of CPU
-    assert time.process_time() - started < 2.0
+    assert time.process_time() - started < 4.0
     assert caught.value.diagnostics[0].code == "MCG713"
     with pytest.raises(CodegenError) as overflow:
         check_output({"pattern": "a{99999999999}"}, "x")
