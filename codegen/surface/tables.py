@@ -25,7 +25,7 @@ class Shape:
     required: tuple[str, ...]  # those it requires, sorted
     open: bool  # the revision's schema allows more keys there (additionalProperties given)
     # A wire class (ir.Method.wire_class, in the revision's messages module; then `model` names
-    # it): the generic envelope whose rules the message must meet too.
+    # it): the generic envelope the definition leaves `jsonrpc` / `id` to.
     envelope: str | None = None
 
 

@@ -29,7 +29,7 @@ class Shape:
     open: bool
     envelope: str | None = None
     """Set for a wire class (`model` is then in the revision's messages module): the generic
-    envelope (models module) whose own rules the message must meet too."""
+    envelope (models module) the definition leaves `jsonrpc` / `id` to."""
 
 
 @dataclass(frozen=True)

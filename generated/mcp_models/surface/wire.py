@@ -20,7 +20,7 @@ negotiates one protocol version; these functions keep its wire exact:
   arrived from a peer at this revision are sent back as they came. A request or notification
   sent at a revision whose definitions leave `jsonrpc` and `id` to the generic envelope (before
   2025-11-25) is that revision's wire class (`CallToolRequestMessage`, `WIRE_SHAPES`): the whole
-  JSON-RPC message, checked against the envelope too.
+  JSON-RPC message.
 - `METHODS` and `revision_classes(method, protocol_version)`: each method's revisions, senders
   and classes, derived from the schemas.
 """
@@ -247,14 +247,16 @@ def to_revision(
     if shape is None or shape.model is None:
         raise RevisionError(f"{name} does not exist in revision {revision}", revision=revision)
     sent = WIRE_SHAPES.get(name, {}).get(revision)
-    if sent is not None and sent.envelope is not None:
+    if sent is not None:
         # the definition leaves jsonrpc / id to the envelope: the revision sends its wire class
-        wire = _fit(obj, _wire(obj), revision, "", dropped, sent)
-        message = _validated(_class_of(revision, sent), wire, revision, name)
-        _validated(
-            cast("type[BaseModel]", getattr(_models(revision), sent.envelope)), wire, revision, name
+        # (its envelope's other rules are on params `_meta`, a key only kept where the method's
+        # params declare it, and typed there as the envelope types it)
+        return _validated(
+            _class_of(revision, sent),
+            _fit(obj, _wire(obj), revision, "", dropped, sent),
+            revision,
+            name,
         )
-        return message
     wire = _fit(obj, _wire(obj), revision, "", dropped)
     return _validated(_class_of(revision, shape), wire, revision, name)
 
