@@ -101,6 +101,7 @@ KINDS = (
     "BooleanSchema", "ElicitRequest", "ProgressNotification", "CallToolRequest", "CallToolResult", "Tool",
     "ResultResponse", "JSONRPCError", "JSONRPCErrorResponse", "URLElicitationRequiredError",
     "UnsupportedProtocolVersionError", "RequestMetaObject", "InputRequiredResult",
+    "CallToolRequestMessage", "ProgressNotificationMessage",
 )  # fmt: skip
 
 
@@ -118,6 +119,14 @@ def test_each_kind_of_message_is_built_in_every_revision(package: str) -> None:
     assert any(w.get("method", "").startswith("notifications/") for w in wires)
     assert any("error" in w and w.get("jsonrpc") == "2.0" for w in wires)
     assert any("result" in w and w.get("jsonrpc") == "2.0" for w in wires)
+    # What is sent on its own is a whole JSON-RPC message: a request the revision sends (its class in
+    # REQUESTS) dumps `jsonrpc` and `id`, a notification `jsonrpc` and no `id`; each kind is built.
+    messages = revision.messages
+    sent_requests = [w for m, w in pairs if type(m) in set(messages.REQUESTS.values())]
+    sent_notifications = [w for m, w in pairs if type(m) in set(messages.NOTIFICATIONS.values())]
+    assert sent_requests and sent_notifications
+    assert all(w["jsonrpc"] == "2.0" and isinstance(w["id"], str | int) for w in sent_requests)
+    assert all(w["jsonrpc"] == "2.0" and "id" not in w for w in sent_notifications)
 
 
 @pytest.mark.parametrize("package", PACKAGES)

@@ -53,10 +53,13 @@ def test_parse_message_checks_the_envelope_of_every_request(revision: str, messa
 @pytest.mark.parametrize("revision", OLD)
 def test_old_revisions_still_read_good_requests_and_notifications(revision: str) -> None:
     package = _package(revision)
-    for raw in (b'{"jsonrpc": "2.0", "id": 5, "method": "ping"}', {"jsonrpc": "2.0", "id": "a", "method": "ping"}):
-        assert type(package.parse_message(raw)).__name__ == "PingRequest"
+    # the wire classes: the schema's definition plus the envelope's jsonrpc and id, as fields
+    for raw, id_ in ((b'{"jsonrpc": "2.0", "id": 5, "method": "ping"}', 5), ({"jsonrpc": "2.0", "id": "a", "method": "ping"}, "a")):
+        parsed = package.parse_message(raw)
+        assert type(parsed) is package.PingRequestMessage and isinstance(parsed, package.PingRequest)
+        assert parsed.id == id_ and parsed.jsonrpc == "2.0" and parsed.model_extra == {}
     note = {"jsonrpc": "2.0", "method": "notifications/initialized"}
-    assert type(package.parse_message(note)).__name__ == "InitializedNotification"
+    assert type(package.parse_message(note)) is package.InitializedNotificationMessage
     with pytest.raises(ValidationError):
         package.parse_message({"jsonrpc": "1.0", "method": "notifications/initialized"})
     with pytest.raises(ValidationError):

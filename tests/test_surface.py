@@ -156,10 +156,21 @@ def _receive_and_send(sample: support.Sample, revision: str) -> tuple[str, Any] 
     own = own_name(revision, name)
     if own is None or not accepts(revision, own, sample.value):
         return None
+    if _leaves_the_envelope(revision, own) and not accepts(revision, "JSONRPCMessage", sample.value):
+        return None  # such a definition travels only as a whole JSON-RPC message: send refuses less
     parsed = s.parse_as(getattr(s, name), json.dumps(sample.value), protocol_version=revision)
     if not isinstance(parsed, BaseModel):  # an alias of a scalar or an array (a bare value)
         return "value", json.loads(json.dumps(parsed, default=lambda m: m.model_dump(mode="json")))
     return "definition", s.to_revision(parsed, revision).model_dump(mode="json")
+
+
+def _leaves_the_envelope(revision: str, own: str) -> bool:
+    """A request or notification definition without `jsonrpc` in a revision where none has it
+    (before 2025-11-25): the revision sends it inside JSONRPCRequest / JSONRPCNotification only."""
+    definitions = document(revision)["$defs"]
+    methods = [d for d in definitions.values() if "const" in d.get("properties", {}).get("method", {})]
+    is_method = "const" in definitions[own].get("properties", {}).get("method", {})
+    return is_method and not any("jsonrpc" in d.get("properties", {}) for d in methods)
 
 
 def _contradiction(revision: str, sample: support.Sample) -> bool:
@@ -328,6 +339,9 @@ def _valid_at(revision: str, obj: BaseModel, sent: Any, definition: str) -> bool
     definition there, or, for a response whose class the revision lacks (sent as its own typed
     response), the revision's result envelope with the result at its definition's place."""
     where = support.place(revision, definition)
+    own = own_name(revision, definition)
+    if where is not None and own is not None and _leaves_the_envelope(revision, own):
+        return accepts(revision, where, sent) and accepts(revision, "JSONRPCMessage", sent)  # a whole message
     if where is not None:
         return accepts(revision, where, sent)
     result = getattr(obj, "result", None)
@@ -390,6 +404,10 @@ def test_drawn_instances_survive_receive_and_send_and_send_is_valid_or_a_clear_e
 
         collect()
         for value in drawn:
+            if _leaves_the_envelope(revision, name):  # the revision sends it only as a whole message
+                value = {"jsonrpc": "2.0", **({"id": 1} if name.endswith("Request") else {}), **value}
+                if not accepts(revision, "JSONRPCMessage", value):
+                    continue
             if not accepts(revision, name, value):
                 continue
             received = s.parse_as(model, value, protocol_version=revision)

@@ -111,6 +111,20 @@ class Method:
     # answered by the task result instead (2025-11-25: CreateTaskResult); told apart by shape.
     task_result: str | None = None
     task_dispatch: Dispatch | None = None
+    # Where the definition leaves `jsonrpc` and `id` to the generic envelope (JSONRPCRequest /
+    # JSONRPCNotification: before 2025-11-25), the class messages.py adds to carry them: what is
+    # sent and received. None where the definition is the message itself (or travels embedded).
+    wire_class: str | None = None
+
+
+@dataclass(frozen=True)
+class EnvelopeField:
+    """A property the generic envelope requires that a bare message definition leaves to it."""
+
+    wire_name: str
+    python_name: str
+    constant: tuple[str | int | bool, ...] = ()  # its single value, as in Field.constant
+    type: str | None = None  # else the class or alias of its value (RequestId)
 
 
 @dataclass(frozen=True)
@@ -122,6 +136,8 @@ class Methods:
     request_id: str | None = None  # the type of a response's `id` (the result envelope's, by `$ref`)
     error_id_required: bool = True  # whether the error envelope requires `id` (2025-11-25 on: optional)
     error_object: str | None = None  # the type of the error envelope's `error` member
+    # "request" | "notification" -> what a Method.wire_class of that kind adds to its definition
+    envelope_fields: tuple[tuple[str, tuple[EnvelopeField, ...]], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -103,6 +103,7 @@ def method_tables(doc: SchemaDoc, entities: tuple[ir.Entity, ...]) -> ir.Methods
         if envelope and envelope not in envelopes:
             envelopes[envelope] = target.name
     methods = _with_task_results(methods, entities, resolve, flat)
+    methods, envelope_fields = _with_wire_classes(methods, entities, envelopes, flat)
     request_id = None
     if "result" in envelopes:
         result_envelope = next(e for e in entities if e.name == envelopes["result"])
@@ -125,6 +126,7 @@ def method_tables(doc: SchemaDoc, entities: tuple[ir.Entity, ...]) -> ir.Methods
         request_id=request_id,
         error_id_required=error_id_required,
         error_object=error_object,
+        envelope_fields=tuple(sorted(envelope_fields.items())),
     )
 
 
@@ -162,6 +164,53 @@ def _with_task_results(
                 method = dataclasses.replace(method, task_result=task_result.name, task_dispatch=dispatch)
         updated.append(method)
     return updated
+
+
+def _with_wire_classes(
+    methods: list[ir.Method], entities: tuple[ir.Entity, ...], envelopes: Mapping[str, str], flat: Any
+) -> tuple[list[ir.Method], dict[str, tuple[ir.EnvelopeField, ...]]]:
+    """Before 2025-11-25 no request (no notification) definition carries `jsonrpc` / `id`: the schema
+    leaves them to the generic JSONRPCRequest / JSONRPCNotification, so the definition alone is not
+    a message one can send. Each such method gets a wire class (`<Definition>Message`) adding the
+    envelope's required properties the definitions of its kind lack. A revision where some
+    definition of the kind carries `jsonrpc` has none: its others travel embedded (2026-07-28)."""
+    by_name = {e.name: e for e in entities}
+    by_pointer = {e.pointer: e for e in entities}
+    taken = {e.name for e in entities} | {e.export_name for e in entities}
+    wire_kinds = {m.kind for m in methods if m.wire}
+    fields: dict[str, tuple[ir.EnvelopeField, ...]] = {}
+    for kind in ("request", "notification"):
+        mine = [m for m in methods if m.kind == kind]
+        if mine and kind not in wire_kinds and kind in envelopes:
+            declared = {key for m in mine for key in flat(by_name[m.message]).get("properties") or ()}
+            fields[kind] = _envelope_fields(by_name[envelopes[kind]], declared, flat, by_pointer)
+    names: dict[str, str] = {}
+    for method in sorted(methods, key=lambda m: m.message):
+        if fields.get(method.kind) and method.message not in names:
+            name = method.message + "Message"
+            while name in taken:  # never so far; a schema defining such a name keeps its own
+                name += "_"
+            taken.add(name)
+            names[method.message] = name
+    updated = [dataclasses.replace(m, wire_class=names[m.message]) if m.message in names else m for m in methods]
+    return updated, {kind: found for kind, found in fields.items() if found}
+
+
+def _envelope_fields(
+    envelope: ir.Entity, declared: set[str], flat: Any, by_pointer: Mapping[str, ir.Entity]
+) -> tuple[ir.EnvelopeField, ...]:
+    """The envelope's required properties the definitions do not declare, each a constant or of a
+    named type; () when one is neither (no wire class can carry it)."""
+    properties: Mapping[str, Any] = flat(envelope).get("properties") or {}
+    found: list[ir.EnvelopeField] = []
+    for field in envelope.fields:
+        if not field.required or field.wire_name in declared:
+            continue
+        type_ = None if field.constant else _member_type(envelope, field.wire_name, properties.get(field.wire_name), by_pointer)
+        if not field.constant and type_ is None:
+            return ()
+        found.append(ir.EnvelopeField(field.wire_name, field.python_name, field.constant, type_))
+    return tuple(found)
 
 
 def _side(name: str) -> str | None:

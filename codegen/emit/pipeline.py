@@ -80,7 +80,7 @@ def build_revision(
     except CodegenError as exc:
         raise exc.with_revision(revision) from exc
     by_name = {e.name: e.export_name for e in model.entities}
-    api_names = render.MESSAGES_API if "messages.py" in files else ()
+    api_names = render.messages_api(model) if "messages.py" in files else ()
     return BuiltRevision(model, files, tuple(by_name[name] for name in order) + api_names, doc.document)
 
 

@@ -47,7 +47,9 @@ def revision_files(revision: ir.Revision, header: str, order: Sequence[str]) -> 
     """
     messages = messages_module(revision, header)
     files = {
-        "__init__.py": package_init(revision, header, order, has_messages=messages is not None),
+        "__init__.py": package_init(
+            revision, header, order, has_messages=messages is not None, messages_api=messages_api(revision)
+        ),
         "_base.py": base_module(revision.options, header),
     }
     structural = structural_module(revision, header)
@@ -126,6 +128,11 @@ MESSAGES_API = (
 )
 
 
+def messages_api(revision: ir.Revision) -> tuple[str, ...]:
+    """What a revision package exports from messages.py: MESSAGES_API and its wire classes."""
+    return MESSAGES_API + tuple(sorted({m.wire_class for m in revision.methods.methods if m.wire_class}))
+
+
 # The base class's own ConfigDict entries, in order, with why where it is not obvious. A
 # `pydantic-config` entry of the same key replaces the value (the key is written once).
 _OWN_CONFIG: tuple[tuple[str, str, str], ...] = (
@@ -182,15 +189,16 @@ def messages_module(revision: ir.Revision, header: str) -> str | None:
     tables = revision.methods
     envelopes = dict(tables.envelopes)
     by_export = {e.export_name: e.name for e in revision.entities if e.is_definition}
-    requests = [m for m in tables.methods if m.kind == "request" and m.wire]
+    requests = [m for m in tables.methods if m.kind == "request" and (m.wire or m.wire_class)]
     notifications = [m for m in tables.methods if m.kind == "notification"]
-    embedded = [m for m in tables.methods if m.kind == "request" and not m.wire]
+    embedded = [m for m in tables.methods if m.kind == "request" and not m.wire and not m.wire_class]
+    wire_classes = _wire_classes(tables)
     results = [m for m in tables.methods if m.kind == "request" and m.result]
     generic_error = tables.error_object or by_export.get("Error", envelopes["error"])
     responses = [m for m in tables.methods if m.kind == "request" and m.response]
     message_classes = _unique(
-        [m.message for m in requests]
-        + [m.message for m in notifications]
+        [_sent(m) for m in requests]
+        + [_sent(m) for m in notifications]
         + [m.message for m in embedded]
         + [m.response for m in responses if m.response]
         + [name for _, name in tables.error_responses]
@@ -203,8 +211,9 @@ def messages_module(revision: ir.Revision, header: str) -> str | None:
         set(any_result)
         | set(any_error)
         | ({tables.request_id} if tables.request_id else set[str]())
-        | set(message_classes)
-        | {m.message for m in embedded}
+        | (set(message_classes) - {wire["name"] for wire in wire_classes})
+        | {m.message for m in tables.methods}
+        | {field.type for _, added in tables.envelope_fields for field in added if field.type}
         | {m.params for m in tables.methods if m.params}
         | {m.result for m in results if m.result}
         | {m.task_result for m in results if m.task_result}
@@ -214,7 +223,7 @@ def messages_module(revision: ir.Revision, header: str) -> str | None:
     result_classes = [(m.method, _result_classes(revision, m)) for m in _unique_methods(tuple(results))]
     imports = sorted(set(imports) | {name for _, names in result_classes for name in names if name.isidentifier()})
     pinned = [m for m in tables.methods if m.kind == "notification" or m.kind == "request"]
-    by_method = sorted({(m.method, m.message) for m in pinned})
+    by_method = sorted({(m.method, _sent(m)) for m in pinned})
     if len({method for method, _ in by_method}) != len(by_method):
         by_method = []  # a method carried by two classes: `method` alone cannot decide
     return render(
@@ -228,7 +237,16 @@ def messages_module(revision: ir.Revision, header: str) -> str | None:
         requests=requests,
         notifications=notifications,
         embedded=embedded,
-        bare=_bare_messages(tables.methods),
+        wire_classes=wire_classes,
+        wire_example=next((w["name"] for w in wire_classes if w["kind"] == "request"), wire_classes[0]["name"])
+        if wire_classes
+        else None,
+        wire_summary=" and ".join(
+            f"{envelopes[kind]} ({_words(tuple(f.wire_name for f in added))})"
+            for kind, added in sorted(tables.envelope_fields, key=lambda pair: pair[0] != "request")
+        ),
+        wire_aliases=any(f.python_name != f.wire_name for _, added in tables.envelope_fields for f in added),
+        checked_by_envelope=[(wire["name"], wire["envelope"]) for wire in wire_classes],
         all_methods=_unique_methods(tables.methods),
         results=results,
         result_classes=result_classes,
@@ -262,12 +280,43 @@ def _result_classes(revision: ir.Revision, method: ir.Method) -> list[str]:
     return names
 
 
-def _bare_messages(methods: tuple[ir.Method, ...]) -> list[str]:
-    """Message classes that leave `jsonrpc` and `id` to the envelope (JSONRPCRequest /
-    JSONRPCNotification): in a revision where no request (or no notification) carries them itself,
-    every one of that kind. Requests embedded in another message (2026-07-28 on) are not among them."""
-    wire_kinds = {m.kind for m in methods if m.wire}
-    return _unique([m.message for m in methods if not m.wire and m.kind not in wire_kinds])
+def _sent(method: ir.Method) -> str:
+    """The class a method travels as on its own: its wire class where the definition leaves the
+    envelope to JSONRPCRequest / JSONRPCNotification, else the definition's class."""
+    return method.wire_class or method.message
+
+
+def _wire_classes(tables: ir.Methods) -> list[dict[str, object]]:
+    """The wire classes of messages.py (ir.Method.wire_class), in the order of the method tables:
+    name, base (the definition's class), envelope and the envelope's fields it adds."""
+    fields = dict(tables.envelope_fields)
+    envelopes = dict(tables.envelopes)
+    views: list[dict[str, object]] = []
+    for method in _unique_by_class(tables.methods):
+        if method.wire_class is None:
+            continue
+        added = fields[method.kind]
+        views.append(
+            {
+                "name": method.wire_class,
+                "base": method.message,
+                "kind": method.kind,
+                "envelope": envelopes[method.kind],
+                "fields": added,
+                "added": _words(tuple(field.wire_name for field in added)),
+            }
+        )
+    return views
+
+
+def _words(keys: tuple[str, ...]) -> str:
+    """`a`, `b` and `c`."""
+    quoted = [f"`{key}`" for key in keys]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
+
+
+def _unique_by_class(methods: tuple[ir.Method, ...]) -> list[ir.Method]:
+    return list({m.message: m for m in methods}.values())
 
 
 def _unique(names: list[str]) -> list[str]:

@@ -57,6 +57,7 @@ def build_surface(revisions: Sequence[tables.Revised], *, limits: Limits, option
         options=_without_links(options),
     )
     surface = built.revision
+    shaped = tables.shapes(surface, merged, revisions)
     stamp = header(origin=f"The version-spanning surface of MCP schema revisions {', '.join(merged.revisions)}.")
     extra = {
         "__init__.py": render.package_init(
@@ -75,10 +76,8 @@ def build_surface(revisions: Sequence[tables.Revised], *, limits: Limits, option
             packages=[(r.revision, r.package) for r in revisions],
             renamed=sorted(tables.renamed(merged).items()),
             absent_means=_absent_means(merged.document),
-            shapes=[
-                (name, sorted(per_revision.items()))
-                for name, per_revision in sorted(tables.shapes(surface, merged, revisions).items())
-            ],
+            shapes=_rows(shaped),
+            wire_shapes=_rows(tables.wire_shapes(shaped, revisions)),
             methods=tables.methods_across(surface, merged, revisions),
         ),
         "wire.py": render.render("surface_wire.py.jinja2", header=stamp),
@@ -89,6 +88,11 @@ def build_surface(revisions: Sequence[tables.Revised], *, limits: Limits, option
         raise exc.with_revision(LABEL) from exc
     files = {name: text for name, text in built.files.items() if name not in ("forms.py",)}
     return BuiltRevision(surface, {**files, **formatted}, built.exports, built.document)
+
+
+def _rows(shaped: dict[str, dict[str, tables.Shape]]) -> list[tuple[str, list[tuple[str, tables.Shape]]]]:
+    """A shapes table as the template walks it: by class name, then by revision."""
+    return [(name, sorted(per_revision.items())) for name, per_revision in sorted(shaped.items())]
 
 
 def _order(built: BuiltRevision) -> list[str]:

@@ -24,6 +24,9 @@ class Shape:
     keys: tuple[str, ...]  # the wire keys the revision defines there, sorted
     required: tuple[str, ...]  # those it requires, sorted
     open: bool  # the revision's schema allows more keys there (additionalProperties given)
+    # A wire class (ir.Method.wire_class, in the revision's messages module; then `model` names
+    # it): the generic envelope the definition leaves `jsonrpc` / `id` to.
+    envelope: str | None = None
 
 
 @dataclass(frozen=True)
@@ -67,6 +70,31 @@ def shapes(surface: ir.Revision, merged: Merged, revisions: Sequence[Revised]) -
             if shape is not None:
                 per_revision[revised.revision] = shape
         result[entity.name] = per_revision
+    return result
+
+
+def wire_shapes(shaped: Mapping[str, Mapping[str, Shape]], revisions: Sequence[Revised]) -> dict[str, dict[str, Shape]]:
+    """Surface class name -> revision -> the Shape of the wire class that revision sends the class as,
+    where its definition leaves `jsonrpc` / `id` to the generic envelope (before 2025-11-25): the
+    definition's keys and the envelope's fields it adds, all of them required."""
+    result: dict[str, dict[str, Shape]] = {}
+    for revised in revisions:
+        tables = revised.model.methods
+        added, envelopes = dict(tables.envelope_fields), dict(tables.envelopes)
+        wire_of = {m.message: m for m in tables.methods if m.wire_class}
+        for name, per_revision in sorted(shaped.items()):
+            shape = per_revision.get(revised.revision)
+            method = wire_of.get(shape.model or "") if shape is not None else None
+            if shape is None or method is None or method.wire_class is None:
+                continue
+            envelope_keys = {field.wire_name for field in added[method.kind]}
+            result.setdefault(name, {})[revised.revision] = Shape(
+                method.wire_class,
+                tuple(sorted(set(shape.keys) | envelope_keys)),
+                tuple(sorted(set(shape.required) | envelope_keys)),
+                shape.open,
+                envelopes[method.kind],
+            )
     return result
 
 

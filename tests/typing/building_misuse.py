@@ -33,6 +33,7 @@ def wrong_value_types() -> None:
     v2026_07_28.Error(code="-32602", message="m")  # expect-error
     roots = draft.ListRootsResult(roots=[])
     draft.ResultResponse(id=None, result=roots)  # expect-error
+    v2024_11_05.CallToolRequestMessage(id=1.5, params=v2024_11_05.CallToolRequestParams(name="t"))  # expect-error
 
 
 def wrong_constants() -> None:
@@ -42,9 +43,11 @@ def wrong_constants() -> None:
     v2025_11_25.CallToolRequest(id=1, method="tools/list", params=params)  # expect-error
     error = v2024_11_05.JSONRPCErrorError(code=1, message="m")
     v2024_11_05.JSONRPCError(jsonrpc="1.0", id=1, error=error)  # expect-error
+    v2025_03_26.ToolListChangedNotificationMessage(jsonrpc="1.0")  # expect-error
 
 
 def missing_required_fields() -> None:
+    v2025_06_18.PingRequestMessage()  # expect-error
     capabilities = v2026_07_28.ClientCapabilities()
     v2026_07_28.RequestMetaObject(io_modelcontextprotocol_client_capabilities=capabilities)  # expect-error
     v2025_06_18.NumberSchema(minimum=1)  # expect-error

@@ -44,6 +44,10 @@ def build_2024_11_05() -> Pairs:
         params=r.ProgressNotificationParams(progress_token="ping-1", progress=50, total=100)
     )
     cancelled = r.CancelledNotification(params=r.CancelledNotificationParams(request_id=3, reason="timeout"))
+    # Whole JSON-RPC messages: the schema leaves `jsonrpc` and `id` to JSONRPCRequest / JSONRPCNotification.
+    call_message = r.CallToolRequestMessage(id=7, params=r.CallToolRequestParams(name="get_weather"))
+    assert_type(call_message.id, str | int)
+    progress_message = r.ProgressNotificationMessage(params=r.ProgressNotificationParams(progress_token=7, progress=1))
     text = r.TextContent(text="Sunny", annotations=r.TextContentAnnotations(audience=["user"], priority=0.5))
     image = r.ImageContent(data="aW1n", mime_type="image/png")
     embedded_text = r.EmbeddedResource(
@@ -117,6 +121,11 @@ def build_2024_11_05() -> Pairs:
             {"method": "notifications/progress", "params": {"progressToken": "ping-1", "progress": 50, "total": 100}},
         ),
         (cancelled, {"method": "notifications/cancelled", "params": {"requestId": 3, "reason": "timeout"}}),
+        (call_message, {"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "get_weather"}}),
+        (
+            progress_message,
+            {"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": 7, "progress": 1}},
+        ),
         (text, text_json),
         (image, image_json),
         (embedded_text, embedded_text_json),
@@ -145,6 +154,11 @@ def build_2025_03_26() -> Pairs:
         params=r.ProgressNotificationParams(progress_token=11, progress=0.25, message="fetching")
     )
     listed = r.ToolListChangedNotification()
+    ping_message = r.PingRequestMessage(id="p-1")
+    assert_type(ping_message.id, str | int)
+    listed_message = r.ToolListChangedNotificationMessage()
+    call_message = r.CallToolRequestMessage(id=0, params=r.CallToolRequestParams(name="get_weather"))
+    progress_message = r.ProgressNotificationMessage(params=r.ProgressNotificationParams(progress_token="t", progress=2))
     annotations = r.Annotations(audience=["assistant"], priority=1)
     text = r.TextContent(text="Cold", annotations=annotations)
     image = r.ImageContent(data="aW1n", mime_type="image/jpeg")
@@ -201,6 +215,13 @@ def build_2025_03_26() -> Pairs:
             },
         ),
         (listed, {"method": "notifications/tools/list_changed"}),
+        (ping_message, {"jsonrpc": "2.0", "id": "p-1", "method": "ping"}),
+        (listed_message, {"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}),
+        (call_message, {"jsonrpc": "2.0", "id": 0, "method": "tools/call", "params": {"name": "get_weather"}}),
+        (
+            progress_message,
+            {"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": "t", "progress": 2}},
+        ),
         (text, text_json),
         (image, image_json),
         (audio, audio_json),
@@ -238,6 +259,13 @@ def build_2025_06_18() -> Pairs:
     logged = r.LoggingMessageNotification(
         params=r.LoggingMessageNotificationParams(level="info", data={"step": 1}, logger="weather")
     )
+    call_message = r.CallToolRequestMessage(
+        id="call-18", params=r.CallToolRequestParams(name="get_weather", arguments={"city": "Rome"})
+    )
+    assert_type(call_message.id, str | int)
+    assert_type(call_message.params, v2025_06_18.CallToolRequestParams)
+    logged_message = r.LoggingMessageNotificationMessage(params=r.LoggingMessageNotificationParams(level="info", data=1))
+    progress_message = r.ProgressNotificationMessage(params=r.ProgressNotificationParams(progress_token=-1, progress=0))
     text = r.TextContent(text="Warm", meta={"lang": "en"})
     image = r.ImageContent(data="aW1n", mime_type="image/png")
     audio = r.AudioContent(data="UklGRg==", mime_type="audio/mpeg")
@@ -327,6 +355,23 @@ def build_2025_06_18() -> Pairs:
         (
             logged,
             {"method": "notifications/message", "params": {"level": "info", "data": {"step": 1}, "logger": "weather"}},
+        ),
+        (
+            call_message,
+            {
+                "jsonrpc": "2.0",
+                "id": "call-18",
+                "method": "tools/call",
+                "params": {"name": "get_weather", "arguments": {"city": "Rome"}},
+            },
+        ),
+        (
+            logged_message,
+            {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": 1}},
+        ),
+        (
+            progress_message,
+            {"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": -1, "progress": 0}},
         ),
         (text, text_json),
         (image, image_json),

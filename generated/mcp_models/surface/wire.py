@@ -14,9 +14,13 @@ negotiates one protocol version; these functions keep its wire exact:
   `send(obj, protocol_version)` its wire JSON: keys that other revisions define and this one does
   not are dropped (their paths are listed in `dropped` when you pass a list); a required property
   the object lacks is filled in only where the spec says what its absence means
-  (`ABSENT_MEANS`); any other value the revision cannot carry is a `RevisionError` naming the
+  (`ABSENT_MEANS`), and a constant it requires (`jsonrpc`) is filled in as its models fill it in
+  when building; any other value the revision cannot carry is a `RevisionError` naming the
   property. Keys no revision defines are kept, as the per-revision models keep them, and keys that
-  arrived from a peer at this revision are sent back as they came.
+  arrived from a peer at this revision are sent back as they came. A request or notification
+  sent at a revision whose definitions leave `jsonrpc` and `id` to the generic envelope (before
+  2025-11-25) is that revision's wire class (`CallToolRequestMessage`, `WIRE_SHAPES`): the whole
+  JSON-RPC message.
 - `METHODS` and `revision_classes(method, protocol_version)`: each method's revisions, senders
   and classes, derived from the schemas.
 """
@@ -33,7 +37,17 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from pydantic_core import from_json
 from typing_extensions import TypeIs
 
-from ._tables import ABSENT_MEANS, METHODS, PACKAGES, RENAMED, REVISIONS, SHAPES, MethodAcross
+from ._tables import (
+    ABSENT_MEANS,
+    METHODS,
+    PACKAGES,
+    RENAMED,
+    REVISIONS,
+    SHAPES,
+    WIRE_SHAPES,
+    MethodAcross,
+    Shape,
+)
 from .messages import AnyResult, Message, MessageError, RawJSON
 from .messages import parse_message as _parse_any_revision
 from .messages import parse_result as _parse_any_result
@@ -90,6 +104,38 @@ def _models(revision: str) -> ModuleType:
 
 
 @cache
+def _messages(revision: str) -> ModuleType:
+    return importlib.import_module(f"..{PACKAGES[revision]}.messages", __package__)
+
+
+@cache
+def _class_of(revision: str, shape: Shape) -> type[BaseModel]:
+    """The revision's class of a shape: a wire class in its messages module, else in its models."""
+    module = _messages(revision) if shape.envelope else _models(revision)
+    return cast("type[BaseModel]", getattr(module, cast(str, shape.model)))
+
+
+@cache
+def _constants(revision: str, shape: Shape) -> dict[str, Any]:
+    """Wire key -> value of each constant the revision's class requires, which its own models fill
+    in when building (the surface's may be optional: `jsonrpc` is absent before 2025-11-25)."""
+    if shape.model is None:
+        return {}
+    constants: dict[str, Any] = getattr(_class_of(revision, shape), "__mcp_constants__", {})
+    return constants
+
+
+@cache
+def _sent_as() -> dict[tuple[str, str], str]:
+    """(revision, wire class) -> the surface class it is received as."""
+    return {
+        (revision, cast(str, shape.model)): name
+        for name, per_revision in WIRE_SHAPES.items()
+        for revision, shape in per_revision.items()
+    }
+
+
+@cache
 def _wire_names(model: type[BaseModel]) -> dict[str, str]:
     """Wire key -> attribute name, for a model's declared fields."""
     return {field.alias or name: name for name, field in model.model_fields.items()}
@@ -118,17 +164,19 @@ def parse_message(
         raise
     except own_error as exc:
         raise MessageError(str(exc)) from exc
-    message = _as_surface(exact, raw) or _parse_any_revision(raw, pending)
+    message = _as_surface(exact, raw, revision) or _parse_any_revision(raw, pending)
     _remember(exact, message, revision)
     return message
 
 
-def _as_surface(exact: object, raw: RawJSON) -> Message | None:
+def _as_surface(exact: object, raw: RawJSON, revision: str) -> Message | None:
     """raw as the surface class of the revision's own class for it: a method the revision does not
-    define stays a plain JSON-RPC request or notification, as that revision read it. None for a
-    class of the revision's messages module (a typed response): the surface's dispatch agrees."""
+    define stays a plain JSON-RPC request or notification, as that revision read it; a wire class
+    is its definition's surface class. None for another class of the revision's messages module (a
+    typed response): the surface's dispatch agrees."""
     name = type(exact).__name__
-    model = getattr(importlib.import_module(".models", __package__), RENAMED.get(name, name), None)
+    name = _sent_as().get((revision, name)) or RENAMED.get(name, name)
+    model = getattr(importlib.import_module(".models", __package__), name, None)
     if not (isinstance(model, type) and issubclass(model, BaseModel)) or "[" in name:
         return None
     if isinstance(raw, bytes | bytearray | str):
@@ -198,10 +246,19 @@ def to_revision(
         return _response(obj, result, revision, dropped)
     if shape is None or shape.model is None:
         raise RevisionError(f"{name} does not exist in revision {revision}", revision=revision)
+    sent = WIRE_SHAPES.get(name, {}).get(revision)
+    if sent is not None:
+        # the definition leaves jsonrpc / id to the envelope: the revision sends its wire class
+        # (its envelope's other rules are on params `_meta`, a key only kept where the method's
+        # params declare it, and typed there as the envelope types it)
+        return _validated(
+            _class_of(revision, sent),
+            _fit(obj, _wire(obj), revision, "", dropped, sent),
+            revision,
+            name,
+        )
     wire = _fit(obj, _wire(obj), revision, "", dropped)
-    return _validated(
-        cast("type[BaseModel]", getattr(_models(revision), shape.model)), wire, revision, name
-    )
+    return _validated(_class_of(revision, shape), wire, revision, name)
 
 
 def _response(
@@ -268,15 +325,23 @@ def revision_classes(method: str, protocol_version: str) -> tuple[Any, Any, Any]
     )
 
 
-def _fit(value: object, wire: Any, revision: str, path: str, dropped: list[str] | None) -> Any:
+def _fit(
+    value: object,
+    wire: Any,
+    revision: str,
+    path: str,
+    dropped: list[str] | None,
+    shape: Shape | None = None,
+) -> Any:
     """The wire JSON of value (wire: its dump) with only what the revision defines, walked beside the
-    objects so that each object's own class says which keys its revision has."""
+    objects so that each object's own class says which keys its revision has (shape: the top
+    object's, when it is sent as another class than its definition's: a wire class)."""
     if isinstance(value, BaseModel) and isinstance(wire, dict):
         name = type(value).__name__
         shapes = SHAPES.get(name)
         if shapes is None:  # a class under an inline union arm: the revision's validation decides
             return cast("dict[str, Any]", wire)
-        shape = shapes.get(revision)
+        shape = shape or shapes.get(revision)
         if shape is None:
             raise RevisionError(
                 f"{name} does not exist in revision {revision}", revision=revision, path=path
@@ -300,6 +365,8 @@ def _fit(value: object, wire: Any, revision: str, path: str, dropped: list[str] 
         for key, meaning in ABSENT_MEANS.items():
             if key in shape.required and key not in fitted:
                 fitted[key] = meaning
+        for key, constant in _constants(revision, shape).items():
+            fitted.setdefault(key, constant)
         return fitted
     if isinstance(value, list | tuple) and _is_array(wire):
         items = cast("list[object]", value)

@@ -15,9 +15,16 @@
 - `ResultResponse[R]`: a success response whose result is typed, to build
   (`ResultResponse(id=7, result=CallToolResult(...))` is a `ResultResponse[CallToolResult]`) or to
   read (`ResultResponse[CallToolResult].model_validate_json(raw)`).
+- `<Definition>Message` (`CompleteRequestMessage`, ...): this revision's request and notification
+  definitions leave the JSON-RPC envelope to
+  JSONRPCRequest (`id` and `jsonrpc`) and JSONRPCNotification (`jsonrpc`),
+  so a definition alone is not a message one can send. Each gets a subclass adding what it lacks:
+  what `REQUESTS` and `NOTIFICATIONS` hold, what `parse_message` returns (with `id` typed) and what
+  to build (the constant `jsonrpc` is filled in). The name says what the class is, the definition
+  as a whole JSON-RPC message, and sorts beside the definition, whose class stays the schema's.
 
 Only the chosen class validates the message, so an error names what is wrong with that message,
-not why each of the other 9 message classes did not fit.
+not why each of the other 25 message classes did not fit.
 """
 
 from __future__ import annotations
@@ -117,12 +124,37 @@ __all__ = [
     "SENDERS",
     "AnyError",
     "AnyResult",
+    "CallToolRequestMessage",
+    "CancelledNotificationMessage",
+    "CompleteRequestMessage",
+    "CreateMessageRequestMessage",
+    "ElicitRequestMessage",
     "Envelope",
     "ErrorResponse",
+    "GetPromptRequestMessage",
+    "InitializeRequestMessage",
+    "InitializedNotificationMessage",
+    "ListPromptsRequestMessage",
+    "ListResourceTemplatesRequestMessage",
+    "ListResourcesRequestMessage",
+    "ListRootsRequestMessage",
+    "ListToolsRequestMessage",
+    "LoggingMessageNotificationMessage",
     "Message",
     "MessageError",
+    "PingRequestMessage",
+    "ProgressNotificationMessage",
+    "PromptListChangedNotificationMessage",
     "RawJSON",
+    "ReadResourceRequestMessage",
+    "ResourceListChangedNotificationMessage",
+    "ResourceUpdatedNotificationMessage",
     "ResultResponse",
+    "RootsListChangedNotificationMessage",
+    "SetLevelRequestMessage",
+    "SubscribeRequestMessage",
+    "ToolListChangedNotificationMessage",
+    "UnsubscribeRequestMessage",
     "parse_envelope",
     "parse_error",
     "parse_message",
@@ -132,74 +164,365 @@ __all__ = [
 
 RawJSON: TypeAlias = bytes | bytearray | str | Mapping[str, Any]
 
-REQUESTS: dict[str, type[MCPModel]] = {}
-"""Requests sent as JSON-RPC messages, by method."""
+
+class CancelledNotificationMessage(CancelledNotification):
+    """`CancelledNotification` as a whole JSON-RPC message: with `jsonrpc`, left by the
+    schema to JSONRPCNotification.
+
+    Built by keyword, the constant `jsonrpc` is filled in; read, it must be there. `parse_message`
+    also checks JSONRPCNotification's own rules (its `params`), as the schema does.
+    """
+
+    jsonrpc: Literal["2.0"] = const("2.0")
+
+
+class InitializedNotificationMessage(InitializedNotification):
+    """`InitializedNotification` as a whole JSON-RPC message: with `jsonrpc`, left by the
+    schema to JSONRPCNotification.
+
+    Built by keyword, the constant `jsonrpc` is filled in; read, it must be there. `parse_message`
+    also checks JSONRPCNotification's own rules (its `params`), as the schema does.
+    """
+
+    jsonrpc: Literal["2.0"] = const("2.0")
+
+
+class LoggingMessageNotificationMessage(LoggingMessageNotification):
+    """`LoggingMessageNotification` as a whole JSON-RPC message: with `jsonrpc`, left by the
+    schema to JSONRPCNotification.
+
+    Built by keyword, the constant `jsonrpc` is filled in; read, it must be there. `parse_message`
+    also checks JSONRPCNotification's own rules (its `params`), as the schema does.
+    """
+
+    jsonrpc: Literal["2.0"] = const("2.0")
+
+
+class ProgressNotificationMessage(ProgressNotification):
+    """`ProgressNotification` as a whole JSON-RPC message: with `jsonrpc`, left by the
+    schema to JSONRPCNotification.
+
+    Built by keyword, the constant `jsonrpc` is filled in; read, it must be there. `parse_message`
+    also checks JSONRPCNotification's own rules (its `params`), as the schema does.
+    """
+
+    jsonrpc: Literal["2.0"] = const("2.0")
+
+
+class PromptListChangedNotificationMessage(PromptListChangedNotification):
+    """`PromptListChangedNotification` as a whole JSON-RPC message: with `jsonrpc`, left by the
+    schema to JSONRPCNotification.
+
+    Built by keyword, the constant `jsonrpc` is filled in; read, it must be there. `parse_message`
+    also checks JSONRPCNotification's own rules (its `params`), as the schema does.
+    """
+
+    jsonrpc: Literal["2.0"] = const("2.0")
+
+
+class ResourceListChangedNotificationMessage(ResourceListChangedNotification):
+    """`ResourceListChangedNotification` as a whole JSON-RPC message: with `jsonrpc`, left by the
+    schema to JSONRPCNotification.
+
+    Built by keyword, the constant `jsonrpc` is filled in; read, it must be there. `parse_message`
+    also checks JSONRPCNotification's own rules (its `params`), as the schema does.
+    """
+
+    jsonrpc: Literal["2.0"] = const("2.0")
+
+
+class ResourceUpdatedNotificationMessage(ResourceUpdatedNotification):
+    """`ResourceUpdatedNotification` as a whole JSON-RPC message: with `jsonrpc`, left by the
+    schema to JSONRPCNotification.
+
+    Built by keyword, the constant `jsonrpc` is filled in; read, it must be there. `parse_message`
+    also checks JSONRPCNotification's own rules (its `params`), as the schema does.
+    """
+
+    jsonrpc: Literal["2.0"] = const("2.0")
+
+
+class RootsListChangedNotificationMessage(RootsListChangedNotification):
+    """`RootsListChangedNotification` as a whole JSON-RPC message: with `jsonrpc`, left by the
+    schema to JSONRPCNotification.
+
+    Built by keyword, the constant `jsonrpc` is filled in; read, it must be there. `parse_message`
+    also checks JSONRPCNotification's own rules (its `params`), as the schema does.
+    """
+
+    jsonrpc: Literal["2.0"] = const("2.0")
+
+
+class ToolListChangedNotificationMessage(ToolListChangedNotification):
+    """`ToolListChangedNotification` as a whole JSON-RPC message: with `jsonrpc`, left by the
+    schema to JSONRPCNotification.
+
+    Built by keyword, the constant `jsonrpc` is filled in; read, it must be there. `parse_message`
+    also checks JSONRPCNotification's own rules (its `params`), as the schema does.
+    """
+
+    jsonrpc: Literal["2.0"] = const("2.0")
+
+
+class CompleteRequestMessage(CompleteRequest):
+    """`CompleteRequest` as a whole JSON-RPC message: with `id` and `jsonrpc`, left by the
+    schema to JSONRPCRequest.
+
+    Built by keyword, the constant `jsonrpc` is filled in; read, it must be there. `parse_message`
+    also checks JSONRPCRequest's own rules (its `params`), as the schema does.
+    """
+
+    id: RequestId
+    jsonrpc: Literal["2.0"] = const("2.0")
+
+
+class ElicitRequestMessage(ElicitRequest):
+    """`ElicitRequest` as a whole JSON-RPC message: with `id` and `jsonrpc`, left by the
+    schema to JSONRPCRequest.
+
+    Built by keyword, the constant `jsonrpc` is filled in; read, it must be there. `parse_message`
+    also checks JSONRPCRequest's own rules (its `params`), as the schema does.
+    """
+
+    id: RequestId
+    jsonrpc: Literal["2.0"] = const("2.0")
+
+
+class InitializeRequestMessage(InitializeRequest):
+    """`InitializeRequest` as a whole JSON-RPC message: with `id` and `jsonrpc`, left by the
+    schema to JSONRPCRequest.
+
+    Built by keyword, the constant `jsonrpc` is filled in; read, it must be there. `parse_message`
+    also checks JSONRPCRequest's own rules (its `params`), as the schema does.
+    """
+
+    id: RequestId
+    jsonrpc: Literal["2.0"] = const("2.0")
+
+
+class SetLevelRequestMessage(SetLevelRequest):
+    """`SetLevelRequest` as a whole JSON-RPC message: with `id` and `jsonrpc`, left by the
+    schema to JSONRPCRequest.
+
+    Built by keyword, the constant `jsonrpc` is filled in; read, it must be there. `parse_message`
+    also checks JSONRPCRequest's own rules (its `params`), as the schema does.
+    """
+
+    id: RequestId
+    jsonrpc: Literal["2.0"] = const("2.0")
+
+
+class PingRequestMessage(PingRequest):
+    """`PingRequest` as a whole JSON-RPC message: with `id` and `jsonrpc`, left by the
+    schema to JSONRPCRequest.
+
+    Built by keyword, the constant `jsonrpc` is filled in; read, it must be there. `parse_message`
+    also checks JSONRPCRequest's own rules (its `params`), as the schema does.
+    """
+
+    id: RequestId
+    jsonrpc: Literal["2.0"] = const("2.0")
+
+
+class GetPromptRequestMessage(GetPromptRequest):
+    """`GetPromptRequest` as a whole JSON-RPC message: with `id` and `jsonrpc`, left by the
+    schema to JSONRPCRequest.
+
+    Built by keyword, the constant `jsonrpc` is filled in; read, it must be there. `parse_message`
+    also checks JSONRPCRequest's own rules (its `params`), as the schema does.
+    """
+
+    id: RequestId
+    jsonrpc: Literal["2.0"] = const("2.0")
+
+
+class ListPromptsRequestMessage(ListPromptsRequest):
+    """`ListPromptsRequest` as a whole JSON-RPC message: with `id` and `jsonrpc`, left by the
+    schema to JSONRPCRequest.
+
+    Built by keyword, the constant `jsonrpc` is filled in; read, it must be there. `parse_message`
+    also checks JSONRPCRequest's own rules (its `params`), as the schema does.
+    """
+
+    id: RequestId
+    jsonrpc: Literal["2.0"] = const("2.0")
+
+
+class ListResourcesRequestMessage(ListResourcesRequest):
+    """`ListResourcesRequest` as a whole JSON-RPC message: with `id` and `jsonrpc`, left by the
+    schema to JSONRPCRequest.
+
+    Built by keyword, the constant `jsonrpc` is filled in; read, it must be there. `parse_message`
+    also checks JSONRPCRequest's own rules (its `params`), as the schema does.
+    """
+
+    id: RequestId
+    jsonrpc: Literal["2.0"] = const("2.0")
+
+
+class ReadResourceRequestMessage(ReadResourceRequest):
+    """`ReadResourceRequest` as a whole JSON-RPC message: with `id` and `jsonrpc`, left by the
+    schema to JSONRPCRequest.
+
+    Built by keyword, the constant `jsonrpc` is filled in; read, it must be there. `parse_message`
+    also checks JSONRPCRequest's own rules (its `params`), as the schema does.
+    """
+
+    id: RequestId
+    jsonrpc: Literal["2.0"] = const("2.0")
+
+
+class SubscribeRequestMessage(SubscribeRequest):
+    """`SubscribeRequest` as a whole JSON-RPC message: with `id` and `jsonrpc`, left by the
+    schema to JSONRPCRequest.
+
+    Built by keyword, the constant `jsonrpc` is filled in; read, it must be there. `parse_message`
+    also checks JSONRPCRequest's own rules (its `params`), as the schema does.
+    """
+
+    id: RequestId
+    jsonrpc: Literal["2.0"] = const("2.0")
+
+
+class ListResourceTemplatesRequestMessage(ListResourceTemplatesRequest):
+    """`ListResourceTemplatesRequest` as a whole JSON-RPC message: with `id` and `jsonrpc`, left by the
+    schema to JSONRPCRequest.
+
+    Built by keyword, the constant `jsonrpc` is filled in; read, it must be there. `parse_message`
+    also checks JSONRPCRequest's own rules (its `params`), as the schema does.
+    """
+
+    id: RequestId
+    jsonrpc: Literal["2.0"] = const("2.0")
+
+
+class UnsubscribeRequestMessage(UnsubscribeRequest):
+    """`UnsubscribeRequest` as a whole JSON-RPC message: with `id` and `jsonrpc`, left by the
+    schema to JSONRPCRequest.
+
+    Built by keyword, the constant `jsonrpc` is filled in; read, it must be there. `parse_message`
+    also checks JSONRPCRequest's own rules (its `params`), as the schema does.
+    """
+
+    id: RequestId
+    jsonrpc: Literal["2.0"] = const("2.0")
+
+
+class ListRootsRequestMessage(ListRootsRequest):
+    """`ListRootsRequest` as a whole JSON-RPC message: with `id` and `jsonrpc`, left by the
+    schema to JSONRPCRequest.
+
+    Built by keyword, the constant `jsonrpc` is filled in; read, it must be there. `parse_message`
+    also checks JSONRPCRequest's own rules (its `params`), as the schema does.
+    """
+
+    id: RequestId
+    jsonrpc: Literal["2.0"] = const("2.0")
+
+
+class CreateMessageRequestMessage(CreateMessageRequest):
+    """`CreateMessageRequest` as a whole JSON-RPC message: with `id` and `jsonrpc`, left by the
+    schema to JSONRPCRequest.
+
+    Built by keyword, the constant `jsonrpc` is filled in; read, it must be there. `parse_message`
+    also checks JSONRPCRequest's own rules (its `params`), as the schema does.
+    """
+
+    id: RequestId
+    jsonrpc: Literal["2.0"] = const("2.0")
+
+
+class CallToolRequestMessage(CallToolRequest):
+    """`CallToolRequest` as a whole JSON-RPC message: with `id` and `jsonrpc`, left by the
+    schema to JSONRPCRequest.
+
+    Built by keyword, the constant `jsonrpc` is filled in; read, it must be there. `parse_message`
+    also checks JSONRPCRequest's own rules (its `params`), as the schema does.
+    """
+
+    id: RequestId
+    jsonrpc: Literal["2.0"] = const("2.0")
+
+
+class ListToolsRequestMessage(ListToolsRequest):
+    """`ListToolsRequest` as a whole JSON-RPC message: with `id` and `jsonrpc`, left by the
+    schema to JSONRPCRequest.
+
+    Built by keyword, the constant `jsonrpc` is filled in; read, it must be there. `parse_message`
+    also checks JSONRPCRequest's own rules (its `params`), as the schema does.
+    """
+
+    id: RequestId
+    jsonrpc: Literal["2.0"] = const("2.0")
+
+
+REQUESTS: dict[str, type[MCPModel]] = {
+    "completion/complete": CompleteRequestMessage,
+    "elicitation/create": ElicitRequestMessage,
+    "initialize": InitializeRequestMessage,
+    "logging/setLevel": SetLevelRequestMessage,
+    "ping": PingRequestMessage,
+    "prompts/get": GetPromptRequestMessage,
+    "prompts/list": ListPromptsRequestMessage,
+    "resources/list": ListResourcesRequestMessage,
+    "resources/read": ReadResourceRequestMessage,
+    "resources/subscribe": SubscribeRequestMessage,
+    "resources/templates/list": ListResourceTemplatesRequestMessage,
+    "resources/unsubscribe": UnsubscribeRequestMessage,
+    "roots/list": ListRootsRequestMessage,
+    "sampling/createMessage": CreateMessageRequestMessage,
+    "tools/call": CallToolRequestMessage,
+    "tools/list": ListToolsRequestMessage,
+}
+"""Requests sent as JSON-RPC messages, by method: each a class carrying `jsonrpc` and `id` (here the
+definition's `<Definition>Message`: the definitions leave them to JSONRPCRequest)."""
 
 NOTIFICATIONS: dict[str, type[MCPModel]] = {
-    "notifications/cancelled": CancelledNotification,
-    "notifications/initialized": InitializedNotification,
-    "notifications/message": LoggingMessageNotification,
-    "notifications/progress": ProgressNotification,
-    "notifications/prompts/list_changed": PromptListChangedNotification,
-    "notifications/resources/list_changed": ResourceListChangedNotification,
-    "notifications/resources/updated": ResourceUpdatedNotification,
-    "notifications/roots/list_changed": RootsListChangedNotification,
-    "notifications/tools/list_changed": ToolListChangedNotification,
+    "notifications/cancelled": CancelledNotificationMessage,
+    "notifications/initialized": InitializedNotificationMessage,
+    "notifications/message": LoggingMessageNotificationMessage,
+    "notifications/progress": ProgressNotificationMessage,
+    "notifications/prompts/list_changed": PromptListChangedNotificationMessage,
+    "notifications/resources/list_changed": ResourceListChangedNotificationMessage,
+    "notifications/resources/updated": ResourceUpdatedNotificationMessage,
+    "notifications/roots/list_changed": RootsListChangedNotificationMessage,
+    "notifications/tools/list_changed": ToolListChangedNotificationMessage,
 }
-"""Notifications, by method."""
+"""Notifications sent as JSON-RPC messages, by method: each a class carrying `jsonrpc`."""
 
-EMBEDDED_REQUESTS: dict[str, type[MCPModel]] = {
-    "completion/complete": CompleteRequest,
-    "elicitation/create": ElicitRequest,
-    "initialize": InitializeRequest,
-    "logging/setLevel": SetLevelRequest,
-    "ping": PingRequest,
-    "prompts/get": GetPromptRequest,
-    "prompts/list": ListPromptsRequest,
-    "resources/list": ListResourcesRequest,
-    "resources/read": ReadResourceRequest,
-    "resources/subscribe": SubscribeRequest,
-    "resources/templates/list": ListResourceTemplatesRequest,
-    "resources/unsubscribe": UnsubscribeRequest,
-    "roots/list": ListRootsRequest,
-    "sampling/createMessage": CreateMessageRequest,
-    "tools/call": CallToolRequest,
-    "tools/list": ListToolsRequest,
+EMBEDDED_REQUESTS: dict[str, type[MCPModel]] = {}
+"""Requests whose class does not carry `jsonrpc` and `id` because they travel inside another message
+(InputRequiredResult, 2026-07-28 on). Empty where every request is sent on its own (REQUESTS)."""
+
+_ENVELOPE_OF: dict[type[MCPModel], type[MCPModel]] = {
+    CancelledNotificationMessage: JSONRPCNotification,
+    InitializedNotificationMessage: JSONRPCNotification,
+    LoggingMessageNotificationMessage: JSONRPCNotification,
+    ProgressNotificationMessage: JSONRPCNotification,
+    PromptListChangedNotificationMessage: JSONRPCNotification,
+    ResourceListChangedNotificationMessage: JSONRPCNotification,
+    ResourceUpdatedNotificationMessage: JSONRPCNotification,
+    RootsListChangedNotificationMessage: JSONRPCNotification,
+    ToolListChangedNotificationMessage: JSONRPCNotification,
+    CompleteRequestMessage: JSONRPCRequest,
+    ElicitRequestMessage: JSONRPCRequest,
+    InitializeRequestMessage: JSONRPCRequest,
+    SetLevelRequestMessage: JSONRPCRequest,
+    PingRequestMessage: JSONRPCRequest,
+    GetPromptRequestMessage: JSONRPCRequest,
+    ListPromptsRequestMessage: JSONRPCRequest,
+    ListResourcesRequestMessage: JSONRPCRequest,
+    ReadResourceRequestMessage: JSONRPCRequest,
+    SubscribeRequestMessage: JSONRPCRequest,
+    ListResourceTemplatesRequestMessage: JSONRPCRequest,
+    UnsubscribeRequestMessage: JSONRPCRequest,
+    ListRootsRequestMessage: JSONRPCRequest,
+    CreateMessageRequestMessage: JSONRPCRequest,
+    CallToolRequestMessage: JSONRPCRequest,
+    ListToolsRequestMessage: JSONRPCRequest,
 }
-"""Requests whose class does not carry `jsonrpc` and `id`: those that travel inside another message
-(InputRequiredResult), and in revisions that leave them to JSONRPCRequest, every request."""
-
-_BARE: frozenset[type[MCPModel]] = frozenset(
-    {
-        CancelledNotification,
-        InitializedNotification,
-        LoggingMessageNotification,
-        ProgressNotification,
-        PromptListChangedNotification,
-        ResourceListChangedNotification,
-        ResourceUpdatedNotification,
-        RootsListChangedNotification,
-        ToolListChangedNotification,
-        CompleteRequest,
-        ElicitRequest,
-        InitializeRequest,
-        SetLevelRequest,
-        PingRequest,
-        GetPromptRequest,
-        ListPromptsRequest,
-        ListResourcesRequest,
-        ReadResourceRequest,
-        SubscribeRequest,
-        ListResourceTemplatesRequest,
-        UnsubscribeRequest,
-        ListRootsRequest,
-        CreateMessageRequest,
-        CallToolRequest,
-        ListToolsRequest,
-    }
-)
-"""Message classes that leave `jsonrpc` and `id` to JSONRPCRequest / JSONRPCNotification (every request
-and notification of revisions before 2025-11-25): on the wire such a message is checked against both."""
+"""The generic envelope each wire class also satisfies on the wire: the class checks the envelope's
+`jsonrpc` and `id`, and the envelope its `params` (a `_meta` the definition may not declare)."""
 
 PARAMS: dict[str, Any] = {
     "notifications/cancelled": CancelledNotificationParams,
@@ -364,31 +687,31 @@ RESPONSES: dict[str, type[MCPModel]] = {
 one, else a ResultResponse typed by the method's result."""
 
 Message: TypeAlias = (
-    CancelledNotification
-    | InitializedNotification
-    | LoggingMessageNotification
-    | ProgressNotification
-    | PromptListChangedNotification
-    | ResourceListChangedNotification
-    | ResourceUpdatedNotification
-    | RootsListChangedNotification
-    | ToolListChangedNotification
-    | CompleteRequest
-    | ElicitRequest
-    | InitializeRequest
-    | SetLevelRequest
-    | PingRequest
-    | GetPromptRequest
-    | ListPromptsRequest
-    | ListResourcesRequest
-    | ReadResourceRequest
-    | SubscribeRequest
-    | ListResourceTemplatesRequest
-    | UnsubscribeRequest
-    | ListRootsRequest
-    | CreateMessageRequest
-    | CallToolRequest
-    | ListToolsRequest
+    CompleteRequestMessage
+    | ElicitRequestMessage
+    | InitializeRequestMessage
+    | SetLevelRequestMessage
+    | PingRequestMessage
+    | GetPromptRequestMessage
+    | ListPromptsRequestMessage
+    | ListResourcesRequestMessage
+    | ReadResourceRequestMessage
+    | SubscribeRequestMessage
+    | ListResourceTemplatesRequestMessage
+    | UnsubscribeRequestMessage
+    | ListRootsRequestMessage
+    | CreateMessageRequestMessage
+    | CallToolRequestMessage
+    | ListToolsRequestMessage
+    | CancelledNotificationMessage
+    | InitializedNotificationMessage
+    | LoggingMessageNotificationMessage
+    | ProgressNotificationMessage
+    | PromptListChangedNotificationMessage
+    | ResourceListChangedNotificationMessage
+    | ResourceUpdatedNotificationMessage
+    | RootsListChangedNotificationMessage
+    | ToolListChangedNotificationMessage
     | JSONRPCRequest
     | JSONRPCNotification
     | JSONRPCResponse
@@ -508,31 +831,31 @@ def parse_envelope(raw: RawJSON) -> Envelope:
 
 
 _BY_METHOD: dict[bytes, type[MCPModel]] = {
-    b"completion/complete": CompleteRequest,
-    b"elicitation/create": ElicitRequest,
-    b"initialize": InitializeRequest,
-    b"logging/setLevel": SetLevelRequest,
-    b"notifications/cancelled": CancelledNotification,
-    b"notifications/initialized": InitializedNotification,
-    b"notifications/message": LoggingMessageNotification,
-    b"notifications/progress": ProgressNotification,
-    b"notifications/prompts/list_changed": PromptListChangedNotification,
-    b"notifications/resources/list_changed": ResourceListChangedNotification,
-    b"notifications/resources/updated": ResourceUpdatedNotification,
-    b"notifications/roots/list_changed": RootsListChangedNotification,
-    b"notifications/tools/list_changed": ToolListChangedNotification,
-    b"ping": PingRequest,
-    b"prompts/get": GetPromptRequest,
-    b"prompts/list": ListPromptsRequest,
-    b"resources/list": ListResourcesRequest,
-    b"resources/read": ReadResourceRequest,
-    b"resources/subscribe": SubscribeRequest,
-    b"resources/templates/list": ListResourceTemplatesRequest,
-    b"resources/unsubscribe": UnsubscribeRequest,
-    b"roots/list": ListRootsRequest,
-    b"sampling/createMessage": CreateMessageRequest,
-    b"tools/call": CallToolRequest,
-    b"tools/list": ListToolsRequest,
+    b"completion/complete": CompleteRequestMessage,
+    b"elicitation/create": ElicitRequestMessage,
+    b"initialize": InitializeRequestMessage,
+    b"logging/setLevel": SetLevelRequestMessage,
+    b"notifications/cancelled": CancelledNotificationMessage,
+    b"notifications/initialized": InitializedNotificationMessage,
+    b"notifications/message": LoggingMessageNotificationMessage,
+    b"notifications/progress": ProgressNotificationMessage,
+    b"notifications/prompts/list_changed": PromptListChangedNotificationMessage,
+    b"notifications/resources/list_changed": ResourceListChangedNotificationMessage,
+    b"notifications/resources/updated": ResourceUpdatedNotificationMessage,
+    b"notifications/roots/list_changed": RootsListChangedNotificationMessage,
+    b"notifications/tools/list_changed": ToolListChangedNotificationMessage,
+    b"ping": PingRequestMessage,
+    b"prompts/get": GetPromptRequestMessage,
+    b"prompts/list": ListPromptsRequestMessage,
+    b"resources/list": ListResourcesRequestMessage,
+    b"resources/read": ReadResourceRequestMessage,
+    b"resources/subscribe": SubscribeRequestMessage,
+    b"resources/templates/list": ListResourceTemplatesRequestMessage,
+    b"resources/unsubscribe": UnsubscribeRequestMessage,
+    b"roots/list": ListRootsRequestMessage,
+    b"sampling/createMessage": CreateMessageRequestMessage,
+    b"tools/call": CallToolRequestMessage,
+    b"tools/list": ListToolsRequestMessage,
 }
 """Every class that pins `method`, by that method (as it is written in JSON without escapes)."""
 _NOTIFICATION_CLASSES = frozenset(NOTIFICATIONS.values()) - frozenset(EMBEDDED_REQUESTS.values())
@@ -552,9 +875,9 @@ def _by_method(raw: bytes) -> Message | None:
         return None
     try:
         parsed = cast(MCPModel, _validate_json(model)(raw))
-        if model in _BARE:
-            # the class leaves the envelope to JSONRPCRequest / JSONRPCNotification: check it too
-            _validate_json(JSONRPCRequest if b'"id"' in raw else JSONRPCNotification)(raw)
+        envelope = _ENVELOPE_OF.get(model)
+        if envelope is not None:
+            _validate_json(envelope)(raw)
     except ValidationError:
         return None
     if model in _NOTIFICATION_CLASSES and _has_extra(parsed, "id"):
@@ -618,6 +941,15 @@ def _typed_from_text(raw: bytes, pending: Mapping[str | int, str] | None) -> Mes
     return None
 
 
+def _validated_message(model: type[MCPModel], message: Mapping[str, object]) -> MCPModel:
+    """message as model, and as the generic envelope too where the model is a wire class."""
+    parsed = model.model_validate(message)
+    envelope = _ENVELOPE_OF.get(model)
+    if envelope is not None:
+        envelope.model_validate(message)
+    return parsed
+
+
 def parse_message(raw: RawJSON, pending: Mapping[str | int, str] | None = None) -> Message:
     """The concrete model of one JSON-RPC message, chosen by its `method`, `result` or `error`.
 
@@ -638,15 +970,11 @@ def parse_message(raw: RawJSON, pending: Mapping[str | int, str] | None = None) 
         known = method if isinstance(method, str) else ""
         if "id" in message:
             request = REQUESTS.get(known) or EMBEDDED_REQUESTS.get(known) or JSONRPCRequest
-            if request in _BARE:
-                JSONRPCRequest.model_validate(message)
-            return cast(Message, request.model_validate(message))
+            return cast(Message, _validated_message(request, message))
         notification = (
             NOTIFICATIONS.get(known) or EMBEDDED_REQUESTS.get(known) or JSONRPCNotification
         )
-        if notification in _BARE:
-            JSONRPCNotification.model_validate(message)
-        return cast(Message, notification.model_validate(message))
+        return cast(Message, _validated_message(notification, message))
     if "result" in message:
         request_id = message.get("id")
         answered = (

@@ -164,7 +164,7 @@ REQUESTS: dict[str, type[MCPModel]] = {
     "tools/call": CallToolRequest,
     "tools/list": ListToolsRequest,
 }
-"""Requests sent as JSON-RPC messages, by method."""
+"""Requests sent as JSON-RPC messages, by method: each a class carrying `jsonrpc` and `id`."""
 
 NOTIFICATIONS: dict[str, type[MCPModel]] = {
     "notifications/cancelled": CancelledNotification,
@@ -179,15 +179,15 @@ NOTIFICATIONS: dict[str, type[MCPModel]] = {
     "notifications/tasks/status": TaskStatusNotification,
     "notifications/tools/list_changed": ToolListChangedNotification,
 }
-"""Notifications, by method."""
+"""Notifications sent as JSON-RPC messages, by method: each a class carrying `jsonrpc`."""
 
 EMBEDDED_REQUESTS: dict[str, type[MCPModel]] = {}
-"""Requests whose class does not carry `jsonrpc` and `id`: those that travel inside another message
-(InputRequiredResult), and in revisions that leave them to JSONRPCRequest, every request."""
+"""Requests whose class does not carry `jsonrpc` and `id` because they travel inside another message
+(InputRequiredResult, 2026-07-28 on). Empty where every request is sent on its own (REQUESTS)."""
 
-_BARE: frozenset[type[MCPModel]] = frozenset()
-"""Message classes that leave `jsonrpc` and `id` to JSONRPCRequest / JSONRPCNotification (every request
-and notification of revisions before 2025-11-25): on the wire such a message is checked against both."""
+_ENVELOPE_OF: dict[type[MCPModel], type[MCPModel]] = {}
+"""The generic envelope each wire class also satisfies on the wire: the class checks the envelope's
+`jsonrpc` and `id`, and the envelope its `params` (a `_meta` the definition may not declare)."""
 
 PARAMS: dict[str, Any] = {
     "notifications/cancelled": CancelledNotificationParams,
@@ -619,9 +619,9 @@ def _by_method(raw: bytes) -> Message | None:
         return None
     try:
         parsed = cast(MCPModel, _validate_json(model)(raw))
-        if model in _BARE:
-            # the class leaves the envelope to JSONRPCRequest / JSONRPCNotification: check it too
-            _validate_json(JSONRPCRequest if b'"id"' in raw else JSONRPCNotification)(raw)
+        envelope = _ENVELOPE_OF.get(model)
+        if envelope is not None:
+            _validate_json(envelope)(raw)
     except ValidationError:
         return None
     if model in _NOTIFICATION_CLASSES and _has_extra(parsed, "id"):
@@ -685,6 +685,15 @@ def _typed_from_text(raw: bytes, pending: Mapping[str | int, str] | None) -> Mes
     return None
 
 
+def _validated_message(model: type[MCPModel], message: Mapping[str, object]) -> MCPModel:
+    """message as model, and as the generic envelope too where the model is a wire class."""
+    parsed = model.model_validate(message)
+    envelope = _ENVELOPE_OF.get(model)
+    if envelope is not None:
+        envelope.model_validate(message)
+    return parsed
+
+
 def parse_message(raw: RawJSON, pending: Mapping[str | int, str] | None = None) -> Message:
     """The concrete model of one JSON-RPC message, chosen by its `method`, `result` or `error`.
 
@@ -705,15 +714,11 @@ def parse_message(raw: RawJSON, pending: Mapping[str | int, str] | None = None) 
         known = method if isinstance(method, str) else ""
         if "id" in message:
             request = REQUESTS.get(known) or EMBEDDED_REQUESTS.get(known) or JSONRPCRequest
-            if request in _BARE:
-                JSONRPCRequest.model_validate(message)
-            return cast(Message, request.model_validate(message))
+            return cast(Message, _validated_message(request, message))
         notification = (
             NOTIFICATIONS.get(known) or EMBEDDED_REQUESTS.get(known) or JSONRPCNotification
         )
-        if notification in _BARE:
-            JSONRPCNotification.model_validate(message)
-        return cast(Message, notification.model_validate(message))
+        return cast(Message, _validated_message(notification, message))
     if "result" in message:
         request_id = message.get("id")
         answered = (

@@ -1,0 +1,169 @@
+"""Whole JSON-RPC messages in the revisions whose request and notification definitions leave
+`jsonrpc` and `id` to the generic JSONRPCRequest / JSONRPCNotification (2024-11-05 to 2025-06-18).
+
+- Each request and notification has a wire class, `<Definition>Message`: built by keyword it dumps
+  the whole message; REQUESTS / NOTIFICATIONS and parse_message use it (with `id` typed), and
+  parse_message still checks everything the schema checks (the envelope's `params` rules too).
+- The definition's own class is unchanged (it is the schema's definition).
+- The surface sends a request or notification at such a revision as the whole message, valid
+  against that revision's JSON Schema (the envelope and the method's definition), and gives a
+  received one back with its `id` and `jsonrpc` as they came.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from functools import cache
+from types import ModuleType
+from typing import Any
+
+import jsonschema
+import pytest
+from pydantic import ValidationError
+
+from .conftest import REVISIONS, SPEC
+
+OLD = ["2024-11-05", "2025-03-26", "2025-06-18"]
+
+
+def _package(revision: str) -> ModuleType:
+    return importlib.import_module(f"mcp_models.{REVISIONS[revision]}")
+
+
+def _surface() -> ModuleType:
+    return importlib.import_module("mcp_models.surface")
+
+
+@cache
+def _schema(revision: str) -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads((SPEC / revision / "schema.json").read_text(encoding="utf-8"))
+    return loaded
+
+
+def _valid(revision: str, definition: str, value: Any) -> bool:
+    """Whether the revision's published schema.json accepts value as that definition."""
+    document = _schema(revision)
+    key = "$defs" if "$defs" in document else "definitions"
+    schema = {**document, "$ref": f"#/{key}/{definition}"}
+    return bool(jsonschema.validators.validator_for(document)(schema).is_valid(value))
+
+
+@pytest.mark.parametrize("revision", OLD)
+def test_a_request_and_a_notification_built_by_keyword_dump_the_whole_message(revision: str) -> None:
+    r = _package(revision)
+    call = r.CallToolRequestMessage(id=7, params=r.CallToolRequestParams(name="get_weather", arguments={"city": "Oslo"}))
+    progress = r.ProgressNotificationMessage(params=r.ProgressNotificationParams(progress_token="t", progress=1))
+    call_json = {
+        "jsonrpc": "2.0",
+        "id": 7,
+        "method": "tools/call",
+        "params": {"name": "get_weather", "arguments": {"city": "Oslo"}},
+    }
+    progress_json = {"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": "t", "progress": 1}}
+    assert call.model_dump(mode="json") == call_json and json.loads(call.model_dump_json()) == call_json
+    assert progress.model_dump(mode="json") == progress_json
+    assert _valid(revision, "JSONRPCRequest", call_json) and _valid(revision, "CallToolRequest", call_json)
+    assert _valid(revision, "JSONRPCNotification", progress_json) and _valid(revision, "ProgressNotification", progress_json)
+    # the schema's own classes stay its definitions: no envelope of their own
+    assert "jsonrpc" not in r.CallToolRequest.model_fields and "id" not in r.CallToolRequest.model_fields
+    assert "jsonrpc" not in r.ProgressNotification.model_fields
+    # and the wire classes are theirs, with the envelope's fields added
+    assert issubclass(r.CallToolRequestMessage, r.CallToolRequest)
+    assert set(r.CallToolRequestMessage.model_fields) == set(r.CallToolRequest.model_fields) | {"id", "jsonrpc"}
+
+
+@pytest.mark.parametrize("revision", OLD)
+def test_the_method_tables_hold_the_wire_classes(revision: str) -> None:
+    r = _package(revision)
+    messages = r.messages
+    assert messages.REQUESTS["tools/call"] is r.CallToolRequestMessage
+    assert messages.NOTIFICATIONS["notifications/progress"] is r.ProgressNotificationMessage
+    assert messages.EMBEDDED_REQUESTS == {}  # no request of these revisions travels inside another message
+    for method, cls in {**messages.REQUESTS, **messages.NOTIFICATIONS}.items():
+        base = cls.__mro__[1]
+        assert cls.__name__ == base.__name__ + "Message" and cls.__module__.endswith(".messages"), method
+        assert cls.__name__ in r.__all__ and getattr(r, cls.__name__) is cls  # exported by the package
+    assert set(messages.REQUESTS) == {m for m, senders in messages.SENDERS.items() if m in messages.RESULTS}
+
+
+@pytest.mark.parametrize("revision", OLD)
+def test_parse_message_returns_the_wire_class_with_a_typed_id(revision: str) -> None:
+    r = _package(revision)
+    raw = {"jsonrpc": "2.0", "id": "c-1", "method": "tools/call", "params": {"name": "x"}}
+    for form in (raw, json.dumps(raw), json.dumps(raw).encode()):
+        parsed = r.parse_message(form)
+        assert type(parsed) is r.CallToolRequestMessage
+        assert parsed.id == "c-1" and parsed.jsonrpc == "2.0" and parsed.model_extra == {}
+        assert parsed.model_dump(mode="json") == raw
+    note = {"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": 1, "progress": 2}}
+    assert type(r.parse_message(json.dumps(note).encode())) is r.ProgressNotificationMessage
+    # a request's method without an id is a notification: the generic one, as in 2025-11-25
+    stray = {"jsonrpc": "2.0", "method": "tools/call", "params": {"name": "x"}}
+    assert type(r.parse_message(stray)) is r.JSONRPCNotification
+    assert type(r.parse_message(json.dumps(stray).encode())) is r.JSONRPCNotification
+
+
+BREAKERS = [
+    {"jsonrpc": "1.0", "id": 5, "method": "ping"},
+    {"id": 5, "method": "ping"},
+    {"jsonrpc": "2.0", "id": None, "method": "ping"},
+    {"jsonrpc": "2.0", "id": True, "method": "ping"},
+    {"jsonrpc": "2.0", "id": 5.5, "method": "ping"},
+    # JSONRPCRequest types params._meta.progressToken; CallToolRequest's params do not declare `_meta`
+    {"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "x", "_meta": {"progressToken": True}}},
+    {"jsonrpc": "2.0", "method": "notifications/initialized", "params": {"_meta": []}},
+    {"jsonrpc": "1.0", "method": "notifications/initialized"},
+]
+
+
+@pytest.mark.parametrize("revision", OLD)
+@pytest.mark.parametrize("message", BREAKERS)
+def test_parse_message_still_checks_everything_the_schema_checks(revision: str, message: dict[str, Any]) -> None:
+    r = _package(revision)
+    definition = "JSONRPCRequest" if "id" in message else "JSONRPCNotification"
+    assert not _valid(revision, definition, message)
+    for form in (message, json.dumps(message).encode()):
+        with pytest.raises(ValidationError):
+            r.parse_message(form)
+    wire_class = (r.messages.REQUESTS if "id" in message else r.messages.NOTIFICATIONS)[message["method"]]
+    if "_meta" not in message.get("params", {}):  # the envelope's own fields: the wire class checks them itself
+        with pytest.raises(ValidationError):
+            wire_class.model_validate(message)
+
+
+# -- the surface ---------------------------------------------------------------------------------
+
+
+def test_a_request_received_at_an_old_revision_goes_back_with_its_id_and_jsonrpc() -> None:
+    s = _surface()
+    raw = {"jsonrpc": "2.0", "id": "req-1", "method": "tools/call", "params": {"name": "x", "arguments": {"a": 1}}}
+    received = s.parse_message(json.dumps(raw), protocol_version="2025-06-18")
+    assert type(received) is s.CallToolRequest and received.id == "req-1" and received.jsonrpc == "2.0"
+    assert json.loads(s.send(received, "2025-06-18")) == raw
+    note = {"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": 3, "progress": 1}}
+    got = s.parse_message(note, protocol_version="2024-11-05")
+    assert type(got) is s.ProgressNotification and json.loads(s.send(got, "2024-11-05")) == note
+
+
+@pytest.mark.parametrize("revision", ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"])
+def test_a_request_built_on_the_surface_is_sent_as_a_valid_json_rpc_message(revision: str) -> None:
+    s = _surface()
+    request = s.CallToolRequest(id=3, params=s.CallToolRequestParams(name="x", arguments={"a": 1}))
+    sent = json.loads(s.send(request, revision))
+    assert sent == {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "x", "arguments": {"a": 1}}}
+    assert _valid(revision, "JSONRPCRequest", sent) and _valid(revision, "CallToolRequest", sent)
+    expected = "CallToolRequestMessage" if revision in OLD else "CallToolRequest"
+    assert type(s.to_revision(request, revision)).__name__ == expected
+    notification = s.ProgressNotification(params=s.ProgressNotificationParams(progress_token="t", progress=1))
+    sent = json.loads(s.send(notification, revision))
+    assert sent == {"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": "t", "progress": 1}}
+    assert _valid(revision, "JSONRPCNotification", sent) and _valid(revision, "ProgressNotification", sent)
+
+
+@pytest.mark.parametrize("revision", ["2025-06-18", "2025-11-25"])
+def test_a_request_without_an_id_is_not_a_message_one_can_send(revision: str) -> None:
+    s = _surface()
+    with pytest.raises(s.RevisionError, match=f"^/id: .*revision {revision} cannot carry"):
+        s.to_revision(s.PingRequest(), revision)
+
