@@ -28,7 +28,8 @@ negotiates one protocol version; these functions keep its wire exact:
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from functools import cache
 from types import ModuleType
 from typing import Any, TypeVar, cast, overload
@@ -164,9 +165,29 @@ def parse_message(
         raise
     except own_error as exc:
         raise MessageError(str(exc)) from exc
-    message = _as_surface(exact, raw, revision) or _parse_any_revision(raw, pending)
+    with _surface_holds(revision):
+        message = _as_surface(exact, raw, revision) or _parse_any_revision(raw, pending)
     _remember(exact, message, revision)
     return message
+
+
+@contextmanager
+def _surface_holds(revision: str) -> Iterator[None]:
+    """The surface's validation of what the revision accepted. It refuses only a key the revision
+    does not define, kept by it as an unknown key, that another revision defines with a type this
+    value does not fit (`icons: null` received at 2025-06-18): a RevisionError naming it, never a
+    raw ValidationError (the revision's own models read such a message; parse it with them)."""
+    try:
+        yield
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = "".join(f"/{part}" for part in first["loc"])
+        raise RevisionError(
+            f"{first['msg']}: received at {revision} as a key that revision does not define, it is "
+            "another revision's property, and the surface's type for it refuses this value",
+            revision=revision,
+            path=where,
+        ) from exc
 
 
 def _as_surface(exact: object, raw: RawJSON, revision: str) -> Message | None:
@@ -189,7 +210,8 @@ def parse_result(method: str, raw: RawJSON | BaseModel, *, protocol_version: str
     that revision's own `parse_result`, returned as the surface's result."""
     revision = revision_of(protocol_version)
     exact: object = _package(revision).parse_result(method, raw)
-    result = cast("AnyResult", _parse_any_result(method, raw))
+    with _surface_holds(revision):
+        result = cast("AnyResult", _parse_any_result(method, raw))
     _remember(exact, result, revision)
     return result
 
@@ -218,10 +240,12 @@ def parse_as(model: Any, raw: RawJSON, *, protocol_version: str) -> Any:
         raise RevisionError(f"{name} does not exist in revision {revision}", revision=revision)
     if isinstance(raw, bytes | bytearray | str):
         exact = _adapter(own).validate_json(raw)
-        parsed = _adapter(target).validate_json(raw)
+        with _surface_holds(revision):
+            parsed = _adapter(target).validate_json(raw)
     else:
         exact = _adapter(own).validate_python(raw)
-        parsed = _adapter(target).validate_python(raw)
+        with _surface_holds(revision):
+            parsed = _adapter(target).validate_python(raw)
     _remember(exact, parsed, revision)
     return parsed
 
