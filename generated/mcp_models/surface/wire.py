@@ -28,7 +28,7 @@ negotiates one protocol version; these functions keep its wire exact:
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Generator, Mapping
 from contextlib import contextmanager
 from functools import cache
 from types import ModuleType
@@ -172,7 +172,7 @@ def parse_message(
 
 
 @contextmanager
-def _surface_holds(revision: str) -> Iterator[None]:
+def _surface_holds(revision: str) -> Generator[None, None, None]:
     """The surface's validation of what the revision accepted. It refuses only a key the revision
     does not define, kept by it as an unknown key, that another revision defines with a type this
     value does not fit (`icons: null` received at 2025-06-18): a RevisionError naming it, never a
