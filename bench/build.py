@@ -25,12 +25,17 @@ from _common import interleaved, ratio, table
 PROTOCOL = "2026-07-28"
 
 
-def ours() -> list[bytes]:
-    from mcp_models.v2026_07_28 import (
-        CallToolRequest, CallToolRequestParams, CallToolResult, ClientCapabilities, Implementation,
-        CallToolResultResponse, ProgressNotification, ProgressNotificationParams, RequestMetaObject, TextContent,
-    )  # fmt: skip
+# Each side's names are imported once, at the top of the module, as user code does.
+from mcp_models.v2026_07_28 import (  # noqa: E402 - after _common puts generated/ on the path
+    CallToolRequest, CallToolRequestParams, CallToolResult, ClientCapabilities, Implementation,
+    CallToolResultResponse, ProgressNotification, ProgressNotificationParams, RequestMetaObject, TextContent,
+)  # fmt: skip
+import mcp_types as h  # noqa: E402
+import mcp_types._v2026_07_28 as g  # noqa: E402
+from mcp_types import jsonrpc  # noqa: E402
 
+
+def ours() -> list[bytes]:
     meta = RequestMetaObject(
         io_modelcontextprotocol_protocol_version=PROTOCOL,
         io_modelcontextprotocol_client_capabilities=ClientCapabilities(),
@@ -51,8 +56,6 @@ def ours() -> list[bytes]:
 
 
 def sdk_generated() -> list[bytes]:
-    import mcp_types._v2026_07_28 as g
-
     meta = g.RequestMetaObject(
         io_modelcontextprotocol_protocol_version=PROTOCOL,
         io_modelcontextprotocol_client_capabilities=g.ClientCapabilities(),
@@ -80,9 +83,6 @@ def sdk_generated() -> list[bytes]:
 
 
 def sdk_handwritten() -> list[bytes]:
-    import mcp_types as h
-    from mcp_types import jsonrpc
-
     meta = {
         "io.modelcontextprotocol/protocolVersion": PROTOCOL,
         "io.modelcontextprotocol/clientCapabilities": {},
