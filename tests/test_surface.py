@@ -267,6 +267,14 @@ def test_send_builds_the_revisions_exact_model_and_names_what_it_cannot_carry() 
         s.to_revision(s.DiscoverRequest.model_validate(_discover_request()), "2025-11-25")
 
 
+def _error_kind(message: str) -> str:
+    """A RevisionError's message without the values: "X does not exist in revision R" -> "X missing"."""
+    if " does not exist in revision " in message:
+        return message.rsplit(": ", 1)[-1].split(" does not exist", 1)[0] + " missing"
+    path, _, rest = message.partition(": ")
+    return f"{path}: {rest.split(':', 1)[0]}"
+
+
 def _discover_request() -> dict[str, Any]:
     for sample in support.samples():
         if sample.target == "DiscoverRequest":
@@ -284,6 +292,8 @@ def test_what_send_drops_at_an_older_revision_is_what_the_diff_says_was_added_af
     s = surface()
     newest = [sample for sample in support.samples() if sample.origin.startswith(f"{NEWEST_RELEASED}:examples/")]
     table: dict[str, Counter[str]] = {}
+    keys_dropped: dict[str, Counter[str]] = {}
+    why_refused: dict[str, Counter[str]] = {}
     for revision in SPANNED[: SPANNED.index(NEWEST_RELEASED)]:
         report = diff(revision, NEWEST_RELEASED, python_api=False).as_dict()
         added_keys = {c["path"][-1] for c in report["changes"] if c["kind"] == "property-added"}
@@ -302,6 +312,7 @@ def test_what_send_drops_at_an_older_revision_is_what_the_diff_says_was_added_af
                 sent = s.to_revision(obj, revision, dropped=dropped).model_dump(mode="json")
             except s.RevisionError as exc:
                 row["errors"] += 1
+                why_refused.setdefault(revision, Counter())[_error_kind(str(exc))] += 1
                 assert own_name(revision, name) is None or exc.path, exc  # names where, or the class is new
                 continue
             row["sent"] += 1
@@ -310,6 +321,7 @@ def test_what_send_drops_at_an_older_revision_is_what_the_diff_says_was_added_af
                 row["filled"] += 1
             for pointer in dropped:
                 key = pointer.rsplit("/", 1)[-1].replace("~1", "/").replace("~0", "~")
+                keys_dropped.setdefault(revision, Counter())[key] += 1
                 tokens = [t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:] if not t.isdigit()]
                 # the diff names the key added, or a retype of an object above it whose new shape
                 # lists the key, or the key sits in an object whose definition is new since
@@ -330,6 +342,8 @@ def test_what_send_drops_at_an_older_revision_is_what_the_diff_says_was_added_af
     print(f"send at an older revision of {NEWEST_RELEASED} examples:")
     for revision, row in table.items():
         print(f"  {revision}: sent {row['sent']}, keys dropped {row['dropped']}, errors {row['errors']}, filled {row['filled']}")
+        print(f"    dropped: {', '.join(f'{k} x{n}' for k, n in sorted(keys_dropped.get(revision, Counter()).items()))}")
+        print(f"    errors: {', '.join(f'{k} x{n}' for k, n in sorted(why_refused.get(revision, Counter()).items()))}")
     assert all(row["sent"] > 0 for row in table.values())
     assert table["2024-11-05"]["dropped"] > table["2025-11-25"]["dropped"] > 0
 
