@@ -8,12 +8,15 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from codegen.version import __version__
 from codegen.errors import printable
 from codegen.resources import templates_dir
 from codegen.diff.report import BREAKING, COMPATIBLE, INFORMATIONAL, SEVERITIES, Change, MethodEntry, Report
+
+if TYPE_CHECKING:  # imported when first rendering: a fast start
+    import jinja2
 
 FORMATS = ("text", "markdown", "json", "html")
 _STYLE = {BREAKING: "bold red", COMPATIBLE: "yellow", INFORMATIONAL: "dim"}
@@ -133,7 +136,7 @@ def render(report: Report, fmt: str, *, color: bool = False) -> str:
 
 
 @cache
-def _environment(*, html: bool):  # type: ignore[no-untyped-def]
+def _environment(*, html: bool) -> jinja2.Environment:
     import jinja2
 
     environment = jinja2.Environment(

@@ -5,15 +5,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from codegen.analysis import ir
 from codegen.emit.dcg import BASE_CLASS
 from codegen.emit.form_facts import form_facts
 from codegen.resources import templates_dir
 
+if TYPE_CHECKING:  # imported when first rendering
+    import jinja2
+
 
 @cache
-def _environment():  # type: ignore[no-untyped-def]
+def _environment() -> jinja2.Environment:
     import jinja2
 
     environment = jinja2.Environment(
