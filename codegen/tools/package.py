@@ -17,10 +17,10 @@ import re
 import shlex
 import sys
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO, cast
+from typing import Any, TextIO, TypeVar, cast
 
 from codegen.analysis import analyze, naming
 from codegen.schema import budget, load, pointers, schemas
@@ -237,8 +237,31 @@ def _relocated(exc: CodegenError, origins: Mapping[str, str]) -> CodegenError:
     )
 
 
+_R = TypeVar("_R")
+
+
+class UnreadableMessage(Exception):
+    """The server sent a message the client library could not parse (and dropped): the answer
+    awaited may have been that message, so the call fails now rather than at its timeout."""
+
+
+async def _call(awaitable: Awaitable[_R], timeout: float, unreadable: asyncio.Event) -> _R:
+    """awaitable within timeout, or UnreadableMessage as soon as the library drops one."""
+    call = asyncio.ensure_future(awaitable)
+    dropped = asyncio.ensure_future(unreadable.wait())
+    done, _ = await asyncio.wait({call, dropped}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+    for pending in (call, dropped):
+        if pending not in done:
+            pending.cancel()
+    if call in done:
+        return call.result()
+    if dropped in done:
+        raise UnreadableMessage("the server sent a message the client library cannot read")
+    raise TimeoutError(f"no answer within {timeout:.0f} s")
+
+
 async def _list_from_server(
-    command: Sequence[str], timeout: float, errlog: TextIO
+    command: Sequence[str], timeout: float, errlog: TextIO, log: _LastRecord
 ) -> tuple[list[dict[str, Any]], str, int]:
     try:
         from mcp import ClientSession, StdioServerParameters
@@ -252,9 +275,10 @@ async def _list_from_server(
         ) from exc
 
     params = StdioServerParameters(command=command[0], args=list(command[1:]))
+    unreadable = log.unreadable = asyncio.Event()
     async with stdio_client(params, errlog=errlog) as (read, write), ClientSession(read, write) as session:
-        initialized = await asyncio.wait_for(session.initialize(), timeout)
-        listed = await asyncio.wait_for(session.list_tools(), timeout)
+        initialized = await _call(session.initialize(), timeout, unreadable)
+        listed = await _call(session.list_tools(), timeout, unreadable)
     version = str(getattr(initialized, "protocol_version", None) or getattr(initialized, "protocolVersion", ""))
     dumped = listed.model_dump(mode="json", by_alias=True, exclude_none=True)
     size = len(json.dumps(dumped, separators=(",", ":"), ensure_ascii=False).encode("utf-8", "surrogatepass"))
@@ -288,7 +312,7 @@ def list_from_server(
             report = Path(scratch) / "relay"
             relayed = [sys.executable, str(Path(_relay.__file__)), str(limit + _ENVELOPE_BYTES), str(report), *command]
             try:
-                tools, version, size = asyncio.run(_list_from_server(relayed, timeout, errlog))
+                tools, version, size = asyncio.run(_list_from_server(relayed, timeout, errlog, log))
             except CodegenError:
                 raise
             except Exception as exc:  # noqa: BLE001 - any failure of a foreign process becomes one clear error
@@ -339,10 +363,13 @@ class _LastRecord(logging.Handler):
     def __init__(self) -> None:
         super().__init__(logging.WARNING)
         self.last = ""
+        self.unreadable: asyncio.Event | None = None  # set when the library drops a server message
 
     def emit(self, record: logging.LogRecord) -> None:
         detail = f": {record.exc_info[1]}" if record.exc_info and record.exc_info[1] else ""
         self.last = (record.getMessage() + detail)[:300]
+        if record.levelno >= logging.ERROR and "parse" in record.getMessage().lower() and self.unreadable is not None:
+            self.unreadable.set()  # emitted on the event loop's thread: the client's receive loop
 
 
 def _last_line(errlog: TextIO, limit: int = 300) -> str:
