@@ -99,7 +99,12 @@ def run(
     while_running: Callable[[int], None] | None = None,
     timeout: float = HANG_SECONDS,
 ) -> Run:
-    """mcp-codegen args, to completion; while_running(pid) is called once it has started."""
+    """mcp-codegen args, to completion; while_running(pid) is called once it has started.
+
+    A run that fails (any exit but 0) must leave its `--out` tree as it found it: hashed before and
+    after (links recorded by target, never followed) where it lies under the temporary folder."""
+    guarded = _guarded_out(args, cwd)
+    before = tree_digest(guarded) if guarded is not None else None
     with tempfile.TemporaryDirectory() as scratch:
         files = {name: str(Path(scratch) / name) for name in ("stdout", "stderr", "pid", "report")}
         spec = {
@@ -125,14 +130,29 @@ def run(
                 launcher.kill()
                 launcher.wait()
         report: dict[str, Any] = json.loads(Path(files["report"]).read_text())
+        returncode = os.waitstatus_to_exitcode(report["status"])
+        if guarded is not None and returncode != 0:
+            assert tree_digest(guarded) == before, f"exit {returncode} but {guarded} changed"
         return Run(
-            returncode=os.waitstatus_to_exitcode(report["status"]),
+            returncode=returncode,
             stdout=Path(files["stdout"]).read_text(encoding="utf-8", errors="replace"),
             stderr=Path(files["stderr"]).read_text(encoding="utf-8", errors="replace"),
             seconds=report["wall"],
             cpu_seconds=report["cpu"],
             peak_mib=report["maxrss_kib"] / 1024,
         )
+
+
+def _guarded_out(args: Sequence[str], cwd: Path | None) -> Path | None:
+    """The `--out` of a run when it lies under the temporary folder (a test's own tree), else None:
+    `--out /usr` is a case, not a tree to hash."""
+    if "--out" not in args or args.index("--out") + 1 >= len(args):
+        return None
+    out = Path(args[args.index("--out") + 1])
+    out = out if out.is_absolute() else (cwd or Path.cwd()) / out
+    temporary = Path(os.path.realpath(tempfile.gettempdir()))
+    parent = Path(os.path.realpath(out.parent))
+    return out if parent == temporary or temporary in parent.parents else None
 
 
 def _wait_for(pid_file: Path, launcher: subprocess.Popen[bytes], timeout: float) -> int:
