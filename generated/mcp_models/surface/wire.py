@@ -272,15 +272,17 @@ def to_revision(
         raise RevisionError(f"{name} does not exist in revision {revision}", revision=revision)
     sent = WIRE_SHAPES.get(name, {}).get(revision)
     if sent is not None:
-        # the definition leaves jsonrpc / id to the envelope: the revision sends its wire class
-        # (its envelope's other rules are on params `_meta`, a key only kept where the method's
-        # params declare it, and typed there as the envelope types it)
-        return _validated(
-            _class_of(revision, sent),
-            _fit(obj, _wire(obj), revision, "", dropped, sent),
+        # the definition leaves jsonrpc / id to the envelope: the revision sends its wire class,
+        # and the envelope's rules hold too (params `_meta`: the params Shape has the envelope's
+        # keys, which the definition's class keeps only as unknown ones)
+        wire = _fit(obj, _wire(obj), revision, "", dropped, sent)
+        _validated(
+            cast("type[BaseModel]", getattr(_models(revision), cast(str, sent.envelope))),
+            wire,
             revision,
             name,
         )
+        return _validated(_class_of(revision, sent), wire, revision, name)
     wire = _fit(obj, _wire(obj), revision, "", dropped)
     return _validated(_class_of(revision, shape), wire, revision, name)
 
