@@ -376,7 +376,11 @@ def _fit(
         arrived = _arrived(value, revision)
         fitted: dict[str, Any] = {}
         for key, item in cast("dict[str, Any]", wire).items():
-            if key in shape.keys:
+            if key in arrived:
+                # came so at this revision, an unknown key to its class (another revision's
+                # property, or params `_meta` left to the envelope): sent back as it came
+                fitted[key] = item
+            elif key in shape.keys:
                 attribute = attributes.get(key)
                 if attribute is not None and isinstance(item, dict | list):
                     fitted[key] = _fit(
@@ -384,8 +388,8 @@ def _fit(
                     )
                 else:
                     fitted[key] = item
-            elif shape.open or key not in attributes or key in arrived:
-                fitted[key] = item  # allowed here, no revision's key, or came so
+            elif shape.open or key not in attributes:
+                fitted[key] = item  # allowed here, or no revision's key
             elif dropped is not None:
                 dropped.append(_step(path, key))
         for key, meaning in ABSENT_MEANS.items():
