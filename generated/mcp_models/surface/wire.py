@@ -20,7 +20,7 @@ negotiates one protocol version; these functions keep its wire exact:
   arrived from a peer at this revision are sent back as they came. A request or notification
   sent at a revision whose definitions leave `jsonrpc` and `id` to the generic envelope (before
   2025-11-25) is that revision's wire class (`CallToolRequestMessage`, `WIRE_SHAPES`): the whole
-  JSON-RPC message.
+  JSON-RPC message, with the params `_meta` the envelope declares (a request's `progressToken`).
 - `METHODS` and `revision_classes(method, protocol_version)`: each method's revisions, senders
   and classes, derived from the schemas.
 """
