@@ -161,6 +161,73 @@ def test_a_request_built_on_the_surface_is_sent_as_a_valid_json_rpc_message(revi
     assert _valid(revision, "JSONRPCNotification", sent) and _valid(revision, "ProgressNotification", sent)
 
 
+# The schema leaves params `_meta` (its `progressToken`) to the envelope too: on the wire it is a key
+# of every request's and notification's params at these revisions, whatever the definition says.
+TOOLS_CALL_WITH_TOKEN = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "x", "_meta": {"progressToken": "t"}}}
+
+
+@pytest.mark.parametrize("revision", OLD)
+def test_params_meta_received_at_an_old_revision_goes_back_as_it_came(revision: str) -> None:
+    s = _surface()
+    assert "_meta" not in _schema(revision)["definitions"]["CallToolRequest"]["properties"]["params"]["properties"]
+    received = s.parse_message(json.dumps(TOOLS_CALL_WITH_TOKEN), protocol_version=revision)
+    dropped: list[str] = []
+    assert json.loads(s.send(received, revision, dropped=dropped)) == TOOLS_CALL_WITH_TOKEN and dropped == []
+    # the same JSON as a fresh surface object (nothing remembered from receiving it): the same wire
+    fresh = s.CallToolRequest.model_validate(TOOLS_CALL_WITH_TOKEN)
+    assert json.loads(s.send(fresh, revision, dropped=dropped)) == TOOLS_CALL_WITH_TOKEN and dropped == []
+
+
+def _requests_with_a_progress_token(s: ModuleType) -> list[Any]:
+    """Requests whose params declare no `_meta` at the old revisions, one whose `_meta` class has a
+    place of its own in none of them (SetLevelRequestParamsMeta: the envelope's `_meta` is its place)."""
+    return [
+        s.CallToolRequest(id=1, params=s.CallToolRequestParams(name="x", meta=s.RequestMetaObject(progress_token="t"))),
+        s.SetLevelRequest(id=2, params=s.SetLevelRequestParams(level="info", meta=s.SetLevelRequestParamsMeta(progress_token=7))),
+        s.ReadResourceRequest(id=3, params=s.ReadResourceRequestParams(uri="file:///a", meta=s.RequestMetaObject(progress_token="u"))),
+    ]
+
+
+@pytest.mark.parametrize("revision", OLD)
+def test_a_progress_token_built_on_the_surface_is_sent_at_an_old_revision(revision: str) -> None:
+    s = _surface()
+    for request in _requests_with_a_progress_token(s):
+        dropped: list[str] = []
+        sent = json.loads(s.send(request, revision, dropped=dropped))
+        assert dropped == [], (request.method, dropped)
+        assert sent["params"]["_meta"] == {"progressToken": request.params.meta.progress_token}
+        definition = type(request).__name__
+        assert _valid(revision, "JSONRPCRequest", sent) and _valid(revision, definition, sent), (revision, sent)
+
+
+@pytest.mark.parametrize("revision", OLD)
+def test_a_notification_with_params_meta_is_sent_at_an_old_revision(revision: str) -> None:
+    s = _surface()
+    params = s.CancelledNotificationParams(request_id=4, reason="late", meta=s.NotificationMetaObject.model_validate({"k": 1}))
+    dropped: list[str] = []
+    sent = json.loads(s.send(s.CancelledNotification(params=params), revision, dropped=dropped))
+    assert sent == {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 4, "reason": "late", "_meta": {"k": 1}}}
+    assert dropped == []
+    assert _valid(revision, "JSONRPCNotification", sent) and _valid(revision, "CancelledNotification", sent)
+
+
+def test_the_envelope_adds_only_its_declared_params_keys_the_rest_of_the_sieve_holds() -> None:
+    """What the revisions really lack is still dropped: a params key added later (`task`, 2025-11-25)
+    and, where the envelope's `_meta` is not open (before 2025-06-18), a `_meta` key added later."""
+    s = _surface()
+    meta = s.RequestMetaObject.model_validate({"progressToken": "t", "io.modelcontextprotocol/protocolVersion": "2026-07-28"})
+    request = s.CallToolRequest(id=1, params=s.CallToolRequestParams(name="x", meta=meta, task=s.TaskMetadata(ttl=5)))
+    for revision in OLD:
+        dropped: list[str] = []
+        sent = json.loads(s.send(request, revision, dropped=dropped))
+        assert "task" not in sent["params"] and "/params/task" in dropped
+        assert sent["params"]["_meta"]["progressToken"] == "t"
+        newer = "io.modelcontextprotocol/protocolVersion" in sent["params"]["_meta"]
+        assert newer == (revision == "2025-06-18"), (revision, sent)
+        assert ("/params/_meta/io.modelcontextprotocol~1protocolVersion" in dropped) == (not newer)
+        assert _valid(revision, "JSONRPCRequest", sent) and _valid(revision, "CallToolRequest", sent)
+
+
 @pytest.mark.parametrize("revision", ["2025-06-18", "2025-11-25"])
 def test_a_request_without_an_id_is_not_a_message_one_can_send(revision: str) -> None:
     s = _surface()

@@ -57,7 +57,7 @@ def build_surface(revisions: Sequence[tables.Revised], *, limits: Limits, option
         options=_without_links(options),
     )
     surface = built.revision
-    shaped = tables.shapes(surface, merged, revisions)
+    shaped = tables.with_envelope_params(tables.shapes(surface, merged, revisions), surface, merged, revisions)
     stamp = header(origin=f"The version-spanning surface of MCP schema revisions {', '.join(merged.revisions)}.")
     extra = {
         "__init__.py": render.package_init(

@@ -8,7 +8,7 @@ tables: no hand-kept rows.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from codegen.analysis import ir
 from codegen.schema import pointers, schemas
@@ -96,6 +96,66 @@ def wire_shapes(shaped: Mapping[str, Mapping[str, Shape]], revisions: Sequence[R
                 envelopes[method.kind],
             )
     return result
+
+
+def with_envelope_params(
+    shaped: Mapping[str, Mapping[str, Shape]], surface: ir.Revision, merged: Merged, revisions: Sequence[Revised]
+) -> dict[str, dict[str, Shape]]:
+    """shaped, where a revision leaves its requests and notifications to the generic envelope
+    (ir.Method.wire_class): each such method's params class also has the properties the envelope's
+    `params` declares (`_meta`, with `progressToken` for a request). On the wire the message is the
+    definition and the envelope at once, so these are keys that revision defines there. A class
+    under such a key with no place of its own in the revision gets the envelope's (the `_meta` of
+    SetLevelRequestParams at 2024-11-05). Only declared properties: the envelope's `params` also
+    allows any key, which would make the sieve keep every other revision's params keys."""
+    result = {name: dict(per_revision) for name, per_revision in shaped.items()}
+    by_pointer = surface.by_pointer()
+    by_name = {e.name: e for e in surface.entities}
+    for revised in revisions:
+        tables = revised.model.methods
+        envelopes = dict(tables.envelopes)
+        entities = {e.name: e for e in revised.model.entities}
+        for method in tables.methods:
+            envelope = entities.get(envelopes.get(method.kind, ""))
+            if method.wire_class is None or method.params is None or envelope is None:
+                continue
+            params = pointers.join(envelope.pointer, "properties", "params")
+            added = _properties(revised, params)
+            for name, per_revision in result.items():
+                shape = per_revision.get(revised.revision)
+                if shape is None or shape.model != method.params or set(added) <= set(shape.keys):
+                    continue
+                per_revision[revised.revision] = replace(shape, keys=tuple(sorted(set(shape.keys) | set(added))))
+                for key in added:
+                    member = _member(by_name.get(name), key, merged.document, by_pointer)
+                    inner = _shape(revised, pointers.join(params, "properties", key))
+                    if member is not None and inner is not None:
+                        result.setdefault(member, {}).setdefault(revised.revision, inner)
+    return result
+
+
+def _properties(revised: Revised, pointer: str) -> tuple[str, ...]:
+    """The properties the object schema at pointer declares (through `$ref` and `allOf`)."""
+    shape = _shape(revised, pointer)
+    return shape.keys if shape is not None else ()
+
+
+def _member(
+    entity: ir.Entity | None, key: str, document: Mapping[str, JSON], by_pointer: Mapping[str, ir.Entity]
+) -> str | None:
+    """The surface model class of property key of entity: hoisted in place, or named by `$ref`."""
+    if entity is None:
+        return None
+    inline = pointers.join(entity.pointer, "properties", key)
+    found = by_pointer.get(inline)
+    if found is None:
+        try:
+            node = pointers.resolve(document, inline)
+        except (KeyError, ValueError):
+            return None
+        ref = node.get("$ref") if is_object(node) else None
+        found = by_pointer.get(ref) if isinstance(ref, str) else None
+    return found.name if found is not None and found.kind is ir.Kind.MODEL else None
 
 
 def _shape(revised: Revised, pointer: str) -> Shape | None:

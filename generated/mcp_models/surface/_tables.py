@@ -640,6 +640,7 @@ SHAPES: dict[str, dict[str, Shape]] = {
             "CallToolRequestParams",
             frozenset(
                 (
+                    "_meta",
                     "arguments",
                     "name",
                 )
@@ -651,6 +652,7 @@ SHAPES: dict[str, dict[str, Shape]] = {
             "CallToolRequestParams",
             frozenset(
                 (
+                    "_meta",
                     "arguments",
                     "name",
                 )
@@ -662,6 +664,7 @@ SHAPES: dict[str, dict[str, Shape]] = {
             "CallToolRequestParams",
             frozenset(
                 (
+                    "_meta",
                     "arguments",
                     "name",
                 )
@@ -1015,6 +1018,7 @@ SHAPES: dict[str, dict[str, Shape]] = {
             "CancelledNotificationParams",
             frozenset(
                 (
+                    "_meta",
                     "reason",
                     "requestId",
                 )
@@ -1026,6 +1030,7 @@ SHAPES: dict[str, dict[str, Shape]] = {
             "CancelledNotificationParams",
             frozenset(
                 (
+                    "_meta",
                     "reason",
                     "requestId",
                 )
@@ -1037,6 +1042,7 @@ SHAPES: dict[str, dict[str, Shape]] = {
             "CancelledNotificationParams",
             frozenset(
                 (
+                    "_meta",
                     "reason",
                     "requestId",
                 )
@@ -1452,6 +1458,7 @@ SHAPES: dict[str, dict[str, Shape]] = {
             "CompleteRequestParams",
             frozenset(
                 (
+                    "_meta",
                     "argument",
                     "ref",
                 )
@@ -1468,6 +1475,7 @@ SHAPES: dict[str, dict[str, Shape]] = {
             "CompleteRequestParams",
             frozenset(
                 (
+                    "_meta",
                     "argument",
                     "ref",
                 )
@@ -1484,6 +1492,7 @@ SHAPES: dict[str, dict[str, Shape]] = {
             "CompleteRequestParams",
             frozenset(
                 (
+                    "_meta",
                     "argument",
                     "context",
                     "ref",
@@ -1977,6 +1986,7 @@ SHAPES: dict[str, dict[str, Shape]] = {
             "CreateMessageRequestParams",
             frozenset(
                 (
+                    "_meta",
                     "includeContext",
                     "maxTokens",
                     "messages",
@@ -1999,6 +2009,7 @@ SHAPES: dict[str, dict[str, Shape]] = {
             "CreateMessageRequestParams",
             frozenset(
                 (
+                    "_meta",
                     "includeContext",
                     "maxTokens",
                     "messages",
@@ -2021,6 +2032,7 @@ SHAPES: dict[str, dict[str, Shape]] = {
             "CreateMessageRequestParams",
             frozenset(
                 (
+                    "_meta",
                     "includeContext",
                     "maxTokens",
                     "messages",
@@ -2115,6 +2127,24 @@ SHAPES: dict[str, dict[str, Shape]] = {
         ),
     },
     "CreateMessageRequestParamsMeta": {
+        "2024-11-05": Shape(
+            "JSONRPCRequestParamsMeta",
+            frozenset(("progressToken",)),
+            _NO_KEYS,
+            False,
+        ),
+        "2025-03-26": Shape(
+            "JSONRPCRequestParamsMeta",
+            frozenset(("progressToken",)),
+            _NO_KEYS,
+            False,
+        ),
+        "2025-06-18": Shape(
+            "JSONRPCRequestParamsMeta",
+            frozenset(("progressToken",)),
+            _NO_KEYS,
+            True,
+        ),
         "2025-11-25": Shape(
             "CreateMessageRequestParamsMeta",
             frozenset(("progressToken",)),
@@ -2462,6 +2492,7 @@ SHAPES: dict[str, dict[str, Shape]] = {
             "ElicitRequestParams",
             frozenset(
                 (
+                    "_meta",
                     "message",
                     "requestedSchema",
                 )
@@ -2529,6 +2560,12 @@ SHAPES: dict[str, dict[str, Shape]] = {
         ),
     },
     "ElicitRequestFormParamsMeta": {
+        "2025-06-18": Shape(
+            "JSONRPCRequestParamsMeta",
+            frozenset(("progressToken",)),
+            _NO_KEYS,
+            True,
+        ),
         "2025-11-25": Shape(
             "ElicitRequestFormParamsMeta",
             frozenset(("progressToken",)),
@@ -3080,6 +3117,7 @@ SHAPES: dict[str, dict[str, Shape]] = {
             "GetPromptRequestParams",
             frozenset(
                 (
+                    "_meta",
                     "arguments",
                     "name",
                 )
@@ -3091,6 +3129,7 @@ SHAPES: dict[str, dict[str, Shape]] = {
             "GetPromptRequestParams",
             frozenset(
                 (
+                    "_meta",
                     "arguments",
                     "name",
                 )
@@ -3102,6 +3141,7 @@ SHAPES: dict[str, dict[str, Shape]] = {
             "GetPromptRequestParams",
             frozenset(
                 (
+                    "_meta",
                     "arguments",
                     "name",
                 )
@@ -3818,6 +3858,7 @@ SHAPES: dict[str, dict[str, Shape]] = {
             "InitializeRequestParams",
             frozenset(
                 (
+                    "_meta",
                     "capabilities",
                     "clientInfo",
                     "protocolVersion",
@@ -3836,6 +3877,7 @@ SHAPES: dict[str, dict[str, Shape]] = {
             "InitializeRequestParams",
             frozenset(
                 (
+                    "_meta",
                     "capabilities",
                     "clientInfo",
                     "protocolVersion",
@@ -3854,6 +3896,7 @@ SHAPES: dict[str, dict[str, Shape]] = {
             "InitializeRequestParams",
             frozenset(
                 (
+                    "_meta",
                     "capabilities",
                     "clientInfo",
                     "protocolVersion",
@@ -3889,6 +3932,24 @@ SHAPES: dict[str, dict[str, Shape]] = {
         ),
     },
     "InitializeRequestParamsMeta": {
+        "2024-11-05": Shape(
+            "JSONRPCRequestParamsMeta",
+            frozenset(("progressToken",)),
+            _NO_KEYS,
+            False,
+        ),
+        "2025-03-26": Shape(
+            "JSONRPCRequestParamsMeta",
+            frozenset(("progressToken",)),
+            _NO_KEYS,
+            False,
+        ),
+        "2025-06-18": Shape(
+            "JSONRPCRequestParamsMeta",
+            frozenset(("progressToken",)),
+            _NO_KEYS,
+            True,
+        ),
         "2025-11-25": Shape(
             "InitializeRequestParamsMeta",
             frozenset(("progressToken",)),
@@ -5949,6 +6010,7 @@ SHAPES: dict[str, dict[str, Shape]] = {
             "LoggingMessageNotificationParams",
             frozenset(
                 (
+                    "_meta",
                     "data",
                     "level",
                     "logger",
@@ -5966,6 +6028,7 @@ SHAPES: dict[str, dict[str, Shape]] = {
             "LoggingMessageNotificationParams",
             frozenset(
                 (
+                    "_meta",
                     "data",
                     "level",
                     "logger",
@@ -5983,6 +6046,7 @@ SHAPES: dict[str, dict[str, Shape]] = {
             "LoggingMessageNotificationParams",
             frozenset(
                 (
+                    "_meta",
                     "data",
                     "level",
                     "logger",
@@ -6581,19 +6645,34 @@ SHAPES: dict[str, dict[str, Shape]] = {
     "PaginatedRequestParams": {
         "2024-11-05": Shape(
             "ListPromptsRequestParams",
-            frozenset(("cursor",)),
+            frozenset(
+                (
+                    "_meta",
+                    "cursor",
+                )
+            ),
             _NO_KEYS,
             False,
         ),
         "2025-03-26": Shape(
             "ListPromptsRequestParams",
-            frozenset(("cursor",)),
+            frozenset(
+                (
+                    "_meta",
+                    "cursor",
+                )
+            ),
             _NO_KEYS,
             False,
         ),
         "2025-06-18": Shape(
             "ListPromptsRequestParams",
-            frozenset(("cursor",)),
+            frozenset(
+                (
+                    "_meta",
+                    "cursor",
+                )
+            ),
             _NO_KEYS,
             False,
         ),
@@ -6900,6 +6979,7 @@ SHAPES: dict[str, dict[str, Shape]] = {
             "ProgressNotificationParams",
             frozenset(
                 (
+                    "_meta",
                     "progress",
                     "progressToken",
                     "total",
@@ -6917,6 +6997,7 @@ SHAPES: dict[str, dict[str, Shape]] = {
             "ProgressNotificationParams",
             frozenset(
                 (
+                    "_meta",
                     "message",
                     "progress",
                     "progressToken",
@@ -6935,6 +7016,7 @@ SHAPES: dict[str, dict[str, Shape]] = {
             "ProgressNotificationParams",
             frozenset(
                 (
+                    "_meta",
                     "message",
                     "progress",
                     "progressToken",
@@ -7569,19 +7651,34 @@ SHAPES: dict[str, dict[str, Shape]] = {
     "ReadResourceRequestParams": {
         "2024-11-05": Shape(
             "ReadResourceRequestParams",
-            frozenset(("uri",)),
+            frozenset(
+                (
+                    "_meta",
+                    "uri",
+                )
+            ),
             frozenset(("uri",)),
             False,
         ),
         "2025-03-26": Shape(
             "ReadResourceRequestParams",
-            frozenset(("uri",)),
+            frozenset(
+                (
+                    "_meta",
+                    "uri",
+                )
+            ),
             frozenset(("uri",)),
             False,
         ),
         "2025-06-18": Shape(
             "ReadResourceRequestParams",
-            frozenset(("uri",)),
+            frozenset(
+                (
+                    "_meta",
+                    "uri",
+                )
+            ),
             frozenset(("uri",)),
             False,
         ),
@@ -8706,19 +8803,34 @@ SHAPES: dict[str, dict[str, Shape]] = {
     "ResourceUpdatedNotificationParams": {
         "2024-11-05": Shape(
             "ResourceUpdatedNotificationParams",
-            frozenset(("uri",)),
+            frozenset(
+                (
+                    "_meta",
+                    "uri",
+                )
+            ),
             frozenset(("uri",)),
             False,
         ),
         "2025-03-26": Shape(
             "ResourceUpdatedNotificationParams",
-            frozenset(("uri",)),
+            frozenset(
+                (
+                    "_meta",
+                    "uri",
+                )
+            ),
             frozenset(("uri",)),
             False,
         ),
         "2025-06-18": Shape(
             "ResourceUpdatedNotificationParams",
-            frozenset(("uri",)),
+            frozenset(
+                (
+                    "_meta",
+                    "uri",
+                )
+            ),
             frozenset(("uri",)),
             False,
         ),
@@ -9408,19 +9520,34 @@ SHAPES: dict[str, dict[str, Shape]] = {
     "SetLevelRequestParams": {
         "2024-11-05": Shape(
             "SetLevelRequestParams",
-            frozenset(("level",)),
+            frozenset(
+                (
+                    "_meta",
+                    "level",
+                )
+            ),
             frozenset(("level",)),
             False,
         ),
         "2025-03-26": Shape(
             "SetLevelRequestParams",
-            frozenset(("level",)),
+            frozenset(
+                (
+                    "_meta",
+                    "level",
+                )
+            ),
             frozenset(("level",)),
             False,
         ),
         "2025-06-18": Shape(
             "SetLevelRequestParams",
-            frozenset(("level",)),
+            frozenset(
+                (
+                    "_meta",
+                    "level",
+                )
+            ),
             frozenset(("level",)),
             False,
         ),
@@ -9437,6 +9564,24 @@ SHAPES: dict[str, dict[str, Shape]] = {
         ),
     },
     "SetLevelRequestParamsMeta": {
+        "2024-11-05": Shape(
+            "JSONRPCRequestParamsMeta",
+            frozenset(("progressToken",)),
+            _NO_KEYS,
+            False,
+        ),
+        "2025-03-26": Shape(
+            "JSONRPCRequestParamsMeta",
+            frozenset(("progressToken",)),
+            _NO_KEYS,
+            False,
+        ),
+        "2025-06-18": Shape(
+            "JSONRPCRequestParamsMeta",
+            frozenset(("progressToken",)),
+            _NO_KEYS,
+            True,
+        ),
         "2025-11-25": Shape(
             "SetLevelRequestParamsMeta",
             frozenset(("progressToken",)),
@@ -9582,19 +9727,34 @@ SHAPES: dict[str, dict[str, Shape]] = {
     "SubscribeRequestParams": {
         "2024-11-05": Shape(
             "SubscribeRequestParams",
-            frozenset(("uri",)),
+            frozenset(
+                (
+                    "_meta",
+                    "uri",
+                )
+            ),
             frozenset(("uri",)),
             False,
         ),
         "2025-03-26": Shape(
             "SubscribeRequestParams",
-            frozenset(("uri",)),
+            frozenset(
+                (
+                    "_meta",
+                    "uri",
+                )
+            ),
             frozenset(("uri",)),
             False,
         ),
         "2025-06-18": Shape(
             "SubscribeRequestParams",
-            frozenset(("uri",)),
+            frozenset(
+                (
+                    "_meta",
+                    "uri",
+                )
+            ),
             frozenset(("uri",)),
             False,
         ),
@@ -9611,6 +9771,24 @@ SHAPES: dict[str, dict[str, Shape]] = {
         ),
     },
     "SubscribeRequestParamsMeta": {
+        "2024-11-05": Shape(
+            "JSONRPCRequestParamsMeta",
+            frozenset(("progressToken",)),
+            _NO_KEYS,
+            False,
+        ),
+        "2025-03-26": Shape(
+            "JSONRPCRequestParamsMeta",
+            frozenset(("progressToken",)),
+            _NO_KEYS,
+            False,
+        ),
+        "2025-06-18": Shape(
+            "JSONRPCRequestParamsMeta",
+            frozenset(("progressToken",)),
+            _NO_KEYS,
+            True,
+        ),
         "2025-11-25": Shape(
             "SubscribeRequestParamsMeta",
             frozenset(("progressToken",)),
@@ -11007,19 +11185,34 @@ SHAPES: dict[str, dict[str, Shape]] = {
     "UnsubscribeRequestParams": {
         "2024-11-05": Shape(
             "UnsubscribeRequestParams",
-            frozenset(("uri",)),
+            frozenset(
+                (
+                    "_meta",
+                    "uri",
+                )
+            ),
             frozenset(("uri",)),
             False,
         ),
         "2025-03-26": Shape(
             "UnsubscribeRequestParams",
-            frozenset(("uri",)),
+            frozenset(
+                (
+                    "_meta",
+                    "uri",
+                )
+            ),
             frozenset(("uri",)),
             False,
         ),
         "2025-06-18": Shape(
             "UnsubscribeRequestParams",
-            frozenset(("uri",)),
+            frozenset(
+                (
+                    "_meta",
+                    "uri",
+                )
+            ),
             frozenset(("uri",)),
             False,
         ),
@@ -11036,6 +11229,24 @@ SHAPES: dict[str, dict[str, Shape]] = {
         ),
     },
     "UnsubscribeRequestParamsMeta": {
+        "2024-11-05": Shape(
+            "JSONRPCRequestParamsMeta",
+            frozenset(("progressToken",)),
+            _NO_KEYS,
+            False,
+        ),
+        "2025-03-26": Shape(
+            "JSONRPCRequestParamsMeta",
+            frozenset(("progressToken",)),
+            _NO_KEYS,
+            False,
+        ),
+        "2025-06-18": Shape(
+            "JSONRPCRequestParamsMeta",
+            frozenset(("progressToken",)),
+            _NO_KEYS,
+            True,
+        ),
         "2025-11-25": Shape(
             "UnsubscribeRequestParamsMeta",
             frozenset(("progressToken",)),

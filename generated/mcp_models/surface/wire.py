@@ -20,7 +20,7 @@ negotiates one protocol version; these functions keep its wire exact:
   arrived from a peer at this revision are sent back as they came. A request or notification
   sent at a revision whose definitions leave `jsonrpc` and `id` to the generic envelope (before
   2025-11-25) is that revision's wire class (`CallToolRequestMessage`, `WIRE_SHAPES`): the whole
-  JSON-RPC message.
+  JSON-RPC message, with the params `_meta` the envelope declares (a request's `progressToken`).
 - `METHODS` and `revision_classes(method, protocol_version)`: each method's revisions, senders
   and classes, derived from the schemas.
 """
@@ -272,15 +272,17 @@ def to_revision(
         raise RevisionError(f"{name} does not exist in revision {revision}", revision=revision)
     sent = WIRE_SHAPES.get(name, {}).get(revision)
     if sent is not None:
-        # the definition leaves jsonrpc / id to the envelope: the revision sends its wire class
-        # (its envelope's other rules are on params `_meta`, a key only kept where the method's
-        # params declare it, and typed there as the envelope types it)
-        return _validated(
-            _class_of(revision, sent),
-            _fit(obj, _wire(obj), revision, "", dropped, sent),
+        # the definition leaves jsonrpc / id to the envelope: the revision sends its wire class,
+        # and the envelope's rules hold too (params `_meta`: the params Shape has the envelope's
+        # keys, which the definition's class keeps only as unknown ones)
+        wire = _fit(obj, _wire(obj), revision, "", dropped, sent)
+        _validated(
+            cast("type[BaseModel]", getattr(_models(revision), cast(str, sent.envelope))),
+            wire,
             revision,
             name,
         )
+        return _validated(_class_of(revision, sent), wire, revision, name)
     wire = _fit(obj, _wire(obj), revision, "", dropped)
     return _validated(_class_of(revision, shape), wire, revision, name)
 
@@ -374,7 +376,11 @@ def _fit(
         arrived = _arrived(value, revision)
         fitted: dict[str, Any] = {}
         for key, item in cast("dict[str, Any]", wire).items():
-            if key in shape.keys:
+            if key in arrived:
+                # came so at this revision, an unknown key to its class (another revision's
+                # property, or params `_meta` left to the envelope): sent back as it came
+                fitted[key] = item
+            elif key in shape.keys:
                 attribute = attributes.get(key)
                 if attribute is not None and isinstance(item, dict | list):
                     fitted[key] = _fit(
@@ -382,8 +388,8 @@ def _fit(
                     )
                 else:
                     fitted[key] = item
-            elif shape.open or key not in attributes or key in arrived:
-                fitted[key] = item  # allowed here, no revision's key, or came so
+            elif shape.open or key not in attributes:
+                fitted[key] = item  # allowed here, or no revision's key
             elif dropped is not None:
                 dropped.append(_step(path, key))
         for key, meaning in ABSENT_MEANS.items():
