@@ -112,11 +112,13 @@ def test_generated_tools_module_type_checks(tools_package: Any) -> None:
         "example_tools",
         "from typing_extensions import assert_type\n"
         "from mcp_models.v2026_07_28 import CallToolResult\n"
-        "from example_tools import ListUsersOutput, PickOutput, list_users_output, output\n\n"
+        "from example_tools import ListUsersOutput, PickInput, PickOutput, list_users_output, output\n\n"
         "def use(result: CallToolResult) -> None:\n"
         "    assert_type(list_users_output(result), ListUsersOutput)\n"
         "    assert_type(output('pick', result), PickOutput)\n"
-        "    assert_type(output('get-count', result), int)\n",
+        "    assert_type(output('get-count', result), int)\n\n"
+        "def arguments() -> dict[str, object]:\n"  # a tool's arguments, built by keyword
+        "    return PickInput(choice='a').model_dump(mode='json')\n",
     )
 
 
