@@ -732,10 +732,11 @@ def _json_numbers_only(raw: bytes | bytearray | str) -> None:
     """MessageError for text holding NaN or Infinity, which pydantic's JSON parser reads as numbers
     (a number field refuses them, but a value of any JSON would keep them). The strict parse runs
     only when the text holds one of those words at all."""
-    if (
-        ("NaN" in raw or "Infinity" in raw)
-        if isinstance(raw, str)
-        else (b"NaN" in raw or b"Infinity" in raw)
+    if isinstance(raw, str):
+        raw = raw.encode()
+    # one-byte searches (memchr) first: most messages hold no capital N or I, which the words need
+    if (raw.find(b"N") >= 0 and raw.find(b"NaN") >= 0) or (
+        raw.find(b"I") >= 0 and raw.find(b"Infinity") >= 0
     ):
         _load(raw)
 
@@ -788,7 +789,7 @@ def parse_envelope(raw: RawJSON) -> Envelope:
     `method` only, responses `result`, error responses `error`."""
     if type(raw) is str:
         raw = raw.encode()
-    if isinstance(raw, bytes | bytearray):
+    if type(raw) is bytes or isinstance(raw, bytearray):
         _json_numbers_only(raw)
     if type(raw) is bytes:
         guessed = _envelope_from_text(raw)
@@ -932,7 +933,7 @@ def parse_message(raw: RawJSON, pending: Mapping[str | int, str] | None = None) 
     """
     if type(raw) is str:
         raw = raw.encode()
-    if isinstance(raw, bytes | bytearray):
+    if type(raw) is bytes or isinstance(raw, bytearray):
         _json_numbers_only(raw)
     if type(raw) is bytes:
         typed = _typed_from_text(raw, pending)
