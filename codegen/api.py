@@ -429,7 +429,7 @@ def use_project_pins(pins_file: Path | None) -> None:
 
 def pinned_revision_count(revisions: Sequence[str] | None = None) -> int:
     """How many pinned revisions a run of these (all by default) generates."""
-    return len(spec.select(revisions)) if revisions else len(spec.load_manifest())
+    return len(spec.select(revisions))
 
 
 def pin_rows() -> list[dict[str, object]]:
@@ -475,7 +475,8 @@ def bump_pin(revision: str, commit: str, *, spec_source: str | None, pins_file: 
     """Re-pin a revision to another commit in the project's pins file, and what changed in its definitions."""
     previous = spec.find_pin(revision)
     old_path = spec.bundled(previous) or spec.cached(previous)
-    old_data = old_path.read_bytes() if old_path is not None else None
+    # the project's pins folder is the user's tree: read as untrusted input, as spec.fetch reads it
+    old_data = load.read_input(old_path, revision=revision) if old_path is not None else None
     location, data = spec.read_unpinned(revision, spec.resolve_source(spec_source), previous, commit)
     old, new = spec.bump(revision, commit, data, pins_file)
     if old_data is None:

@@ -448,22 +448,10 @@ def test_drawn_instances_survive_receive_and_send_and_send_is_valid_or_a_clear_e
 
 
 def _defined_keys(revision: str) -> set[str]:
-    """Every property name any definition of the revision's schema declares."""
-    keys: set[str] = set()
+    """Every property name any schema object of the revision declares."""
+    from codegen.schema.schemas import all_subschemas
 
-    def walk(node: Any) -> None:
-        if isinstance(node, dict):
-            properties = node.get("properties")
-            if isinstance(properties, dict):
-                keys.update(properties)
-            for child in node.values():
-                walk(child)
-        elif isinstance(node, list):
-            for child in node:
-                walk(child)
-
-    walk(document(revision))
-    return keys
+    return {key for _, node in all_subschemas(document(revision)) if isinstance(node.get("properties"), dict) for key in node["properties"]}
 
 
 # -- method tables -------------------------------------------------------------------------------

@@ -117,7 +117,7 @@ def method_tables(doc: SchemaDoc, entities: tuple[ir.Entity, ...]) -> ir.Methods
         error_envelope = next(e for e in entities if e.name == envelopes["error"])
         error_shape = flat(error_envelope)
         error_id_required = "id" in set[str](error_shape.get("required") or ())
-        error_object = _member_type(error_envelope, "error", (error_shape.get("properties") or dict[str, Any]()).get("error"), by_pointer)
+        error_object = member_type(error_envelope, "error", (error_shape.get("properties") or dict[str, Any]()).get("error"), by_pointer)
     return ir.Methods(
         methods=tuple(sorted(methods, key=lambda m: (m.kind, m.method, m.message))),
         error_responses=tuple(sorted(_first_per_code(error_responses))),
@@ -206,7 +206,7 @@ def _envelope_fields(
     for field in envelope.fields:
         if not field.required or field.wire_name in declared:
             continue
-        type_ = None if field.constant else _member_type(envelope, field.wire_name, properties.get(field.wire_name), by_pointer)
+        type_ = None if field.constant else member_type(envelope, field.wire_name, properties.get(field.wire_name), by_pointer)
         if not field.constant and type_ is None:
             return ()
         found.append(ir.EnvelopeField(field.wire_name, field.python_name, field.constant, type_))
@@ -239,10 +239,10 @@ def _error_shape(schema: Any, resolve: Any) -> Mapping[str, Any]:
 
 
 def _property_type(entity: ir.Entity, schema: Any, by_pointer: Mapping[str, ir.Entity]) -> str | None:
-    return _member_type(entity, "params", schema, by_pointer)
+    return member_type(entity, "params", schema, by_pointer)
 
 
-def _member_type(entity: ir.Entity, name: str, schema: Any, by_pointer: Mapping[str, ir.Entity]) -> str | None:
+def member_type(entity: ir.Entity, name: str, schema: Any, by_pointer: Mapping[str, ir.Entity]) -> str | None:
     """The class or alias of property `name` of entity: hoisted in place, or named by `$ref`."""
     if not is_object(schema):
         return None

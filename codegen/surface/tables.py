@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from codegen.analysis import ir
+from codegen.analysis import ir, methods
 from codegen.schema import pointers, schemas
 from codegen.schema.jsontypes import JSON, is_object
 from codegen.surface.merge import DEFS_REF, Merged
@@ -143,19 +143,16 @@ def _properties(revised: Revised, pointer: str) -> tuple[str, ...]:
 def _member(
     entity: ir.Entity | None, key: str, document: Mapping[str, JSON], by_pointer: Mapping[str, ir.Entity]
 ) -> str | None:
-    """The surface model class of property key of entity: hoisted in place, or named by `$ref`."""
+    """The surface model class of property key of entity (hoisted in place, or named by `$ref`)."""
     if entity is None:
         return None
-    inline = pointers.join(entity.pointer, "properties", key)
-    found = by_pointer.get(inline)
-    if found is None:
-        try:
-            node = pointers.resolve(document, inline)
-        except (KeyError, ValueError):
-            return None
-        ref = node.get("$ref") if is_object(node) else None
-        found = by_pointer.get(ref) if isinstance(ref, str) else None
-    return found.name if found is not None and found.kind is ir.Kind.MODEL else None
+    try:
+        node = pointers.resolve(document, pointers.join(entity.pointer, "properties", key))
+    except (KeyError, ValueError):
+        return None
+    name = methods.member_type(entity, key, node, by_pointer)
+    found = next((e for e in by_pointer.values() if e.name == name), None) if name else None
+    return name if found is not None and found.kind is ir.Kind.MODEL else None
 
 
 def _shape(revised: Revised, pointer: str) -> Shape | None:

@@ -180,13 +180,12 @@ def _surface_holds(revision: str) -> Generator[None, None, None]:
     try:
         yield
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = "".join(f"/{part}" for part in first["loc"])
+        path, message = _first_problem(exc)
         raise RevisionError(
-            f"{first['msg']}: received at {revision} as a key that revision does not define, it is "
+            f"{message}: received at {revision} as a key that revision does not define, it is "
             "another revision's property, and the surface's type for it refuses this value",
             revision=revision,
-            path=where,
+            path=path,
         ) from exc
 
 
@@ -317,15 +316,19 @@ def _validated(target: type[BaseModel], wire: Any, revision: str, name: str) -> 
     try:
         return target.model_validate(wire)
     except ValidationError as exc:
-        problems = exc.errors()
-        first = problems[0]
-        where = "".join(f"/{part}" for part in first["loc"])
-        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        path, message = _first_problem(exc)
+        more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
         raise RevisionError(
-            f"{first['msg']}: revision {revision} cannot carry this {name}{more}",
+            f"{message}: revision {revision} cannot carry this {name}{more}",
             revision=revision,
-            path=where,
+            path=path,
         ) from exc
+
+
+def _first_problem(exc: ValidationError) -> tuple[str, str]:
+    """(JSON pointer, message) of a validation error's first problem."""
+    first = exc.errors()[0]
+    return "".join(f"/{part}" for part in first["loc"]), first["msg"]
 
 
 def send(obj: BaseModel, protocol_version: str, *, dropped: list[str] | None = None) -> str:
