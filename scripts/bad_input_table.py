@@ -10,7 +10,6 @@ one fails this script.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import tempfile
@@ -25,9 +24,10 @@ TESTS = sorted(
 def main() -> int:
     with tempfile.TemporaryDirectory() as scratch:
         rows_file = Path(scratch) / "rows.jsonl"
-        env = {**os.environ, "MCP_CODEGEN_BAD_INPUT_TABLE": str(rows_file)}
         tests = subprocess.run(
-            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *TESTS], cwd=REPO, env=env, check=False
+            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--bad-input-table", str(rows_file), *TESTS],
+            cwd=REPO,
+            check=False,
         )
         rows = [json.loads(line) for line in rows_file.read_text().splitlines()] if rows_file.exists() else []
     print()

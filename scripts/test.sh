@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: set up, drift-check generated/, type-check it and codegen/ strictly, run pytest.
-# Spec data: the pinned copies under spec/ (MCP_CODEGEN_SPEC_SOURCE / MCP_CODEGEN_DOCS_SOURCE override).
+# Spec data: the pinned copies under spec/ (pytest --spec-source DIR / --docs-source DIR read a mirror).
+# Extra arguments go to pytest: `bash scripts/test.sh -m "not slow"` is the quick subset, `--long`
+# the long property and fuzz runs (docs/development.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -16,5 +18,5 @@ echo "== pyright (strict) codegen"
 .venv/bin/pyright codegen
 echo "== generated tests on the lowest supported pydantic"
 bash scripts/test-floor.sh
-echo "== pytest"
-.venv/bin/python -m pytest "$@"
+echo "== pytest (on every core: pytest-xdist)"
+.venv/bin/python -m pytest -n auto --dist worksteal "$@"

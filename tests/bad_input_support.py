@@ -12,6 +12,7 @@ hang: a FIFO read, a dead server) is killed and fails its test as hung.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -25,6 +26,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from . import suite
+
 CLI = Path(sys.executable).parent / "mcp-codegen"
 MAX_SECONDS = 3.0  # CPU time of the process (a refusal: ~0.3-1.1 s idle, startup and imports included)
 # A run that must generate a whole package before it can succeed or tell what is wrong (a valid
@@ -34,7 +39,7 @@ GENERATION_CPU_SECONDS = 6.0
 HANG_SECONDS = 120.0  # a run still going after this is killed as hung (not a bound on cost)
 MAX_VALID_SECONDS = GENERATION_CPU_SECONDS  # a run that succeeds also imports the package it made
 MAX_MIB = 500.0
-TABLE_ENV = "MCP_CODEGEN_BAD_INPUT_TABLE"  # a file to append the measured rows to (JSON lines)
+UNIONS = Path(__file__).parent / "cases" / "unions" / "schema.json"
 
 # Runs argv with the given stdio, reports the child's pid at once and its wait4 figures at the end.
 # Options, applied in the child before exec: "file_size_limit" (bytes; SIGXFSZ ignored, so a write
@@ -177,8 +182,8 @@ def _kill(pid_file: Path) -> None:
 def cli_env(cache: Path, **extra: str) -> dict[str, str]:
     """The environment of a child: the spec mirror, a private schema cache, no terminal progress."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("MCP_CODEGEN_")}
-    if "MCP_CODEGEN_SPEC_SOURCE" in os.environ:  # else the pinned copies under spec/
-        env["MCP_CODEGEN_SPEC_SOURCE"] = os.environ["MCP_CODEGEN_SPEC_SOURCE"]
+    if suite.SPEC != suite.REPO / "spec":  # --spec-source; else the pinned copies under spec/
+        env["MCP_CODEGEN_SPEC_SOURCE"] = str(suite.SPEC)
     env["MCP_CODEGEN_CACHE"] = str(cache)
     env.update(extra)
     return env
@@ -211,9 +216,41 @@ def _entry(digest: Any, path: Path, rel: str) -> None:
         digest.update(b"L" + rel.encode() + b"\0" + os.readlink(path).encode() + b"\0")
     elif stat.S_ISREG(mode):
         digest.update(b"F" + rel.encode() + b"\0" + oct(mode & 0o7777).encode() + b"\0")
-        digest.update(hashlib.sha256(path.read_bytes()).digest())
+        digest.update(_file_digest(path))
     else:
         digest.update(b"S" + rel.encode() + b"\0" + oct(stat.S_IFMT(mode)).encode() + b"\0")
+
+
+def _file_digest(path: Path) -> bytes:
+    """sha256 of a file's size and of each stretch of data in it, by offset.
+
+    Holes of a sparse file are skipped (SEEK_DATA/SEEK_HOLE), not read as zeros: the cases plant
+    4 GiB sparse files, and reading those twice per test cost half a minute. Any write lands in a
+    data stretch or makes one, so the digest still changes with the content."""
+    digest = hashlib.sha256()
+    with open(path, "rb", buffering=0) as handle:
+        size = os.fstat(handle.fileno()).st_size
+        digest.update(b"size %d\0" % size)
+        offset = 0
+        while offset < size:
+            try:
+                start = os.lseek(handle.fileno(), offset, os.SEEK_DATA)
+                end = os.lseek(handle.fileno(), start, os.SEEK_HOLE)
+            except OSError as exc:
+                if exc.errno == errno.ENXIO:  # nothing but a hole from offset to the end
+                    break
+                start, end = offset, size  # a file system without hole queries: read it all
+            digest.update(b"data %d\0" % start)
+            handle.seek(start)
+            remaining = end - start
+            while remaining > 0:
+                chunk = handle.read(min(remaining, 1 << 20))
+                if not chunk:
+                    break
+                digest.update(chunk)
+                remaining -= len(chunk)
+            offset = end
+    return digest.digest()
 
 
 def leftovers(out: Path) -> list[str]:
@@ -253,7 +290,7 @@ def assert_bounded(result: Run, *, max_cpu_seconds: float | None = None) -> None
 
 def record(case: str, result: Run, note: str = "") -> None:
     """One row of the corpus table, when a table is being collected (scripts/bad_input_table.py)."""
-    target = os.environ.get(TABLE_ENV)
+    target = suite.BAD_INPUT_TABLE
     if not target:
         return
     row: dict[str, Any] = {
@@ -267,3 +304,24 @@ def record(case: str, result: Run, note: str = "") -> None:
     }
     with open(target, "a", encoding="utf-8") as handle:
         handle.write(json.dumps(row) + "\n")
+
+
+def unions_package(factory: pytest.TempPathFactory) -> Path:
+    """A package generated from tests/cases/unions, built once per run: the tree a case's output
+    folder starts with (copy it before writing)."""
+    from codegen import generate_schema
+
+    return suite.shared_tree(factory, "unions", [], lambda folder: generate_schema(UNIONS, out=folder / "pkg")) / "pkg"
+
+
+def vendored_acme(factory: pytest.TempPathFactory) -> Path:
+    """2025-11-25 and 2026-07-28 vendored as `acme._mcp` by the command, built once per run."""
+
+    def build(folder: Path) -> None:
+        made = run(
+            ["generate", "-q", "-r", "2025-11-25", "-r", "2026-07-28", "--out", str(folder / "_mcp"), "--package", "acme._mcp"],
+            env=cli_env(folder.parent / f"{folder.name}-cache"),
+        )
+        assert made.returncode == 0, made.stderr
+
+    return suite.shared_tree(factory, "vendored-acme", [], build) / "_mcp"

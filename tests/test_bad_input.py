@@ -54,11 +54,7 @@ def targets(tmp_path_factory: pytest.TempPathFactory, cache_dir: Path) -> dict[s
     generated = root / "generated" / "mcp_models"
     shutil.copytree(GENERATED / "mcp_models", generated, ignore=shutil.ignore_patterns("__pycache__"))
     vendored = root / "vendor" / "src" / "acme" / "_mcp"
-    made = support.run(
-        ["generate", "-q", "-r", "2025-11-25", "-r", "2026-07-28", "--out", str(vendored), "--package", "acme._mcp"],
-        env=support.cli_env(cache_dir),
-    )
-    assert made.returncode == 0, made.stderr
+    shutil.copytree(support.vendored_acme(tmp_path_factory), vendored, ignore=shutil.ignore_patterns("__pycache__"))
     return {"generated": generated, "vendored": vendored}
 
 
@@ -266,9 +262,7 @@ def test_limits_from_the_config_file(
 @pytest.fixture(scope="session")
 def previous_tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A generated package (from another schema) that each valid case's output folder starts with."""
-    root = tmp_path_factory.mktemp("previous") / "pkg"
-    generate_schema(Path(__file__).parent / "cases" / "unions" / "schema.json", out=root)
-    return root
+    return support.unions_package(tmp_path_factory)
 
 
 @pytest.mark.parametrize("case", VALID)
@@ -277,7 +271,7 @@ def test_valid_input_generates_exact_models(
 ) -> None:
     package = f"bad_input_{case}"
     out = tmp_path / "cli" / package
-    shutil.copytree(previous_tree, out)
+    shutil.copytree(previous_tree, out, ignore=shutil.ignore_patterns("__pycache__"))
     result = _generate(CASES / case / "schema.json", out, cache_dir)
     assert result.returncode == 0 and result.stderr == "", result.stderr
     support.assert_bounded(result, max_cpu_seconds=support.GENERATION_CPU_SECONDS)  # a whole generation

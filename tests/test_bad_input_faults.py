@@ -56,10 +56,10 @@ def schema(base: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def previous(base: Path) -> Path:
+def previous(base: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The tree each output folder starts with: a package generated from another schema."""
     root = base / "previous" / "pkg"
-    generate_schema(Path(__file__).parent / "cases" / "unions" / "schema.json", out=root)
+    shutil.copytree(support.unions_package(tmp_path_factory), root, ignore=shutil.ignore_patterns("__pycache__"))
     return root
 
 
@@ -219,6 +219,7 @@ def test_interrupted_mid_write(signum: int, base: Path, schema: Path, previous: 
     support.record(f"{name.lower()}_mid_write", result, "signal sent while the staging folder was filling")
 
 
+@pytest.mark.slow
 def test_interrupted_before_writing(base: Path, previous: Path, cache: Path) -> None:
     out = _out(base, previous, "early")
     before = support.tree_digest(out)

@@ -100,6 +100,7 @@ def _bounded(result: support.Run) -> None:
     assert result.peak_mib <= support.MAX_MIB, f"peaked at {result.peak_mib:.0f} MiB"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", sorted(DIAMONDS))
 def test_shared_parts_cost_their_size_in_generate_tools_and_diff(case: str, scratch: Path) -> None:
     schema = DIAMONDS[case]
@@ -355,6 +356,7 @@ def test_every_format_is_a_plain_string(scratch: Path, monkeypatch: pytest.Monke
 # -- the budget: real schemas use a small part of it -----------------------------------------------
 
 
+@pytest.mark.slow
 def test_mcp_revisions_use_a_tenth_of_the_work_budget() -> None:
     from codegen.emit import pipeline
     from codegen.schema import spec

@@ -21,6 +21,7 @@ from pydantic_core import MISSING
 from codegen import api
 from codegen.checks import agreement
 from codegen.schema import errata
+from . import suite
 from .conftest import GENERATED, REVISIONS, SPEC
 
 PACKAGES = ("v2024_11_05", "v2025_03_26", "v2025_06_18", "v2025_11_25", "v2026_07_28", "draft")
@@ -237,9 +238,10 @@ def test_tool_inputs_are_built_by_keyword(tmp_path: Path) -> None:
             del sys.modules[name]
 
 
-REBUILD_PER_DEFINITION = 6
+REBUILD_PER_DEFINITION = suite.examples(6)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("revision", list(REVISIONS))
 def test_every_definition_rebuilt_by_keyword_from_drawn_instances(revision: str) -> None:
     """Instances drawn from each definition's schema (the agreement strategies), read, taken apart
@@ -259,7 +261,7 @@ def test_every_definition_rebuilt_by_keyword_from_drawn_instances(revision: str)
         adapter: TypeAdapter[Any] = TypeAdapter(getattr(package, name))
         drawn: list[Any] = []
 
-        @settings(max_examples=REBUILD_PER_DEFINITION, derandomize=True, database=None, deadline=None,
+        @settings(max_examples=REBUILD_PER_DEFINITION,
                   suppress_health_check=list(HealthCheck))  # fmt: skip
         @given(agreement.strategy(document, schema))
         def collect(value: Any) -> None:

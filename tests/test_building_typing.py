@@ -43,6 +43,7 @@ def _revision(package: str) -> ModuleType:
 # -- static typing ----------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("checker", CHECKERS, ids=["mypy", "pyright"])
 def test_building_by_keyword_type_checks(checker: Callable[[Path], set[int]]) -> None:
     assert checker(TYPING / "building_ok.py") == set()

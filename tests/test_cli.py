@@ -53,6 +53,7 @@ def test_generate_then_check_then_drift(tmp_path: Path) -> None:
     assert "-class TextBlockEdited" in drift.stdout and "+class TextBlock(" in drift.stdout
 
 
+@pytest.mark.slow
 def test_check_of_the_pinned_revisions_in_a_copy(tmp_path: Path) -> None:
     out = tmp_path / "mcp_models"
     shutil.copytree(REPO / "generated" / "mcp_models", out, ignore=shutil.ignore_patterns("__pycache__"))
@@ -124,8 +125,8 @@ def test_json_outputs_parse(tmp_path: Path) -> None:
     assert [p["revision"] for p in pins][-1] == "draft" and all(len(p["sha256"]) == 64 for p in pins)
 
 
+@pytest.mark.slow
 def test_a_run_that_would_change_nothing_is_skipped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import time
 
     from codegen import api
     from codegen.output import workers

@@ -26,6 +26,7 @@ def _invoke(*args: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
+@pytest.mark.slow
 def test_generate_prints_one_line_per_revision_and_a_summary(tmp_path: Path) -> None:
     out = tmp_path / "out"
     code, stdout, _ = _invoke("generate", *SMALL, "--out", str(out), "--no-cache", "-j", "1")
@@ -41,6 +42,7 @@ def test_generate_prints_one_line_per_revision_and_a_summary(tmp_path: Path) -> 
     assert " 0 written, " in stdout.splitlines()[3]
 
 
+@pytest.mark.slow
 def test_verbose_adds_the_union_report_timings_and_files(tmp_path: Path) -> None:
     code, stdout, _ = _invoke("generate", *SMALL, "--out", str(tmp_path), "--no-cache", "--verbose")
     assert code == 0
@@ -50,6 +52,7 @@ def test_verbose_adds_the_union_report_timings_and_files(tmp_path: Path) -> None
     assert stdout.splitlines()[-1 - stdout.count("  wrote ")].endswith("s")
 
 
+@pytest.mark.slow
 def test_quiet_prints_nothing_on_success_and_no_diff_on_drift(tmp_path: Path) -> None:
     out = tmp_path / "out"
     assert _invoke("generate", "-r", "2024-11-05", "--out", str(out), "--quiet") == (0, "", "")
@@ -60,6 +63,7 @@ def test_quiet_prints_nothing_on_success_and_no_diff_on_drift(tmp_path: Path) ->
     assert stderr.count("\n") == 1 and stderr.startswith("drift: ")
 
 
+@pytest.mark.slow
 def test_check_diff_labels_tell_disk_from_fresh_generation(tmp_path: Path) -> None:
     out = tmp_path / "out"
     assert _invoke("generate", "-r", "2024-11-05", "--out", str(out), "-q")[0] == 0
@@ -71,6 +75,7 @@ def test_check_diff_labels_tell_disk_from_fresh_generation(tmp_path: Path) -> No
     assert stdout.splitlines()[0].endswith("differs (1 file)")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_progress_reports_every_stage_of_every_revision(tmp_path: Path, jobs: int) -> None:
     events: list[tuple[str, str]] = []
@@ -89,6 +94,7 @@ def test_the_progress_bar_counts_the_revisions_of_the_run() -> None:
     assert api.pinned_revision_count() == api.pinned_revision_count(None) == len(api.pin_rows())
 
 
+@pytest.mark.slow
 def test_check_takes_the_vendoring_flags_of_generate(tmp_path: Path) -> None:
     out = tmp_path / "src" / "acme" / "_mcp"
     vendoring = ["-r", "2024-11-05", "--out", str(out), "--package", "acme._mcp", "--field-naming", "wire"]
@@ -105,6 +111,7 @@ def _cli(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_vendoring_from_config_alone_lines_up_generate_check_and_tools(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text(
         '[tool.mcp-codegen]\nrevisions = ["2025-06-18"]\nout = "src/acme/_mcp"\npackage = "acme._mcp"\n'
@@ -124,6 +131,7 @@ def test_vendoring_from_config_alone_lines_up_generate_check_and_tools(tmp_path:
     assert json.loads(imported.stdout)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("namespace", [False, True], ids=["regular-package", "namespace-package"])
 def test_vendoring_from_flags_alone_tools_imports_the_models_beside_it(tmp_path: Path, namespace: bool) -> None:
     """src/acme with or without an __init__.py (a namespace package is what `generate --out
@@ -147,6 +155,7 @@ def test_vendoring_from_flags_alone_tools_imports_the_models_beside_it(tmp_path:
     assert imported.returncode == 0, imported.stderr
 
 
+@pytest.mark.slow
 def test_check_counts_a_stray_file_against_its_revision(tmp_path: Path) -> None:
     out = tmp_path / "out"
     assert _invoke("generate", "-r", "2024-11-05", "--out", str(out), "-q")[0] == 0

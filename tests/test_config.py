@@ -47,6 +47,7 @@ def test_unknown_keys_and_bad_values_are_one_line_errors(tmp_path: Path) -> None
     assert flag.returncode == 2 and flag.stderr.startswith("error[MCG010]") and "--field-naming" in flag.stderr
 
 
+@pytest.mark.slow
 def test_vendored_package_works_from_its_new_home(tmp_path: Path) -> None:
     (tmp_path / "src" / "acme").mkdir(parents=True)
     (tmp_path / "src" / "acme" / "__init__.py").write_text("")

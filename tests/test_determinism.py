@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from codegen.output.tree import read_tree
 
 from .conftest import GENERATED, REPO, SPEC
@@ -23,6 +25,7 @@ def _generate(out: Path, seed: str) -> dict[str, bytes]:
     return read_tree(out)
 
 
+@pytest.mark.slow
 def test_two_hash_seeds_give_identical_bytes(tmp_path: Path) -> None:
     first = _generate(tmp_path / "seed0", "0")
     second = _generate(tmp_path / "seed1", "1")
@@ -30,6 +33,7 @@ def test_two_hash_seeds_give_identical_bytes(tmp_path: Path) -> None:
     assert first == read_tree(GENERATED / "mcp_models")
 
 
+@pytest.mark.slow
 def test_the_users_black_config_changes_nothing(tmp_path: Path) -> None:
     project = tmp_path / "project"
     project.mkdir()

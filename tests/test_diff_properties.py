@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from codegen.diff import diff_sides
@@ -15,6 +15,7 @@ from codegen.diff.relation import Comparer, Node, relation
 from codegen.diff.source import Side, side_from_document
 from codegen.errors import CodegenError
 
+from . import suite
 NAMES = ("Alpha", "Beta", "Gamma")
 MIRROR = {"widened": "narrowed", "narrowed": "widened", "changed": "changed", "compatible": "compatible", "equivalent": "equivalent"}
 
@@ -50,7 +51,7 @@ def _side(document: dict[str, Any], label: str) -> Side | None:
         return None
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=suite.examples(150))
 @given(documents, documents)
 def test_diff_of_any_two_schemas(old_document: dict[str, Any], new_document: dict[str, Any]) -> None:
     old, new = _side(old_document, "old"), _side(new_document, "new")
@@ -64,7 +65,7 @@ def test_diff_of_any_two_schemas(old_document: dict[str, Any], new_document: dic
         assert set(change.breaks) <= {"client", "server"}
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=suite.examples(300))
 @given(schema, schema)
 def test_relation_mirrors(a: dict[str, Any], b: dict[str, Any]) -> None:
     side = _side({"$defs": {n: {"type": "string"} for n in NAMES}}, "s")

@@ -15,10 +15,11 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
+from . import suite
 from .conftest import REVISIONS, SPEC
 
 JSON_SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-(2**63), 2**63), st.text(max_size=6))
@@ -166,13 +167,14 @@ def _outcome(parse: Any, *args: Any) -> tuple[str, object]:
     return (type(parsed).__name__, parsed.model_dump(mode="json"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("revision", list(REVISIONS))
 def test_fast_paths_agree_with_the_general_path(revision: str) -> None:
     package = _package(revision)
     valid = _valid_messages(revision, package)
     checked: list[str] = []
 
-    @settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+    @settings(max_examples=suite.examples(300))
     @given(data=st.data())
     def check(data: st.DataObject) -> None:
         message, pending = data.draw(st.one_of(*[_variant(package, valid)] * 3, _message(package)))

@@ -132,6 +132,7 @@ def _generate(tmp_path: Path, *args: str, config: str = "") -> Any:
     ), out
 
 
+@pytest.mark.slow
 def test_pydantic_config_strict_false_overrides_the_default(tmp_path: Path) -> None:
     result, out = _generate(tmp_path, "-r", "2025-11-25", config="[tool.mcp-codegen]\npydantic-config = { strict = false }\n")
     assert result.exit_code == 0, result.output
@@ -151,6 +152,7 @@ def test_pydantic_config_the_generator_owns_is_refused_in_one_line(tmp_path: Pat
     assert not out.exists()
 
 
+@pytest.mark.slow
 def test_pydantic_config_that_breaks_the_import_is_refused_before_writing(tmp_path: Path) -> None:
     result, out = _generate(tmp_path, "-r", "2025-11-25", config="[tool.mcp-codegen]\npydantic-config = { ser_json_timedelta = \"nope\" }\n")
     assert result.exit_code == 2, result.output
@@ -173,6 +175,7 @@ ERRATUM = {
 }
 
 
+@pytest.mark.slow
 def test_errata_flag_applies_with_a_revision(tmp_path: Path) -> None:
     errata_file = tmp_path / "mine.json"
     errata_file.write_text(json.dumps(ERRATUM), encoding="utf-8")
@@ -182,6 +185,7 @@ def test_errata_flag_applies_with_a_revision(tmp_path: Path) -> None:
     assert "max_length=3" in models
 
 
+@pytest.mark.slow
 def test_errata_flag_with_schema_keeps_the_built_in_errata(tmp_path: Path) -> None:
     errata_file = tmp_path / "mine.json"
     errata_file.write_text(json.dumps(ERRATUM), encoding="utf-8")

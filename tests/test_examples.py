@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from codegen.checks import examples
@@ -45,6 +46,7 @@ def test_examples_command_prints_json() -> None:
     assert report[0]["lossless"] == report[0]["schema_valid"] == 128
 
 
+@pytest.mark.slow
 def test_generated_tests_fail_when_a_model_is_broken(tmp_path: Path) -> None:
     broken = tmp_path / "mcp_models"
     shutil.copytree(GENERATED / "mcp_models", broken, ignore=shutil.ignore_patterns("__pycache__"))

@@ -27,12 +27,13 @@ from typing import Annotated, Any, Literal
 
 import jsonschema
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import AnyUrl, BaseModel, Field, create_model
 
 from codegen.schema import errata
 
+from . import suite
 from .conftest import SPEC
 
 PACKAGES = {"2025-06-18": "v2025_06_18", "2025-11-25": "v2025_11_25", "2026-07-28": "v2026_07_28", "draft": "draft"}
@@ -602,11 +603,12 @@ def _agreement_case(revision: str, specs: list[dict[str, Any]], content: dict[st
     assert accepted == checked == by_jsonschema, (wire, content, accepted, checked, by_jsonschema)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("revision", REVISIONS)
 def test_drawn_forms_give_valid_schemas_and_answers_agree_with_check_answer_and_jsonschema(revision: str) -> None:
     multi = revision != "2025-06-18"
 
-    @settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+    @settings(max_examples=suite.examples(300))
     @given(forms_and_answers(multi))
     def check(case: tuple[list[dict[str, Any]], dict[str, Any]]) -> None:
         _agreement_case(revision, *case)
@@ -615,7 +617,7 @@ def test_drawn_forms_give_valid_schemas_and_answers_agree_with_check_answer_and_
     check()
     counts = AGREEMENT[revision]
     print(f"\n{revision}: {counts['agree']}/{counts['cases']} answers agree ({counts['accepted']} accepted)")
-    assert counts["agree"] == counts["cases"] >= 300
+    assert counts["agree"] == counts["cases"] >= suite.examples(300)
     assert 0 < counts["accepted"] < counts["cases"]
 
 
@@ -673,6 +675,7 @@ def test_the_docs_examples_run(capsys: pytest.CaptureFixture[str]) -> None:
 # -- the facts come from the schema ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_what_a_form_may_hold_is_read_from_the_schema_not_from_the_revision_name(tmp_path: Path) -> None:
     """2025-11-25 with its titled single-select and untitled multi-select taken out of
     PrimitiveSchemaDefinition: the generated forms fall back to legacy enumNames and refuse untitled

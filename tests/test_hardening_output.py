@@ -28,7 +28,6 @@ from pathlib import Path
 
 import pytest
 
-from codegen import generate_schema
 from codegen.output.tree import read_tree
 
 from . import bad_input_support as support
@@ -42,15 +41,13 @@ SECRET = "mcp-hardening-secret-5f1c0a"  # in the child's environment: must never
 @pytest.fixture(scope="module")
 def base(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A package generated from tests/cases/unions: each test copies it as its output folder."""
-    root = tmp_path_factory.mktemp("hardening-base") / "pkg"
-    generate_schema(UNIONS, out=root)
-    return root
+    return support.unions_package(tmp_path_factory)
 
 
 @pytest.fixture
 def pkg(base: Path, tmp_path: Path) -> Path:
     out = tmp_path / "out" / "pkg"
-    shutil.copytree(base, out)
+    shutil.copytree(base, out, ignore=shutil.ignore_patterns("__pycache__"))
     return out
 
 
@@ -431,6 +428,7 @@ def test_generating_one_revision_into_a_folder_of_six_and_the_surface_needs_prun
     assert "draft, surface, v2024_11_05, v2025_03_26, v2025_06_18, v2026_07_28" in line and "--prune" in line
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", ["flag", "config"])
 def test_prune_removes_the_other_revisions_and_keeps_the_root_consistent(
     how: str, all_revisions: Path, tmp_path: Path, env: dict[str, str]

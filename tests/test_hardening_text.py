@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from codegen import generate_schema
 from codegen.errors import Diagnostic, printable, printable_json
 
+from . import suite
 from . import bad_input_support as support
 
 FAKE_SERVER = Path(__file__).parent / "fake_mcp_server.py"
@@ -76,6 +77,7 @@ def env(tmp_path: Path) -> dict[str, str]:
 # -- from a schema file --------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", sorted(HOSTILE))
 def test_hostile_name_in_a_schema_file_cannot_forge_or_split_the_error_line(
     case: str, tmp_path: Path, env: dict[str, str]
@@ -178,6 +180,7 @@ def _server(tmp_path: Path, tools: list[Any], stderr: str = "") -> str:
     return shlex.join([sys.executable, str(FAKE_SERVER), str(config)])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "case", ["newline_and_ansi_clear_screen", "bidi_right_to_left_override", "c1_control_sequence_introducer"]
 )
@@ -251,6 +254,7 @@ def _big_tool(size: int) -> dict[str, Any]:
     return {"name": "big", "inputSchema": {"type": "object", "properties": properties}}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("case", "flags", "code", "phrase"),
     [
@@ -298,7 +302,7 @@ def test_printable_keeps_ordinary_text_of_any_script() -> None:
         assert printable(text) == text
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=suite.examples(500))
 @given(
     message=st.text(),
     pointer=st.text(),
@@ -314,7 +318,7 @@ def test_a_diagnostic_is_always_one_printable_line(
     assert line.startswith("error[MCG000]")
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=suite.examples(300))
 @given(
     st.recursive(
         st.text() | st.integers() | st.none(), lambda inner: st.lists(inner) | st.dictionaries(st.text(), inner)

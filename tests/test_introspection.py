@@ -94,6 +94,7 @@ def test_version_registry_maps_negotiated_versions_to_their_packages() -> None:
     assert issubclass(root.UnsupportedProtocolVersion, ValueError)
 
 
+@pytest.mark.slow
 def test_a_vendored_subset_registers_only_its_revisions(tmp_path: Any) -> None:
     from .bad_input_support import cli_env, run
 

@@ -11,7 +11,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from mcp_models import v2025_11_25, v2026_07_28
 from mcp_models.v2026_07_28 import narrowing
 
-from .conftest import GENERATED, SPEC
+from .conftest import SPEC
 from .typing_checkers import TYPING, expected_errors, mypy_errors, pyright_errors
 
 EXAMPLES = SPEC / "2026-07-28" / "examples"

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from .conftest import REPO, SPEC
 
 
@@ -14,6 +16,7 @@ def _git(cwd: Path, *args: str) -> None:
     subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True)
 
 
+@pytest.mark.slow
 def test_hook_passes_on_fresh_models_and_fails_on_drift(tmp_path: Path) -> None:
     scratch = tmp_path / "scratch"
     scratch.mkdir()

@@ -133,6 +133,7 @@ def _digest(folder: Path) -> str:
     return digest.hexdigest()
 
 
+@pytest.mark.slow
 def test_a_projects_pins_errata_and_disabled_erratum_all_take_effect(tmp_path: Path) -> None:
     """A user project bumps a revision into its own pins file (from a mirror holding the new commit),
     then generates offline from it with its own erratum on top and a built-in erratum switched off;

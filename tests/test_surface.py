@@ -20,6 +20,7 @@ import pytest
 from pydantic import BaseModel, ValidationError
 from typing_extensions import TypeAliasType
 
+from . import suite
 from . import surface_support as support
 from .surface_support import NEWEST_RELEASED, SPANNED, accepts, canonical, document, own_name, surface, surface_name
 
@@ -389,12 +390,12 @@ def test_received_at_an_older_revision_and_sent_at_the_newest_gets_the_spec_stat
 # -- drawn instances -----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("revision", SPANNED)
 def test_drawn_instances_survive_receive_and_send_and_send_is_valid_or_a_clear_error(revision: str) -> None:
     """Instances drawn from the revision's schema (the agreement strategies), kept when jsonschema
     accepts them: receive-at-R -> send-at-R gives them back; sent at every other revision, they are
     valid there (jsonschema) or a RevisionError, never an invalid message."""
-    import os
 
     from hypothesis import HealthCheck, given, settings
 
@@ -402,7 +403,7 @@ def test_drawn_instances_survive_receive_and_send_and_send_is_valid_or_a_clear_e
 
     s = surface()
     doc = document(revision)
-    per_definition = int(os.environ.get("MCP_CODEGEN_SURFACE_EXAMPLES", "4"))
+    per_definition = suite.examples(4)
     counts: Counter[str] = Counter()
     for name in sorted(doc["$defs"]):
         model = getattr(s, surface_name(name), None)
@@ -410,7 +411,7 @@ def test_drawn_instances_survive_receive_and_send_and_send_is_valid_or_a_clear_e
             continue
         drawn: list[Any] = []
 
-        @settings(max_examples=per_definition, derandomize=True, database=None, deadline=None,
+        @settings(max_examples=per_definition,
                   suppress_health_check=list(HealthCheck))  # fmt: skip
         @given(strategy(doc, {"$ref": f"#/$defs/{name}"}))
         def collect(value: Any) -> None:

@@ -105,6 +105,7 @@ def _type_check(package_root: Path, package: str, user_code: str) -> None:
     assert pyright.returncode == 0, pyright.stdout
 
 
+@pytest.mark.slow
 def test_generated_tools_module_type_checks(tools_package: Any) -> None:
     root = Path(tools_package.__file__).parents[1]
     _type_check(
@@ -174,6 +175,7 @@ def test_output_schema_validation_with_local_refs() -> None:
     assert check_output({"type": "array", "items": {"type": "string"}}, ["a", 1])[0].path == "/1"
 
 
+@pytest.mark.slow
 def test_live_server_everything(tmp_path: Path) -> None:
     assert SERVER.is_file(), "scripts/setup.sh installs @modelcontextprotocol/server-everything"
     command = ["node", str(SERVER), "stdio"]

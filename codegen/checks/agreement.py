@@ -156,8 +156,11 @@ def _canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True)
 
 
-def measure(document: dict[str, Any], revision: str, package: ModuleType, per_definition: int = 20) -> Agreement:
-    """Agreement of a generated package with its (errata-patched) schema document."""
+def measure(
+    document: dict[str, Any], revision: str, package: ModuleType, per_definition: int = 20, *, derandomize: bool = True
+) -> Agreement:
+    """Agreement of a generated package with its (errata-patched) schema document; instances are
+    drawn from a fixed seed unless derandomize is False."""
     import jsonschema.validators
     from hypothesis import HealthCheck, given, settings
     from pydantic import TypeAdapter, ValidationError
@@ -171,7 +174,7 @@ def measure(document: dict[str, Any], revision: str, package: ModuleType, per_de
         adapter: TypeAdapter[Any] = TypeAdapter(getattr(package, name))
         drawn: list[Any] = []
 
-        @settings(max_examples=per_definition, derandomize=True, database=None, deadline=None,
+        @settings(max_examples=per_definition, derandomize=derandomize, database=None, deadline=None,
                   suppress_health_check=list(HealthCheck))  # fmt: skip  # pyright: ignore[reportArgumentType]
         @given(strategy(document, schema))
         def collect(value: Any) -> None:
