@@ -19,4 +19,4 @@ echo "== pyright (strict) codegen"
 echo "== generated tests on the lowest supported pydantic"
 bash scripts/test-floor.sh
 echo "== pytest (on every core: pytest-xdist)"
-.venv/bin/python -m pytest -n auto --dist worksteal "$@"
+.venv/bin/python -m pytest -n auto --dist worksteal --durations=20 "$@"
