@@ -14,7 +14,7 @@ from codegen.analysis import ir, naming
 from codegen.emit import render, smoke
 from codegen.emit.format import format_python
 from codegen.emit.stamp import header
-from codegen.errors import fail
+from codegen.errors import CodegenError, fail
 from codegen.limits import DEFAULT_LIMITS, Limits
 from codegen.emit.pipeline import STAGES as PIPELINE_STAGES
 from codegen.emit.pipeline import BuiltRevision, ExampleSources, build_revision, root_files
@@ -115,6 +115,7 @@ def generate(
     disabled_errata: Sequence[str] = (),
     prune: bool = False,
     surface: bool = True,
+    ignore_bytecode: bool = False,
 ) -> GenerateResult:
     """Generate the packages of pinned revisions (all by default) into out; or, with check, compare.
 
@@ -126,6 +127,7 @@ def generate(
     prune: remove the packages of revisions out holds that this run does not generate (without it,
     such a run is refused).
     surface: with two revisions or more, also the version-spanning `surface` package over them.
+    ignore_bytecode: check leaves __pycache__ out of its verdict (a working tree; see output.unified_diff).
     """
     chosen = spec.select(revisions)
     output.guard_root(out, checking=check)  # before any work: a link, a file, a foreign folder
@@ -139,7 +141,7 @@ def generate(
     with_surface = surface and len(chosen) >= 2
     fingerprint += "+surface" if with_surface else ""
     key = cache.run_key(chosen, options, limits, source, fingerprint) if use_cache else None
-    record = cache.lookup(key, out) if key else None
+    record = cache.lookup(key, out) if key and not check else None  # check always generates
     if record is not None:  # the output already is what this run would produce
         summaries = tuple(RevisionSummary.from_json(s) for s in record["summaries"])
         fileset = output.FileSet(out, {})
@@ -183,7 +185,7 @@ def generate(
         spanned = _surface(chosen, built, limits, options)
         files.update({f"{surface_build.PACKAGE}/{name}": text for name, text in spanned.files.items()})
         summarised.append(spanned.revision)
-    result = _finish(output.FileSet(out, files), summarised, check, prune=prune)
+    result = _finish(output.FileSet(out, files), summarised, check, prune=prune, ignore_bytecode=ignore_bytecode)
     if key and result.in_sync:
         cache.save(key, files, [asdict(s) for s in result.summaries])
     return result
@@ -210,6 +212,7 @@ def generate_schema(
     errata_files: Sequence[Path] = (),
     disabled_errata: Sequence[str] = (),
     prune: bool = False,
+    ignore_bytecode: bool = False,
 ) -> GenerateResult:
     """Generate one package (out itself) from any schema.json on disk, with the same pipeline.
 
@@ -217,23 +220,31 @@ def generate_schema(
     disabled_errata); then errata_file and errata_files (the format of spec/errata/<rev>.json) apply.
     """
     output.guard_root(out, checking=check)
-    # the folder's name as given (made absolute, `..` folded), without following a link to the file
-    label = _safe_label(name or Path(os.path.abspath(schema)).parent.name or "custom")
-    data = load.read_input(schema, revision=label, limit=limits.max_schema_bytes)
+    # Errors name the schema's folder (as given, made absolute, `..` folded, no link followed): that
+    # tells the user which file. The generated files never do: two clones of one repository in
+    # folders of other names must generate the same bytes, so they are labelled by what the schema
+    # is (a pinned revision), by --name, or by the package they become.
+    shown = _safe_label(name or Path(os.path.abspath(schema)).parent.name or "custom")
+    data = load.read_input(schema, revision=shown, limit=limits.max_schema_bytes)
     sha256 = spec.sha256_hex(data)
     pinned = next((pin.revision for pin in spec.load_manifest() if pin.sha256 == sha256), None)
+    label = _safe_label(name or pinned or out.name)
     _check_disabled(disabled_errata, [pinned] if pinned else [])
     files = ((errata_file,) if errata_file else ()) + tuple(errata_files)
-    item = build_revision(
-        label,
-        out.name,
-        data,
-        sha256,
-        limits=limits,
-        errata_selection=errata.Selection(pinned, files, frozenset(disabled_errata)),
-        options=options,
-    )
-    return _finish(output.FileSet(out, {**item.files, "py.typed": ""}), [item.revision], check, label, prune=prune)
+    try:
+        item = build_revision(
+            label,
+            out.name,
+            data,
+            sha256,
+            limits=limits,
+            errata_selection=errata.Selection(pinned, files, frozenset(disabled_errata)),
+            options=options,
+        )
+        fileset = output.FileSet(out, {**item.files, "py.typed": ""})
+        return _finish(fileset, [item.revision], check, label, prune=prune, ignore_bytecode=ignore_bytecode)
+    except CodegenError as exc:
+        raise exc.relabelled(label, shown) from exc
 
 
 def _check_disabled(disabled: Sequence[str], revisions: Sequence[str]) -> None:
@@ -258,10 +269,11 @@ def _finish(
     *,
     prune: bool,
     standins: Mapping[str, str] | None = None,
+    ignore_bytecode: bool = False,
 ) -> GenerateResult:
     summaries = tuple(RevisionSummary.of(r) for r in revisions)
     if check:
-        return GenerateResult(fileset, summaries, drift=tuple(output.unified_diff(fileset)))
+        return GenerateResult(fileset, summaries, drift=tuple(output.unified_diff(fileset, ignore_bytecode=ignore_bytecode)))
     # before anything is written
     smoke.check(
         {**fileset.files, **_standin_bases(fileset.files, revisions)},
@@ -309,6 +321,7 @@ def generate_tools(
     check: bool = False,
     limits: Limits = DEFAULT_LIMITS,
     prune: bool = False,
+    ignore_bytecode: bool = False,
 ) -> GenerateResult:
     """A package typing one server's tools (from a tools/list JSON file or a live stdio server).
 
@@ -347,7 +360,14 @@ def generate_tools(
     standins = None if _importable(package) else smoke.models_standin(package)
     optional = (root,) if standins is not None and _importable(root) else ()
     return _finish(
-        output.FileSet(out, files), [], check, tools.LABEL, optional=optional, prune=prune, standins=standins
+        output.FileSet(out, files),
+        [],
+        check,
+        tools.LABEL,
+        optional=optional,
+        prune=prune,
+        standins=standins,
+        ignore_bytecode=ignore_bytecode,
     )
 
 

@@ -61,6 +61,14 @@ JobsOpt = Annotated[
     int | None,
     typer.Option("--jobs", "-j", min=1, help="Revisions generated at once, in worker processes. Default: one per core."),
 ]
+IgnoreBytecodeOpt = Annotated[
+    bool,
+    typer.Option(
+        "--ignore-bytecode",
+        help="Leave __pycache__ out of the verdict: for a working tree whose bytecode is never committed "
+        "(the pre-commit hook). CI, which checks what a pull request commits, never passes it.",
+    ),
+]
 NoCacheOpt = Annotated[
     bool, typer.Option("--no-cache", help="Generate even when nothing this run depends on changed since the last one.")
 ]
@@ -175,6 +183,7 @@ def generate(
     absolute_links: AbsoluteLinksOpt = False,
     no_surface: NoSurfaceOpt = False,
     check: Annotated[bool, typer.Option("--check", help="Do not write; exit 1 with a diff if out is stale.")] = False,
+    ignore_bytecode: IgnoreBytecodeOpt = False,
     prune: PruneOpt = False,
     as_json: JsonOpt = False,
     quiet: QuietOpt = False,
@@ -218,6 +227,7 @@ def generate(
             use_cache=not no_cache,
             jobs=jobs,
             pins=pins,
+            ignore_bytecode=ignore_bytecode,
         ),
         debug=debug,
     )
@@ -251,6 +261,7 @@ def check(
     max_depth: MaxDepthOpt = None,
     max_definitions: MaxDefsOpt = None,
     max_subschemas: MaxSubOpt = None,
+    ignore_bytecode: IgnoreBytecodeOpt = False,
 ) -> None:
     """Exit 1 with a unified diff when the output folder differs from a fresh generation with the same
     settings (every flag and [tool.mcp-codegen] key of `generate`)."""
@@ -284,6 +295,7 @@ def check(
             use_cache=not no_cache,
             jobs=jobs,
             pins=pins,
+            ignore_bytecode=ignore_bytecode,
         ),
         debug=debug,
     )
@@ -400,6 +412,7 @@ def tools(
         ),
     ] = None,
     check: Annotated[bool, typer.Option("--check", help="Do not write; exit 1 with a diff if out is stale.")] = False,
+    ignore_bytecode: IgnoreBytecodeOpt = False,
     prune: PruneOpt = False,
     config: ConfigOpt = None,
     quiet: QuietOpt = False,
@@ -434,6 +447,7 @@ def tools(
             check=check,
             limits=settings.limits(DEFAULT_LIMITS),
             prune=settings.prune,
+            ignore_bytecode=ignore_bytecode,
         )
         return _report(result, check, Output(quiet=quiet))
 
@@ -460,6 +474,7 @@ def _generate(
     use_cache: bool = True,
     jobs: int | None = None,
     pins: Path | None = None,
+    ignore_bytecode: bool = False,
 ) -> int:
     from codegen import api
     from codegen import config as settings_file
@@ -497,6 +512,7 @@ def _generate(
             errata_files=errata_files,
             disabled_errata=settings.disable_errata,
             prune=settings.prune,
+            ignore_bytecode=ignore_bytecode,
         )
     else:
         with _progress(display=not output.quiet and not output.as_json, revisions=revisions) as progress:
@@ -515,6 +531,7 @@ def _generate(
                 disabled_errata=settings.disable_errata,
                 prune=settings.prune,
                 surface=settings.surface,
+                ignore_bytecode=ignore_bytecode,
             )
             progress.total = time.perf_counter() - began
         return _report(result, check, output, progress)

@@ -5,6 +5,7 @@ Validated strictly: an unknown key or a wrong value is a one-line error naming i
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import math
 import os
@@ -16,7 +17,7 @@ from typing import Any, Literal, cast
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from pydantic_core import ErrorDetails
 
-from codegen.errors import CodegenError, Diagnostic, fail
+from codegen.errors import CodegenError, Diagnostic, fail, flat
 from codegen.analysis.naming import is_import_path
 from codegen.limits import DEPTH_CEILING, Limits
 from codegen.schema.load import read_input
@@ -118,6 +119,16 @@ class Settings(BaseModel):
                 raise ValueError(f"the value of {key!r} must be a string, number, boolean, or a list/table of those")
         return entries
 
+    @field_validator("out", "spec_source", "docs_source", "pins", "errata", "revisions", "open_definitions", "disable_errata", mode="before")
+    @classmethod
+    def _plain_text(cls, value: Any) -> Any:
+        """Paths and names hold no control characters: a NUL cannot reach the file system, a line
+        break cannot reach a message."""
+        for item in value if isinstance(value, list | tuple) else [value]:
+            if isinstance(item, str) and not item.isprintable():
+                raise ValueError("holds a control character (a NUL, a line break, …)")
+        return value
+
     @field_validator("package", "base_class")
     @classmethod
     def _import_path(cls, value: str | None) -> str | None:
@@ -170,8 +181,14 @@ def load(path: Path | None = None) -> Settings:
     try:
         raw = tomllib.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise fail("MCG010", f"cannot read {pyproject}: {exc}") from exc
-    section = raw.get("tool", {}).get(SECTION, {})
+        raise fail("MCG010", f"cannot read {pyproject}: {flat(str(exc))}") from exc
+    except RecursionError:  # arrays or tables nested past what the TOML reader follows
+        raise fail("MCG010", f"cannot read {pyproject}: values nested too deeply", hint="a pyproject.toml nests a few levels") from None
+    tool = raw.get("tool", {})
+    section = tool.get(SECTION, {}) if isinstance(tool, dict) else None
+    if not isinstance(section, dict):
+        where = "[tool]" if not isinstance(tool, dict) else f"[tool.{SECTION}]"
+        raise fail("MCG010", f"{pyproject}: {where} is not a table", pointer=str(pyproject), hint=f"settings go in a [tool.{SECTION}] table")
     try:
         return Settings.model_validate(section)
     except ValidationError as exc:
@@ -218,11 +235,42 @@ def with_flags(settings: Settings, flags: Mapping[str, object]) -> Settings:
         raise CodegenError(*diagnostics) from exc
 
 
+_MAX_PYPROJECT_BYTES = 8 * 1024 * 1024
+
+
 def write_starter(pyproject: Path) -> bool:
-    """Append a commented [tool.mcp-codegen] section; False if the file already has one."""
-    text = pyproject.read_text(encoding="utf-8") if pyproject.exists() else ""
+    """Append a commented [tool.mcp-codegen] section; False if the file already has one.
+
+    The file is read and replaced as a regular file only: a symbolic link (it would be written
+    through to wherever it points), a FIFO (a read would hang) or a folder is refused, and the new
+    text goes in by an atomic rename, so a failed write leaves the old file whole."""
+    from codegen import safeio
+
+    try:
+        exists = os.path.lexists(pyproject)
+        data = safeio.read_regular(pyproject, _MAX_PYPROJECT_BYTES) if exists else b""
+        text = data.decode("utf-8")
+    except safeio.NotRegular as exc:
+        raise fail("MCG010", f"refusing to edit {pyproject}: it is {exc.what}", hint="init edits a regular pyproject.toml file") from None
+    except safeio.TooLarge:
+        raise fail("MCG010", f"refusing to edit {pyproject}: larger than {_MAX_PYPROJECT_BYTES:,} bytes") from None
+    except UnicodeDecodeError:
+        raise fail("MCG010", f"refusing to edit {pyproject}: it is not UTF-8 text") from None
+    except OSError as exc:
+        raise fail("MCG601", f"cannot read {pyproject}: {safeio.reason(exc)}") from exc
     if f"[tool.{SECTION}]" in text:
         return False
     prefix = text.rstrip("\n") + "\n" if text else ""
-    pyproject.write_text(prefix + STARTER.lstrip("\n") if not prefix else prefix + STARTER, encoding="utf-8")
+    updated = prefix + STARTER.lstrip("\n") if not prefix else prefix + STARTER
+    mode = os.lstat(pyproject).st_mode & 0o7777 if exists else 0o644
+    partial = pyproject.with_name(f".{pyproject.name}.mcp-codegen-{os.getpid()}")
+    try:
+        fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, mode)
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+            handle.write(updated)
+        os.replace(partial, pyproject)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            partial.unlink()
+        raise fail("MCG601", f"cannot write {pyproject}: {safeio.reason(exc)}", hint="nothing was changed") from exc
     return True

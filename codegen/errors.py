@@ -118,6 +118,16 @@ class CodegenError(Exception):
         )
 
 
+    def relabelled(self, revision: str, shown: str) -> CodegenError:
+        """The same errors, with revision label `revision` shown as `shown` (where a file is)."""
+        return CodegenError(
+            *(
+                Diagnostic(d.code, d.message, shown, d.pointer, d.hint) if d.revision == revision else d
+                for d in self.diagnostics
+            )
+        )
+
+
 def fail(
     code: str,
     message: str,

@@ -107,17 +107,9 @@ def read_regular(path: Path, limit: int, *, follow: bool = False, size_hint: int
     follow=False: a symbolic link at path is refused (NotRegular), not followed. size_hint: the
     size already known from a stat, to read it in one call.
     """
-    try:
-        fd = os.open(path, _OPEN | (0 if follow else os.O_NOFOLLOW))
-    except OSError as exc:
-        # ELOOP: a link under O_NOFOLLOW; ENXIO: a socket (or a FIFO opened for writing)
-        if exc.errno in (errno.ELOOP, errno.ENXIO, errno.EOPNOTSUPP):
-            raise NotRegular(path, describe_path(path)) from exc
-        raise
+    fd = _open_regular(path, follow=follow)
     try:
         status = os.fstat(fd)
-        if not stat.S_ISREG(status.st_mode):
-            raise NotRegular(path, describe(status.st_mode, path))
         if status.st_size > limit:
             raise TooLarge(path, status.st_size, limit)
         chunks: list[bytes] = []
@@ -134,6 +126,44 @@ def read_regular(path: Path, limit: int, *, follow: bool = False, size_hint: int
                 raise TooLarge(path, None, limit)
     finally:
         os.close(fd)
+
+
+def read_head(path: Path, count: int) -> bytes:
+    """The first count bytes (fewer if the file is shorter) of the regular file at path, whatever
+    its size; a symbolic link at path is refused (NotRegular), not followed."""
+    fd = _open_regular(path, follow=False)
+    try:
+        chunks: list[bytes] = []
+        total = 0
+        while total < count:
+            chunk = os.read(fd, count - total)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def _open_regular(path: Path, *, follow: bool) -> int:
+    """A descriptor of the regular file at path (NotRegular for anything else, never blocking)."""
+    try:
+        fd = os.open(path, _OPEN | (0 if follow else os.O_NOFOLLOW))
+    except OSError as exc:
+        # ELOOP: a link under O_NOFOLLOW; ENXIO: a socket (or a FIFO opened for writing)
+        if exc.errno in (errno.ELOOP, errno.ENXIO, errno.EOPNOTSUPP):
+            raise NotRegular(path, describe_path(path)) from exc
+        raise
+    try:
+        mode = os.fstat(fd).st_mode
+    except OSError:
+        os.close(fd)
+        raise
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise NotRegular(path, describe(mode, path))
+    return fd
 
 
 def read_input(path: Path, limit: int, root: Path | None = None) -> bytes:

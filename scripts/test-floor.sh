@@ -14,6 +14,8 @@ fi
 # data is: the copies committed under spec/ (unless the caller points elsewhere)
 export MCP_CODEGEN_SPEC_SOURCE="${MCP_CODEGEN_SPEC_SOURCE:-$(pwd)/spec}"
 export MCP_CODEGEN_DOCS_SOURCE="${MCP_CODEGEN_DOCS_SOURCE:-$(pwd)/spec/pages}"
+# no bytecode inside generated/: `mcp-codegen check` counts __pycache__ there as drift
+export PYTHONDONTWRITEBYTECODE=1
 # from inside generated/: the repository's pytest settings name plugins this venv does not have
 cd generated
 ../.venv-floor/bin/python -c 'import pydantic; print("pydantic", pydantic.VERSION)'

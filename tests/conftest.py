@@ -30,6 +30,7 @@ _CLEARED_PREFIXES = ("MCP_CODEGEN_", "RUFF_")
 _CLEARED = (
     "FORCE_COLOR", "NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE", "COLUMNS", "LINES",
     "PYTHONPATH", "PYTHONSTARTUP", "PYTHONDONTWRITEBYTECODE", "PYTHONWARNINGS", "PYTHONHASHSEED",
+    "PYTHONPYCACHEPREFIX",
 )  # fmt: skip
 CLEARED = sorted(k for k in os.environ if k.startswith(_CLEARED_PREFIXES) or k in _CLEARED)
 for _entry in os.environ.get("PYTHONPATH", "").split(os.pathsep):  # already on this process's path
@@ -38,6 +39,12 @@ for _entry in os.environ.get("PYTHONPATH", "").split(os.pathsep):  # already on 
             sys.path.remove(_form)
 for _name in CLEARED:
     del os.environ[_name]
+# Bytecode goes to one folder outside every tree (for this process, the xdist workers and every
+# subprocess): imports in tests never put __pycache__ into generated/ or a tree a test compares,
+# and `mcp-codegen check`, which counts bytecode as drift, stays green on a second run.
+PYCACHE = REPO / ".cache" / "pycache"
+os.environ["PYTHONPYCACHEPREFIX"] = str(PYCACHE)
+sys.pycache_prefix = str(PYCACHE)
 
 settings.register_profile(
     "ci", derandomize=True, database=None, deadline=None, print_blob=True,

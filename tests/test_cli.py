@@ -147,7 +147,8 @@ def test_a_run_that_would_change_nothing_is_skipped(tmp_path: Path, monkeypatch:
     again = api.generate(["2025-06-18"], out=out)
     assert again.cached and again.written is not None and not again.written.touched
     assert built == ["2025-06-18"]  # nothing generated the second time
-    assert api.generate(["2025-06-18"], out=out, check=True).cached
+    checked = api.generate(["2025-06-18"], out=out, check=True)  # check never takes the shortcut
+    assert not checked.cached and checked.in_sync and built == ["2025-06-18"] * 2
     (out / "v2025_06_18" / "_base.py").write_text("# edited\n")  # the output changed: no shortcut
     drift = api.generate(["2025-06-18"], out=out, check=True)
     assert not drift.cached and drift.drift

@@ -12,17 +12,19 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from codegen import safeio
 from codegen.version import __version__
 from codegen.analysis import ir
 from codegen.schema import spec
 from codegen.errors import CodegenError
 from codegen.limits import Limits
-from codegen.output.tree import guard_root, scan
+from codegen.output.tree import guard_root, has_leftovers, scan
 from codegen.resources import spec_dir, templates_dir
 
 _SOURCE = Path(__file__).resolve().parent.parent  # all of codegen/: any change to the generator is a new key
@@ -64,12 +66,24 @@ def _hashes(files: Mapping[str, bytes]) -> dict[str, str]:
     return {name: hashlib.sha256(data).hexdigest() for name, data in sorted(files.items())}
 
 
+_MAX_RECORD_BYTES = 4 * 1024 * 1024  # a record lists one sha256 per generated file
+
+
 def lookup(key: str, out: Path) -> dict[str, Any] | None:
-    """The record of a finished run with this key, if out still holds exactly its files."""
+    """The record of a finished run with this key, if out still holds exactly its files.
+
+    Only a record nobody else could have written is believed: a regular file (never a FIFO or a
+    link) owned by this user, in a folder owned by this user, neither writable by anyone else. A
+    cache restored from elsewhere or shared with other users is not trusted, it only costs a
+    generation. `check` never asks (api.generate): its verdict comes from a fresh generation."""
     path = _record_path(key)
+    if not (_trusted(path.parent) and _trusted(path)) or has_leftovers(out):
+        return None  # leftovers: the run itself recovers what a killed run left beside out
     try:
-        record: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+        record: dict[str, Any] = json.loads(safeio.read_regular(path, _MAX_RECORD_BYTES).decode("utf-8"))
     except (OSError, ValueError):
+        return None
+    if not isinstance(record, dict) or not isinstance(record.get("files"), dict):
         return None
     try:
         guard_root(out, checking=True)
@@ -79,14 +93,25 @@ def lookup(key: str, out: Path) -> dict[str, Any] | None:
     return record if not tree.special and record.get("files") == _hashes(tree.files) else None
 
 
+def _trusted(path: Path) -> bool:
+    try:
+        status = os.lstat(path)
+    except OSError:
+        return False
+    kind_ok = stat.S_ISREG(status.st_mode) or stat.S_ISDIR(status.st_mode)
+    return kind_ok and status.st_uid == os.geteuid() and not status.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+
+
 def save(key: str, files: Mapping[str, str], summaries: list[dict[str, Any]]) -> None:
     """Record a finished run (best effort: a cache that cannot be written only costs time)."""
     path = _record_path(key)
     record = {"files": _hashes({k: v.encode("utf-8") for k, v in files.items()}), "summaries": summaries}
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         partial = path.with_suffix(f".{os.getpid()}.tmp")
-        partial.write_text(json.dumps(record, sort_keys=True), encoding="utf-8")
+        fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(json.dumps(record, sort_keys=True))
         os.replace(partial, path)
     except OSError:
         pass

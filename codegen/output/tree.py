@@ -30,12 +30,17 @@ from pathlib import Path
 
 from codegen import safeio
 from codegen.emit.stamp import MARKER
-from codegen.errors import fail
+from codegen.errors import fail, printable
 
 _MARKER_SPAN = 500  # the marker is on the first line of every file the generator writes
-_IGNORED_DIRS = frozenset({"__pycache__", ".mypy_cache", ".pytest_cache"})
+# Python's bytecode caches: walked and read like the rest (Python imports from them), kept apart
+_BYTECODE_DIR = "__pycache__"
+# other tools' caches (never imported): not read, never deleted, carried into the new tree
+_TOOL_CACHES = frozenset({".mypy_cache", ".pytest_cache"})
+_CACHE_FOLDER = "a tool's cache folder"  # what _walk says of one
 _STAGING = ".staging-"
-_OLD = ".old-"
+_OLD = ".old-"  # the previous tree during a swap: restored if a run dies before the new one is in
+_TRASH = ".trash-"  # the previous tree once the new one is in: only ever removed
 # The most a previous output folder is read to (raised to 4x the new file set when that is larger):
 # the generated tree of every revision is ~60 files and ~1 MB.
 MAX_FILES = 10_000
@@ -73,6 +78,22 @@ class Tree:
 
     files: dict[str, bytes]
     special: dict[str, str] = field(default_factory=dict[str, str])  # posix relative path -> what it is
+    bytecode: dict[str, bytes] = field(default_factory=dict[str, bytes])  # regular files under __pycache__
+    caches: tuple[str, ...] = ()  # other tools' cache folders (posix relative paths), never read
+
+
+def is_bytecode(rel: str, data: bytes) -> bool:
+    """A file Python's import system writes: __pycache__/<module>.<tag>.pyc holding a pyc header.
+    Such a file is disposable (Python rebuilds it), never trusted (it is not checked against its source)."""
+    parts = rel.split("/")
+    return (
+        len(parts) >= 2
+        and parts[-2] == _BYTECODE_DIR
+        and parts[-1].endswith(".pyc")
+        and parts[-1].count(".") >= 2
+        and len(data) >= 16
+        and data[2:4] == b"\r\n"
+    )
 
 
 def guard_root(root: Path, *, checking: bool = False) -> None:
@@ -100,8 +121,8 @@ def guard_root(root: Path, *, checking: bool = False) -> None:
             empty = next(entries, None) is None
         if empty:
             return
-        head: bytes | None = safeio.read_regular(root / "__init__.py", _MARKER_SPAN * 8)[:_MARKER_SPAN]
-    except (FileNotFoundError, safeio.TooLarge):
+        head: bytes | None = safeio.read_head(root / "__init__.py", _MARKER_SPAN)
+    except FileNotFoundError:
         head = b""
     except safeio.NotRegular as exc:
         if not checking:
@@ -116,7 +137,7 @@ def guard_root(root: Path, *, checking: bool = False) -> None:
             hint="choose an empty or previously generated output folder",
         )
     try:
-        special = {rel: what for rel, _, what in _walk(root, MAX_FILES, MAX_BYTES) if what}
+        special = {rel: what for rel, _, what in _walk(root, MAX_FILES, MAX_BYTES) if what and what != _CACHE_FOLDER}
     except OSError as exc:
         raise _io_error(exc, root, "read") from exc
     if not checking:  # `check` names them in its report instead
@@ -130,7 +151,9 @@ def guard_pruning(root: Path, kept: set[str], *, prune: bool) -> None:
         return
     with os.scandir(root) as entries:
         dropped = sorted(
-            e.name for e in entries if e.is_dir(follow_symlinks=False) and e.name not in _IGNORED_DIRS | kept
+            e.name
+            for e in entries
+            if e.is_dir(follow_symlinks=False) and e.name not in _TOOL_CACHES | {_BYTECODE_DIR} | kept
         )
     if not dropped:
         return
@@ -141,6 +164,9 @@ def guard_pruning(root: Path, kept: set[str], *, prune: bool) -> None:
         except OSError as exc:
             raise _io_error(exc, root / name, "read") from exc
         _refuse_special(root, {f"{name}/{rel}": what for rel, what in tree.special.items()})
+        _refuse_foreign_bytecode(root, {f"{name}/{rel}": data for rel, data in tree.bytecode.items()})
+        if tree.caches:
+            _refuse_foreign(root, {f"{name}/{tree.caches[0]}": b""}, [f"{name}/{tree.caches[0]}"])
         removed.update({f"{name}/{rel}": data for rel, data in tree.files.items()})
     _refuse_foreign(root, removed, sorted(removed))
     if not prune:
@@ -160,7 +186,8 @@ def _refuse_unwritable(root: Path) -> None:
 def _walk(root: Path, max_files: int, max_bytes: int) -> Iterator[tuple[str, os.DirEntry[str], str]]:
     """(relative path, entry, what it is if not a regular file) for everything under root, in
     order, without following a link or opening a file: more than max_files entries, or regular
-    files of more than max_bytes in all, is MCG606 (that is not a folder this tool wrote)."""
+    files of more than max_bytes in all, is MCG606 (that is not a folder this tool wrote). Another
+    tool's cache folder is reported as _CACHE_FOLDER and not entered."""
     total = count = 0
     pending = [""]
     while pending:
@@ -174,7 +201,9 @@ def _walk(root: Path, max_files: int, max_bytes: int) -> Iterator[tuple[str, os.
                 raise _too_big(root, f"more than {max_files:,} files")
             status = entry.stat(follow_symlinks=False)
             if stat.S_ISDIR(status.st_mode):
-                if entry.name not in _IGNORED_DIRS:
+                if entry.name in _TOOL_CACHES:
+                    yield rel, entry, _CACHE_FOLDER
+                else:
                     pending.append(rel)
                 continue
             if stat.S_ISREG(status.st_mode) and status.st_nlink > 1:
@@ -190,15 +219,21 @@ def _walk(root: Path, max_files: int, max_bytes: int) -> Iterator[tuple[str, os.
 
 
 def scan(root: Path, *, max_files: int = MAX_FILES, max_bytes: int = MAX_BYTES) -> Tree:
-    """Every entry under root (generated caches excluded), by posix relative path, without following
-    a single symbolic link: regular files read (at most max_bytes in all), everything else described.
-    More than max_files entries or max_bytes is MCG606: that folder is not one this tool wrote."""
+    """Every entry under root, by posix relative path, without following a single symbolic link:
+    regular files read (at most max_bytes in all; those under __pycache__ kept apart as bytecode),
+    other tools' cache folders named, everything else described. More than max_files entries or
+    max_bytes is MCG606: that folder is not one this tool wrote."""
     files: dict[str, bytes] = {}
     special: dict[str, str] = {}
+    bytecode: dict[str, bytes] = {}
+    caches: list[str] = []
     if not os.path.isdir(root) or os.path.islink(root):
         return Tree(files, special)
     total = 0
     for rel, entry, what in _walk(root, max_files, max_bytes):
+        if what == _CACHE_FOLDER:
+            caches.append(rel)
+            continue
         if what:
             special[rel] = what
             continue
@@ -209,15 +244,26 @@ def scan(root: Path, *, max_files: int = MAX_FILES, max_bytes: int = MAX_BYTES) 
             continue
         except safeio.TooLarge:  # grew since it was listed
             raise _too_big(root, f"more than {max_bytes:,} bytes") from None
-        files[rel] = data
+        (bytecode if _BYTECODE_DIR in rel.split("/")[:-1] else files)[rel] = data
         total += len(data)
-    return Tree(dict(sorted(files.items())), dict(sorted(special.items())))
+    return Tree(dict(sorted(files.items())), dict(sorted(special.items())), dict(sorted(bytecode.items())), tuple(caches))
 
 
 def read_tree(root: Path) -> dict[str, bytes]:
-    """Every regular file under root (generated caches excluded), by posix relative path; links
-    and special files are left out, unread."""
+    """Every regular file under root (bytecode and other tools' caches excluded), by posix relative
+    path; links and special files are left out, unread."""
     return scan(root).files
+
+
+def has_leftovers(root: Path) -> bool:
+    """A run's staging, previous or discarded tree lies beside root (a run died or is running)."""
+    try:
+        with os.scandir(root.parent) as entries:
+            names = [e.name for e in entries]
+    except OSError:
+        return False
+    prefixes = tuple(f".{root.name}{kind}" for kind in (_STAGING, _OLD, _TRASH))
+    return any(name.startswith(prefixes) for name in names)
 
 
 def _budget(fileset: FileSet) -> dict[str, int]:
@@ -231,6 +277,19 @@ def _too_big(root: Path, what: str) -> Exception:
         f"refusing to read {root}: it holds {what}, far more than mcp-codegen writes",
         hint="choose an empty or previously generated output folder; nothing was changed",
     )
+
+
+_IMPORTABLE = (".pyc", ".pyo", ".so", ".pyd")  # not source, yet Python imports them
+
+
+def _binary(data: bytes) -> bool:
+    if b"\0" in data:
+        return True
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return True
+    return False
 
 
 def _ours(rel: str, data: bytes) -> bool:
@@ -249,11 +308,16 @@ def _compare(fileset: FileSet, on_disk: Mapping[str, bytes]) -> _Diff:
     return result
 
 
-def unified_diff(fileset: FileSet) -> list[str]:
+def unified_diff(fileset: FileSet, *, ignore_bytecode: bool = False) -> list[str]:
     """Lines of a unified diff from what is on disk to what would be generated (empty: no drift).
 
-    Only regular files inside the output folder are read and shown; a link or special file there is
-    named with what it is (a link with its target), and its content never is."""
+    Everything Python could import from the folder counts: a file mcp-codegen did not write is
+    drift, and so is bytecode under __pycache__ (Python may run a .pyc instead of its source, and
+    bytecode cannot be checked against a source, so none is taken as up to date), unless
+    ignore_bytecode (a working tree whose bytecode is never committed). Only regular files inside
+    the output folder are read; a link or special file there is named with what it is (a link
+    with its target), binary content never is shown, and every path is escaped (a file name
+    cannot add lines to the report)."""
     guard_root(fileset.root, checking=True)
     try:
         tree = scan(fileset.root, **_budget(fileset))
@@ -261,16 +325,26 @@ def unified_diff(fileset: FileSet) -> list[str]:
         raise _io_error(exc, fileset.root, "read") from exc
     on_disk = tree.files
     lines: list[str] = []
-    for rel in sorted(set(on_disk) | set(fileset.files) | set(tree.special)):
-        label = (fileset.root / rel).as_posix()
+    for rel in sorted(set(on_disk) | set(fileset.files) | set(tree.special) | (set() if ignore_bytecode else set(tree.bytecode))):
+        label = printable((fileset.root / rel).as_posix())
         if rel in tree.special:
-            what = tree.special[rel]
+            what = printable(tree.special[rel])
             lines.append(f"not a regular file (not read): {label} is {what}; mcp-codegen writes none: remove it\n")
+        if rel in tree.bytecode:
+            lines.append(
+                f"bytecode (not shown): {label}: Python may run it instead of the checked source, and mcp-codegen"
+                " cannot verify bytecode; remove the __pycache__ folders (Python rebuilds them)\n"
+            )
+            continue
         old = on_disk.get(rel)
         new = fileset.files.get(rel)
-        old_text = old.decode("utf-8", "replace") if old is not None else ""
         if new is not None and old is not None and old == new.encode("utf-8"):
             continue
+        if old is not None and new is None and _binary(old):
+            importable = " Python may import it;" if rel.endswith(_IMPORTABLE) else ""
+            lines.append(f"not generated (binary, not shown): {label}:{importable} mcp-codegen did not write it: remove it\n")
+            continue
+        old_text = old.decode("utf-8", "replace") if old is not None else ""
         lines.extend(
             difflib.unified_diff(
                 old_text.splitlines(keepends=True),
@@ -336,8 +410,10 @@ def write(fileset: FileSet, *, prune: bool = False) -> WriteReport:
         if not diff.changed and not diff.removed:
             return WriteReport(root, unchanged=diff.unchanged)
         _refuse_foreign(root, tree.files, diff.removed)
+        _refuse_foreign_bytecode(root, tree.bytecode)
         if not prune:
             _refuse_pruning(root, fileset, diff.removed)
+        carried = _carried_caches(root, fileset, tree.caches)
         if root.exists() and not os.access(root, os.W_OK | os.X_OK):
             # the swap would replace a folder its owner made read-only (and could not remove it)
             raise _io_error(PermissionError(errno.EACCES, "permission denied"), root)
@@ -350,11 +426,47 @@ def write(fileset: FileSet, *, prune: bool = False) -> WriteReport:
             except OSError as exc:
                 raise _io_error(exc, parent) from exc
             _stage(fileset, staging, root, set(diff.changed))
+            _move_caches(carried, root, staging)
             _swap(staging, root)
         except BaseException:
+            if os.path.isdir(staging):
+                _move_caches(carried, staging, root, quietly=True)  # the old tree is in place: they go back
             shutil.rmtree(staging, ignore_errors=True)
             raise
     return WriteReport(root, tuple(diff.changed), tuple(diff.removed), diff.unchanged)
+
+
+def _carried_caches(root: Path, fileset: FileSet, caches: tuple[str, ...]) -> list[str]:
+    """Other tools' cache folders (.mypy_cache, .pytest_cache) in the old tree: they move into the
+    new one unread. One whose folder the new tree drops (a pruned package) is refused, as a file
+    mcp-codegen did not write would be."""
+    folders = {rel.rsplit("/", 1)[0] for rel in fileset.files if "/" in rel}
+    folders |= {"/".join(f.split("/")[: i + 1]) for f in list(folders) for i in range(f.count("/"))}
+    for rel in caches:
+        parent = rel.rsplit("/", 1)[0] if "/" in rel else ""
+        if parent and parent not in folders:
+            _refuse_foreign(root, {rel: b""}, [rel])
+    return list(caches)
+
+
+def _move_caches(caches: list[str], source: Path, target: Path, *, quietly: bool = False) -> None:
+    for rel in caches:
+        if not os.path.lexists(source / rel):
+            continue
+        try:
+            (target / rel).parent.mkdir(parents=True, exist_ok=True)
+            os.rename(source / rel, target / rel)
+        except OSError as exc:
+            if not quietly:
+                raise _io_error(exc, target / rel) from exc
+
+
+def _refuse_foreign_bytecode(root: Path, bytecode: Mapping[str, bytes]) -> None:
+    """Bytecode caches go with the tree they were made from; anything else under __pycache__ was
+    not written by Python's import system, so it is not removed (MCG607)."""
+    foreign = {rel: b"" for rel, data in bytecode.items() if not is_bytecode(rel, data)}
+    if foreign:
+        _refuse_foreign(root, foreign, sorted(foreign))
 
 
 def _stage(fileset: FileSet, staging: Path, root: Path, changed: set[str]) -> None:
@@ -377,6 +489,7 @@ def _stage(fileset: FileSet, staging: Path, root: Path, changed: set[str]) -> No
 
 def _swap(staging: Path, root: Path) -> None:
     old = root.with_name(f".{root.name}{_OLD}{os.getpid()}")
+    trash = root.with_name(f".{root.name}{_TRASH}{os.getpid()}")
     with _signals_held() as caught:
         try:
             if os.path.lexists(root):
@@ -389,7 +502,14 @@ def _swap(staging: Path, root: Path) -> None:
                 raise
         except OSError as exc:
             raise _io_error(exc, root) from exc
-        _remove(old)
+        # renamed before it is removed: a run killed while removing it leaves a trash folder, never
+        # a half-removed `old` tree that a later run would restore
+        if os.path.lexists(old):
+            try:
+                os.rename(old, trash)
+            except OSError:
+                trash = old
+            _remove(trash)
         # a signal that came during the swap is taken here, so it cannot claim the old tree stayed
         for signum in sorted(signal.sigpending() & _HELD):
             caught.append(signal.sigwait({signum}))
@@ -398,16 +518,43 @@ def _swap(staging: Path, root: Path) -> None:
 
 
 def _recover(root: Path) -> None:
-    """Undo what a run killed mid-swap left behind: restore the old tree, drop stale staging folders.
-    Only real folders are restored or removed; a link of that name is only unlinked (never followed)."""
+    """Undo what a run killed mid-swap left behind: restore the old tree if the new one never got
+    in, remove stale staging and trash folders. A folder of such a name is removed only if
+    mcp-codegen wrote everything in it (else MCG607: a user's folder that happens to match the
+    pattern); a link of such a name is only unlinked, never followed."""
     parent = root.parent
     olds = sorted(parent.glob(f".{root.name}{_OLD}*"))
     real = [p for p in olds if p.is_dir() and not p.is_symlink()]
     if real and not os.path.lexists(root):
+        _refuse_unless_ours(real[-1])
         os.rename(real[-1], root)
         olds.remove(real[-1])
-    for leftover in [*olds, *parent.glob(f".{root.name}{_STAGING}*")]:
+    for staging in sorted(parent.glob(f".{root.name}{_STAGING}*")):
+        if staging.is_dir() and not staging.is_symlink() and os.path.isdir(root):
+            # a run killed after moving other tools' caches into its staging folder: they go back
+            _move_caches(list(scan(staging).caches), staging, root, quietly=True)
+        olds.append(staging)
+    for leftover in [*olds, *sorted(parent.glob(f".{root.name}{_TRASH}*"))]:
+        _refuse_unless_ours(leftover)
         _remove(leftover)
+
+
+def _refuse_unless_ours(folder: Path) -> None:
+    """A leftover folder holds only what a run of mcp-codegen put there: generated files, Python's
+    bytecode, nothing special; a link is fine (it is unlinked, not followed)."""
+    if folder.is_symlink() or not folder.is_dir():
+        return
+    tree = scan(folder)
+    foreign = [rel for rel, data in tree.files.items() if not _ours(rel, data)]
+    foreign += [rel for rel, data in tree.bytecode.items() if not is_bytecode(rel, data)]
+    foreign += list(tree.special) + list(tree.caches)
+    if foreign:
+        raise fail(
+            "MCG607",
+            f"refusing to remove {printable(str(folder))}: it is named like a leftover of an mcp-codegen run, "
+            f"but mcp-codegen did not write {printable(sorted(foreign)[0])}",
+            hint="rename or move that folder; nothing was changed",
+        )
 
 
 def _remove(path: Path) -> None:

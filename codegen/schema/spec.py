@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import keyword
 import os
+import re
 import tomllib
 import urllib.error
 import urllib.request
@@ -79,6 +81,16 @@ def load_manifest(path: Path | None = None) -> tuple[Pin, ...]:
     # a project entry may give only what it changes (commit, sha256): the rest comes from the shipped pin
     merged = {revision: {**tables.get(revision, {}), **entry} for revision, entry in own.items()}
     pins.update({pin.revision: pin for pin in _read_pins(_project_pins, merged, home=str(_project_pins.parent))})
+    owners: dict[str, str] = {}
+    for pin in pins.values():
+        if owners.setdefault(pin.package, pin.revision) != pin.revision:
+            raise fail(
+                "MCG001",
+                f"spec manifest {_project_pins}: revision {pin.revision!r} takes package {pin.package!r}, "
+                f"which revision {owners[pin.package]!r} already has",
+                revision=pin.revision,
+                hint="each revision needs a package of its own",
+            )
     return tuple(pins.values())
 
 
@@ -96,30 +108,71 @@ def _manifest_tables(path: Path) -> dict[str, dict[str, object]]:
     return tables
 
 
+# What each value of a pins entry may be. They become paths (<home>/<revision>/schema.json), a
+# download address, and Python source (the package is imported by the generated root package), so
+# each is checked here, once, for every manifest: the shipped one and a project's.
+_PIN_RULES: dict[str, tuple[re.Pattern[str], str]] = {
+    "revision": (re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9_-]|\.(?!\.)){0,63}"), "letters, digits, '-', '_' and single dots"),
+    "package": (re.compile(r"[A-Za-z][A-Za-z0-9_]{0,63}"), "a Python identifier (ASCII letters, digits, '_')"),
+    "repository": (re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}/[A-Za-z0-9][A-Za-z0-9_.-]{0,99}"), "owner/name"),
+    "commit": (re.compile(r"[0-9a-f]{7,40}"), "a hexadecimal git commit"),
+    "path": (re.compile(r"(?:[A-Za-z0-9_-][A-Za-z0-9_.-]*/)*[A-Za-z0-9_-][A-Za-z0-9_.-]*\.json"), "a relative path to a .json file"),
+    "sha256": (re.compile(r"[0-9a-f]{64}"), "64 hexadecimal digits"),
+}
+# names the generated root package uses itself: a revision package of that name would replace them
+_RESERVED_PACKAGES = frozenset({"latest", "surface", "py", "tests"})
+
+
+def _pin_value(manifest_path: Path, revision: str, key: str, entry: dict[str, object]) -> str:
+    raw = revision if key == "revision" else entry.get(key)
+    if raw is None:
+        raise fail(
+            "MCG001",
+            f"spec manifest {manifest_path}: entry {revision!r} lacks key {key!r}",
+            revision=_shown(revision),
+            hint="a revision mcp-codegen does not pin needs package, repository, commit, path and sha256",
+        )
+    value = raw.lower() if key == "sha256" and isinstance(raw, str) else raw
+    pattern, meaning = _PIN_RULES[key]
+    reserved = key == "package" and (keyword.iskeyword(str(value)) or value in _RESERVED_PACKAGES)
+    if not isinstance(value, str) or not pattern.fullmatch(value) or ".." in value.split("/") or reserved:
+        raise fail(
+            "MCG001",
+            f"spec manifest {manifest_path}: {key} of entry {_shown(revision)!r} is {_shown(repr(value))}, not {meaning}"
+            + (" that the generated root package leaves free" if reserved else ""),
+            revision=_shown(revision),
+            hint=f"{key} becomes a path, a download address or Python source, so only {meaning} is taken",
+        )
+    return value
+
+
+def _shown(text: str) -> str:
+    """A value from a manifest, bounded for a one-line error (printable() escapes it when printed)."""
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
 def _read_pins(manifest_path: Path, tables: dict[str, dict[str, object]], *, home: str | None) -> tuple[Pin, ...]:
     pins: list[Pin] = []
+    packages: dict[str, str] = {}
     for revision, entry in tables.items():
-        try:
-            pins.append(
-                Pin(
-                    revision=revision,
-                    package=str(entry["package"]),
-                    repository=str(entry["repository"]),
-                    commit=str(entry["commit"]),
-                    path=str(entry["path"]),
-                    sha256=str(entry["sha256"]).lower(),
-                    released=bool(entry.get("released", True)),
-                    examples=bool(entry.get("examples", False)) and home is None,
-                    home=home,
-                )
-            )
-        except KeyError as exc:
+        values = {key: _pin_value(manifest_path, revision, key, entry) for key in _PIN_RULES}
+        if values["package"] in packages:
             raise fail(
                 "MCG001",
-                f"spec manifest {manifest_path}: entry {revision!r} lacks key {exc}",
+                f"spec manifest {manifest_path}: entries {packages[values['package']]!r} and {revision!r} share "
+                f"package {values['package']!r}",
                 revision=revision,
-                hint="a revision mcp-codegen does not pin needs package, repository, commit, path and sha256",
-            ) from exc
+                hint="each revision needs a package of its own",
+            )
+        packages[values["package"]] = revision
+        pins.append(
+            Pin(
+                **values,
+                released=bool(entry.get("released", True)),
+                examples=bool(entry.get("examples", False)) and home is None,
+                home=home,
+            )
+        )
     return tuple(pins)
 
 
