@@ -65,6 +65,7 @@ class GenerateResult:
     summaries: tuple[RevisionSummary, ...]
     written: output.WriteReport | None = None
     drift: tuple[str, ...] = field(default=())  # unified diff lines; empty when in sync (check mode)
+    drifted: tuple[str, ...] = field(default=())  # the paths (relative to the root) that differ (check mode)
     cached: bool = False  # nothing was generated: the output already was this run's result
 
     @property
@@ -273,7 +274,8 @@ def _finish(
 ) -> GenerateResult:
     summaries = tuple(RevisionSummary.of(r) for r in revisions)
     if check:
-        return GenerateResult(fileset, summaries, drift=tuple(output.unified_diff(fileset, ignore_bytecode=ignore_bytecode)))
+        lines, differing = output.drift_report(fileset, ignore_bytecode=ignore_bytecode)
+        return GenerateResult(fileset, summaries, drift=tuple(lines), drifted=tuple(differing))
     # before anything is written
     smoke.check(
         {**fileset.files, **_standin_bases(fileset.files, revisions)},

@@ -617,8 +617,9 @@ def _report(result: GenerateResult, check: bool, output: Output, progress: _Prog
         else:
             state = f"{files} file{'s' if files != 1 else ''} written" if files else "unchanged"
         took = f"; built in {seconds[summary.revision]:.1f}s" if output.verbose and summary.revision in seconds else ""
+        where = root if _package_is_root(result) else root / summary.package
         say(
-            f"{summary.revision} -> {(root / summary.package).as_posix()}: {summary.definitions} definitions, "
+            f"{summary.revision} -> {where.as_posix()}: {summary.definitions} definitions, "
             f"{summary.classes} classes, {summary.aliases} aliases; {state}{took}"
         )
         if output.verbose:
@@ -649,19 +650,19 @@ def _report(result: GenerateResult, check: bool, output: Output, progress: _Prog
 
 
 def _touched_packages(result: GenerateResult) -> dict[str, int]:
-    """Files written or removed (generate), or differing (check), per revision package."""
-    names: list[str] = []
-    if result.written is not None:
-        names = [*result.written.changed, *result.written.removed]
-    else:
-        root = result.fileset.root.as_posix().rstrip("/") + "/"
-        labels = [line[4:].rstrip("\n").split(" (", 1)[0] for line in result.drift if line.startswith(("--- ", "+++ "))]
-        names = sorted({label.removeprefix(root) for label in labels if label.startswith(root)})
+    """Files written or removed (generate), or differing (check), per revision package (a package
+    generated from --schema is the output folder itself: everything counts for it)."""
+    names = [*result.written.changed, *result.written.removed] if result.written is not None else list(result.drifted)
+    whole = _package_is_root(result)
     counts: dict[str, int] = {}
     for name in names:
-        package = name.split("/", 1)[0]
+        package = result.summaries[0].package if whole else name.split("/", 1)[0]
         counts[package] = counts.get(package, 0) + 1
     return counts
+
+
+def _package_is_root(result: GenerateResult) -> bool:
+    return len(result.summaries) == 1 and result.summaries[0].package == result.fileset.root.name
 
 
 def _silent(text: str) -> None:

@@ -309,6 +309,11 @@ def _compare(fileset: FileSet, on_disk: Mapping[str, bytes]) -> _Diff:
 
 
 def unified_diff(fileset: FileSet, *, ignore_bytecode: bool = False) -> list[str]:
+    """The lines of drift_report: a unified diff (empty: no drift)."""
+    return drift_report(fileset, ignore_bytecode=ignore_bytecode)[0]
+
+
+def drift_report(fileset: FileSet, *, ignore_bytecode: bool = False) -> tuple[list[str], list[str]]:
     """Lines of a unified diff from what is on disk to what would be generated (empty: no drift).
 
     Everything Python could import from the folder counts: a file mcp-codegen did not write is
@@ -317,7 +322,7 @@ def unified_diff(fileset: FileSet, *, ignore_bytecode: bool = False) -> list[str
     ignore_bytecode (a working tree whose bytecode is never committed). Only regular files inside
     the output folder are read; a link or special file there is named with what it is (a link
     with its target), binary content never is shown, and every path is escaped (a file name
-    cannot add lines to the report)."""
+    cannot add lines to the report). Also returns the relative paths that differ."""
     guard_root(fileset.root, checking=True)
     try:
         tree = scan(fileset.root, **_budget(fileset))
@@ -325,8 +330,13 @@ def unified_diff(fileset: FileSet, *, ignore_bytecode: bool = False) -> list[str
         raise _io_error(exc, fileset.root, "read") from exc
     on_disk = tree.files
     lines: list[str] = []
+    differing: list[str] = []
     for rel in sorted(set(on_disk) | set(fileset.files) | set(tree.special) | (set() if ignore_bytecode else set(tree.bytecode))):
         label = printable((fileset.root / rel).as_posix())
+        new = fileset.files.get(rel)
+        old = on_disk.get(rel)
+        if rel in tree.special or rel in tree.bytecode or old is None or new is None or old != new.encode("utf-8"):
+            differing.append(rel)
         if rel in tree.special:
             what = printable(tree.special[rel])
             lines.append(f"not a regular file (not read): {label} is {what}; mcp-codegen writes none: remove it\n")
@@ -336,8 +346,6 @@ def unified_diff(fileset: FileSet, *, ignore_bytecode: bool = False) -> list[str
                 " cannot verify bytecode; remove the __pycache__ folders (Python rebuilds them)\n"
             )
             continue
-        old = on_disk.get(rel)
-        new = fileset.files.get(rel)
         if new is not None and old is not None and old == new.encode("utf-8"):
             continue
         if old is not None and new is None and _binary(old):
@@ -353,7 +361,7 @@ def unified_diff(fileset: FileSet, *, ignore_bytecode: bool = False) -> list[str
                 tofile=f"{label} (fresh generation)" if new is not None else "/dev/null",
             )
         )
-    return [line if line.endswith("\n") else line + "\n" for line in lines]
+    return [line if line.endswith("\n") else line + "\n" for line in lines], differing
 
 
 class Interrupted(KeyboardInterrupt):

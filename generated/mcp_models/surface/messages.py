@@ -578,10 +578,20 @@ def _load(raw: RawJSON) -> object:
     return raw
 
 
+# Where a number too large for a double may be (an exponent of three digits or more, 200 digits
+# in a row): pydantic's parser reads such a number as infinity. Searches with a literal first byte.
+_MAYBE_HUGE = (
+    re.compile(rb"e\+?[0-9]{3}").search,
+    re.compile(rb"E\+?[0-9]{3}").search,
+    re.compile(rb"[0-9]{200}").search,
+)
+
+
 def _json_numbers_only(raw: bytes | bytearray | str) -> None:
-    """MessageError for text holding NaN or Infinity, which pydantic's JSON parser reads as numbers
-    (a number field refuses them, but a value of any JSON would keep them). The strict parse runs
-    only when the text holds one of those words at all."""
+    """MessageError for text holding NaN, Infinity or a number that overflows a double, which
+    pydantic's JSON parser reads as numbers (a number field refuses them, but a value of any JSON
+    would keep them, and dump them as null). The exact checks run only when the text holds one of
+    those words, or a long exponent or digit run, at all."""
     if isinstance(raw, str):
         raw = raw.encode()
     # one-byte searches (memchr) first: most messages hold no capital N or I, which the words need
@@ -589,6 +599,26 @@ def _json_numbers_only(raw: bytes | bytearray | str) -> None:
         raw.find(b"I") >= 0 and raw.find(b"Infinity") >= 0
     ):
         _load(raw)
+    if any(search(raw) is not None for search in _MAYBE_HUGE) and _holds_infinity(_load(raw)):
+        raise MessageError(
+            "not JSON this reader keeps: a number does not fit a double (it would be read as infinity)"
+        )
+
+
+def _holds_infinity(data: object) -> bool:
+    pending = [data]
+    while pending:
+        value = pending.pop()
+        if type(value) is float and value in (_INFINITY, -_INFINITY):
+            return True
+        if isinstance(value, dict):
+            pending.extend(cast("dict[str, object]", value).values())
+        elif isinstance(value, list):
+            pending.extend(cast("list[object]", value))
+    return False
+
+
+_INFINITY = float("inf")
 
 
 def _object(raw: RawJSON) -> Mapping[str, object]:

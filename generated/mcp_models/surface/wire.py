@@ -49,7 +49,13 @@ from ._tables import (
     MethodAcross,
     Shape,
 )
-from .messages import AnyResult, Message, MessageError, RawJSON
+from .messages import (
+    AnyResult,
+    Message,
+    MessageError,
+    RawJSON,
+    _json_numbers_only,  # pyright: ignore[reportPrivateUsage] - the package's own reader
+)
 from .messages import parse_message as _parse_any_revision
 from .messages import parse_result as _parse_any_result
 
@@ -238,6 +244,7 @@ def parse_as(model: Any, raw: RawJSON, *, protocol_version: str) -> Any:
     if own is None:
         raise RevisionError(f"{name} does not exist in revision {revision}", revision=revision)
     if isinstance(raw, bytes | bytearray | str):
+        _json_numbers_only(raw)
         exact = _adapter(own).validate_json(raw)
         with _surface_holds(revision):
             parsed = _adapter(target).validate_json(raw)
