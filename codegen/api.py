@@ -175,6 +175,7 @@ def generate(
         workers=jobs_count,
         progress=progress,
     )
+    _check_open_definitions(options, [b.revision for b in built])
     released = [b for b, pin in zip(built, chosen, strict=True) if pin.released]
     latest = max(released, key=lambda b: b.revision.revision) if released else None
     drafts = [b.revision.revision for b, pin in zip(built, chosen, strict=True) if not pin.released]
@@ -242,10 +243,40 @@ def generate_schema(
             errata_selection=errata.Selection(pinned, files, frozenset(disabled_errata)),
             options=options,
         )
+        _check_open_definitions(options or ir.Options(), [item.revision])
         fileset = output.FileSet(out, {**item.files, "py.typed": ""})
         return _finish(fileset, [item.revision], check, label, prune=prune, ignore_bytecode=ignore_bytecode)
     except CodegenError as exc:
         raise exc.relabelled(label, shown) from exc
+
+
+def _check_open_definitions(options: ir.Options, revisions: Sequence[ir.Revision]) -> None:
+    """Each `open-definitions` entry names a model of at least one revision generated (a name or a
+    JSON pointer), and the setting is only given with extra-keys = "sieve", the one mode that
+    reads it: a typo would otherwise make the sieve drop those keys, silently."""
+    if not options.open_definitions:
+        return
+    if options.extra_keys != "sieve":
+        raise fail(
+            "MCG010",
+            f"open-definitions is set but extra-keys is {options.extra_keys!r}: it only applies to the sieve",
+            hint='set extra-keys = "sieve", or remove open-definitions',
+        )
+    known: set[str] = set()
+    for revision in revisions:
+        for entity in revision.entities:
+            if entity.kind is ir.Kind.MODEL:
+                known |= {entity.pointer, entity.export_name, entity.pointer.removeprefix("#")}
+    for entry in options.open_definitions:
+        if entry not in known:
+            import difflib
+
+            close = difflib.get_close_matches(entry, sorted(known), n=1, cutoff=0.6)
+            raise fail(
+                "MCG010",
+                f"open-definitions entry {entry!r} names no model of the revisions generated",
+                hint=f"did you mean {close[0]!r}?" if close else "give a definition name (Tool) or a JSON pointer (#/$defs/Tool/properties/inputSchema)",
+            )
 
 
 def _check_disabled(disabled: Sequence[str], revisions: Sequence[str]) -> None:
@@ -278,7 +309,7 @@ def _finish(
         return GenerateResult(fileset, summaries, drift=tuple(lines), drifted=tuple(differing))
     # before anything is written
     smoke.check(
-        {**fileset.files, **_standin_bases(fileset.files, revisions)},
+        {**fileset.files, **_standin_bases(fileset.files, revisions, fileset.root)},
         revision=label,
         optional=optional,
         standins=standins,
@@ -286,7 +317,7 @@ def _finish(
     return GenerateResult(fileset, summaries, written=output.write(fileset, prune=prune))
 
 
-def _standin_bases(files: Mapping[str, str], revisions: list[ir.Revision]) -> dict[str, str]:
+def _standin_bases(files: Mapping[str, str], revisions: list[ir.Revision], root: Path) -> dict[str, str]:
     """_base.py of each revision package with pydantic's BaseModel in place of a user base class
     that cannot be imported where the generator runs (a src/ layout): the import check then runs
     the rest of the package as written. The written files keep the user's base class."""
@@ -294,10 +325,28 @@ def _standin_bases(files: Mapping[str, str], revisions: list[ir.Revision]) -> di
     for revision in revisions:
         base = revision.options.base_class
         if base and not _importable(base.rpartition(".")[0]):
+            _locate_base_module(base, root)
             plain = render.base_module(replace(revision.options, base_class=None), header(revision.revision, revision.sha256))
             where = f"{revision.package}/_base.py" if f"{revision.package}/_base.py" in files else "_base.py"
             standins[where] = format_python(plain, name="_base.py", revision=revision.revision)
     return standins
+
+
+def _locate_base_module(base: str, out: Path) -> None:
+    """A base class whose module cannot be imported where mcp-codegen runs must at least exist in
+    the project the package goes into (a src/ layout not installed here): its module file under a
+    folder above the output. Otherwise the package would fail at its first import: MCG010 now."""
+    module = base.rpartition(".")[0]
+    relative = Path(*module.split("."))
+    for folder in [p for p in Path(os.path.abspath(out)).parents][:8]:
+        for top in (folder, folder / "src"):
+            if (top / relative).with_suffix(".py").is_file() or (top / relative / "__init__.py").is_file():
+                return
+    raise fail(
+        "MCG010",
+        f"base-class {base}: module {module} cannot be imported here, and no {relative}.py is in a folder above {out}",
+        hint="install the package that defines it, or fix base-class (a dotted path: module.Class)",
+    )
 
 
 def _importable(module: str) -> bool:
@@ -466,6 +515,9 @@ def pin_rows() -> list[dict[str, object]]:
             "sha256": pin.sha256,
             "released": pin.released,
             "cached": spec.cached(pin) is not None,
+            # the copy generate reads with no spec source and no network: shipped with mcp-codegen,
+            # or beside the project's pins file
+            "bundled": spec.bundled(pin) is not None,
             "pinned-by": "project" if pin.home else "mcp-codegen",
         }
         for pin in spec.load_manifest()

@@ -33,7 +33,9 @@ app = typer.Typer(
 
 RevisionOpt = Annotated[
     list[str] | None,
-    typer.Option("--revision", "-r", help="Pinned revision to generate (repeatable). Default: all pinned revisions."),
+    typer.Option(
+        "--revision", "-r", metavar="REVISION", help="Pinned revision to generate (repeatable). Default: all pinned revisions."
+    ),
 ]
 SpecSourceOpt = Annotated[
     str | None,
@@ -99,10 +101,13 @@ PruneOpt = Annotated[
 ]
 ErrataOpt = Annotated[
     list[Path] | None,
-    typer.Option("--errata", help="An errata file (JSON Patch) applied on top of the built-in errata; repeatable."),
+    typer.Option(
+        "--errata", metavar="FILE", help="An errata file (JSON Patch) applied on top of the built-in errata; repeatable."
+    ),
 ]
 DisableErratumOpt = Annotated[
-    list[str] | None, typer.Option("--disable-erratum", help="Switch off a built-in erratum by id; repeatable.")
+    list[str] | None,
+    typer.Option("--disable-erratum", metavar="ID", help="Switch off a built-in erratum by id; repeatable."),
 ]
 FormatterOpt = Annotated[
     str | None,
@@ -250,7 +255,6 @@ def check(
     formatter: FormatterOpt = None,
     absolute_links: AbsoluteLinksOpt = False,
     no_surface: NoSurfaceOpt = False,
-    prune: PruneOpt = False,
     as_json: JsonOpt = False,
     quiet: QuietOpt = False,
     verbose: VerboseOpt = False,
@@ -281,7 +285,6 @@ def check(
         "formatter": formatter,
         "absolute_links": True if absolute_links else None,
         "surface": False if no_surface else None,
-        "prune": True if prune else None,
     }
     output = Output(as_json=as_json, quiet=quiet, verbose=verbose)
     _run(
@@ -413,7 +416,6 @@ def tools(
     ] = None,
     check: Annotated[bool, typer.Option("--check", help="Do not write; exit 1 with a diff if out is stale.")] = False,
     ignore_bytecode: IgnoreBytecodeOpt = False,
-    prune: PruneOpt = False,
     config: ConfigOpt = None,
     quiet: QuietOpt = False,
     debug: DebugOpt = False,
@@ -434,7 +436,6 @@ def tools(
             "max_depth": max_depth,
             "max_definitions": max_definitions,
             "max_subschemas": max_subschemas,
-            "prune": True if prune else None,
         }
         settings = settings_file.with_flags(settings_file.load(config), given)
         result = api.generate_tools(
@@ -449,7 +450,7 @@ def tools(
             prune=settings.prune,
             ignore_bytecode=ignore_bytecode,
         )
-        return _report(result, check, Output(quiet=quiet))
+        return _report(result, check, Output(quiet=quiet), command="mcp-codegen tools")
 
     _run(run, debug=debug)
 
@@ -538,12 +539,25 @@ def _generate(
     return _report(result, check, output)
 
 
-def _use_pins(configured: str | None, config_path: Path | None, flag: Path | None) -> Path | None:
+def _use_pins(
+    configured: str | None, config_path: Path | None, flag: Path | None, *, may_be_missing: bool = False
+) -> Path | None:
     """Overlay the project's pins file on the shipped pins for this command: --pins (relative to the
-    working folder), else `pins` of the config (relative to its pyproject.toml). Returns the file."""
+    working folder), else `pins` of the config (relative to its pyproject.toml). Returns the file.
+    A pins file that does not exist is an error (a typo would otherwise leave the shipped pins in
+    force, silently), except for `spec bump`, which creates it."""
+    import os
+
     from codegen import api
+    from codegen.errors import fail
 
     chosen = flag or ((config_path or Path("pyproject.toml")).parent / configured if configured else None)
+    if chosen is not None and not may_be_missing and not os.path.lexists(chosen):
+        raise fail(
+            "MCG010",
+            f"pins file {chosen} does not exist",
+            hint="`mcp-codegen spec bump` creates it; or fix the path (--pins, or `pins` in [tool.mcp-codegen])",
+        )
     api.use_project_pins(chosen)
     return chosen
 
@@ -597,9 +611,16 @@ def _progress(*, display: bool, revisions: Sequence[str] | None = None) -> Gener
         yield tracker
 
 
-def _report(result: GenerateResult, check: bool, output: Output, progress: _Progress | None = None) -> int:
+def _report(
+    result: GenerateResult,
+    check: bool,
+    output: Output,
+    progress: _Progress | None = None,
+    *,
+    command: str = "mcp-codegen generate",
+) -> int:
     """One line per revision and a summary line; with --verbose the union report, timings and files;
-    with --quiet nothing but errors."""
+    with --quiet nothing but errors. command: what regenerates this output (said on drift)."""
     if output.as_json:
         import json as json_module
 
@@ -634,7 +655,7 @@ def _report(result: GenerateResult, check: bool, output: Output, progress: _Prog
         if result.drift:
             if not output.quiet:
                 _say_block("".join(result.drift))
-            _err(f"drift: {root} differs from a fresh generation; run `mcp-codegen generate` with the same settings")
+            _err(f"drift: {root} differs from a fresh generation; run `{command}` with the same settings")
             return ExitCode.DRIFT
         say(f"{root}: up to date{cached}{total}")
         return ExitCode.OK
@@ -722,7 +743,7 @@ def spec_list(
     pins: PinsOpt = None,
     config: ConfigOpt = None,
 ) -> None:
-    """The pinned revisions: commit, sha256, and whether the schema is in the local cache."""
+    """The pinned revisions: commit, sha256, and where the schema is read from (shipped, cached, or not yet)."""
 
     def run() -> int:
         import json as json_module
@@ -738,11 +759,19 @@ def spec_list(
             for row in rows:
                 _say(
                     f"{row['revision']:11} {str(row['commit'])[:12]}  {str(row['sha256'])[:16]}…  "
-                    f"{'cached' if row['cached'] else 'not cached'}{'' if row['released'] else '  (unreleased)'}"
+                    f"{_where(row)}{'' if row['released'] else '  (unreleased)'}"
                 )
         return ExitCode.OK
 
     _run(run, debug=False)
+
+
+def _where(row: Mapping[str, object]) -> str:
+    """Where generate finds a pinned schema without a spec source: the copy that ships (with
+    mcp-codegen or beside the project's pins), the download cache, or nowhere yet."""
+    if row["bundled"]:
+        return "shipped" if row["pinned-by"] == "mcp-codegen" else "beside the project's pins"
+    return "cached" if row["cached"] else "not cached (`mcp-codegen spec pull` downloads it)"
 
 
 @spec_app.command("pull")
@@ -777,7 +806,7 @@ def spec_bump(
         from codegen.errors import fail
 
         settings = settings_file.load(config)
-        pins_file = _use_pins(settings.pins, config, pins)
+        pins_file = _use_pins(settings.pins, config, pins, may_be_missing=True)
         if pins_file is None:
             raise fail(
                 "MCG013",

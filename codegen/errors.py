@@ -26,7 +26,7 @@ class Diagnostic:
         where = ", ".join(
             part
             for part in (
-                f"revision {self.revision}" if self.revision else "",
+                _origin(self.revision) if self.revision else "",
                 f"at {self.pointer}" if self.pointer else "",
             )
             if part
@@ -40,6 +40,12 @@ class Diagnostic:
         # escaped as a whole, so no part (a name, a pointer, a path, a library's message) can
         # break the line or reach the terminal as a control sequence
         return printable(text)
+
+
+def _origin(label: str) -> str:
+    """Where an error happened: a spec revision ("revision 2025-11-25", a schema's folder name), or
+    another input by what it is ("from tools/list": a server's tools, not a revision)."""
+    return f"from {label}" if "/" in label else f"revision {label}"
 
 
 def printable(text: str, *, keep: str = "") -> str:

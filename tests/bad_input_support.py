@@ -273,7 +273,7 @@ def assert_one_line_error(
     line = result.lines[0]
     assert line.startswith(f"error[{code}]"), line
     if revision is not None:
-        assert f"revision {revision}" in line, line
+        assert (f"from {revision}" if "/" in revision else f"revision {revision}") in line, line
     if pointer is not None:
         assert (f"at {pointer}" if pointer == "#" or pointer.endswith("/") else f"at {pointer}):") in line, line
     if hint:

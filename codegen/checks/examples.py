@@ -27,7 +27,8 @@ from codegen.errors import fail
 @dataclass
 class SourceReport:
     revision: str
-    source: str  # "examples" or a page name
+    source: str  # "examples" or a page's file name
+    title: str = ""  # what the source is: "examples" or the page's title (spec/examples.toml [titles])
     found: int = 0
     routed: int = 0
     schema_valid: int = 0
@@ -63,7 +64,8 @@ def report(out: Path, revisions: list[str] | None, spec_source: str | None, docs
             by_source: dict[str, SourceReport] = {}
             for example in examples_module.all_examples():
                 name = "examples" if example.origin.startswith("examples/") else example.origin.split("#", 1)[0]
-                entry = by_source.setdefault(name, SourceReport(pin.revision, name))
+                title = name if name == "examples" else spec.example_page_title(name)
+                entry = by_source.setdefault(name, SourceReport(pin.revision, name, title))
                 _account(entry, example, examples_module, validator, package)
             reports.extend(by_source[k] for k in sorted(by_source))
     return reports
@@ -168,9 +170,10 @@ def as_json(reports: list[SourceReport]) -> str:
 
 
 def as_text(reports: list[SourceReport]) -> Iterator[str]:
-    yield f"{'revision':11} {'source':28} {'found':>5} {'routed':>6} {'schema-ok':>9} {'accepted':>8} {'lossless':>8}"
+    yield f"{'revision':11} {'source':34} {'found':>5} {'routed':>6} {'schema-ok':>9} {'accepted':>8} {'lossless':>8}"
     for r in reports:
-        yield f"{r.revision:11} {r.source[:28]:28} {r.found:5} {r.routed:6} {r.schema_valid:9} {r.accepted:8} {r.lossless:8}"
+        shown = (r.title or r.source)[:34]
+        yield f"{r.revision:11} {shown:34} {r.found:5} {r.routed:6} {r.schema_valid:9} {r.accepted:8} {r.lossless:8}"
     for r in reports:
         for kind, items in (
             ("schema rejects", r.schema_rejected),
@@ -181,4 +184,7 @@ def as_text(reports: list[SourceReport]) -> Iterator[str]:
         ):
             for item in items:
                 detail = item.get("error") or item.get("reason") or item.get("detail") or ""
-                yield f"  {r.revision} {kind}: {item['origin']}: {detail}"
+                origin = item["origin"]
+                if r.title and r.title != r.source and origin.startswith(r.source):
+                    origin = f"{r.title} ({origin})"
+                yield f"  {r.revision} {kind}: {origin}: {detail}"

@@ -322,8 +322,12 @@ def drift_report(fileset: FileSet, *, ignore_bytecode: bool = False) -> tuple[li
     ignore_bytecode (a working tree whose bytecode is never committed). Only regular files inside
     the output folder are read; a link or special file there is named with what it is (a link
     with its target), binary content never is shown, and every path is escaped (a file name
-    cannot add lines to the report). Also returns the relative paths that differ."""
+    cannot add lines to the report). Also returns the relative paths that differ. A folder that
+    does not exist is one line, not a diff of every file against /dev/null."""
     guard_root(fileset.root, checking=True)
+    if not os.path.lexists(fileset.root):
+        label = printable(fileset.root.as_posix())
+        return [f"missing: {label} does not exist; generating with the same settings creates it\n"], sorted(fileset.files)
     try:
         tree = scan(fileset.root, **_budget(fileset))
     except OSError as exc:

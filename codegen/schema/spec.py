@@ -13,7 +13,7 @@ import urllib.request
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
 from codegen.schema import load
 from codegen.errors import CodegenError, fail
@@ -345,14 +345,23 @@ def resolve_docs_source(explicit: str | None = None) -> Path:
 
 def example_pages(revision: str, path: Path | None = None) -> tuple[str, ...]:
     """The documentation pages (relative to a docs folder) whose JSON blocks are examples of revision."""
+    return tuple(_examples_table(path).get("revisions", {}).get(revision, {}).get("pages", ()))
+
+
+def example_page_title(page: str, path: Path | None = None) -> str:
+    """What a documentation page is (its `[titles]` entry in examples.toml), else its file name."""
+    title = _examples_table(path).get("titles", {}).get(page)
+    return title if isinstance(title, str) else page
+
+
+def _examples_table(path: Path | None) -> dict[str, Any]:
     examples_path = path or spec_dir() / "examples.toml"
     if not examples_path.exists():
-        return ()
+        return {}
     try:
-        raw = tomllib.loads(examples_path.read_text(encoding="utf-8"))
+        return tomllib.loads(examples_path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise fail("MCG001", f"cannot read {examples_path}: {exc}") from exc
-    return tuple(raw.get("revisions", {}).get(revision, {}).get("pages", ()))
 
 
 PINS_HEADER = """\
