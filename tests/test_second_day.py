@@ -1,0 +1,111 @@
+"""An SDK author's second day (issue 26): settings off the default path and the commands' words.
+
+Each test names the numbered point of the issue it proves.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from codegen.cli import app
+
+from . import bad_input_support as support
+from .conftest import REPO
+
+UNIONS = support.UNIONS
+runner = CliRunner()
+
+
+def _project(tmp_path: Path, settings: str) -> Path:
+    (tmp_path / "pyproject.toml").write_text(f"[tool.mcp-codegen]\n{settings}", encoding="utf-8")
+    return tmp_path
+
+
+# -- 10. settings that match nothing are errors ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("settings", "phrase"),
+    [
+        ('revisions = ["2025-06-18"]\nout = "m"\nextra-keys = "sieve"\nopen-definitions = ["Toool"]\n', "'Toool' names no model"),
+        ('revisions = ["2025-06-18"]\nout = "m"\nopen-definitions = ["Tool"]\n', "it only applies to the sieve"),
+        ('revisions = ["2025-06-18"]\nout = "m"\npins = "no/such/pins.toml"\n', "pins file no/such/pins.toml does not exist"),
+        ('revisions = ["2025-06-18"]\nout = "m"\nbase-class = "nowhere.models.Base"\n', "module nowhere.models cannot be imported"),
+    ],
+    ids=["open_definitions_typo", "open_definitions_without_sieve", "pins_missing", "base_class_missing"],
+)
+def test_a_setting_that_matches_nothing_is_one_line_error(settings: str, phrase: str, tmp_path: Path) -> None:
+    project = _project(tmp_path, settings)
+    result = support.run(["generate", "-q", "--no-surface"], env=support.cli_env(tmp_path / "c"), cwd=project)
+    line = support.assert_one_line_error(result, "MCG010")
+    assert phrase in line, line
+    assert not (project / "m").exists()
+    if "Toool" in phrase:
+        assert "did you mean 'Tool'?" in line
+
+
+def test_a_base_class_module_in_the_projects_source_tree_is_found(tmp_path: Path) -> None:
+    """A src/ layout not installed where mcp-codegen runs: the module file is there, so it is fine."""
+    (tmp_path / "src" / "acme").mkdir(parents=True)
+    (tmp_path / "src" / "acme" / "__init__.py").write_text("")
+    (tmp_path / "src" / "acme" / "base.py").write_text("from pydantic import BaseModel\n\nclass Base(BaseModel):\n    pass\n")
+    project = _project(tmp_path, 'revisions = ["2025-06-18"]\nout = "src/acme/_mcp"\npackage = "acme._mcp"\nbase-class = "acme.base.Base"\n')
+    result = support.run(["generate", "-q", "--no-surface"], env=support.cli_env(tmp_path / "c"), cwd=project)
+    assert result.returncode == 0, result.stderr
+
+
+# -- 11. docs and commands that mislead ---------------------------------------------------------------
+
+
+def test_check_of_a_missing_folder_is_one_line_not_a_diff(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["check", "--schema", str(UNIONS), "--out", str(tmp_path / "does" / "not" / "exist")])
+    assert result.exit_code == 1
+    assert "does not exist; generating with the same settings creates it" in result.output
+    assert result.output.count("\n") < 10 and "/dev/null" not in result.output
+
+
+@pytest.mark.parametrize("command", ["generate", "check", "tools"])
+def test_help_shows_plain_metavars_and_no_prune_where_it_means_nothing(command: str) -> None:
+    shown = runner.invoke(app, [command, "--help"], terminal_width=200).output
+    assert "list[" not in shown and "<list" not in shown
+    assert ("--prune" in shown) == (command == "generate")
+
+
+def test_tools_errors_and_drift_name_the_tools_command(tmp_path: Path) -> None:
+    listing = tmp_path / "tools.json"
+    listing.write_text(json.dumps({"tools": [{"name": "add", "inputSchema": {"type": "object"}}]}))
+    out = tmp_path / "add_tools"
+    args = ["tools", "--from", str(listing), "--out", str(out), "--models", "mcp_models.v2026_07_28"]
+    env = {**support.cli_env(tmp_path / "c"), "PYTHONPATH": str(REPO / "generated")}
+    assert support.run(args, env=env).returncode == 0
+    (out / "__init__.py").write_text((out / "__init__.py").read_text() + "\n# edited\n")
+    drift = support.run([*args, "--check"], env=env)
+    assert drift.returncode == 1 and "run `mcp-codegen tools` with the same settings" in drift.stderr
+    listing.write_text(json.dumps({"tools": [{"name": 3}]}))
+    bad = support.run(args, env=env)
+    line = support.assert_one_line_error(bad, bad.code or "MCG???", revision="tools/list")
+    assert "(from tools/list" in line and "revision tools/list" not in line
+
+
+def test_spec_list_says_where_each_schema_is_read_from() -> None:
+    shown = runner.invoke(app, ["spec", "list"]).output
+    assert "not cached" not in shown
+    assert all(line.split()[-1] in ("shipped", "(unreleased)") for line in shown.splitlines() if line.strip())
+
+
+def test_examples_names_documentation_pages_by_what_they_are() -> None:
+    shown = runner.invoke(app, ["examples", "-r", "2025-11-25"]).output
+    assert "SEP-1330 (enum schemas)" in shown and "client pages 2025-11-25" in shown
+    assert not any(line.split()[1].endswith(".txt") for line in shown.splitlines()[1:3])
+
+
+def test_the_ci_snippet_installs_something_an_index_could_serve() -> None:
+    commands = (REPO / "docs" / "commands.md").read_text()
+    assert "pip install mcp-models-codegen &&" not in commands
+    models = (REPO / "docs" / "models.md").read_text()
+    assert "`mcp-codegen generate --verbose` lists, per revision, every union it could not discriminate" in models
+
