@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -42,6 +42,21 @@ def _literal(value: object) -> str:
 
 def render(template: str, **context: object) -> str:
     return str(_environment().get_template(template).render(**context))
+
+
+def attribute_names(revision: ir.Revision) -> Callable[[str, str], str]:
+    """attr(class name, wire name) -> the attribute that field has in this revision's models (it
+    depends on field-naming): what the helper templates write where they read or build a model.
+    A class or field the revision lacks is a generator bug, raised as such."""
+    by_class = {e.name: {f.wire_name: f.python_name for f in e.fields} for e in revision.entities}
+
+    def attr(class_name: str, wire_name: str) -> str:
+        try:
+            return by_class[class_name][wire_name]
+        except KeyError:
+            raise KeyError(f"{revision.revision}: {class_name} has no field {wire_name!r}") from None
+
+    return attr
 
 
 def revision_files(revision: ir.Revision, header: str, order: Sequence[str]) -> dict[str, str]:
@@ -112,7 +127,14 @@ def forms_module(revision: ir.Revision, header: str) -> str | None:
         names.add(facts.input_required)
     if facts.request_id:
         names.add(facts.request_id_type)
-    return render("forms.py.jinja2", header=header, revision=revision, imports=sorted(names), **facts.view())
+    return render(
+        "forms.py.jinja2",
+        header=header,
+        revision=revision,
+        imports=sorted(names),
+        attr=attribute_names(revision),
+        **facts.view(),
+    )
 
 
 # What a revision package exports from messages.py besides its models.
@@ -345,6 +367,7 @@ def narrowing_module(revision: ir.Revision, header: str) -> str | None:
         result_class=result.name,
         text_class=text.name,
         package_import=f"{revision.options.package}.{revision.package}",
+        attr=attribute_names(revision),
     )
 
 
@@ -443,7 +466,11 @@ def example_files(
         ),
         "tests/__init__.py": header + "\n",
         "tests/test_spec_examples.py": render(
-            "test_spec_examples.py.jinja2", **context, contradictions=sorted(contradictions)
+            "test_spec_examples.py.jinja2",
+            **context,
+            contradictions=sorted(contradictions),
+            lossless=revision.options.extra_keys == "lossless",
+            extra_keys=revision.options.extra_keys,
         ),
     }
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, cast
 
 from pydantic import BaseModel, TypeAdapter
@@ -50,11 +51,24 @@ class AnswerProblem:
     message: str
 
 
-def _get(obj: object, name: str) -> Any:
-    value = getattr(obj, name, MISSING)
-    if value is MISSING and isinstance(obj, BaseModel) and obj.model_extra:
-        value = obj.model_extra.get(name, MISSING)
+def _get(obj: object, key: str) -> Any:
+    """The value of a schema keyword (its wire name) in a parsed model, whatever its attribute is
+    called (field-naming), or among its unknown keys; None when absent."""
+    if not isinstance(obj, BaseModel):
+        return None
+    value = getattr(obj, _attributes(type(obj)).get(key, key), MISSING)
+    if value is MISSING and obj.model_extra:
+        value = obj.model_extra.get(key, MISSING)
     return None if value is MISSING else value
+
+
+@cache
+def _attributes(model: type[BaseModel]) -> dict[str, str]:
+    """A model's attributes by wire name."""
+    return {
+        info.alias if isinstance(info.alias, str) else name: name
+        for name, info in model.model_fields.items()
+    }
 
 
 def _schema(schema: PrimitiveSchemaDefinition | Mapping[str, Any]) -> PrimitiveSchemaDefinition:
@@ -75,8 +89,8 @@ def enum_choice(schema: PrimitiveSchemaDefinition | Mapping[str, Any]) -> EnumCh
     default = _get(parsed, "default")
     if kind == "array":
         items = _get(parsed, "items")
-        if _get(items, "any_of"):
-            options = _titled(_get(items, "any_of"))
+        if _get(items, "anyOf"):
+            options = _titled(_get(items, "anyOf"))
         elif _get(items, "enum"):
             options = tuple(EnumOption(v, v) for v in _get(items, "enum"))
         else:
@@ -84,8 +98,8 @@ def enum_choice(schema: PrimitiveSchemaDefinition | Mapping[str, Any]) -> EnumCh
         return EnumChoice(
             options,
             multiple=True,
-            min_items=_get(parsed, "min_items"),
-            max_items=_get(parsed, "max_items"),
+            min_items=_get(parsed, "minItems"),
+            max_items=_get(parsed, "maxItems"),
             default=(
                 tuple(str(v) for v in cast("list[object]", default))
                 if isinstance(default, list)
@@ -94,11 +108,11 @@ def enum_choice(schema: PrimitiveSchemaDefinition | Mapping[str, Any]) -> EnumCh
         )
     if kind != "string":
         return None
-    if _get(parsed, "one_of"):
-        options = _titled(_get(parsed, "one_of"))
+    if _get(parsed, "oneOf"):
+        options = _titled(_get(parsed, "oneOf"))
     elif _get(parsed, "enum"):
         values = list(_get(parsed, "enum"))
-        titles = list(_get(parsed, "enum_names") or values)
+        titles = list(_get(parsed, "enumNames") or values)
         options = tuple(
             EnumOption(str(v), str(titles[i] if i < len(titles) else v))
             for i, v in enumerate(values)
@@ -159,7 +173,7 @@ def _field_problems(schema: PrimitiveSchemaDefinition, value: object) -> list[st
     if not isinstance(value, str):
         return ["must be a string"]
     problems = []
-    min_length, max_length = _get(schema, "min_length"), _get(schema, "max_length")
+    min_length, max_length = _get(schema, "minLength"), _get(schema, "maxLength")
     if min_length is not None and len(value) < min_length:
         problems.append(f"must be at least {min_length} characters")
     if max_length is not None and len(value) > max_length:

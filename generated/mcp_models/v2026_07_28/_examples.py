@@ -215,6 +215,10 @@ class Outcome:
     accepted: bool
     lossless: bool
     detail: str = ""
+    dropped: tuple[str, ...] = ()
+    """JSON pointers of the keys the dump left out (the rest of the dump equals the input)."""
+    changed: tuple[str, ...] = ()
+    """JSON pointers where the dump holds another value than the input (never expected)."""
 
 
 def sources() -> tuple[Path | None, Path | None]:
@@ -385,4 +389,36 @@ def round_trip(example: Example) -> Outcome:
     except (ValidationError, ValueError) as exc:
         return Outcome(False, False, " ".join(str(exc).split())[:300])
     same = _canonical(dumped) == _canonical(example.value)
-    return Outcome(True, same, "" if same else f"dumped {_canonical(dumped)[:200]}")
+    if same:
+        return Outcome(True, True)
+    dropped: list[str] = []
+    changed: list[str] = []
+    _compare(example.value, dumped, "", dropped, changed)
+    lost = f"keys left out: {', '.join(dropped) or 'none'}; values changed: {', '.join(changed) or 'none'}"
+    return Outcome(
+        True, False, f"{lost}; dumped {_canonical(dumped)[:200]}", tuple(dropped), tuple(changed)
+    )
+
+
+def _compare(given: Any, dumped: Any, pointer: str, dropped: list[str], changed: list[str]) -> None:
+    """Where the dump differs from the input: keys it left out, values it changed."""
+    if isinstance(given, dict) and isinstance(dumped, dict):
+        given_keys = cast("dict[str, object]", given)
+        dumped_keys = cast("dict[str, object]", dumped)
+        for key, value in given_keys.items():
+            here = f"{pointer}/{key.replace('~', '~0').replace('/', '~1')}"
+            if key not in dumped_keys:
+                dropped.append(here)
+            else:
+                _compare(value, dumped_keys[key], here, dropped, changed)
+        changed.extend(f"{pointer}/{key}" for key in dumped_keys if key not in given_keys)
+        return
+    if isinstance(given, list) and isinstance(dumped, list):
+        given_items = cast("list[object]", given)
+        dumped_items = cast("list[object]", dumped)
+        if len(given_items) == len(dumped_items):
+            for index, (value, again) in enumerate(zip(given_items, dumped_items)):
+                _compare(value, again, f"{pointer}/{index}", dropped, changed)
+            return
+    if _canonical(given) != _canonical(dumped):
+        changed.append(pointer or "/")
