@@ -6,7 +6,6 @@ required `const` properties); there are no per-revision lists.
 
 from __future__ import annotations
 
-import keyword
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -47,7 +46,7 @@ def analyze(doc: SchemaDoc, *, package: str, sha256: str, options: ir.Options | 
             hoisted.add(found.pointer)
     _hoist_reference_targets(document, stems, nodes, hoisted)
     names = {pointer: naming.class_name(stem) for pointer, stem in stems.items()}
-    exports = {pointer: _export_name(pointers.split(pointer)[1], names[pointer], pointer in hoisted) for pointer in names}
+    exports = {pointer: _export_name(pointer, names[pointer], pointer in hoisted, naming.PACKAGE_NAMES) for pointer in names}
 
     _check_unique(names, doc.revision)
     _check_unique(exports, doc.revision)
@@ -77,6 +76,9 @@ def analyze(doc: SchemaDoc, *, package: str, sha256: str, options: ir.Options | 
             entity = _with_arms(entity, node, document, kinds, frozenset(names), flattened)
         entities.append(entity)
 
+    tables = methods.method_tables(doc, tuple(entities))
+    if methods.has_message_tables(tables, entities):
+        entities = _exported_beside_messages(entities, doc.revision)
     return ir.Revision(
         revision=doc.revision,
         package=package,
@@ -84,9 +86,21 @@ def analyze(doc: SchemaDoc, *, package: str, sha256: str, options: ir.Options | 
         dialect=doc.dialect,
         entities=tuple(entities),
         definitions=tuple(definitions),
-        methods=methods.method_tables(doc, tuple(entities)),
+        methods=tables,
         options=options,
     )
+
+
+def _exported_beside_messages(entities: list[ir.Entity], revision: str) -> list[ir.Entity]:
+    """A package with a messages module exports its API too (`Message`, `parse_message`): a
+    definition of such a name is exported under its class name instead (`MessageModel`)."""
+    taken = naming.PACKAGE_NAMES | frozenset(naming.MESSAGES_API)
+    moved = [
+        replace(e, export_name=naming.export_name(e.export_name, e.name, taken)) if e.is_definition else e
+        for e in entities
+    ]
+    _check_unique({e.pointer: e.export_name for e in moved}, revision)
+    return moved
 
 
 def _hoist_reference_targets(
@@ -134,10 +148,10 @@ def _path_suffix(tokens: list[str]) -> str:
     return "".join(suffix)
 
 
-def _export_name(definition: str, class_name: str, hoisted: bool) -> str:
-    """The package exports a definition under its spec name when Python can spell it."""
-    usable = definition.isidentifier() and not keyword.iskeyword(definition) and definition not in ("MISSING",)
-    return definition if usable and not hoisted else class_name
+def _export_name(pointer: str, class_name: str, hoisted: bool, taken: frozenset[str]) -> str:
+    """A definition is exported under its spec name (see naming.export_name), a hoisted object
+    under its class name."""
+    return class_name if hoisted else naming.export_name(pointers.split(pointer)[1], class_name, taken)
 
 
 def _kind(node: Mapping[str, Any]) -> ir.Kind:
@@ -247,10 +261,11 @@ def _inline_objects(node: Mapping[str, Any], pointer: str, owner: str, suffix: s
     so that the discriminator can tag it.
     """
     dispatchable = _dispatchable_union(node)
-    for child_pointer, child, step, hoistable in _children(node, pointer):
+    for child_pointer, child, step, keyword in _children(node, pointer):
         child_suffix = suffix + step
-        typed_arm = dispatchable and child_pointer.rsplit("/", 2)[-2] in _ARMS and isinstance(child.get("type"), str)
-        if hoistable and (_class_worthy(child) or typed_arm):
+        typed_arm = dispatchable and keyword in _ARMS and isinstance(child.get("type"), str)
+        inside_a_type = keyword in _TYPE_ARGUMENT_KEYWORDS and _constrained_in_place(child)
+        if keyword in _HOIST_KEYWORDS and (_class_worthy(child) or typed_arm or inside_a_type):
             yield _Found(child_pointer, owner, child_suffix, child)
             yield from _inline_objects(child, child_pointer, child_pointer, "")
         else:
@@ -259,10 +274,25 @@ def _inline_objects(node: Mapping[str, Any], pointer: str, owner: str, suffix: s
 
 _HOIST_KEYWORDS = frozenset({"properties", "patternProperties", "additionalProperties", "items",
                              "unevaluatedProperties", "prefixItems", "anyOf", "oneOf"})
+# Where a subschema is one part of a type (list[...], dict[str, ...], X | Y), not a field of its own.
+_TYPE_ARGUMENT_KEYWORDS = _HOIST_KEYWORDS - {"properties"}
+# Keywords that bound a value in place (JSON Schema validation: numbers, strings, arrays, objects).
+# A property's bounds are its field's constraints; the engine can write them nowhere else in a type
+# but on a name of its own (`list[TagsTagsItem]`, TagsTagsItem = Annotated[str, Field(min_length=1)]),
+# so a subschema that carries one inside a type is named here, from its path, like an inline object.
+_IN_PLACE_CONSTRAINTS = frozenset({
+    "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength",
+    "pattern", "minItems", "maxItems", "uniqueItems", "minProperties", "maxProperties",
+})  # fmt: skip
 
 
-def _children(node: Mapping[str, Any], pointer: str) -> Iterator[tuple[str, Mapping[str, Any], str, bool]]:
-    """(pointer, subschema, name step, may-be-hoisted) for each subschema of node."""
+def _constrained_in_place(node: Mapping[str, Any]) -> bool:
+    """Whether a schema bounds its value with a keyword of its own (not through a `$ref` or an arm)."""
+    return not _IN_PLACE_CONSTRAINTS.isdisjoint(node)
+
+
+def _children(node: Mapping[str, Any], pointer: str) -> Iterator[tuple[str, Mapping[str, Any], str, str]]:
+    """(pointer, subschema, name step, keyword) for each subschema of node."""
     for child_pointer, keyword, key, sub in schemas.children(node, pointer):
         if not is_object(sub):
             continue
@@ -276,7 +306,7 @@ def _children(node: Mapping[str, Any], pointer: str) -> Iterator[tuple[str, Mapp
             step = _arm_step(sub, int(key or 0))
         else:  # allOf members are merged into their owner by the engine; other keywords constrain
             step = ""
-        yield child_pointer, sub, step, keyword in _HOIST_KEYWORDS
+        yield child_pointer, sub, step, keyword
 
 
 def _arm_step(arm: Mapping[str, Any], index: int) -> str:
@@ -330,10 +360,12 @@ def _with_fields(entity: ir.Entity, node: Mapping[str, Any], revision: str, styl
     required: set[str] = set(node.get("required") or ())
     schemas_by_wire: Mapping[str, Any] = node.get("properties") or {}
     properties = {wire: wire in required for wire in schemas_by_wire}
+    constants = {wire: _single_value(schemas_by_wire[wire]) if properties[wire] else () for wire in properties}
+    beside_constants = any(constants.values())
     fields: list[ir.Field] = []
     taken: dict[str, str] = {}
     for wire in sorted(properties):
-        python = naming.field_name(wire, style)
+        python = naming.field_name(wire, style, beside_constants=beside_constants)
         if python in taken:
             raise fail(
                 "MCG302",
@@ -343,10 +375,11 @@ def _with_fields(entity: ir.Entity, node: Mapping[str, Any], revision: str, styl
                 hint="rename one of them in the schema (or with an erratum)",
             )
         taken[python] = wire
-        constant = _single_value(schemas_by_wire[wire]) if properties[wire] else ()
         choices = _string_choices(schemas_by_wire[wire])
         fields.append(
-            ir.Field(wire_name=wire, python_name=python, required=properties[wire], constant=constant, choices=choices)
+            ir.Field(
+                wire_name=wire, python_name=python, required=properties[wire], constant=constants[wire], choices=choices
+            )
         )
     return replace(entity, fields=tuple(fields))
 

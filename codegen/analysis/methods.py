@@ -13,13 +13,22 @@ result types, and who sends it; JSON-RPC envelopes and error codes.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from codegen.analysis import discriminate, ir
 from codegen.schema import pointers, schemas
 from codegen.schema.load import SchemaDoc
 from codegen.schema.jsontypes import is_object
+
+
+def has_message_tables(tables: ir.Methods, entities: Sequence[ir.Entity]) -> bool:
+    """Whether the revision has the four JSON-RPC envelopes and a generic Result to dispatch with:
+    its package then has a messages module (emit/render.py)."""
+    generic_result = any(e.export_name == "Result" and e.is_definition for e in entities)
+    return {"request", "notification", "result", "error"} <= dict(tables.envelopes).keys() and generic_result
+
+
 def method_tables(doc: SchemaDoc, entities: tuple[ir.Entity, ...]) -> ir.Methods:
     document = doc.document
     by_pointer = {e.pointer: e for e in entities}

@@ -5,24 +5,81 @@
   properties/argument -> `CompleteRequestParamsArgument`; `items` -> `Item`,
   `additionalProperties` -> `Value`; a union arm by its `const` tag, else `Variant` + letter.
 - Fields are snake_case with the wire name as alias; Python keywords, builtins used in
-  annotations and pydantic BaseModel attributes get a trailing underscore.
+  annotations, pydantic BaseModel attributes and names the class body reads get a trailing underscore.
+- A class never takes a name a generated module binds itself (`Model` appended); a definition is
+  never exported under a name the package binds itself (its class name instead).
 - A collision is an error, found here, before anything is rendered.
 """
 
 from __future__ import annotations
 
+import builtins
+import importlib
 import keyword
 import re
 import unicodedata
+from functools import cache
 
-# Names a generated module imports or uses in annotations: a class or field with such a name would shadow them.
-MODULE_NAMES = frozenset(
-    {
-        "Annotated", "Any", "AwareDatetime", "BaseModel", "ConfigDict", "Discriminator", "Field",
-        "Literal", "MISSING", "MCPModel", "Optional", "RootModel", "SerializeAsAny", "Tag", "TypeAdapter",
-        "TypeAliasType", "Union", "structural",
-    }
+# What the package's own modules give the models module (templates/package/_base.py.jinja2,
+# _structural.py.jinja2): emit/dcg.py tells the engine to import them from there.
+BASE_CLASS = "MCPModel"
+CONSTANT_DEFAULT = "const"  # the default type checkers see on a constant property
+STRUCTURAL = "structural"  # the callable discriminator of a structural union
+NUMBER = "JSONNumber"  # a JSON number: int or float, bounded exactly (emit/lower.py)
+# The libraries a generated module imports from: the engine writes annotations with typing,
+# typing_extensions, pydantic and pydantic_core names, the package's helpers use collections.abc and
+# pydantic.fields too. Which of their names a module imports depends on the schema, so all of them
+# are taken.
+_LIBRARIES = ("typing", "typing_extensions", "collections.abc", "pydantic", "pydantic.fields", "pydantic_core")
+# A class is not named like a builtin either (a helper raises `ValueError`); a field is, unless an
+# annotation uses it (BUILTIN_TYPE_NAMES): `id` and `type` are fine attribute names.
+_BUILTINS = frozenset(name for name in dir(builtins) if not name.startswith("_"))
+# Names the package's helper modules that import model classes by their class names define
+# (messages, narrowing, elicitation, forms), besides the libraries': a class must not take one.
+# tests/test_hardening_r3_names.py parses every generated module to keep this list complete.
+HELPER_NAMES = frozenset({
+    BASE_CLASS, CONSTANT_DEFAULT, STRUCTURAL, NUMBER, "union_arms",
+    # messages.py
+    "AnyError", "AnyResult", "EMBEDDED_REQUESTS", "ERROR_OBJECTS", "ERROR_RESPONSES", "Envelope", "ErrorResponse",
+    "Message", "MessageError", "NOTIFICATIONS", "PARAMS", "REQUESTS", "RESPONSES", "RESULTS", "RESULT_CLASSES",
+    "RawJSON", "ResultResponse", "SENDERS",
+    # narrowing.py, elicitation.py, forms.py
+    "JSONSource", "NarrowingError", "Structured", "T", "ToolReportedError", "AnswerProblem", "EnumChoice",
+    "EnumOption", "Accepted", "AnswerError", "Cancelled", "Declined", "F", "FORMATS", "FormError", "Format",
+    "NUMBER_TYPES", "REVISION", "Titles",
+})  # fmt: skip
+# A revision package's __init__ binds these itself (templates/package/revision_init.py.jinja2), and
+# its submodules become its attributes once imported: a definition is never exported under one.
+# MISSING: readers test `x is not MISSING`; no export of a package may stand for something else.
+PACKAGE_NAMES = frozenset({
+    "TYPE_CHECKING", "annotations", "importlib", "_EXPORTS", "_RENAMED", "_FROM_MESSAGES", "_FROM_WIRE", "MISSING",
+    "models", "messages", "narrowing", "elicitation", "forms", "tests", "wire",
+    "_base", "_structural", "_examples", "_jsonc", "_tables",
+})  # fmt: skip
+# What a revision package exports from messages.py besides its models (and its wire classes).
+MESSAGES_API = (
+    "AnyError", "AnyResult", "Envelope", "ErrorResponse", "Message", "MessageError", "ResultResponse",
+    "parse_envelope", "parse_error", "parse_message", "parse_result", "union_arms",
 )  # fmt: skip
+
+
+@cache
+def library_names() -> frozenset[str]:
+    """The public names of the libraries the generated modules import from."""
+    names: set[str] = set()
+    for library in _LIBRARIES:
+        module = importlib.import_module(library)
+        public: list[str] = getattr(module, "__all__", None) or [n for n in dir(module) if not n.startswith("_")]
+        names.update(public)
+    return frozenset(names)
+
+
+def module_names() -> frozenset[str]:
+    """Every name a generated module may bind besides the schema's: the libraries' and the
+    package's own. A class spelt like one would shadow it where it is imported."""
+    return library_names() | HELPER_NAMES
+
+
 BUILTIN_TYPE_NAMES = frozenset({"bool", "bytes", "dict", "float", "int", "list", "object", "set", "str", "tuple"})
 # Public and semi-public attributes of pydantic.BaseModel (v2) a field must not shadow.
 BASEMODEL_ATTRIBUTES = frozenset(
@@ -68,9 +125,17 @@ def base_name(definition: str) -> str:
 def class_name(stem: str) -> str:
     """The class name for a stem inside a generated module: `Model` appended where it would shadow
     a name the module uses (the package still exports the definition under its spec name)."""
-    if keyword.iskeyword(stem) or stem in MODULE_NAMES or stem in BUILTIN_TYPE_NAMES:
-        return stem + "Model"
-    return stem
+    name = stem
+    while keyword.iskeyword(name) or name in module_names() or name in _BUILTINS:
+        name += "Model"
+    return name
+
+
+def export_name(definition: str, class_name: str, taken: frozenset[str]) -> str:
+    """The name the package exports a definition under: its spec name where Python can spell it and
+    the package does not use it itself (taken), else its class name."""
+    usable = definition.isidentifier() and not keyword.iskeyword(definition) and definition not in taken
+    return definition if usable else class_name
 
 
 def variant_letter(index: int) -> str:
@@ -83,10 +148,12 @@ def variant_letter(index: int) -> str:
     return letters
 
 
-def field_name(wire: str, style: str = "snake") -> str:
+def field_name(wire: str, style: str = "snake", *, beside_constants: bool = False) -> str:
     """The attribute name of a wire property name: snake_case, or with style "wire" the wire name
-    itself wherever it is a usable attribute name."""
-    if style == "wire" and wire.isidentifier() and wire.isascii() and not wire.startswith("_") and not _reserved(wire):
+    itself wherever it is a usable attribute name. beside_constants: the class has a constant
+    property, whose default calls `const(...)` in the class body."""
+    taken = _CLASS_BODY_NAMES | {CONSTANT_DEFAULT} if beside_constants else _CLASS_BODY_NAMES
+    if style == "wire" and wire.isidentifier() and wire.isascii() and not wire.startswith("_") and not _reserved(wire, taken):
         return wire
     words = ascii_words(wire)
     name = _UNDERSCORES.sub("_", "_".join(w.lower() for w in words)).strip("_")
@@ -96,7 +163,7 @@ def field_name(wire: str, style: str = "snake") -> str:
         name = "field_" + name
     if name.startswith(("model_validate", "model_dump")):  # pydantic's protected namespaces
         return "field_" + name
-    if _reserved(name):
+    if _reserved(name, taken):
         name += "_"
     return name
 
@@ -108,11 +175,17 @@ def is_import_path(text: str) -> bool:
     return all(p.isascii() and p.isidentifier() and not keyword.iskeyword(p) for p in parts)
 
 
-def _reserved(name: str) -> bool:
+# A field with a default binds its name in the class body, and type checkers read any field's name
+# there: it must not be a name the body reads after it. Annotations read the libraries' names
+# (library_names), builtin types and the number type; the helpers' names never.
+_CLASS_BODY_NAMES = frozenset({NUMBER}) | BUILTIN_TYPE_NAMES
+
+
+def _reserved(name: str, taken: frozenset[str]) -> bool:
     return (
         keyword.iskeyword(name)
         or name in BASEMODEL_ATTRIBUTES
-        or name in BUILTIN_TYPE_NAMES
-        or name in MODULE_NAMES
+        or name in taken
+        or name in library_names()
         or name.startswith(("model_validate", "model_dump"))  # pydantic's protected namespaces
     )

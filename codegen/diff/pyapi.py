@@ -21,7 +21,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
-from codegen.analysis.naming import base_name
+from codegen.analysis.naming import NUMBER, base_name
 from codegen.diff.direction import SIDES, Directions, receivers_of
 from codegen.diff.report import BREAKING, COMPATIBLE, PYTHON, Change
 from codegen.diff.source import Side
@@ -100,6 +100,8 @@ def members_of(node: ast.expr) -> frozenset[str]:
             return frozenset(f"Literal[{ast.unparse(a)}]" for a in args)
         return frozenset({f"{head}[{', '.join(spell(members_of(a)) for a in args)}]"})
     text = ast.unparse(node)
+    if text == NUMBER:  # the models' bounded JSON number
+        return frozenset({"int", "float"})
     return frozenset({_STRICT.get(text, text)})
 
 

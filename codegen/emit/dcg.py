@@ -15,17 +15,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from codegen.analysis import ir
+from codegen.analysis.naming import BASE_CLASS, CONSTANT_DEFAULT, NUMBER, STRUCTURAL
 from codegen.errors import fail, flat
 from codegen.resources import templates_dir
 
 BASE_MODULE = "_base"
-BASE_CLASS = "MCPModel"
 STRUCTURAL_MODULE = "_structural"
 # MISSING from pydantic_core: pydantic re-exports it lazily, and pyright then sees an `object`, not
 # the sentinel type (`str | MISSING` would read as `str | Unknown` in strict mode).
-IMPORT_OVERRIDES = {BASE_CLASS: f".{BASE_MODULE}", "MISSING": "pydantic_core"}
-# The default type checkers see on a constant property (see templates/package/_base.py.jinja2).
-CONSTANT_DEFAULT = "const"
+IMPORT_OVERRIDES = {BASE_CLASS: f".{BASE_MODULE}", NUMBER: f".{BASE_MODULE}", "MISSING": "pydantic_core"}
 
 
 def constant_default(value: str | int | bool) -> str:
@@ -64,9 +62,9 @@ def engine_options(revision: ir.Revision, header: str) -> dict[str, Any]:
             "typing.Union",
             "pydantic.SerializeAsAny",
             "pydantic.Tag",
-            f"{STRUCTURAL_MODULE}.structural",
+            f"{STRUCTURAL_MODULE}.{STRUCTURAL}",
         ]
-        import_overrides["structural"] = f".{STRUCTURAL_MODULE}"
+        import_overrides[STRUCTURAL] = f".{STRUCTURAL_MODULE}"
     if revision.options.extra_keys == "sieve" and any(e.open for e in revision.entities):
         additional_imports.append("pydantic.ConfigDict")
     if any(field.constant for entity in revision.entities for field in entity.fields):

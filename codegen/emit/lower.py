@@ -2,7 +2,8 @@
 
 The engine names a class after its `$defs` key, so every entity is given its own `$defs` entry
 under its assigned name; the rest shapes the schema so the engine's output is lossless:
-- `number` becomes `integer | number`, so a JSON integer stays an int (50 never turns into 50.0);
+- `number` becomes `integer | number`, so a JSON integer stays an int (50 never turns into 50.0),
+  and a bounded number our `JSONNumber` (the engine's `x-python-type`), so its bounds stay exact;
 - a union whose arms share a `const` tag carries an OpenAPI-style `discriminator`.
 """
 
@@ -10,14 +11,19 @@ from __future__ import annotations
 
 import copy
 from collections import Counter
+from fractions import Fraction
 import json
 from typing import Any
 
 from codegen.analysis import ir
+from codegen.analysis.naming import NUMBER
+from codegen.emit.dcg import BASE_MODULE
 from codegen.schema import pointers, schemas
 from codegen.schema.load import DEFS, SchemaDoc
 from codegen.schema.jsontypes import is_array, is_object
 _REF_ONLY = frozenset({"$ref"})
+# The keywords that bound a number (JSON Schema validation).
+_NUMBER_BOUNDS = frozenset({"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"})
 # Keywords that say nothing about which keys an object has (nor compose it with other schemas).
 _ANNOTATIONS_AND_TYPE = frozenset(
     {"type", "title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly", "$comment"}
@@ -92,13 +98,35 @@ def _add_discriminator(node: dict[str, Any], tag: ir.Tag, renames: dict[str, str
 
 
 def _widen_numbers(document: dict[str, Any]) -> None:
-    """`type: number` -> `type: [integer, number]` (an equivalent schema the engine maps to `int | float`)."""
+    """`type: number` -> `type: [integer, number]` (an equivalent schema the engine maps to `int | float`).
+
+    A bounded number (and a nullable one) is typed JSONNumber instead (`_base`: int | float), by the
+    engine's own `x-python-type`: the engine writes the bounds of a float-typed field as floats
+    (`exclusiveMaximum: 100000000000000000000000000001` as `lt=1e+29`, `multipleOf: 3` as 3.0, which
+    Python's `%` then applies to an int in floating point), and those of any other type as written.
+    pydantic checks bounds on a union in Python, where an int and a float compare exactly."""
     for _, node in schemas.all_subschemas(document):
         kind = node.get("type")
-        if kind == "number":
+        types = set(kind) if is_array(kind) else {kind}
+        if "number" in types and types <= {"number", "integer", "null"} and not _NUMBER_BOUNDS.isdisjoint(node):
+            node["type"] = "number"
+            node["x-python-type"] = f"{BASE_MODULE}.{NUMBER}"
+            if "null" in types:
+                node["nullable"] = True
+            for keyword in _NUMBER_BOUNDS & node.keys():
+                node[keyword] = _as_written(node[keyword])
+        elif kind == "number":
             node["type"] = ["integer", "number"]
         elif is_array(kind) and "number" in kind and "integer" not in kind:
             node["type"] = [t for t in kind if t != "number"] + ["integer", "number"]
+
+
+def _as_written(bound: Any) -> Any:
+    """A whole number the JSON text spelt with a fraction or exponent (`1e30`, `3.0`) as the int it
+    wrote, not the float's binary value (1e30 is 1000000000000000019884624838656 as a float)."""
+    if isinstance(bound, float) and bound.is_integer():
+        return int(Fraction(repr(bound)))
+    return bound
 
 
 def _formats_as_annotations(document: dict[str, Any]) -> None:

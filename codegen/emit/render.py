@@ -7,8 +7,9 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from codegen.analysis import ir
-from codegen.emit.dcg import BASE_CLASS
+from codegen.analysis import ir, methods
+from codegen.analysis.naming import BASE_CLASS, MESSAGES_API, NUMBER, PACKAGE_NAMES
+from codegen.errors import fail
 from codegen.emit.form_facts import form_facts
 from codegen.resources import templates_dir
 
@@ -101,15 +102,33 @@ def package_init(
     its messages module, and those of a wire module (the surface's)."""
     by_name = {e.name: e for e in revision.entities}
     exports = [(by_name[name].export_name, name) for name in order] + list(aliases)
+    api = MESSAGES_API if messages_api is None else messages_api
+    _check_package_names([export for export, _ in exports] + list(api if has_messages else ()) + list(wire_api), revision)
     return render(
         "revision_init.py.jinja2",
         header=header,
         revision=revision,
         exports=exports,
         has_messages=has_messages,
-        messages_api=MESSAGES_API if messages_api is None else messages_api,
+        messages_api=api,
         wire_api=wire_api,
     )
+
+
+def _check_package_names(names: Sequence[str], revision: ir.Revision) -> None:
+    """Each name a package exports stands for one thing, and none is one the package binds itself
+    (analysis/naming.py gives definitions names that keep this; aliases and API lists are checked)."""
+    seen: set[str] = set()
+    for name in names:
+        if name in seen or name in PACKAGE_NAMES:
+            raise fail(
+                "MCG301",
+                f"the package would export two things named {name!r}" if name in seen
+                else f"the package would export {name!r}, a name its __init__ uses itself",
+                revision=revision.revision,
+                hint="rename the definition (or add an erratum) so the package's names stay distinct",
+            )
+        seen.add(name)
 
 
 def forms_module(revision: ir.Revision, header: str) -> str | None:
@@ -135,23 +154,6 @@ def forms_module(revision: ir.Revision, header: str) -> str | None:
         attr=attribute_names(revision),
         **facts.view(),
     )
-
-
-# What a revision package exports from messages.py besides its models.
-MESSAGES_API = (
-    "AnyError",
-    "AnyResult",
-    "Envelope",
-    "ErrorResponse",
-    "Message",
-    "MessageError",
-    "ResultResponse",
-    "parse_envelope",
-    "parse_error",
-    "parse_message",
-    "parse_result",
-    "union_arms",
-)
 
 
 def messages_api(revision: ir.Revision) -> tuple[str, ...]:
@@ -190,6 +192,7 @@ def base_module(options: ir.Options, header: str) -> str:
         "_base.py.jinja2",
         header=header,
         base_class=BASE_CLASS,
+        number_type=NUMBER,
         lossless=options.extra_keys == "lossless",
         sieve=options.extra_keys == "sieve",
         lenient=options.inbound == "lenient",
@@ -203,9 +206,7 @@ def base_module(options: ir.Options, header: str) -> str:
 
 def has_message_tables(revision: ir.Revision) -> bool:
     """Whether the revision has the four JSON-RPC envelopes and a generic Result to dispatch with."""
-    envelopes = dict(revision.methods.envelopes)
-    generic_result = any(e.export_name == "Result" and e.is_definition for e in revision.entities)
-    return {"request", "notification", "result", "error"} <= envelopes.keys() and generic_result
+    return methods.has_message_tables(revision.methods, revision.entities)
 
 
 def messages_module(revision: ir.Revision, header: str) -> str | None:

@@ -35,6 +35,7 @@ from typing import (
     ClassVar,
     ForwardRef,
     Literal,
+    TypeAlias,
     TypeVar,
     Union,
     cast,
@@ -43,13 +44,18 @@ from typing import (
 )
 
 from pydantic import BaseModel as _UserBase
-from pydantic import ConfigDict, Tag
+from pydantic import ConfigDict, StrictFloat, StrictInt, Tag
 from pydantic.version import VERSION as _PYDANTIC_VERSION
 from pydantic_core import PydanticUndefined
 
-__all__ = ["MCPModel", "const", "union_arms"]
+__all__ = ["JSONNumber", "MCPModel", "const", "union_arms"]
 
 _T = TypeVar("_T")
+
+# A JSON number whose schema bounds it: an int stays an int (50 never becomes 50.0), and pydantic
+# checks the bounds of a union in Python, where an int and a float compare exactly
+# (`lt=100000000000000000000000000001` admits 10**29 and refuses 10**29 + 2).
+JSONNumber: TypeAlias = StrictInt | StrictFloat
 
 # Before pydantic 2.14 a TypeAdapter of a model not built yet keeps a placeholder serializer and
 # fails to dump ("MockValSer cannot be converted"): there the models are built when defined.

@@ -196,7 +196,7 @@ from pydantic import Field, SerializeAsAny, StrictBool, StrictFloat, StrictInt, 
 from pydantic_core import MISSING
 from typing_extensions import TypeAliasType
 
-from ._base import MCPModel, const
+from ._base import JSONNumber, MCPModel, const
 from ._structural import structural
 
 
@@ -642,9 +642,9 @@ class ModelPreferences(MCPModel):
     balance them against other considerations.
     """
 
-    cost_priority: Annotated[
-        StrictInt | StrictFloat | MISSING, Field(alias="costPriority", ge=0.0, le=1.0)
-    ] = MISSING
+    cost_priority: Annotated[JSONNumber | MISSING, Field(alias="costPriority", ge=0, le=1)] = (
+        MISSING
+    )
     """
     How much to prioritize cost when selecting a model. A value of 0 means cost
     is not important, while a value of 1 means cost is the most important
@@ -661,16 +661,16 @@ class ModelPreferences(MCPModel):
     MAY still use the priorities to select from ambiguous matches.
     """
     intelligence_priority: Annotated[
-        StrictInt | StrictFloat | MISSING, Field(alias="intelligencePriority", ge=0.0, le=1.0)
+        JSONNumber | MISSING, Field(alias="intelligencePriority", ge=0, le=1)
     ] = MISSING
     """
     How much to prioritize intelligence and capabilities when selecting a
     model. A value of 0 means intelligence is not important, while a value of 1
     means intelligence is the most important factor.
     """
-    speed_priority: Annotated[
-        StrictInt | StrictFloat | MISSING, Field(alias="speedPriority", ge=0.0, le=1.0)
-    ] = MISSING
+    speed_priority: Annotated[JSONNumber | MISSING, Field(alias="speedPriority", ge=0, le=1)] = (
+        MISSING
+    )
     """
     How much to prioritize sampling speed (latency) when selecting a model. A
     value of 0 means speed is not important, while a value of 1 means speed is
@@ -1194,7 +1194,7 @@ class Annotations(MCPModel):
     Examples: last activity timestamp in an open file, timestamp when the resource
     was attached, etc.
     """
-    priority: Annotated[StrictInt | StrictFloat | MISSING, Field(ge=0.0, le=1.0)] = MISSING
+    priority: Annotated[JSONNumber | MISSING, Field(ge=0, le=1)] = MISSING
     """
     Describes how important this data is for operating the server.
 

@@ -263,7 +263,7 @@ from pydantic import Field, SerializeAsAny, StrictBool, StrictFloat, StrictInt, 
 from pydantic_core import MISSING
 from typing_extensions import TypeAliasType
 
-from ._base import MCPModel, const
+from ._base import JSONNumber, MCPModel, const
 from ._structural import structural
 
 
@@ -860,9 +860,9 @@ class ModelPreferences(MCPModel):
     balance them against other considerations.
     """
 
-    cost_priority: Annotated[
-        StrictInt | StrictFloat | MISSING, Field(alias="costPriority", ge=0.0, le=1.0)
-    ] = MISSING
+    cost_priority: Annotated[JSONNumber | MISSING, Field(alias="costPriority", ge=0, le=1)] = (
+        MISSING
+    )
     """
     How much to prioritize cost when selecting a model. A value of 0 means cost
     is not important, while a value of 1 means cost is the most important
@@ -879,16 +879,16 @@ class ModelPreferences(MCPModel):
     MAY still use the priorities to select from ambiguous matches.
     """
     intelligence_priority: Annotated[
-        StrictInt | StrictFloat | MISSING, Field(alias="intelligencePriority", ge=0.0, le=1.0)
+        JSONNumber | MISSING, Field(alias="intelligencePriority", ge=0, le=1)
     ] = MISSING
     """
     How much to prioritize intelligence and capabilities when selecting a
     model. A value of 0 means intelligence is not important, while a value of 1
     means intelligence is the most important factor.
     """
-    speed_priority: Annotated[
-        StrictInt | StrictFloat | MISSING, Field(alias="speedPriority", ge=0.0, le=1.0)
-    ] = MISSING
+    speed_priority: Annotated[JSONNumber | MISSING, Field(alias="speedPriority", ge=0, le=1)] = (
+        MISSING
+    )
     """
     How much to prioritize sampling speed (latency) when selecting a model. A
     value of 0 means speed is not important, while a value of 1 means speed is
@@ -1847,7 +1847,7 @@ class AnnotatedAnnotations(MCPModel):
 
     It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
     """
-    priority: Annotated[StrictInt | StrictFloat | MISSING, Field(ge=0.0, le=1.0)] = MISSING
+    priority: Annotated[JSONNumber | MISSING, Field(ge=0, le=1)] = MISSING
     """
     Describes how important this data is for operating the server.
 
@@ -1889,7 +1889,7 @@ class Annotations(MCPModel):
 
     This property exists in revisions 2025-06-18, 2025-11-25, 2026-07-28, draft.
     """
-    priority: Annotated[StrictInt | StrictFloat | MISSING, Field(ge=0.0, le=1.0)] = MISSING
+    priority: Annotated[JSONNumber | MISSING, Field(ge=0, le=1)] = MISSING
     """
     Describes how important this data is for operating the server.
 

@@ -143,7 +143,7 @@ from pydantic import Field, SerializeAsAny, StrictBool, StrictFloat, StrictInt, 
 from pydantic_core import MISSING
 from typing_extensions import TypeAliasType
 
-from ._base import MCPModel, const
+from ._base import JSONNumber, MCPModel, const
 from ._structural import structural
 
 
@@ -350,9 +350,9 @@ class ModelPreferences(MCPModel):
     balance them against other considerations.
     """
 
-    cost_priority: Annotated[
-        StrictInt | StrictFloat | MISSING, Field(alias="costPriority", ge=0.0, le=1.0)
-    ] = MISSING
+    cost_priority: Annotated[JSONNumber | MISSING, Field(alias="costPriority", ge=0, le=1)] = (
+        MISSING
+    )
     """
     How much to prioritize cost when selecting a model. A value of 0 means cost
     is not important, while a value of 1 means cost is the most important
@@ -369,16 +369,16 @@ class ModelPreferences(MCPModel):
     MAY still use the priorities to select from ambiguous matches.
     """
     intelligence_priority: Annotated[
-        StrictInt | StrictFloat | MISSING, Field(alias="intelligencePriority", ge=0.0, le=1.0)
+        JSONNumber | MISSING, Field(alias="intelligencePriority", ge=0, le=1)
     ] = MISSING
     """
     How much to prioritize intelligence and capabilities when selecting a
     model. A value of 0 means intelligence is not important, while a value of 1
     means intelligence is the most important factor.
     """
-    speed_priority: Annotated[
-        StrictInt | StrictFloat | MISSING, Field(alias="speedPriority", ge=0.0, le=1.0)
-    ] = MISSING
+    speed_priority: Annotated[JSONNumber | MISSING, Field(alias="speedPriority", ge=0, le=1)] = (
+        MISSING
+    )
     """
     How much to prioritize sampling speed (latency) when selecting a model. A
     value of 0 means speed is not important, while a value of 1 means speed is
@@ -606,7 +606,7 @@ class TextContentAnnotations(MCPModel):
 
     It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
     """
-    priority: Annotated[StrictInt | StrictFloat | MISSING, Field(ge=0.0, le=1.0)] = MISSING
+    priority: Annotated[JSONNumber | MISSING, Field(ge=0, le=1)] = MISSING
     """
     Describes how important this data is for operating the server.
 
@@ -662,7 +662,7 @@ class AnnotatedAnnotations(MCPModel):
 
     It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
     """
-    priority: Annotated[StrictInt | StrictFloat | MISSING, Field(ge=0.0, le=1.0)] = MISSING
+    priority: Annotated[JSONNumber | MISSING, Field(ge=0, le=1)] = MISSING
     """
     Describes how important this data is for operating the server.
 
@@ -746,7 +746,7 @@ class EmbeddedResourceAnnotations(MCPModel):
 
     It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
     """
-    priority: Annotated[StrictInt | StrictFloat | MISSING, Field(ge=0.0, le=1.0)] = MISSING
+    priority: Annotated[JSONNumber | MISSING, Field(ge=0, le=1)] = MISSING
     """
     Describes how important this data is for operating the server.
 
@@ -787,7 +787,7 @@ class ImageContentAnnotations(MCPModel):
 
     It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
     """
-    priority: Annotated[StrictInt | StrictFloat | MISSING, Field(ge=0.0, le=1.0)] = MISSING
+    priority: Annotated[JSONNumber | MISSING, Field(ge=0, le=1)] = MISSING
     """
     Describes how important this data is for operating the server.
 
@@ -1012,7 +1012,7 @@ class ResourceAnnotations(MCPModel):
 
     It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
     """
-    priority: Annotated[StrictInt | StrictFloat | MISSING, Field(ge=0.0, le=1.0)] = MISSING
+    priority: Annotated[JSONNumber | MISSING, Field(ge=0, le=1)] = MISSING
     """
     Describes how important this data is for operating the server.
 
@@ -1040,7 +1040,7 @@ class ResourceTemplateAnnotations(MCPModel):
 
     It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
     """
-    priority: Annotated[StrictInt | StrictFloat | MISSING, Field(ge=0.0, le=1.0)] = MISSING
+    priority: Annotated[JSONNumber | MISSING, Field(ge=0, le=1)] = MISSING
     """
     Describes how important this data is for operating the server.
 
