@@ -121,10 +121,11 @@ class Settings(BaseModel):
 
     @field_validator("out", "spec_source", "docs_source", "pins", "errata", "revisions", "open_definitions", "disable_errata", mode="before")
     @classmethod
-    def _plain_text(cls, value: Any) -> Any:
+    def _plain_text(cls, value: object) -> object:
         """Paths and names hold no control characters: a NUL cannot reach the file system, a line
         break cannot reach a message."""
-        for item in value if isinstance(value, list | tuple) else [value]:
+        items: list[object] = list(cast("list[object] | tuple[object, ...]", value)) if isinstance(value, list | tuple) else [value]
+        for item in items:
             if isinstance(item, str) and not item.isprintable():
                 raise ValueError("holds a control character (a NUL, a line break, …)")
         return value
@@ -184,11 +185,12 @@ def load(path: Path | None = None) -> Settings:
         raise fail("MCG010", f"cannot read {pyproject}: {flat(str(exc))}") from exc
     except RecursionError:  # arrays or tables nested past what the TOML reader follows
         raise fail("MCG010", f"cannot read {pyproject}: values nested too deeply", hint="a pyproject.toml nests a few levels") from None
-    tool = raw.get("tool", {})
-    section = tool.get(SECTION, {}) if isinstance(tool, dict) else None
-    if not isinstance(section, dict):
+    tool: object = raw.get("tool", {})
+    found: object = cast("dict[str, object]", tool).get(SECTION, {}) if isinstance(tool, dict) else None
+    if not isinstance(found, dict):
         where = "[tool]" if not isinstance(tool, dict) else f"[tool.{SECTION}]"
         raise fail("MCG010", f"{pyproject}: {where} is not a table", pointer=str(pyproject), hint=f"settings go in a [tool.{SECTION}] table")
+    section = cast("dict[str, Any]", found)
     try:
         return Settings.model_validate(section)
     except ValidationError as exc:

@@ -16,7 +16,7 @@ import stat
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from codegen import safeio
 from codegen.version import __version__
@@ -80,10 +80,13 @@ def lookup(key: str, out: Path) -> dict[str, Any] | None:
     if not (_trusted(path.parent) and _trusted(path)) or has_leftovers(out):
         return None  # leftovers: the run itself recovers what a killed run left beside out
     try:
-        record: dict[str, Any] = json.loads(safeio.read_regular(path, _MAX_RECORD_BYTES).decode("utf-8"))
+        loaded: object = json.loads(safeio.read_regular(path, _MAX_RECORD_BYTES).decode("utf-8"))
     except (OSError, ValueError):
         return None
-    if not isinstance(record, dict) or not isinstance(record.get("files"), dict):
+    if not isinstance(loaded, dict):
+        return None
+    record = cast("dict[str, Any]", loaded)
+    if not isinstance(record.get("files"), dict):
         return None
     try:
         guard_root(out, checking=True)
