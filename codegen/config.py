@@ -124,11 +124,14 @@ class Settings(BaseModel):
     def _plain_text(cls, value: object) -> object:
         """Paths and names hold no control characters: a NUL cannot reach the file system, a line
         break cannot reach a message."""
-        items: list[object] = list(cast("list[object] | tuple[object, ...]", value)) if isinstance(value, list | tuple) else [value]
+        given = value
+        items: list[object] = [given]
+        if isinstance(value, list | tuple):
+            items = list(cast("list[object] | tuple[object, ...]", value))
         for item in items:
             if isinstance(item, str) and not item.isprintable():
                 raise ValueError("holds a control character (a NUL, a line break, …)")
-        return value
+        return given
 
     @field_validator("package", "base_class")
     @classmethod
