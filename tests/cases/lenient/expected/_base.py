@@ -196,14 +196,13 @@ class MCPModel(_UserBase):
     @classmethod
     def _lenient_nulls(cls, data: Any) -> Any:
         """inbound = "lenient": `null` for an optional property that does not allow it is absent."""
-        if isinstance(data, dict) and None in data.values():
-            absent = _null_as_absent(cls)
-            return {
-                k: v
-                for k, v in cast("dict[str, Any]", data).items()
-                if v is not None or k not in absent
-            }
-        return data
+        if not isinstance(data, dict):
+            return data
+        values = cast("dict[str, Any]", data)
+        if None not in values.values():
+            return values
+        absent = _null_as_absent(cls)
+        return {k: v for k, v in values.items() if v is not None or k not in absent}
 
     # Reading never goes through __init__: validation stays by wire name, constants required.
     vars(__init__)["__pydantic_base_init__"] = True
