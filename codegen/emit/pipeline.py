@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from codegen.analysis import analyze, ir
 from codegen.schema import budget, errata, links, load, schemas
@@ -102,7 +102,7 @@ def prepared(
         raw = errata.apply_errata(raw, errata.load_errata(revision, errata_file), revision)
     if options is not None and options.absolute_links:
         raw = links.absolute(raw)
-    return raw
+    return cast("dict[str, Any]", links.readable(raw))
 
 
 def build_models(doc: load.SchemaDoc, model: ir.Revision, stamp: str) -> tuple[str, tuple[str, ...]]:

@@ -1,9 +1,14 @@
 """Descriptions are written for the spec site: their links (`[text](/specification/...)`) are
-relative to it. `absolute-links` makes them absolute, so they work in an IDE or on another site."""
+relative to it. `absolute-links` makes them absolute, so they work in an IDE or on another site.
+
+They also carry TypeDoc links (`{@link Tool}`), which the schema's conversion from TypeScript
+mangles: `{@link CallToolRequest | tools/call}` arrives as `{@link CallToolRequesttools/call}`.
+`readable` renders each as text a docstring reader understands: `` `CallToolRequest` (`tools/call`) ``."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from codegen.schema.jsontypes import JSON, is_array, is_object
 
@@ -15,24 +20,52 @@ _DATA_KEYS = frozenset({"const", "default", "enum", "examples"})  # instances: n
 
 
 def absolute(document: JSON) -> JSON:
-    """A copy of a schema document whose description links are absolute on the spec site.
+    """A copy of a schema document whose description links are absolute on the spec site."""
+    return _texts(document, lambda text: _ROOT_RELATIVE.sub(lambda m: f"{m.group(1)}{SPEC_SITE}{m.group(2)}", text))
+
+
+_TYPEDOC_LINK = re.compile(r"\{@link ([^{}]*)\}")
+
+
+def readable(document: JSON) -> JSON:
+    """A copy of a schema document whose TypeDoc links read as text (see the module docstring)."""
+    defs = document.get("$defs", document.get("definitions")) if is_object(document) else None
+    names = sorted(defs, key=len, reverse=True) if is_object(defs) else []
+
+    def link(match: re.Match[str]) -> str:
+        target = match.group(1).strip()
+        # the longest definition name the link starts with, whole (Tool is not ToolAnnotations), or
+        # glued to a method the conversion ran into it (CallToolRequesttools/call)
+        name = next(
+            (n for n in names if target.startswith(n) and (not target[len(n) : len(n) + 1].isalnum() or "/" in target[len(n) :])),
+            None,
+        )
+        if name is None:
+            return f"`{target}`" if target else ""
+        rest = target[len(name) :].strip(" |")
+        if not rest or rest.startswith("."):  # a member: ClientCapabilities.sampling.tools
+            return f"`{target}`"
+        shown = f"`{rest}`" if " " not in rest else rest
+        return f"`{name}` ({shown})"
+
+    return _texts(document, lambda text: _TYPEDOC_LINK.sub(link, text))
+
+
+def _texts(document: JSON, rewrite: Callable[[str], str]) -> JSON:
+    """A copy of document with rewrite applied to the text keywords of every schema.
 
     Only the text keywords of a schema are rewritten; a property that happens to be named
     `description` (under `properties`) is a schema, and values (`const`, `default`) are data."""
     if is_object(document):
-        return {key: _keyword(key, value) for key, value in document.items()}
+        return {key: _keyword(key, value, rewrite) for key, value in document.items()}
     if is_array(document):
-        return [absolute(item) for item in document]
+        return [_texts(item, rewrite) for item in document]
     return document
 
 
-def _keyword(key: str, value: JSON) -> JSON:
+def _keyword(key: str, value: JSON, rewrite: Callable[[str], str]) -> JSON:
     if key in _DATA_KEYS:
         return value
     if key in _TEXT_KEYS and isinstance(value, str):
-        return _rewrite(value)
-    return absolute(value)
-
-
-def _rewrite(text: str) -> str:
-    return _ROOT_RELATIVE.sub(lambda m: f"{m.group(1)}{SPEC_SITE}{m.group(2)}", text)
+        return rewrite(value)
+    return _texts(value, rewrite)

@@ -214,7 +214,7 @@ class BaseMetadata(MCPModel):
     Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
 
-    If not provided, the name should be used for display (except for {@link Tool},
+    If not provided, the name should be used for display (except for `Tool`,
     where `annotations.title` should be given precedence over using `name`,
     if present).
     """
@@ -292,7 +292,7 @@ class ElicitRequestURLParams(MCPModel):
 
 class ElicitResult(MCPModel):
     """
-    The result returned by the client for an {@link ElicitRequestelicitation/create} request.
+    The result returned by the client for an `ElicitRequest` (`elicitation/create`) request.
     """
 
     action: Literal["accept", "cancel", "decline"]
@@ -433,7 +433,7 @@ class Implementation(MCPModel):
     Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
 
-    If not provided, the name should be used for display (except for {@link Tool},
+    If not provided, the name should be used for display (except for `Tool`,
     where `annotations.title` should be given precedence over using `name`,
     if present).
     """
@@ -540,7 +540,7 @@ JSONValue = TypeAliasType(
 
 class LegacyTitledEnumSchema(MCPModel):
     """
-    Use {@link TitledSingleSelectEnumSchema} instead.
+    Use `TitledSingleSelectEnumSchema` instead.
     This interface will be removed in a future version.
     """
 
@@ -588,7 +588,7 @@ class MethodNotFoundError(MCPModel):
 
     In MCP, a server returns this error when a client invokes a method the server does not implement — either a genuinely unknown method, or one gated behind a server capability the server did not advertise (e.g., calling `prompts/list` when the `prompts` capability was not advertised).
 
-    A request that requires a client capability the client did not declare is signalled instead by {@link MissingRequiredClientCapabilityError} (`-32021`).
+    A request that requires a client capability the client did not declare is signalled instead by `MissingRequiredClientCapabilityError` (`-32021`).
     """
 
     code: Literal[-32601] = const(-32601)
@@ -736,7 +736,7 @@ class PromptArgument(MCPModel):
     Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
 
-    If not provided, the name should be used for display (except for {@link Tool},
+    If not provided, the name should be used for display (except for `Tool`,
     where `annotations.title` should be given precedence over using `name`,
     if present).
     """
@@ -756,7 +756,7 @@ class PromptReference(MCPModel):
     Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
 
-    If not provided, the name should be used for display (except for {@link Tool},
+    If not provided, the name should be used for display (except for `Tool`,
     where `annotations.title` should be given precedence over using `name`,
     if present).
     """
@@ -801,7 +801,7 @@ class ResourceTemplateReference(MCPModel):
 
 class ResultMetaObject(MCPModel):
     """
-    Extends {@link MetaObject} with additional result-specific fields. All key naming rules from `MetaObject` apply.
+    Extends `MetaObject` with additional result-specific fields. All key naming rules from `MetaObject` apply.
     """
 
     io_modelcontextprotocol_server_info: Annotated[
@@ -812,7 +812,7 @@ class ResultMetaObject(MCPModel):
     include this field on every response unless specifically configured not
     to do so.
 
-    The {@link Implementation} schema requires `name` and `version`; other
+    The `Implementation` schema requires `name` and `version`; other
     fields are optional.
 
     The value is self-reported by the server and is not verified by the
@@ -898,7 +898,7 @@ class StringSchema(MCPModel):
 class SubscriptionFilter(MCPModel):
     """
     The set of notification types a client may opt in to on a
-    {@link SubscriptionsListenRequestsubscriptions/listen} request.
+    `SubscriptionsListenRequest` (`subscriptions/listen`) request.
 
     Each notification type is **opt-in**; the server **MUST NOT** send
     notification types the client has not explicitly requested here.
@@ -908,31 +908,31 @@ class SubscriptionFilter(MCPModel):
         MISSING
     )
     """
-    If true, receive {@link PromptListChangedNotificationnotifications/prompts/list_changed}.
+    If true, receive `PromptListChangedNotification` (`notifications/prompts/list_changed`).
     """
     resource_subscriptions: Annotated[
         list[StrictStr] | MISSING, Field(alias="resourceSubscriptions")
     ] = MISSING
     """
-    Subscribe to {@link ResourceUpdatedNotificationnotifications/resources/updated} for these resource URIs.
+    Subscribe to `ResourceUpdatedNotification` (`notifications/resources/updated`) for these resource URIs.
     Replaces the former `resources/subscribe` RPC.
     """
     resources_list_changed: Annotated[StrictBool | MISSING, Field(alias="resourcesListChanged")] = (
         MISSING
     )
     """
-    If true, receive {@link ResourceListChangedNotificationnotifications/resources/list_changed}.
+    If true, receive `ResourceListChangedNotification` (`notifications/resources/list_changed`).
     """
     tools_list_changed: Annotated[StrictBool | MISSING, Field(alias="toolsListChanged")] = MISSING
     """
-    If true, receive {@link ToolListChangedNotificationnotifications/tools/list_changed}.
+    If true, receive `ToolListChangedNotification` (`notifications/tools/list_changed`).
     """
 
 
 class SubscriptionsListenResultMetaObject(MCPModel):
     """
-    Extends {@link ResultMetaObject} with the subscription-stream identifier carried by a
-    {@link SubscriptionsListenResult}. All key naming rules from `MetaObject` apply.
+    Extends `ResultMetaObject` with the subscription-stream identifier carried by a
+    `SubscriptionsListenResult`. All key naming rules from `MetaObject` apply.
     """
 
     io_modelcontextprotocol_server_info: Annotated[
@@ -943,7 +943,7 @@ class SubscriptionsListenResultMetaObject(MCPModel):
     include this field on every response unless specifically configured not
     to do so.
 
-    The {@link Implementation} schema requires `name` and `version`; other
+    The `Implementation` schema requires `name` and `version`; other
     fields are optional.
 
     The value is self-reported by the server and is not verified by the
@@ -1003,7 +1003,7 @@ class TitledSingleSelectEnumSchemaOneOfItem(MCPModel):
 
 class ToolAnnotations(MCPModel):
     """
-    Additional properties describing a {@link Tool} to clients.
+    Additional properties describing a `Tool` to clients.
 
     NOTE: all properties in `ToolAnnotations` are **hints**.
     They are not guaranteed to provide a faithful description of
@@ -1091,7 +1091,7 @@ class ToolInputSchema(MCPModel):
 class ToolOutputSchema(MCPModel):
     """
     An optional JSON Schema object defining the structure of the tool's output returned in
-    the structuredContent field of a {@link CallToolResult}. This can be any valid JSON Schema 2020-12.
+    the structuredContent field of a `CallToolResult`. This can be any valid JSON Schema 2020-12.
 
     Defaults to JSON Schema 2020-12 when no explicit `$schema` is provided.
     """
@@ -1291,7 +1291,7 @@ CompleteRequestParamsRef = TypeAliasType(
 
 class CompleteResult(MCPModel):
     """
-    The result returned by the server for a {@link CompleteRequestcompletion/complete} request.
+    The result returned by the server for a `CompleteRequest` (`completion/complete`) request.
     """
 
     meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
@@ -1310,7 +1310,7 @@ class CompleteResult(MCPModel):
 
 class CompleteResultResponse(MCPModel):
     """
-    A successful response from the server for a {@link CompleteRequestcompletion/complete} request.
+    A successful response from the server for a `CompleteRequest` (`completion/complete`) request.
     """
 
     id: RequestId
@@ -1397,8 +1397,8 @@ class ListRootsRequestParams(MCPModel):
 
 class ListRootsResult(MCPModel):
     """
-    The result returned by the client for a {@link ListRootsRequestroots/list} request.
-    This result contains an array of {@link Root} objects, each representing a root directory
+    The result returned by the client for a `ListRootsRequest` (`roots/list`) request.
+    This result contains an array of `Root` objects, each representing a root directory
     or file that the server can operate on.
     """
 
@@ -1407,7 +1407,7 @@ class ListRootsResult(MCPModel):
 
 class NotificationMetaObject(MCPModel):
     """
-    Extends {@link MetaObject} with additional notification-specific fields. All key naming rules from `MetaObject` apply.
+    Extends `MetaObject` with additional notification-specific fields. All key naming rules from `MetaObject` apply.
     """
 
     io_modelcontextprotocol_subscription_id: Annotated[
@@ -1416,7 +1416,7 @@ class NotificationMetaObject(MCPModel):
     """
     Identifies the subscription stream a notification was delivered on. The
     server MUST include this key on every notification delivered via a
-    {@link SubscriptionsListenRequestsubscriptions/listen} stream, so the
+    `SubscriptionsListenRequest` (`subscriptions/listen`) stream, so the
     client can correlate the notification with the originating subscription.
     The key is absent on notifications not delivered via a subscription
     stream (e.g. progress notifications for an in-flight request), which is
@@ -1456,7 +1456,7 @@ class PaginatedResult(MCPModel):
 
 class ProgressNotificationParams(MCPModel):
     """
-    Parameters for a {@link ProgressNotificationnotifications/progress} notification.
+    Parameters for a `ProgressNotification` (`notifications/progress`) notification.
     """
 
     meta: Annotated[NotificationMetaObject | MISSING, Field(alias="_meta")] = MISSING
@@ -1513,7 +1513,7 @@ class Prompt(MCPModel):
     Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
 
-    If not provided, the name should be used for display (except for {@link Tool},
+    If not provided, the name should be used for display (except for `Tool`,
     where `annotations.title` should be given precedence over using `name`,
     if present).
     """
@@ -1521,7 +1521,7 @@ class Prompt(MCPModel):
 
 class PromptListChangedNotification(MCPModel):
     """
-    An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This is only delivered on a {@link SubscriptionsListenRequestsubscriptions/listen} stream when the client requested it via the `promptsListChanged` filter field.
+    An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This is only delivered on a `SubscriptionsListenRequest` (`subscriptions/listen`) stream when the client requested it via the `promptsListChanged` filter field.
     """
 
     jsonrpc: Literal["2.0"] = const("2.0")
@@ -1590,7 +1590,7 @@ class Resource(MCPModel):
     Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
 
-    If not provided, the name should be used for display (except for {@link Tool},
+    If not provided, the name should be used for display (except for `Tool`,
     where `annotations.title` should be given precedence over using `name`,
     if present).
     """
@@ -1604,7 +1604,7 @@ class ResourceLink(MCPModel):
     """
     A resource that the server is capable of reading, included in a prompt or tool call result.
 
-    Note: resource links returned by tools are not guaranteed to appear in the results of {@link ListResourcesRequestresources/list} requests.
+    Note: resource links returned by tools are not guaranteed to appear in the results of `ListResourcesRequest` (`resources/list`) requests.
     """
 
     meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
@@ -1649,7 +1649,7 @@ class ResourceLink(MCPModel):
     Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
 
-    If not provided, the name should be used for display (except for {@link Tool},
+    If not provided, the name should be used for display (except for `Tool`,
     where `annotations.title` should be given precedence over using `name`,
     if present).
     """
@@ -1662,7 +1662,7 @@ class ResourceLink(MCPModel):
 
 class ResourceListChangedNotification(MCPModel):
     """
-    An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This is only delivered on a {@link SubscriptionsListenRequestsubscriptions/listen} stream when the client requested it via the `resourcesListChanged` filter field.
+    An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This is only delivered on a `SubscriptionsListenRequest` (`subscriptions/listen`) stream when the client requested it via the `resourcesListChanged` filter field.
     """
 
     jsonrpc: Literal["2.0"] = const("2.0")
@@ -1713,7 +1713,7 @@ class ResourceTemplate(MCPModel):
     Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
 
-    If not provided, the name should be used for display (except for {@link Tool},
+    If not provided, the name should be used for display (except for `Tool`,
     where `annotations.title` should be given precedence over using `name`,
     if present).
     """
@@ -1772,7 +1772,7 @@ class ServerCapabilities(MCPModel):
     (e.g., "io.modelcontextprotocol/tasks"), and values are per-extension settings
     objects. An empty object indicates support with no settings.
 
-    Keys MUST follow the {@link MetaObject`_meta` key naming rules}, with a
+    Keys MUST follow the `MetaObject` (`_meta` key naming rules), with a
     mandatory prefix.
     """
     logging: JSONObject | MISSING = MISSING
@@ -1795,7 +1795,7 @@ class ServerCapabilities(MCPModel):
 
 class SubscriptionsAcknowledgedNotificationParams(MCPModel):
     """
-    Parameters for a {@link SubscriptionsAcknowledgedNotificationnotifications/subscriptions/acknowledged} notification.
+    Parameters for a `SubscriptionsAcknowledgedNotification` (`notifications/subscriptions/acknowledged`) notification.
     """
 
     meta: Annotated[NotificationMetaObject | MISSING, Field(alias="_meta")] = MISSING
@@ -1810,7 +1810,7 @@ class SubscriptionsAcknowledgedNotificationParams(MCPModel):
 
 class SubscriptionsListenResult(MCPModel):
     """
-    The response to a {@link SubscriptionsListenRequestsubscriptions/listen}
+    The response to a `SubscriptionsListenRequest` (`subscriptions/listen`)
     request, signalling that the subscription has ended gracefully (for example,
     during server shutdown). Because the listen stream is long-lived, this result
     is sent only when the server tears the subscription down; an abrupt transport
@@ -1832,7 +1832,7 @@ class SubscriptionsListenResult(MCPModel):
 
 class SubscriptionsListenResultResponse(MCPModel):
     """
-    A successful response from the server for a {@link SubscriptionsListenRequestsubscriptions/listen}
+    A successful response from the server for a `SubscriptionsListenRequest` (`subscriptions/listen`)
     request, sent when the server tears the subscription down gracefully.
     """
 
@@ -1947,7 +1947,7 @@ class Tool(MCPModel):
     output_schema: Annotated[ToolOutputSchema | MISSING, Field(alias="outputSchema")] = MISSING
     """
     An optional JSON Schema object defining the structure of the tool's output returned in
-    the structuredContent field of a {@link CallToolResult}. This can be any valid JSON Schema 2020-12.
+    the structuredContent field of a `CallToolResult`. This can be any valid JSON Schema 2020-12.
 
     Defaults to JSON Schema 2020-12 when no explicit `$schema` is provided.
     """
@@ -1956,7 +1956,7 @@ class Tool(MCPModel):
     Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
 
-    If not provided, the name should be used for display (except for {@link Tool},
+    If not provided, the name should be used for display (except for `Tool`,
     where `annotations.title` should be given precedence over using `name`,
     if present).
     """
@@ -1964,7 +1964,7 @@ class Tool(MCPModel):
 
 class ToolListChangedNotification(MCPModel):
     """
-    An optional notification from the server to the client, informing it that the list of tools it offers has changed. This is only delivered on a {@link SubscriptionsListenRequestsubscriptions/listen} stream when the client requested it via the `toolsListChanged` filter field.
+    An optional notification from the server to the client, informing it that the list of tools it offers has changed. This is only delivered on a `SubscriptionsListenRequest` (`subscriptions/listen`) stream when the client requested it via the `toolsListChanged` filter field.
     """
 
     jsonrpc: Literal["2.0"] = const("2.0")
@@ -2066,7 +2066,7 @@ class ClientNotification(MCPModel):
     """
     This notification is sent by the client to indicate that it is cancelling a request it previously issued.
 
-    On stdio, the server also sends this notification, solely to terminate a {@link SubscriptionsListenRequestsubscriptions/listen} stream: it references the ID of the `subscriptions/listen` request that opened the stream. Servers MUST NOT use this notification to cancel any other request.
+    On stdio, the server also sends this notification, solely to terminate a `SubscriptionsListenRequest` (`subscriptions/listen`) stream: it references the ID of the `subscriptions/listen` request that opened the stream. Servers MUST NOT use this notification to cancel any other request.
 
     The request SHOULD still be in-flight, but due to communication latency, it is always possible that this notification MAY arrive after the request has already finished.
 
@@ -2083,7 +2083,7 @@ ClientResult = TypeAliasType("ClientResult", Result)
 
 class DiscoverResult(MCPModel):
     """
-    The result returned by the server for a {@link DiscoverRequestserver/discover} request.
+    The result returned by the server for a `DiscoverRequest` (`server/discover`) request.
     """
 
     meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
@@ -2143,7 +2143,7 @@ class DiscoverResult(MCPModel):
 
 class DiscoverResultResponse(MCPModel):
     """
-    A successful response from the server for a {@link DiscoverRequestserver/discover} request.
+    A successful response from the server for a `DiscoverRequest` (`server/discover`) request.
     """
 
     id: RequestId
@@ -2183,7 +2183,7 @@ class JSONRPCResultResponse(MCPModel):
 
 class ListPromptsResult(MCPModel):
     """
-    The result returned by the server for a {@link ListPromptsRequestprompts/list} request.
+    The result returned by the server for a `ListPromptsRequest` (`prompts/list`) request.
     """
 
     meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
@@ -2231,7 +2231,7 @@ class ListPromptsResult(MCPModel):
 
 class ListPromptsResultResponse(MCPModel):
     """
-    A successful response from the server for a {@link ListPromptsRequestprompts/list} request.
+    A successful response from the server for a `ListPromptsRequest` (`prompts/list`) request.
     """
 
     id: RequestId
@@ -2241,7 +2241,7 @@ class ListPromptsResultResponse(MCPModel):
 
 class ListResourceTemplatesResult(MCPModel):
     """
-    The result returned by the server for a {@link ListResourceTemplatesRequestresources/templates/list} request.
+    The result returned by the server for a `ListResourceTemplatesRequest` (`resources/templates/list`) request.
     """
 
     meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
@@ -2289,7 +2289,7 @@ class ListResourceTemplatesResult(MCPModel):
 
 class ListResourceTemplatesResultResponse(MCPModel):
     """
-    A successful response from the server for a {@link ListResourceTemplatesRequestresources/templates/list} request.
+    A successful response from the server for a `ListResourceTemplatesRequest` (`resources/templates/list`) request.
     """
 
     id: RequestId
@@ -2299,7 +2299,7 @@ class ListResourceTemplatesResultResponse(MCPModel):
 
 class ListResourcesResult(MCPModel):
     """
-    The result returned by the server for a {@link ListResourcesRequestresources/list} request.
+    The result returned by the server for a `ListResourcesRequest` (`resources/list`) request.
     """
 
     meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
@@ -2347,7 +2347,7 @@ class ListResourcesResult(MCPModel):
 
 class ListResourcesResultResponse(MCPModel):
     """
-    A successful response from the server for a {@link ListResourcesRequestresources/list} request.
+    A successful response from the server for a `ListResourcesRequest` (`resources/list`) request.
     """
 
     id: RequestId
@@ -2372,7 +2372,7 @@ class ListRootsRequest(MCPModel):
 
 class ListToolsResult(MCPModel):
     """
-    The result returned by the server for a {@link ListToolsRequesttools/list} request.
+    The result returned by the server for a `ListToolsRequest` (`tools/list`) request.
     """
 
     meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
@@ -2420,7 +2420,7 @@ class ListToolsResult(MCPModel):
 
 class ListToolsResultResponse(MCPModel):
     """
-    A successful response from the server for a {@link ListToolsRequesttools/list} request.
+    A successful response from the server for a `ListToolsRequest` (`tools/list`) request.
     """
 
     id: RequestId
@@ -2460,7 +2460,7 @@ class ProgressNotification(MCPModel):
 
 class ReadResourceResult(MCPModel):
     """
-    The result returned by the server for a {@link ReadResourceRequestresources/read} request.
+    The result returned by the server for a `ReadResourceRequest` (`resources/read`) request.
     """
 
     meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
@@ -2503,7 +2503,7 @@ class ReadResourceResult(MCPModel):
 
 class ResourceUpdatedNotification(MCPModel):
     """
-    A notification from the server to the client, informing it that a resource has changed and may need to be read again. This is only sent for resources the client opted in to via the `resourceSubscriptions` field of a {@link SubscriptionsListenRequestsubscriptions/listen} request.
+    A notification from the server to the client, informing it that a resource has changed and may need to be read again. This is only sent for resources the client opted in to via the `resourceSubscriptions` field of a `SubscriptionsListenRequest` (`subscriptions/listen`) request.
     """
 
     jsonrpc: Literal["2.0"] = const("2.0")
@@ -2526,7 +2526,7 @@ SingleSelectEnumSchema = TypeAliasType(
 class SubscriptionsAcknowledgedNotification(MCPModel):
     """
     Sent by the server to acknowledge that a
-    {@link SubscriptionsListenRequestsubscriptions/listen} subscription has been
+    `SubscriptionsListenRequest` (`subscriptions/listen`) subscription has been
     established and to report which notification types it agreed to honor.
 
     This notification MUST be the first message the server sends carrying the
@@ -2593,7 +2593,7 @@ class CancelledNotification(MCPModel):
     """
     This notification is sent by the client to indicate that it is cancelling a request it previously issued.
 
-    On stdio, the server also sends this notification, solely to terminate a {@link SubscriptionsListenRequestsubscriptions/listen} stream: it references the ID of the `subscriptions/listen` request that opened the stream. Servers MUST NOT use this notification to cancel any other request.
+    On stdio, the server also sends this notification, solely to terminate a `SubscriptionsListenRequest` (`subscriptions/listen`) stream: it references the ID of the `subscriptions/listen` request that opened the stream. Servers MUST NOT use this notification to cancel any other request.
 
     The request SHOULD still be in-flight, but due to communication latency, it is always possible that this notification MAY arrive after the request has already finished.
 
@@ -2624,7 +2624,7 @@ class ClientCapabilities(MCPModel):
     (e.g., "io.modelcontextprotocol/oauth-client-credentials"), and values are
     per-extension settings objects. An empty object indicates support with no settings.
 
-    Keys MUST follow the {@link MetaObject`_meta` key naming rules}, with a
+    Keys MUST follow the `MetaObject` (`_meta` key naming rules), with a
     mandatory prefix.
     """
     roots: dict[str, Any] | MISSING = MISSING
@@ -2738,7 +2738,7 @@ class PromptMessage(MCPModel):
     """
     Describes a message returned as part of a prompt.
 
-    This is similar to {@link SamplingMessage}, but also supports the embedding of
+    This is similar to `SamplingMessage`, but also supports the embedding of
     resources from the MCP server.
     """
 
@@ -2748,7 +2748,7 @@ class PromptMessage(MCPModel):
 
 class RequestMetaObject(MCPModel):
     """
-    Extends {@link MetaObject} with additional request-specific fields. All key naming rules from `MetaObject` apply.
+    Extends `MetaObject` with additional request-specific fields. All key naming rules from `MetaObject` apply.
     """
 
     io_modelcontextprotocol_client_capabilities: Annotated[
@@ -2769,7 +2769,7 @@ class RequestMetaObject(MCPModel):
     include this field on every request unless specifically configured not
     to do so.
 
-    The {@link Implementation} schema requires `name` and `version`; other
+    The `Implementation` schema requires `name` and `version`; other
     fields are optional.
 
     The value is self-reported by the client and is not verified by the
@@ -2783,7 +2783,7 @@ class RequestMetaObject(MCPModel):
     """
     The desired log level for this request. Optional.
 
-    If absent, the server MUST NOT send any {@link LoggingMessageNotificationnotifications/message}
+    If absent, the server MUST NOT send any `LoggingMessageNotification` (`notifications/message`)
     notifications for this request. The client opts in to log messages by
     explicitly setting a level. Replaces the former `logging/setLevel` RPC.
     """
@@ -2796,11 +2796,11 @@ class RequestMetaObject(MCPModel):
     For the HTTP transport, this value MUST match the `MCP-Protocol-Version`
     header; otherwise the server MUST return a `400 Bad Request`. If the
     server does not support the requested version, it MUST return an
-    {@link UnsupportedProtocolVersionError}.
+    `UnsupportedProtocolVersionError`.
     """
     progress_token: Annotated[ProgressToken | MISSING, Field(alias="progressToken")] = MISSING
     """
-    If specified, the caller is requesting out-of-band progress notifications for this request (as represented by {@link ProgressNotificationnotifications/progress}). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
+    If specified, the caller is requesting out-of-band progress notifications for this request (as represented by `ProgressNotification` (`notifications/progress`)). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
     """
 
 
@@ -2842,7 +2842,7 @@ ServerNotification = TypeAliasType(
 
 class SubscriptionsListenRequestParams(MCPModel):
     """
-    Parameters for a {@link SubscriptionsListenRequestsubscriptions/listen} request.
+    Parameters for a `SubscriptionsListenRequest` (`subscriptions/listen`) request.
     """
 
     meta: Annotated[RequestMetaObject, Field(alias="_meta")]
@@ -2868,7 +2868,7 @@ class ToolResultContent(MCPModel):
     """
     The unstructured result content of the tool use.
 
-    This has the same format as {@link CallToolResult.content} and can include text, images,
+    This has the same format as `CallToolResult.content` and can include text, images,
     audio, resource links, and embedded resources.
     """
     is_error: Annotated[StrictBool | MISSING, Field(alias="isError")] = MISSING
@@ -2883,20 +2883,20 @@ class ToolResultContent(MCPModel):
     An optional structured result value.
 
     This can be any JSON value (object, array, string, number, boolean, or null).
-    If the tool defined an {@link Tool.outputSchema}, this SHOULD conform to that schema.
+    If the tool defined an `Tool.outputSchema`, this SHOULD conform to that schema.
     """
     tool_use_id: Annotated[StrictStr, Field(alias="toolUseId")]
     """
     The ID of the tool use this result corresponds to.
 
-    This MUST match the ID from a previous {@link ToolUseContent}.
+    This MUST match the ID from a previous `ToolUseContent`.
     """
     type: Literal["tool_result"] = const("tool_result")
 
 
 class CallToolResult(MCPModel):
     """
-    The result returned by the server for a {@link CallToolRequesttools/call} request.
+    The result returned by the server for a `CallToolRequest` (`tools/call`) request.
     """
 
     meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
@@ -2983,7 +2983,7 @@ class ElicitRequestFormParamsRequestedSchema(MCPModel):
 
 class GetPromptResult(MCPModel):
     """
-    The result returned by the server for a {@link GetPromptRequestprompts/get} request.
+    The result returned by the server for a `GetPromptRequest` (`prompts/get`) request.
     """
 
     meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
@@ -3239,7 +3239,7 @@ class CreateMessageRequestParams(MCPModel):
 
     Default is `"none"`. The values `"thisServer"` and `"allServers"` are deprecated (SEP-2596): servers SHOULD
     omit this field or use `"none"`, and SHOULD only use the deprecated values if the client declares
-    {@link ClientCapabilities.sampling.context}.
+    `ClientCapabilities.sampling.context`.
     """
     max_tokens: Annotated[StrictInt, Field(alias="maxTokens")]
     """
@@ -3267,19 +3267,19 @@ class CreateMessageRequestParams(MCPModel):
     tool_choice: Annotated[ToolChoice | MISSING, Field(alias="toolChoice")] = MISSING
     """
     Controls how the model uses tools.
-    The client MUST return an error if this field is provided but {@link ClientCapabilities.sampling.tools} is not declared.
+    The client MUST return an error if this field is provided but `ClientCapabilities.sampling.tools` is not declared.
     Default is `{ mode: "auto" }`.
     """
     tools: list[Tool] | MISSING = MISSING
     """
     Tools that the model may use during generation.
-    The client MUST return an error if this field is provided but {@link ClientCapabilities.sampling.tools} is not declared.
+    The client MUST return an error if this field is provided but `ClientCapabilities.sampling.tools` is not declared.
     """
 
 
 class CreateMessageResult(MCPModel):
     """
-    The result returned by the client for a {@link CreateMessageRequestsampling/createMessage} request.
+    The result returned by the client for a `CreateMessageRequest` (`sampling/createMessage`) request.
     The client should inform the user before returning the sampled message, to allow them
     to inspect the response (human in the loop) and decide whether to allow the server to see it.
     """
@@ -3321,7 +3321,7 @@ InputResponse = TypeAliasType(
 InputResponses = TypeAliasType("InputResponses", dict[str, InputResponse])
 """
 A map of client responses to server-initiated requests.
-Keys correspond to the keys in the {@link InputRequests} map;
+Keys correspond to the keys in the `InputRequests` map;
 values are the client's result for each request.
 """
 
@@ -3517,7 +3517,7 @@ GetPromptResultResponseResult = TypeAliasType(
 
 class ReadResourceResultResponse(MCPModel):
     """
-    A successful response from the server for a {@link ReadResourceRequestresources/read} request.
+    A successful response from the server for a `ReadResourceRequest` (`resources/read`) request.
     """
 
     id: RequestId
@@ -3527,7 +3527,7 @@ class ReadResourceResultResponse(MCPModel):
 
 class CallToolResultResponse(MCPModel):
     """
-    A successful response from the server for a {@link CallToolRequesttools/call} request.
+    A successful response from the server for a `CallToolRequest` (`tools/call`) request.
     """
 
     id: RequestId
@@ -3555,7 +3555,7 @@ ClientRequest = TypeAliasType(
 
 class GetPromptResultResponse(MCPModel):
     """
-    A successful response from the server for a {@link GetPromptRequestprompts/get} request.
+    A successful response from the server for a `GetPromptRequest` (`prompts/get`) request.
     """
 
     id: RequestId
