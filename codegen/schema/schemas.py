@@ -34,15 +34,19 @@ def children(node: Any, pointer: str) -> Iterator[tuple[str, str, str | int | No
                 yield pointers.join(pointer, keyword, index), keyword, index, sub
 
 
-def all_subschemas(node: Any, pointer: str = "#") -> Iterator[tuple[str, dict[str, Any]]]:
+def all_subschemas(node: Any, pointer: str = "#", *, revision: str | None = None) -> Iterator[tuple[str, dict[str, Any]]]:
     """Every schema object at or below node (iterative: hostile schemas nest deeply). Each node
-    visited is charged to the run's work budget (a node shared by several parents counts at each)."""
+    visited is charged to the run's work budget (a node shared by several parents counts at each).
+
+    pointer is where node is (a definition: "#/$defs/Tool"; the default "#" only for a whole document), and
+    revision the document it is in when that is not the budget's own (one side of a diff): the
+    budget names the place it ran out at, so that place must be one the input has."""
     stack: list[tuple[str, Any]] = [(pointer, node)]
     while stack:
         here, value = stack.pop()
         if not isinstance(value, dict):
             continue
-        budget.charge(here)
+        budget.charge(here, revision=revision)
         yield here, value
         stack.extend((p, sub) for p, _, _, sub in reversed(list(children(value, here))))
 

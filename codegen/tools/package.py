@@ -162,11 +162,11 @@ def _rebased(schema: Mapping[str, Any], entry: str) -> dict[str, Any]:
     copied: dict[str, Any] = json.loads(json.dumps(schema))
     copied.pop("$schema", None)
     anchors = {
-        node["$anchor"]: base + pointer[1:]
-        for pointer, node in schemas.all_subschemas(copied)
+        node["$anchor"]: pointer
+        for pointer, node in schemas.all_subschemas(copied, base)
         if isinstance(node.get("$anchor"), str)
     }
-    for _, node in schemas.all_subschemas(copied):
+    for _, node in schemas.all_subschemas(copied, base):
         node.pop("$id", None)  # an $id would re-root references; tool schemas are one document each
         ref = node.get("$ref")
         if isinstance(ref, str) and ref.startswith("#"):
