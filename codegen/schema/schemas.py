@@ -67,7 +67,7 @@ Flattened = dict[str, dict[str, Any] | None]
 
 
 def flatten_all_of(
-    node: dict[str, Any], resolve: Callable[[str], Any], memo: Flattened | None = None
+    node: dict[str, Any], resolve: Callable[[str], Any], memo: Flattened | None = None, *, revision: str | None = None
 ) -> dict[str, Any]:
     """node with its `allOf` merged in: properties (later members refine earlier ones), required keys
     and the rest of each member. `$ref` members are resolved with resolve(ref). The engine would
@@ -75,13 +75,16 @@ def flatten_all_of(
 
     Each referenced member is merged once per memo (pass one memo, keyed by reference, to calls
     with the same resolve): a diamond of references costs its size, not the number of its paths.
-    A reference met again while it is being merged (a loop) is left out."""
+    A reference met again while it is being merged (a loop) is left out. revision: the document
+    the references are in, when it is not the budget's own (one side of a diff)."""
     if not isinstance(node.get("allOf"), list):
         return node
-    return _flatten(node, resolve, {} if memo is None else memo, set())
+    return _flatten(node, resolve, {} if memo is None else memo, set(), revision)
 
 
-def _flatten(node: dict[str, Any], resolve: Callable[[str], Any], memo: Flattened, busy: set[str]) -> dict[str, Any]:
+def _flatten(
+    node: dict[str, Any], resolve: Callable[[str], Any], memo: Flattened, busy: set[str], revision: str | None
+) -> dict[str, Any]:
     members = node.get("allOf")
     if not is_array(members):
         return node
@@ -94,14 +97,15 @@ def _flatten(node: dict[str, Any], resolve: Callable[[str], Any], memo: Flattene
             if ref not in memo:
                 busy.add(ref)
                 target = resolve(ref)
-                memo[ref] = _flatten(target, resolve, memo, busy) if is_object(target) else None
+                memo[ref] = _flatten(target, resolve, memo, busy, revision) if is_object(target) else None
                 busy.discard(ref)
             part = memo[ref]
             if part is not None:
-                budget.charge(ref, budget.MERGED_WEIGHT * (1 + len(part) + len(part.get("properties") or ())))
+                units = budget.MERGED_WEIGHT * (1 + len(part) + len(part.get("properties") or ()))
+                budget.charge(ref, units, revision=revision)
                 parts.append(part)
         elif is_object(member):
-            parts.append(_flatten(member, resolve, memo, busy))
+            parts.append(_flatten(member, resolve, memo, busy, revision))
     merged: dict[str, Any] = {}
     properties: dict[str, Any] = {}
     required: list[str] = []
