@@ -53,9 +53,10 @@ class Shape:
         return len(self.keys & other.keys) / len(self.keys | other.keys)
 
 
-def shape_of(schema: Any, pointer: str = "#") -> Shape:
-    """The shape of a schema at pointer (the place its nodes are charged to)."""
-    constants = frozenset(json.dumps(node["const"]) for _, node in schemas.all_subschemas(schema, pointer) if "const" in node)
+def shape_of(schema: Any, pointer: str = "#", revision: str | None = None) -> Shape:
+    """The shape of a schema at pointer in revision (the place its nodes are charged to)."""
+    walk = schemas.all_subschemas(schema, pointer, revision=revision)
+    constants = frozenset(json.dumps(node["const"]) for _, node in walk if "const" in node)
     return Shape(constants, frozenset(_keys(schema)), json.dumps(essential(schema), sort_keys=True))
 
 
@@ -64,10 +65,14 @@ def similarity(a: Any, b: Any) -> float:
 
 
 def find_renames(
-    old_defs: Mapping[str, Any], new_defs: Mapping[str, Any], *, old_label: str | None = None
+    old_defs: Mapping[str, Any],
+    new_defs: Mapping[str, Any],
+    *,
+    old_label: str | None = None,
+    new_label: str | None = None,
 ) -> dict[str, str]:
     """Old name -> new name, for definitions only in old paired with definitions only in new
-    (old_label: the revision errors name, as their pointers are into old).
+    (the labels: the revisions a budget running out names, with a pointer into that one).
 
     Greedy, in the order of the removed names: each takes the most similar added definition not
     yet taken, when that one is similar enough."""
@@ -75,12 +80,12 @@ def find_renames(
     added = sorted(set(new_defs) - set(old_defs))
     if not removed or not added:
         return {}
-    old_shapes = {name: shape_of(old_defs[name], _definition_pointer(name)) for name in removed}
-    new_shapes = {name: shape_of(new_defs[name], _definition_pointer(name)) for name in added}
+    old_shapes = {name: shape_of(old_defs[name], _definition_pointer(name), old_label) for name in removed}
+    new_shapes = {name: shape_of(new_defs[name], _definition_pointer(name), new_label) for name in added}
     nodes = sum(schemas.count_subschemas(old_defs[n]) for n in removed) + sum(
         schemas.count_subschemas(new_defs[n]) for n in added
     )
-    candidates = _Candidates(old_shapes, new_shapes, budget.limit_for(nodes), old_label)
+    candidates = _Candidates(old_shapes, new_shapes, _pairing_limit(nodes), old_label)
     renames: dict[str, str] = {}
     for name in removed:
         best = candidates.best(name, old_shapes[name])
@@ -88,6 +93,11 @@ def find_renames(
             renames[name] = best
             candidates.take(best, new_shapes[best])
     return renames
+
+
+def _pairing_limit(nodes: int) -> int:
+    """The pairing's own budget: what the run's budget allows for the definitions it compares."""
+    return budget.limit_for(nodes)
 
 
 class _Candidates:

@@ -55,9 +55,7 @@ def _loose_keywords(document: Any, node: Mapping[str, Any], member: bool, merged
     """The keywords of node the models leave unchecked; member: node is an `allOf` member, whose
     `required` is checked with the object it is merged into."""
     loose: list[str] = []
-    required = node.get("required")
-    named = {key for key in required if isinstance(key, str)} if is_array(required) else set[str]()
-    if not member and named - _declared(document, node, merged):
+    if not member and _undeclared_required(document, node, merged):
         loose.append("required")
     if node.get("uniqueItems") is True:
         loose.append("uniqueItems")
@@ -75,9 +73,12 @@ def _loose_keywords(document: Any, node: Mapping[str, Any], member: bool, merged
     return loose
 
 
-def _declared(document: Any, node: Mapping[str, Any], merged: schemas.Flattened) -> set[str]:
-    """The property names an object declares, with those its `allOf` members (and their
-    references) merge into it, as the generator merges them."""
+def _undeclared_required(document: Any, node: Mapping[str, Any], merged: schemas.Flattened) -> bool:
+    """Whether the object requires a key it does not declare in `properties`, with what its `allOf`
+    members (and a `$ref` beside its keywords) merge into it, as the generator merges them. A bare
+    `$ref` is its target's class, checked where the target is."""
+    if "required" not in node and "allOf" not in node:
+        return False
 
     def resolve(ref: str) -> Any:
         try:
@@ -89,8 +90,9 @@ def _declared(document: Any, node: Mapping[str, Any], merged: schemas.Flattened)
     if isinstance(node.get("$ref"), str):  # keywords beside a `$ref` apply with its target's
         members.append({"$ref": node["$ref"]})
     flat = schemas.flatten_all_of({**node, "allOf": members}, resolve, merged) if members else node
-    properties = flat.get("properties")
-    return set(properties) if is_object(properties) else set()
+    required, properties = flat.get("required"), flat.get("properties")
+    named = {key for key in required if isinstance(key, str)} if is_array(required) else set[str]()
+    return bool(named - set(properties if is_object(properties) else ()))
 
 
 def docstring_note(found: Mapping[str, list[str]]) -> str:
