@@ -34,6 +34,7 @@ RENAME_SIMILARITY = 0.7
 # The pairing's steps are counted as the run's budget counts nodes visited (~1.4 us each); set
 # operations in C go through about this many keys in that time.
 _KEYS_PER_STEP = 64
+_TIES_PER_STEP = 4  # names compared for a tie (a common prefix, two lengths)
 _THRESHOLD = Fraction(7, 10)  # RENAME_SIMILARITY as an exact fraction, for the prefix lengths
 
 
@@ -139,7 +140,7 @@ class _Candidates:
         if top < RENAME_SIMILARITY:
             return None
         tied = [member for score, number in scored if score == top for member in self._members[number]]
-        self._spend(name, len(tied))
+        self._spend(name, len(tied) // _TIES_PER_STEP)
         return max(tied, key=lambda c: (len(os.path.commonprefix([name, c])), -abs(len(c) - len(name)), c))
 
     def take(self, name: str, shape: Shape) -> None:
