@@ -67,6 +67,7 @@ class GenerateResult:
     drift: tuple[str, ...] = field(default=())  # unified diff lines; empty when in sync (check mode)
     drifted: tuple[str, ...] = field(default=())  # the paths (relative to the root) that differ (check mode)
     cached: bool = False  # nothing was generated: the output already was this run's result
+    warnings: tuple[str, ...] = ()  # lines to show beside the result (`tools`: keywords the models do not enforce)
 
     @property
     def in_sync(self) -> bool:
@@ -405,12 +406,13 @@ def generate_tools(
     else:
         package = models_package
     files = tools.generate_tools_package(listed, models_package=package, limits=limits)
+    warnings = tuple(loose.warning() for loose in tools.loose_keywords(listed))
     # the spec models may not be importable here (generated later, or in the user's source tree):
     # a stand-in lets the import check run the tools package all the same
     root = package.split(".")[0]
     standins = None if _importable(package) else smoke.models_standin(package)
     optional = (root,) if standins is not None and _importable(root) else ()
-    return _finish(
+    finished = _finish(
         output.FileSet(out, files),
         [],
         check,
@@ -420,6 +422,7 @@ def generate_tools(
         standins=standins,
         ignore_bytecode=ignore_bytecode,
     )
+    return replace(finished, warnings=warnings)
 
 
 def _tools_revision(

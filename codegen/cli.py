@@ -627,6 +627,9 @@ def _report(
         _say_block(json_module.dumps(result.as_json(), indent=2))
         return ExitCode.DRIFT if check and result.drift else ExitCode.OK
     say: Callable[[str], None] = _silent if output.quiet else _say
+    if not output.quiet:
+        for warning in result.warnings:
+            _err(warning)
     seconds = progress.seconds if progress is not None else {}
     total = f" in {progress.total:.1f}s" if output.verbose and progress is not None and progress.total else ""
     root = result.fileset.root

@@ -31,16 +31,35 @@ OUTPUT_LIMITS = Limits(max_schema_bytes=1 << 20, max_depth=64, max_definitions=1
 MAX_VALUE_DEPTH = 128  # nesting of the checked value (the validator recurses through it)
 LABEL = "outputSchema"
 
+# A match may start only if twice its estimated cost fits in the time left: the estimate's
+# weights were measured on one machine (patterns.match_cost), and one match cannot be interrupted.
+_MATCH_MARGIN = 2.0
+
+
 @dataclass
 class _Run:
     """One validation: when it must stop, and the patterns it has compiled (each once)."""
 
     deadline: float
+    budget: float
     matchers: dict[str, Callable[[str], bool]] = field(default_factory=dict[str, Callable[[str], bool]])
 
     def check_time(self) -> None:
         if time.monotonic() > self.deadline:
-            raise _OutOfTime
+            raise _OutOfTime(f"validation stopped after {self.budget}s")
+
+    def check_match_time(self, pattern: str, text: str) -> None:
+        """Stop before a match that could outlast the budget: its cost is the string's length in
+        bytes times the pattern's worst cost per byte, and pydantic-core cannot be interrupted."""
+        self.check_time()
+        per_byte = patterns.match_cost(pattern)
+        size = len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
+        seconds = per_byte * size / 1e9 if isinstance(per_byte, int) else math.inf
+        if seconds * _MATCH_MARGIN > self.deadline - time.monotonic():
+            raise _OutOfTime(
+                f"validation stopped: matching a string of {size:,} bytes against {pattern!r:.80} may "
+                f"take {seconds:.2g}s, more than is left of the {self.budget}s budget"
+            )
 
     def matcher(self, pattern: str) -> Callable[[str], bool]:
         found = self.matchers.get(pattern)
@@ -53,7 +72,7 @@ _run: contextvars.ContextVar[_Run] = contextvars.ContextVar("output_validation")
 
 
 class _OutOfTime(Exception):
-    pass
+    """The budget ran out, or would run out during the next match; the message says which."""
 
 
 @dataclass(frozen=True)
@@ -109,13 +128,13 @@ def _validate(validator_class: Any, schema: dict[str, Any], value: object, budge
 
     registry: referencing.Registry[Any] = referencing.Registry(retrieve=refuse)  # type: ignore[call-arg]
     validator = validator_class(schema, registry=registry)
-    token = _run.set(_Run(time.monotonic() + budget))
+    token = _run.set(_Run(time.monotonic() + budget, budget))
     problems: list[OutputProblem] = []
     try:
         for error in validator.iter_errors(value):
             problems.append(OutputProblem("/" + "/".join(str(p) for p in error.absolute_path), error.message))
-    except _OutOfTime:
-        problems.append(OutputProblem("", f"validation stopped after {budget}s"))
+    except _OutOfTime as stopped:
+        problems.append(OutputProblem("", str(stopped)))
     except RecursionError:
         problems.append(OutputProblem("", "the value is too deeply nested to validate against this schema"))
     except referencing.exceptions.Unresolvable as exc:  # jsonschema's wrapper of it is a subclass
@@ -141,15 +160,17 @@ def _check_patterns(document: dict[str, Any]) -> None:
             uses_pattern_properties = True
             found += [(pointer + "/patternProperties", key) for key in node["patternProperties"]]
         for where, pattern in found:
-            problem = tally.add(pattern) if isinstance(pattern, str) else "not a string"
-            problem = problem or pattern_problem(pattern)
+            costly = tally.add(pattern) if isinstance(pattern, str) else "not a string"
+            problem = costly or pattern_problem(pattern)
             if problem is not None:
                 raise fail(
                     "MCG713",
                     f"pattern {pattern!r} is refused: {problem}",
                     revision=LABEL,
                     pointer=where,
-                    hint="patterns are matched in linear time: no look-around, no backreferences",
+                    hint="counted repetitions of classes compile and match slowly; bound lengths with maxLength"
+                    if costly
+                    else "patterns are matched in linear time: no look-around, no backreferences",
                 )
     if uses_pattern_properties and any("unevaluatedProperties" in n for _, n in schemas.all_subschemas(document)):
         raise fail(
@@ -219,8 +240,10 @@ def _compile(pattern: str) -> Callable[[str], bool]:
 
 def _matches(pattern: str, text: str) -> bool:
     """Whether pattern finds a match in text; a text Rust cannot read (a lone surrogate) matches nothing."""
+    run = _run.get()
+    run.check_match_time(pattern, text)
     try:
-        return _run.get().matcher(pattern)(text)
+        return run.matcher(pattern)(text)
     except UnicodeError:
         return False
 

@@ -51,7 +51,7 @@ def diff_sides(old: Side, new: Side, *, descriptions: bool = False, python_api: 
 
 
 def _compare(old: Side, new: Side, *, descriptions: bool, python_api: bool) -> Report:
-    renames = find_renames(old.defs, new.defs)
+    renames = find_renames(old.defs, new.defs, old_label=old.label, new_label=new.label)
     old_dir, new_dir = directions(old), directions(new)
     walker = Walker(
         old, new, renames, descriptions=descriptions, envelopes=(enveloped_messages(old), enveloped_messages(new))

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from codegen.analysis import ir
-from codegen.schema import schemas
+from codegen.schema import pointers, schemas
 from codegen.diff.source import Side, definition_of
 from codegen.schema.jsontypes import is_array, is_object
 CLIENT = "client"
@@ -63,7 +63,7 @@ def references(side: Side) -> dict[str, frozenset[str]]:
     for name, node in side.defs.items():
         targets = {
             definition_of(sub["$ref"])
-            for _, sub in schemas.all_subschemas(node)
+            for _, sub in schemas.all_subschemas(node, pointers.join("#", "$defs", name), revision=side.label)
             if isinstance(sub.get("$ref"), str)
         }
         graph[name] = frozenset(t for t in targets if t is not None and t in side.defs)

@@ -25,6 +25,7 @@ from codegen.analysis.naming import NUMBER, base_name
 from codegen.diff.direction import SIDES, Directions, receivers_of
 from codegen.diff.report import BREAKING, COMPATIBLE, PYTHON, Change
 from codegen.diff.source import Side
+from codegen.schema import budget, schemas
 _STRICT = {"StrictStr": "str", "StrictInt": "int", "StrictFloat": "float", "StrictBool": "bool", "StrictBytes": "bytes"}
 _CACHE: dict[tuple[str, str], dict[str, PyType]] = {}
 
@@ -54,7 +55,10 @@ def module_api(side: Side) -> dict[str, PyType]:
     key = (side.label, side.sha256)
     if key not in _CACHE:
         from codegen.emit.pipeline import build_models
-        text, _ = build_models(side.doc, side.revision, f"# mcp-codegen diff: {side.label}")
+
+        # a budget of its own, as `generate` gives a revision: what runs out names this side
+        with budget.scope(schemas.count_subschemas(side.doc.document), side.label):
+            text, _ = build_models(side.doc, side.revision, f"# mcp-codegen diff: {side.label}")
         _CACHE[key] = read_module(text)
     return _CACHE[key]
 

@@ -55,6 +55,8 @@ class Comparer:
 
     same_definition: Callable[[str, str], bool]
     lenient: bool = True
+    # (revision, pointer) the work is charged to outside any reference: the definition compared
+    origin: tuple[str | None, str] = (None, "#")
     _assumed: set[tuple[str, str]] = field(default_factory=set[tuple[str, str]])
     # Answers through references, kept when they hold whatever was assumed: a pair reached again by
     # another path (a diamond of references) is answered once, not once per path.
@@ -64,7 +66,7 @@ class Comparer:
     _keys: dict[int, tuple[Any, str]] = field(default_factory=dict[int, tuple[Any, str]])
 
     def covers(self, a: Node, b: Node) -> bool:
-        side, where = self._where[-1] if self._where else (None, "#")
+        side, where = self._where[-1] if self._where else self.origin
         budget.charge(where, revision=side)
         a_schema, b_schema = _normal(a.schema), _normal(b.schema)
         if b_schema is False:
@@ -180,7 +182,7 @@ class Comparer:
 
 def relation(comparer: Comparer, old: Node, new: Node) -> str:
     """How what new accepts relates to what old accepts."""
-    strict = Comparer(comparer.same_definition, lenient=False)
+    strict = Comparer(comparer.same_definition, lenient=False, origin=comparer.origin)
     if strict.covers(new, old) and strict.covers(old, new):
         return EQUIVALENT
     wider, narrower = comparer.covers(new, old), comparer.covers(old, new)

@@ -146,11 +146,14 @@ def _environment(*, html: bool) -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
-        finalize=_finalize,  # every {{ value }}: no control character, bidi override, ... gets through
+        # every {{ value }} escaped for the terminal (no control character, bidi override, line
+        # break, ... gets through) and, in Markdown, for Markdown: the one place values are escaped
+        finalize=_finalize_html if html else _finalize_markdown,
     )
     # jinja2 leaves the filter table's type to inference from its built-in filters
     filters = cast("dict[str, Callable[..., Any]]", environment.filters)
-    filters["cell"] = _markdown_cell
+    filters["code"] = markdown_code
+    filters["full_where"] = _full_where
     filters["sides"] = sides_of
     filters["where"] = _where
     filters["few"] = _few
@@ -159,21 +162,65 @@ def _environment(*, html: bool) -> jinja2.Environment:
     return environment
 
 
-def _finalize(value: Any) -> Any:
-    """What a template prints, escaped like every text mcp-codegen prints (line breaks kept:
-    a macro's output is a block of lines); HTML already escaped stays Markup."""
+def _finalize_html(value: Any) -> Any:
+    """What the HTML template prints, escaped like every text mcp-codegen prints: a value on one
+    line (then HTML-escaped by autoescape); a block the template built (a macro's output, Markup)
+    keeps its line breaks."""
     import markupsafe
 
     if isinstance(value, markupsafe.Markup):
         return markupsafe.Markup(printable(str(value), keep="\n\t"))
-    if isinstance(value, str):
-        return printable(value, keep="\n\t")
-    return value
+    return value if _is_number(value) else printable(str(value))
 
 
-def _markdown_cell(value: Any) -> str:
-    """Text safe inside a Markdown table cell."""
-    return " ".join(str(value).split()).replace("\\", "\\\\").replace("|", "\\|")
+def _finalize_markdown(value: Any) -> Any:
+    """What the Markdown template prints: a value as Markdown text showing exactly it (escaped);
+    Markup is Markdown this module built (a code span), printed as it is."""
+    import markupsafe
+
+    if isinstance(value, markupsafe.Markup):
+        return markupsafe.Markup(printable(str(value)))
+    return value if _is_number(value) else markdown_text(value)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+# Characters that open or close an inline construct wherever they stand in a line: a code span,
+# emphasis, a link or image, raw HTML or an HTML comment, an entity, strikethrough, math, a table
+# cell, an escape (and `#`, which closes a heading). Backslash-escaped, each is shown as itself.
+# Block constructs (`>`, `-`, `1.`, `===`) need a line of their own, which an escaped value never
+# starts: printable() leaves it no line break.
+_MARKDOWN_ACTIVE = frozenset("\\`*_[]<>&|~$#")
+
+
+def markdown_text(value: Any) -> str:
+    """value as Markdown inline text: one line (printable()), every active character escaped, so
+    it can neither end the construct it stands in (a table cell, a list item, a heading) nor open
+    one, and a table row keeps its columns."""
+    return "".join(f"\\{c}" if c in _MARKDOWN_ACTIVE else c for c in printable(str(value)))
+
+
+def markdown_code(value: Any) -> Any:
+    """value as a Markdown code span no character of it can close early: fenced by one backtick
+    more than its longest run of them (padded with a space where it starts or ends with a
+    backtick or a space, which the fence strips). A value holding `|` is escaped text instead: in
+    a table cell the pipe would need a backslash, which a code span shows. Markup: Markdown already."""
+    import markupsafe
+
+    text = printable(str(value))
+    if "|" in text:
+        return markupsafe.Markup(markdown_text(text))
+    if not text:
+        return markupsafe.Markup("` `")
+    fence = "`" * (1 + max((len(run) for run in re.findall("`+", text)), default=0))
+    pad = " " if text.strip(" ") and (text[0] in "` " or text[-1] in "` ") else ""
+    return markupsafe.Markup(f"{fence}{pad}{text}{pad}{fence}")
+
+
+def _full_where(change: Change) -> str:
+    return change.where
 
 
 def _where(change: Change) -> str:

@@ -40,7 +40,7 @@ class Side:
 
     def flat(self, schema: dict[str, Any]) -> dict[str, Any]:
         """schema with its `allOf` merged in."""
-        return schemas.flatten_all_of(schema, self.resolve, self.flattened)
+        return schemas.flatten_all_of(schema, self.resolve, self.flattened, revision=self.label)
 
     @cached_property
     def entities(self) -> dict[str, ir.Entity]:

@@ -10,7 +10,8 @@ report lists what a definition's users see: its own members.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -18,6 +19,7 @@ from .relation import (
     ANNOTATIONS, CHANGED, COMPATIBLE, EQUIVALENT, NARROWED, WIDENED, Comparer, Node, essential, relation, types_of,
 )  # fmt: skip
 from codegen.diff.source import Side, definition_of
+from codegen.schema import pointers
 from codegen.schema.jsontypes import is_array, is_object
 _STRUCTURAL = frozenset({"properties", "required", "additionalProperties", "items", "anyOf", "oneOf", "allOf", "$ref"})
 _TEXT = ("description", "title")
@@ -56,7 +58,19 @@ class Walker:
     def definition(self, old_name: str, new_name: str) -> list[Found]:
         old_def = self._wire_message(self.old, old_name, self.envelopes[0])
         new_def = self._wire_message(self.new, new_name, self.envelopes[1])
-        return self._fold(old_def, new_def, list(self._walk(old_def, new_def, ())))
+        with self.at(old_name):
+            return self._fold(old_def, new_def, list(self._walk(old_def, new_def, ())))
+
+    @contextmanager
+    def at(self, old_name: str) -> Generator[None, None, None]:
+        """Comparisons in the block charge their work to this definition (of the old revision),
+        so a budget running out there names a place that exists."""
+        saved = self.comparer.origin
+        self.comparer.origin = (self.old.label, pointers.join("#", "$defs", old_name))
+        try:
+            yield
+        finally:
+            self.comparer.origin = saved
 
     @staticmethod
     def _wire_message(side: Side, name: str, envelopes: dict[str, str]) -> Any:

@@ -116,7 +116,8 @@ def capability_entries(walker: Walker) -> list[CapabilityEntry]:
         for path in sorted(set(old) & set(new), key=lambda p: -p.count(".")):
             if any(t.startswith(path + ".") for t in touched):
                 continue  # reported through what changed below it
-            rel = walker.relation(old[path], new[path])
+            with walker.at(name):
+                rel = walker.relation(old[path], new[path])
             if rel != EQUIVALENT:
                 entries.append(CapabilityEntry(side, path, "changed", rel))
                 touched.add(path)

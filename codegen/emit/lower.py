@@ -165,13 +165,16 @@ def _break_alias_cycles(defs: dict[str, Any], alias_names: set[str]) -> None:
     def alias_refs(name: str) -> set[str]:
         return {
             ref[len(prefix) :]
-            for _, node in schemas.all_subschemas(defs[name])
+            for _, node in schemas.all_subschemas(defs[name], prefix + pointers.escape(name))
             if isinstance(ref := node.get("$ref"), str) and ref.startswith(prefix) and ref[len(prefix) :] in alias_names
         }
 
     edges = {name: alias_refs(name) for name in sorted(alias_names)}
     references = Counter(
-        ref for schema in defs.values() for _, node in schemas.all_subschemas(schema) if isinstance(ref := node.get("$ref"), str)
+        ref
+        for name, schema in defs.items()
+        for _, node in schemas.all_subschemas(schema, prefix + pointers.escape(name))
+        if isinstance(ref := node.get("$ref"), str)
     )
     uses = {name: references[prefix + name] for name in alias_names}
     for ring in _strongly_connected(edges):
@@ -179,15 +182,17 @@ def _break_alias_cycles(defs: dict[str, Any], alias_names: set[str]) -> None:
             continue
         # Inlining terminates only if the others form no ring without the keeper: try keepers in order.
         for keeper in sorted(ring, key=lambda n: (n not in edges[n], -uses[n], n)):
-            inlined = _inline_ring(copy.deepcopy(defs[keeper]), defs, {prefix + n for n in ring if n != keeper}, prefix)
+            inlined = _inline_ring(keeper, defs, {prefix + n for n in ring if n != keeper}, prefix)
             if inlined is not None:
                 defs[keeper] = inlined
                 break
 
 
-def _inline_ring(schema: dict[str, Any], defs: dict[str, Any], others: set[str], prefix: str) -> dict[str, Any] | None:
+def _inline_ring(keeper: str, defs: dict[str, Any], others: set[str], prefix: str) -> dict[str, Any] | None:
+    """A copy of the keeper's schema with the others' references inlined, or None if that never ends."""
+    schema: dict[str, Any] = copy.deepcopy(defs[keeper])
     for _ in range(len(others) + 1):
-        sites = [node for _, node in schemas.all_subschemas(schema) if node.get("$ref") in others]
+        sites = [node for _, node in schemas.all_subschemas(schema, prefix + pointers.escape(keeper)) if node.get("$ref") in others]
         if not sites:
             return schema
         for node in sites:

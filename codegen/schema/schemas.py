@@ -34,15 +34,19 @@ def children(node: Any, pointer: str) -> Iterator[tuple[str, str, str | int | No
                 yield pointers.join(pointer, keyword, index), keyword, index, sub
 
 
-def all_subschemas(node: Any, pointer: str = "#") -> Iterator[tuple[str, dict[str, Any]]]:
+def all_subschemas(node: Any, pointer: str = "#", *, revision: str | None = None) -> Iterator[tuple[str, dict[str, Any]]]:
     """Every schema object at or below node (iterative: hostile schemas nest deeply). Each node
-    visited is charged to the run's work budget (a node shared by several parents counts at each)."""
+    visited is charged to the run's work budget (a node shared by several parents counts at each).
+
+    pointer is where node is (a definition: "#/$defs/Tool"; the default "#" only for a whole document), and
+    revision the document it is in when that is not the budget's own (one side of a diff): the
+    budget names the place it ran out at, so that place must be one the input has."""
     stack: list[tuple[str, Any]] = [(pointer, node)]
     while stack:
         here, value = stack.pop()
         if not isinstance(value, dict):
             continue
-        budget.charge(here)
+        budget.charge(here, revision=revision)
         yield here, value
         stack.extend((p, sub) for p, _, _, sub in reversed(list(children(value, here))))
 
@@ -63,7 +67,7 @@ Flattened = dict[str, dict[str, Any] | None]
 
 
 def flatten_all_of(
-    node: dict[str, Any], resolve: Callable[[str], Any], memo: Flattened | None = None
+    node: dict[str, Any], resolve: Callable[[str], Any], memo: Flattened | None = None, *, revision: str | None = None
 ) -> dict[str, Any]:
     """node with its `allOf` merged in: properties (later members refine earlier ones), required keys
     and the rest of each member. `$ref` members are resolved with resolve(ref). The engine would
@@ -71,13 +75,16 @@ def flatten_all_of(
 
     Each referenced member is merged once per memo (pass one memo, keyed by reference, to calls
     with the same resolve): a diamond of references costs its size, not the number of its paths.
-    A reference met again while it is being merged (a loop) is left out."""
+    A reference met again while it is being merged (a loop) is left out. revision: the document
+    the references are in, when it is not the budget's own (one side of a diff)."""
     if not isinstance(node.get("allOf"), list):
         return node
-    return _flatten(node, resolve, {} if memo is None else memo, set())
+    return _flatten(node, resolve, {} if memo is None else memo, set(), revision)
 
 
-def _flatten(node: dict[str, Any], resolve: Callable[[str], Any], memo: Flattened, busy: set[str]) -> dict[str, Any]:
+def _flatten(
+    node: dict[str, Any], resolve: Callable[[str], Any], memo: Flattened, busy: set[str], revision: str | None
+) -> dict[str, Any]:
     members = node.get("allOf")
     if not is_array(members):
         return node
@@ -90,14 +97,15 @@ def _flatten(node: dict[str, Any], resolve: Callable[[str], Any], memo: Flattene
             if ref not in memo:
                 busy.add(ref)
                 target = resolve(ref)
-                memo[ref] = _flatten(target, resolve, memo, busy) if is_object(target) else None
+                memo[ref] = _flatten(target, resolve, memo, busy, revision) if is_object(target) else None
                 busy.discard(ref)
             part = memo[ref]
             if part is not None:
-                budget.charge(ref, budget.MERGED_WEIGHT * (1 + len(part) + len(part.get("properties") or ())))
+                units = budget.MERGED_WEIGHT * (1 + len(part) + len(part.get("properties") or ()))
+                budget.charge(ref, units, revision=revision)
                 parts.append(part)
         elif is_object(member):
-            parts.append(_flatten(member, resolve, memo, busy))
+            parts.append(_flatten(member, resolve, memo, busy, revision))
     merged: dict[str, Any] = {}
     properties: dict[str, Any] = {}
     required: list[str] = []

@@ -222,8 +222,8 @@ def _check_pattern(pattern: str, pointer: str, revision: str, tally: patterns.Ta
             f"pattern {_describe(pattern)} is refused: {costly}",
             revision=revision,
             pointer=pointer,
-            hint="counted repetitions of Unicode classes (`\\w{190}`) compile into huge automata; "
-            "write the pattern shorter, or check it in your own code",
+            hint="counted repetitions of classes (`\\w{190}`, `.{2000}`) compile and match slowly; "
+            "bound lengths with maxLength, or check it in your own code",
         )
     problem = pattern_problem(pattern)
     if problem is not None:

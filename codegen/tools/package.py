@@ -30,6 +30,7 @@ from codegen.emit.format import format_files
 from codegen.limits import Limits
 from codegen.emit.pipeline import build_models
 from codegen.emit.stamp import header
+from codegen.emit.unenforced import docstring_note, unenforced
 from codegen.tools import relay as _relay
 from codegen.schema.jsontypes import is_array, is_object
 
@@ -140,10 +141,10 @@ def tools_document(tools: Sequence[Mapping[str, Any]]) -> tuple[dict[str, Any], 
     types: list[ToolTypes] = []
     for tool in sorted(tools, key=lambda t: by_stem[t["name"]]):
         stem = by_stem[tool["name"]]
-        defs[stem + "Input"] = _rebased(tool["inputSchema"], stem + "Input")
+        defs[stem + "Input"] = _noted(_rebased(tool["inputSchema"], stem + "Input"), tool["inputSchema"])
         output = tool.get("outputSchema")
         if output is not None:
-            defs[stem + "Output"] = _rebased(output, stem + "Output") if is_object(output) else output
+            defs[stem + "Output"] = _noted(_rebased(output, stem + "Output"), output) if is_object(output) else output
         types.append(
             ToolTypes(
                 name=tool["name"],
@@ -156,17 +157,61 @@ def tools_document(tools: Sequence[Mapping[str, Any]]) -> tuple[dict[str, Any], 
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": defs}, types
 
 
+@dataclass(frozen=True)
+class Loose:
+    """A keyword of a tool's schema its generated model does not enforce (emit/unenforced.py)."""
+
+    tool: str
+    model: str  # the class: GetSumInput
+    keyword: str
+    pointers: tuple[str, ...]  # into the tools/list result
+
+    def warning(self) -> str:
+        where = ", ".join(self.pointers[:3]) + (f" and {len(self.pointers) - 3} more" if len(self.pointers) > 3 else "")
+        return (
+            f"warning: tool {self.tool!r}: {self.model} does not enforce {self.keyword} (at {where}); "
+            "check_output or jsonschema checks it"
+        )
+
+
+def loose_keywords(tools: Sequence[Mapping[str, Any]]) -> list[Loose]:
+    """Per tool and keyword, what its generated models accept that its schemas refuse."""
+    by_stem = stems(tools)
+    found: list[Loose] = []
+    for index, tool in enumerate(tools):
+        for key, suffix in (("inputSchema", "Input"), ("outputSchema", "Output")):
+            schema = tool.get(key)
+            if not is_object(schema):
+                continue
+            for keyword, where in unenforced(schema).items():
+                base = f"#/tools/{index}/{key}"
+                pointers_in_list = tuple(base + pointer[1:] for pointer in where)
+                found.append(Loose(tool["name"], by_stem[tool["name"]] + suffix, keyword, pointers_in_list))
+    return found
+
+
+def _noted(rebased: dict[str, Any], schema: Mapping[str, Any]) -> dict[str, Any]:
+    """rebased with a paragraph in its description (the class docstring) naming the keywords of
+    schema its model does not enforce."""
+    found = unenforced(schema)
+    if not found:
+        return rebased
+    description = rebased.get("description")
+    own = f"{description}\n\n" if isinstance(description, str) and description.strip() else ""
+    return {**rebased, "description": own + docstring_note(found)}
+
+
 def _rebased(schema: Mapping[str, Any], entry: str) -> dict[str, Any]:
     """A copy of one tool's schema whose own references (`#...`, `#anchor`) point into its `$defs` entry."""
     base = pointers.join("#", "$defs", entry)
     copied: dict[str, Any] = json.loads(json.dumps(schema))
     copied.pop("$schema", None)
     anchors = {
-        node["$anchor"]: base + pointer[1:]
-        for pointer, node in schemas.all_subschemas(copied)
+        node["$anchor"]: pointer
+        for pointer, node in schemas.all_subschemas(copied, base)
         if isinstance(node.get("$anchor"), str)
     }
-    for _, node in schemas.all_subschemas(copied):
+    for _, node in schemas.all_subschemas(copied, base):
         node.pop("$id", None)  # an $id would re-root references; tool schemas are one document each
         ref = node.get("$ref")
         if isinstance(ref, str) and ref.startswith("#"):
