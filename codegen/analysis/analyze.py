@@ -10,7 +10,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from codegen.analysis import discriminate, ir, methods, naming
+from codegen.analysis import absence, discriminate, ir, methods, naming
 from codegen.schema import pointers, schemas
 from codegen.errors import fail
 from codegen.schema.load import DEFS, SchemaDoc
@@ -79,6 +79,7 @@ def analyze(doc: SchemaDoc, *, package: str, sha256: str, options: ir.Options | 
     tables = methods.method_tables(doc, tuple(entities))
     if methods.has_message_tables(tables, entities):
         entities = _exported_beside_messages(entities, doc.revision)
+    entities = _without_contradicted_absence(entities)
     return ir.Revision(
         revision=doc.revision,
         package=package,
@@ -376,12 +377,43 @@ def _with_fields(entity: ir.Entity, node: Mapping[str, Any], revision: str, styl
             )
         taken[python] = wire
         choices = _string_choices(schemas_by_wire[wire])
+        absent = absence.stated(wire, schemas_by_wire[wire]) if properties[wire] and not constants[wire] else None
         fields.append(
             ir.Field(
-                wire_name=wire, python_name=python, required=properties[wire], constant=constants[wire], choices=choices
+                wire_name=wire,
+                python_name=python,
+                required=properties[wire],
+                constant=constants[wire],
+                choices=choices,
+                absent_means=absent,
             )
         )
     return replace(entity, fields=tuple(fields))
+
+
+def _without_contradicted_absence(entities: list[ir.Entity]) -> list[ir.Entity]:
+    """No stated absence value for a class that a union tells apart by another value of that
+    property (InputRequiredResult is `resultType = "input_required"`: building one must not say
+    "complete")."""
+    pinned: dict[str, dict[str, set[object]]] = {}  # arm pointer -> property -> the values rules pin it to
+    for entity in entities:
+        for rule in entity.dispatch.rules if entity.dispatch else ():
+            for predicate in rule.predicates:
+                if predicate.op == "eq" and len(predicate.path) == 1:
+                    pinned.setdefault(rule.arm, {}).setdefault(predicate.path[0], set()).update(predicate.values)
+
+    def contradicted(entity: ir.Entity, field: ir.Field) -> bool:
+        values = pinned.get(entity.pointer, {}).get(field.wire_name)
+        return values is not None and field.absent_means not in values
+
+    kept: list[ir.Entity] = []
+    for entity in entities:
+        fields = tuple(
+            replace(f, absent_means=None) if f.absent_means is not None and contradicted(entity, f) else f
+            for f in entity.fields
+        )
+        kept.append(replace(entity, fields=fields) if fields != entity.fields else entity)
+    return kept
 
 
 def _single_value(node: Any) -> tuple[str | int | bool, ...]:

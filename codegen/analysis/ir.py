@@ -27,6 +27,9 @@ class Field:
     # The strings an `enum` (or `const`) property allows, in schema order: what a form may choose
     # (StringSchema `format`, NumberSchema `type`). Empty when the property is not a string enum.
     choices: tuple[str, ...] = ()
+    # What the spec says an absence of this required property means (analysis/absence.py): built in
+    # Python without it, the model fills it in; read from the wire, it must be there.
+    absent_means: str | None = None
 
 
 @dataclass(frozen=True)

@@ -54,8 +54,13 @@ def engine_options(revision: ir.Revision, header: str) -> dict[str, Any]:
         if revision.options.extra_keys == "sieve" and entity.open and not entity.closed:
             template_data[entity.pointer_in_engine_input]["keeps_extra"] = True
         constants = {f.python_name: constant_default(f.constant[0]) for f in entity.fields if f.constant}
+        # what the spec says an absent property means: filled in when built, required when read
+        absent = {f.wire_name: f.absent_means for f in entity.fields if f.absent_means is not None}
+        constants |= {f.python_name: constant_default(f.absent_means) for f in entity.fields if f.absent_means is not None}
         if constants:
             template_data[entity.pointer_in_engine_input]["constants"] = constants
+        if absent:
+            template_data[entity.pointer_in_engine_input]["absent_means"] = json.dumps(absent, sort_keys=True)
     if any(entity.dispatch is not None for entity in revision.entities):
         additional_imports += [
             "typing.Annotated",
@@ -67,7 +72,7 @@ def engine_options(revision: ir.Revision, header: str) -> dict[str, Any]:
         import_overrides[STRUCTURAL] = f".{STRUCTURAL_MODULE}"
     if revision.options.extra_keys == "sieve" and any(e.open for e in revision.entities):
         additional_imports.append("pydantic.ConfigDict")
-    if any(field.constant for entity in revision.entities for field in entity.fields):
+    if any(field.constant or field.absent_means for entity in revision.entities for field in entity.fields):
         additional_imports.append(f"{BASE_MODULE}.{CONSTANT_DEFAULT}")
         import_overrides[CONSTANT_DEFAULT] = f".{BASE_MODULE}"
     imports: dict[str, Any] = {}

@@ -1951,6 +1951,8 @@ class CacheableResult(MCPModel):
     This definition exists in revisions 2026-07-28, draft.
     """
 
+    # what the spec says an absent property means: filled in when built, required when read
+    __mcp_absent_means__ = {"resultType": "complete"}
     meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
     cache_scope: Annotated[Literal["private", "public"], Field(alias="cacheScope")]
     """
@@ -1965,7 +1967,7 @@ class CacheableResult(MCPModel):
       authorization contexts (e.g., a different access token requires a
       different cache).
     """
-    result_type: Annotated[StrictStr, Field(alias="resultType")]
+    result_type: Annotated[StrictStr, Field(alias="resultType")] = const("complete")
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -2926,8 +2928,10 @@ class SubscriptionsListenResult(MCPModel):
     This definition exists in revisions 2026-07-28, draft.
     """
 
+    # what the spec says an absent property means: filled in when built, required when read
+    __mcp_absent_means__ = {"resultType": "complete"}
     meta: Annotated[SubscriptionsListenResultMetaObject, Field(alias="_meta")]
-    result_type: Annotated[StrictStr, Field(alias="resultType")]
+    result_type: Annotated[StrictStr, Field(alias="resultType")] = const("complete")
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -4422,6 +4426,8 @@ class DiscoverResult(MCPModel):
     This definition exists in revisions 2026-07-28, draft.
     """
 
+    # what the spec says an absent property means: filled in when built, required when read
+    __mcp_absent_means__ = {"resultType": "complete"}
     meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
     cache_scope: Annotated[Literal["private", "public"], Field(alias="cacheScope")]
     """
@@ -4449,7 +4455,7 @@ class DiscoverResult(MCPModel):
     focus on information that helps the model use the server effectively
     and should not duplicate information already in tool descriptions.
     """
-    result_type: Annotated[StrictStr, Field(alias="resultType")]
+    result_type: Annotated[StrictStr, Field(alias="resultType")] = const("complete")
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.

@@ -1246,6 +1246,8 @@ class CacheableResult(MCPModel):
     A result that supports a time-to-live (TTL) hint for client-side caching.
     """
 
+    # what the spec says an absent property means: filled in when built, required when read
+    __mcp_absent_means__ = {"resultType": "complete"}
     meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
     cache_scope: Annotated[Literal["private", "public"], Field(alias="cacheScope")]
     """
@@ -1260,7 +1262,7 @@ class CacheableResult(MCPModel):
       authorization contexts (e.g., a different access token requires a
       different cache).
     """
-    result_type: Annotated[StrictStr, Field(alias="resultType")]
+    result_type: Annotated[StrictStr, Field(alias="resultType")] = const("complete")
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -1294,9 +1296,11 @@ class CompleteResult(MCPModel):
     The result returned by the server for a `CompleteRequest` (`completion/complete`) request.
     """
 
+    # what the spec says an absent property means: filled in when built, required when read
+    __mcp_absent_means__ = {"resultType": "complete"}
     meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
     completion: CompleteResultCompletion
-    result_type: Annotated[StrictStr, Field(alias="resultType")]
+    result_type: Annotated[StrictStr, Field(alias="resultType")] = const("complete")
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -1436,13 +1440,15 @@ class NotificationParams(MCPModel):
 
 
 class PaginatedResult(MCPModel):
+    # what the spec says an absent property means: filled in when built, required when read
+    __mcp_absent_means__ = {"resultType": "complete"}
     meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
     next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
     """
     An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
-    result_type: Annotated[StrictStr, Field(alias="resultType")]
+    result_type: Annotated[StrictStr, Field(alias="resultType")] = const("complete")
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -1740,8 +1746,10 @@ class Result(MCPModel):
     Common result fields.
     """
 
+    # what the spec says an absent property means: filled in when built, required when read
+    __mcp_absent_means__ = {"resultType": "complete"}
     meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
-    result_type: Annotated[StrictStr, Field(alias="resultType")]
+    result_type: Annotated[StrictStr, Field(alias="resultType")] = const("complete")
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -1817,8 +1825,10 @@ class SubscriptionsListenResult(MCPModel):
     close carries no response. The result body is otherwise empty.
     """
 
+    # what the spec says an absent property means: filled in when built, required when read
+    __mcp_absent_means__ = {"resultType": "complete"}
     meta: Annotated[SubscriptionsListenResultMetaObject, Field(alias="_meta")]
-    result_type: Annotated[StrictStr, Field(alias="resultType")]
+    result_type: Annotated[StrictStr, Field(alias="resultType")] = const("complete")
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -2086,6 +2096,8 @@ class DiscoverResult(MCPModel):
     The result returned by the server for a `DiscoverRequest` (`server/discover`) request.
     """
 
+    # what the spec says an absent property means: filled in when built, required when read
+    __mcp_absent_means__ = {"resultType": "complete"}
     meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
     cache_scope: Annotated[Literal["private", "public"], Field(alias="cacheScope")]
     """
@@ -2113,7 +2125,7 @@ class DiscoverResult(MCPModel):
     focus on information that helps the model use the server effectively
     and should not duplicate information already in tool descriptions.
     """
-    result_type: Annotated[StrictStr, Field(alias="resultType")]
+    result_type: Annotated[StrictStr, Field(alias="resultType")] = const("complete")
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -2186,6 +2198,8 @@ class ListPromptsResult(MCPModel):
     The result returned by the server for a `ListPromptsRequest` (`prompts/list`) request.
     """
 
+    # what the spec says an absent property means: filled in when built, required when read
+    __mcp_absent_means__ = {"resultType": "complete"}
     meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
     cache_scope: Annotated[Literal["private", "public"], Field(alias="cacheScope")]
     """
@@ -2206,7 +2220,7 @@ class ListPromptsResult(MCPModel):
     If present, there may be more results available.
     """
     prompts: list[Prompt]
-    result_type: Annotated[StrictStr, Field(alias="resultType")]
+    result_type: Annotated[StrictStr, Field(alias="resultType")] = const("complete")
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -2244,6 +2258,8 @@ class ListResourceTemplatesResult(MCPModel):
     The result returned by the server for a `ListResourceTemplatesRequest` (`resources/templates/list`) request.
     """
 
+    # what the spec says an absent property means: filled in when built, required when read
+    __mcp_absent_means__ = {"resultType": "complete"}
     meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
     cache_scope: Annotated[Literal["private", "public"], Field(alias="cacheScope")]
     """
@@ -2264,7 +2280,7 @@ class ListResourceTemplatesResult(MCPModel):
     If present, there may be more results available.
     """
     resource_templates: Annotated[list[ResourceTemplate], Field(alias="resourceTemplates")]
-    result_type: Annotated[StrictStr, Field(alias="resultType")]
+    result_type: Annotated[StrictStr, Field(alias="resultType")] = const("complete")
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -2302,6 +2318,8 @@ class ListResourcesResult(MCPModel):
     The result returned by the server for a `ListResourcesRequest` (`resources/list`) request.
     """
 
+    # what the spec says an absent property means: filled in when built, required when read
+    __mcp_absent_means__ = {"resultType": "complete"}
     meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
     cache_scope: Annotated[Literal["private", "public"], Field(alias="cacheScope")]
     """
@@ -2322,7 +2340,7 @@ class ListResourcesResult(MCPModel):
     If present, there may be more results available.
     """
     resources: list[Resource]
-    result_type: Annotated[StrictStr, Field(alias="resultType")]
+    result_type: Annotated[StrictStr, Field(alias="resultType")] = const("complete")
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -2375,6 +2393,8 @@ class ListToolsResult(MCPModel):
     The result returned by the server for a `ListToolsRequest` (`tools/list`) request.
     """
 
+    # what the spec says an absent property means: filled in when built, required when read
+    __mcp_absent_means__ = {"resultType": "complete"}
     meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
     cache_scope: Annotated[Literal["private", "public"], Field(alias="cacheScope")]
     """
@@ -2394,7 +2414,7 @@ class ListToolsResult(MCPModel):
     An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
-    result_type: Annotated[StrictStr, Field(alias="resultType")]
+    result_type: Annotated[StrictStr, Field(alias="resultType")] = const("complete")
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -2463,6 +2483,8 @@ class ReadResourceResult(MCPModel):
     The result returned by the server for a `ReadResourceRequest` (`resources/read`) request.
     """
 
+    # what the spec says an absent property means: filled in when built, required when read
+    __mcp_absent_means__ = {"resultType": "complete"}
     meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
     cache_scope: Annotated[Literal["private", "public"], Field(alias="cacheScope")]
     """
@@ -2478,7 +2500,7 @@ class ReadResourceResult(MCPModel):
       different cache).
     """
     contents: list[ReadResourceResultContentsItem]
-    result_type: Annotated[StrictStr, Field(alias="resultType")]
+    result_type: Annotated[StrictStr, Field(alias="resultType")] = const("complete")
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -2899,6 +2921,8 @@ class CallToolResult(MCPModel):
     The result returned by the server for a `CallToolRequest` (`tools/call`) request.
     """
 
+    # what the spec says an absent property means: filled in when built, required when read
+    __mcp_absent_means__ = {"resultType": "complete"}
     meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
     content: list[ContentBlock]
     """
@@ -2919,7 +2943,7 @@ class CallToolResult(MCPModel):
     server does not support tool calls, or any other exceptional conditions,
     should be reported as an MCP error response.
     """
-    result_type: Annotated[StrictStr, Field(alias="resultType")]
+    result_type: Annotated[StrictStr, Field(alias="resultType")] = const("complete")
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -2986,13 +3010,15 @@ class GetPromptResult(MCPModel):
     The result returned by the server for a `GetPromptRequest` (`prompts/get`) request.
     """
 
+    # what the spec says an absent property means: filled in when built, required when read
+    __mcp_absent_means__ = {"resultType": "complete"}
     meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
     description: StrictStr | MISSING = MISSING
     """
     An optional description for the prompt.
     """
     messages: list[PromptMessage]
-    result_type: Annotated[StrictStr, Field(alias="resultType")]
+    result_type: Annotated[StrictStr, Field(alias="resultType")] = const("complete")
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.

@@ -143,18 +143,30 @@ class MCPModel(_UserBase):
         defer_build=_DEFER_BUILD,  # validators are built on first use: a fast import
     )
 
-    # Per class, set when the class is made: the constants __init__ fills in.
+    # Per class, set when the class is made: the constants __init__ fills in, and the values the
+    # spec says an absent property means (attribute -> (wire name, value)), filled in when neither
+    # name is given.
     __mcp_constants__: ClassVar[dict[str, Any]] = {}
+    __mcp_absent__: ClassVar[dict[str, tuple[str, Any]]] = {}
 
     @classmethod
     def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
         super().__pydantic_init_subclass__(**kwargs)
         cls.__mcp_constants__ = _constants_of(cls)
+        stated: dict[str, Any] = getattr(cls, "__mcp_absent_means__", {})
+        cls.__mcp_absent__ = {
+            name: (info.alias, stated[info.alias])
+            for name, info in cls.model_fields.items()
+            if isinstance(info.alias, str) and info.alias in stated
+        } | {name: (name, stated[name]) for name in cls.model_fields if name in stated}
 
     def __init__(self, /, **data: Any) -> None:
         """Build from keywords by attribute name (or wire name); constants left out are filled in."""
         if self.__mcp_constants__:
             data = self.__mcp_constants__ | data
+        for name, (wire, value) in self.__mcp_absent__.items():
+            if name not in data and wire not in data:
+                data[wire] = value
         self.__pydantic_validator__.validate_python(data, self_instance=self, by_name=True)
         if self.__pydantic_extra__:
             _refuse_both_names(self, self.__pydantic_extra__)
