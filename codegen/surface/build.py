@@ -7,7 +7,7 @@ import hashlib
 import json
 from collections.abc import Sequence
 
-from codegen.analysis import ir
+from codegen.analysis import absence, ir
 from codegen.emit import render
 from codegen.emit.format import format_files
 from codegen.emit.pipeline import BuiltRevision, build_revision
@@ -37,9 +37,9 @@ WIRE_API = (
 # Names of messages.py exported at the package's top: its parse functions read any revision's
 # wire and stay in `surface.messages`; the package's parse_message is the exact one of wire.py.
 MESSAGES_TYPES = ("AnyError", "AnyResult", "Envelope", "ErrorResponse", "Message", "MessageError", "ResultResponse", "union_arms")
-# Required properties whose absence the spec gives a meaning to, applied when sending to a revision
-# that requires them. Each is checked against the schema's own words before it is used.
-SPEC_STATED = (("resultType", "complete", "absent"),)
+# Required properties whose absence the spec gives a meaning to (analysis/absence.py), applied when
+# sending to a revision that requires them. Each is checked against the schema's own words first.
+SPEC_STATED = absence.SPEC_STATED
 
 
 def build_surface(revisions: Sequence[tables.Revised], *, limits: Limits, options: ir.Options) -> BuiltRevision:
