@@ -109,3 +109,83 @@ def test_the_ci_snippet_installs_something_an_index_could_serve() -> None:
     models = (REPO / "docs" / "models.md").read_text()
     assert "`mcp-codegen generate --verbose` lists, per revision, every union it could not discriminate" in models
 
+
+
+# -- 4. the surface reads a valid 2025-11-25 task response -----------------------------------------
+
+
+def test_the_surface_reads_a_task_response_its_revision_reads() -> None:
+    from mcp_models import surface
+    from mcp_models import v2025_11_25
+
+    raw = (
+        b'{"result":{"task":{"taskId":"t1","status":"working","createdAt":"2025-11-25T00:00:00Z",'
+        b'"lastUpdatedAt":"2025-11-25T00:00:00Z","ttl":1000}},"jsonrpc":"2.0","id":20}'
+    )
+    exact = v2025_11_25.parse_message(raw, pending={20: "tools/call"})
+    assert type(exact.result).__name__ == "CreateTaskResult"  # type: ignore[union-attr]
+    message = surface.parse_message(raw, protocol_version="2025-11-25", pending={20: "tools/call"})
+    assert type(message.result) is surface.CreateTaskResult  # type: ignore[union-attr]
+    assert json.loads(surface.send(message, "2025-11-25")) == json.loads(raw)
+    # a complete result to the same request still comes back as the surface's own response class
+    complete = b'{"result":{"content":[]},"jsonrpc":"2.0","id":21}'
+    typed = surface.parse_message(complete, protocol_version="2025-11-25", pending={21: "tools/call"})
+    assert type(typed.result) is surface.CallToolResult  # type: ignore[union-attr]
+
+
+# -- 7. vendored tests under every extra-keys mode --------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", ["ignore", "sieve"])
+def test_vendored_round_trips_pass_under_every_extra_keys_mode_and_name_what_was_dropped(mode: str, tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    out = tmp_path / f"pkg_{mode}"
+    made = support.run(
+        ["generate", "-q", "--extra-keys", mode, "--no-surface", "-r", "2025-11-25", "--out", str(out), "--package", out.name],
+        env=support.cli_env(tmp_path / "c"),
+    )
+    assert made.returncode == 0, made.stderr
+    tests = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", out.name], cwd=tmp_path, capture_output=True, text=True, check=False
+    )
+    assert tests.returncode == 0 and " passed" in tests.stdout, tests.stdout[-2000:]
+    import importlib
+
+    sys.path.insert(0, str(tmp_path))
+    try:
+        examples = importlib.import_module(f"{out.name}.v2025_11_25._examples")
+        example = examples.Example(origin="made up", value={"content": [], "isError": False, "vendor": 1}, target="CallToolResult")
+        outcome = examples.round_trip(example)
+        assert outcome.accepted and outcome.dropped == ("/vendor",) and outcome.changed == ()
+        assert "keys left out: /vendor" in outcome.detail
+    finally:
+        sys.path.remove(str(tmp_path))
+
+
+# -- 13. building what the spec defaults; readable links ----------------------------------------------
+
+
+def test_a_result_built_without_result_type_says_complete_and_reading_still_requires_it() -> None:
+    from pydantic import ValidationError
+
+    from mcp_models.v2026_07_28 import CallToolResult, InputRequiredResult, ListToolsResult
+
+    assert json.loads(CallToolResult(content=[]).model_dump_json()) == {"content": [], "resultType": "complete"}
+    assert CallToolResult(content=[], result_type="other").result_type == "other"  # given: kept
+    assert json.loads(ListToolsResult(tools=[], cache_scope="public", ttl_ms=0).model_dump_json())["resultType"] == "complete"
+    with pytest.raises(ValidationError, match="resultType"):
+        CallToolResult.model_validate({"content": []})
+    with pytest.raises(ValidationError, match="resultType"):
+        InputRequiredResult()  # told apart by resultType: never "complete" by default
+
+
+def test_docstrings_read_typedoc_links_as_text() -> None:
+    from mcp_models.v2026_07_28 import ListToolsResult, models
+
+    source = Path(models.__file__).read_text(encoding="utf-8")
+    assert "{@link" not in source
+    assert "`ListToolsRequest` (`tools/list`)" in source
+    assert ListToolsResult.__doc__ is not None

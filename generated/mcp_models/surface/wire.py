@@ -55,6 +55,7 @@ from .messages import (
     MessageError,
     RawJSON,
     _json_numbers_only,  # pyright: ignore[reportPrivateUsage] - the package's own reader
+    union_arms,
 )
 from .messages import parse_message as _parse_any_revision
 from .messages import parse_result as _parse_any_result
@@ -172,9 +173,59 @@ def parse_message(
     except own_error as exc:
         raise MessageError(str(exc)) from exc
     with _surface_holds(revision):
-        message = _as_surface(exact, raw, revision) or _parse_any_revision(raw, pending)
+        message = (
+            _as_surface(exact, raw, revision)
+            or _typed_result(exact, raw, pending)
+            or _parse_any_revision(raw, pending)
+        )
     _remember(exact, message, revision)
     return message
+
+
+def _typed_result(
+    exact: object, raw: RawJSON, pending: Mapping[str | int, str] | None
+) -> Message | None:
+    """A success response the revision typed by a result class the surface's response for that
+    method does not offer (2025-11-25 answers a task-augmented `tools/call` with CreateTaskResult,
+    which later revisions dropped): the surface's ResultResponse typed by the surface class of that
+    result. None for any other message (the surface's own dispatch then agrees with the revision).
+    """
+    result = getattr(exact, "result", None)
+    request_id = getattr(exact, "id", None)
+    method = (
+        pending.get(request_id)
+        if pending is not None and isinstance(request_id, str | int)
+        else None
+    )
+    if method is None or not isinstance(result, BaseModel):
+        return None
+    name = RENAMED.get(type(result).__name__, type(result).__name__)
+    model = getattr(importlib.import_module(".models", __package__), name, None)
+    if not (isinstance(model, type) and issubclass(model, BaseModel)):
+        return None
+    from .messages import RESPONSES, ResultResponse
+
+    response = RESPONSES.get(method)
+    if response is None or model in _result_classes(response):
+        return None
+    typed = cast(
+        "type[BaseModel]", cast(Any, ResultResponse)[model]
+    )  # a class known only at run time
+    return cast("Message", typed.model_validate(_object_of(raw)))
+
+
+def _result_classes(response: type[BaseModel]) -> tuple[object, ...]:
+    """The classes a response class's `result` may hold."""
+    annotation = response.model_fields["result"].annotation
+    return (
+        union_arms(annotation)
+        if getattr(annotation, "__value__", None) is not None
+        else (annotation,)
+    )
+
+
+def _object_of(raw: RawJSON) -> object:
+    return from_json(raw, allow_inf_nan=False) if isinstance(raw, bytes | bytearray | str) else raw
 
 
 @contextmanager
