@@ -192,8 +192,11 @@ def _check_numbers(document: Any, revision: str) -> None:
             )
 
 
-def to_schema_doc(document: dict[str, Any], revision: str, limits: Limits) -> SchemaDoc:
-    """Check limits and references, and normalise definitions to `$defs`."""
+def to_schema_doc(
+    document: dict[str, Any], revision: str, limits: Limits, *, classes: frozenset[str] = frozenset()
+) -> SchemaDoc:
+    """Check limits and references, and normalise definitions to `$defs`. classes: definitions
+    (pointers) that stay classes when they declare no properties (a tool without parameters)."""
     for key in (DEFS, _LEGACY_DEFS):  # first, as the most telling of the limits
         if isinstance(document.get(key), dict) and len(document[key]) > limits.max_definitions:
             raise fail(
@@ -247,7 +250,7 @@ def to_schema_doc(document: dict[str, Any], revision: str, limits: Limits) -> Sc
                 pointer=pointers.join("#", DEFS, name),
                 hint="a definition is a JSON Schema: an object (or true/false)",
             )
-    normalised = _open_objects_as_maps(_canonical_refs(_json_schema_only(normalised)))
+    normalised = _open_objects_as_maps(_canonical_refs(_json_schema_only(normalised)), classes)
     _check_refs(normalised, revision)
     wellformed.check(normalised, revision, max_chain=limits.max_depth)
     return SchemaDoc(revision=revision, dialect=dialect, document=normalised)
@@ -286,17 +289,18 @@ def _declares_nothing(node: dict[str, Any]) -> bool:
     return node.get("properties") == {} and node.get("additionalProperties") is not False and not node.get("required")
 
 
-def _open_objects_as_maps(document: dict[str, Any]) -> dict[str, Any]:
-    """document without `properties: {}` on open objects (copied only when there are some).
+def _open_objects_as_maps(document: dict[str, Any], classes: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """document without `properties: {}` on open objects (copied only when there are some), but
+    at the pointers in classes.
 
     The same schema, but it reads as what it is, a map of any keys: the models type it
     `dict[str, Any]` (a plain dict builds it) instead of an empty class.
     """
-    if not any(_declares_nothing(node) for _, node in schemas.all_subschemas(document)):
+    if not any(_declares_nothing(node) and p not in classes for p, node in schemas.all_subschemas(document)):
         return document
     cleaned: dict[str, Any] = copy.deepcopy(document)
-    for _, node in schemas.all_subschemas(cleaned):
-        if _declares_nothing(node):
+    for pointer, node in schemas.all_subschemas(cleaned):
+        if _declares_nothing(node) and pointer not in classes:
             del node["properties"]
     return cleaned
 

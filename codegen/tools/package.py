@@ -141,7 +141,7 @@ def tools_document(tools: Sequence[Mapping[str, Any]]) -> tuple[dict[str, Any], 
     types: list[ToolTypes] = []
     for tool in sorted(tools, key=lambda t: by_stem[t["name"]]):
         stem = by_stem[tool["name"]]
-        defs[stem + "Input"] = _noted(_rebased(tool["inputSchema"], stem + "Input"), tool["inputSchema"])
+        defs[stem + "Input"] = _as_class(_noted(_rebased(tool["inputSchema"], stem + "Input"), tool["inputSchema"]))
         output = tool.get("outputSchema")
         if output is not None:
             defs[stem + "Output"] = _noted(_rebased(output, stem + "Output"), output) if is_object(output) else output
@@ -190,6 +190,16 @@ def loose_keywords(tools: Sequence[Mapping[str, Any]]) -> list[Loose]:
     return found
 
 
+def _as_class(schema: dict[str, Any]) -> dict[str, Any]:
+    """An object schema that declares no properties (a tool without parameters) still becomes a
+    `<Tool>Input` class, as every other tool's does: one with no fields (open unless the schema
+    closes it), built with keywords like the rest (load keeps `properties: {}` for inputs)."""
+    shapes = ("properties", "allOf", "anyOf", "oneOf", "$ref", "patternProperties", "additionalProperties")
+    if schema.get("type") == "object" and not any(key in schema for key in shapes):
+        return {**schema, "properties": {}}
+    return schema
+
+
 def _noted(rebased: dict[str, Any], schema: Mapping[str, Any]) -> dict[str, Any]:
     """rebased with a paragraph in its description (the class docstring) naming the keywords of
     schema its model does not enforce."""
@@ -230,7 +240,8 @@ def generate_tools_package(
     digest = hashlib.sha256(data).hexdigest()
     try:
         with budget.scope(schemas.count_subschemas(document), LABEL):
-            doc = load.to_schema_doc(document, LABEL, limits)
+            inputs = frozenset(f"#/$defs/{t.input}" for t in types)  # a tool without parameters: a class too
+            doc = load.to_schema_doc(document, LABEL, limits, classes=inputs)
             model = analyze.analyze(doc, package="tools", sha256=digest)
             origin = f"From one MCP server's tools/list result, sha256 {digest}; spec models: {models_package}."
             stamp = header(origin=origin)
@@ -321,13 +332,37 @@ async def _list_from_server(
 
     params = StdioServerParameters(command=command[0], args=list(command[1:]))
     unreadable = log.unreadable = asyncio.Event()
-    async with stdio_client(params, errlog=errlog) as (read, write), ClientSession(read, write) as session:
+    # Declare every client capability (sampling, elicitation, roots): servers list the tools that
+    # need one only to a client that has it. Listing never asks for any; a request that comes
+    # anyway is answered with an error.
+    declined = _declining_callbacks()
+    async with stdio_client(params, errlog=errlog) as (read, write), ClientSession(read, write, **declined) as session:
         initialized = await _call(session.initialize(), timeout, unreadable)
         listed = await _call(session.list_tools(), timeout, unreadable)
     version = str(getattr(initialized, "protocol_version", None) or getattr(initialized, "protocolVersion", ""))
     dumped = listed.model_dump(mode="json", by_alias=True, exclude_none=True)
     size = len(json.dumps(dumped, separators=(",", ":"), ensure_ascii=False).encode("utf-8", "surrogatepass"))
     return list(dumped["tools"]), version, size
+
+
+def _declining_callbacks() -> dict[str, Any]:
+    """Callbacks that make the client library declare sampling, elicitation and roots, and answer
+    such a request, should a server send one while its tools are listed, with an error."""
+    from mcp import types
+
+    def refusal() -> Any:
+        return types.ErrorData(code=-32601, message="mcp-codegen only lists tools")
+
+    async def sampling(context: Any, params: Any) -> Any:
+        return refusal()
+
+    async def elicitation(context: Any, params: Any) -> Any:
+        return refusal()
+
+    async def roots(context: Any) -> Any:
+        return refusal()
+
+    return {"sampling_callback": sampling, "elicitation_callback": elicitation, "list_roots_callback": roots}
 
 
 # What a JSON-RPC response adds around a tools/list result ({"jsonrpc":"2.0","id":..,"result":..}).
