@@ -17,12 +17,14 @@ import importlib
 import json
 from collections.abc import Callable, Iterator
 from types import ModuleType
-from typing import Any
+from typing import Annotated, Any, Literal, get_args, get_origin
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pydantic import BaseModel
+from pydantic import BaseModel, Discriminator
+from pydantic.fields import FieldInfo
+from typing_extensions import TypeAliasType
 
 from . import suite
 from .conftest import REVISIONS, SPEC
@@ -305,3 +307,46 @@ def test_compiled_and_general_agree_on_drawn_values(package: str, monkeypatch: p
 
     check()
     assert agreement.values > 5_000
+
+
+def _const_keys(arms: tuple[Any, ...]) -> list[str]:
+    """The keys every arm (each a model) requires with one constant value, distinct across the arms."""
+    pinned: list[dict[str, object]] = []
+    for arm in arms:
+        if not (isinstance(arm, type) and issubclass(arm, BaseModel)):
+            return []
+        fields = arm.model_fields.items()
+        pinned.append(
+            {
+                (info.alias or name): get_args(info.annotation)[0]
+                for name, info in fields
+                if info.is_required() and get_origin(info.annotation) is Literal and len(get_args(info.annotation)) == 1
+            }
+        )
+    shared = set.intersection(*(set(p) for p in pinned)) if pinned else set()
+    return sorted(key for key in shared if len({repr(p[key]) for p in pinned}) == len(pinned))
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_unions_with_a_const_tag_are_tagged_unions_in_rust(package: str) -> None:
+    """Where every arm pins one key to its own constant, pydantic-core reads that key (Field(discriminator=...)),
+    and a structural discriminator (a Python call per value) is left for unions without such a key."""
+    models = importlib.import_module(f"mcp_models.{package}.models")
+    base = importlib.import_module(f"mcp_models.{package}._base")
+    tagged = 0
+    for name, alias in vars(models).items():
+        if not isinstance(alias, TypeAliasType):
+            continue
+        try:
+            arms = base.union_arms(alias)
+        except TypeError:
+            continue  # not a union
+        keys = _const_keys(arms)
+        value: Any = alias.__value__
+        metadata = get_args(value)[1:] if get_origin(value) is Annotated else ()
+        by_field = [m.discriminator for m in metadata if isinstance(m, FieldInfo) and m.discriminator]
+        if keys:
+            assert by_field and by_field[0] in keys, f"{name}: arms tagged by {keys}, union by {by_field or metadata}"
+            tagged += 1
+        assert not (keys and any(isinstance(m, Discriminator) for m in metadata)), name
+    assert tagged >= 3  # ClientRequest, ServerNotification, ContentBlock, ...
