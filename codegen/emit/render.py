@@ -414,25 +414,29 @@ def _compiled_view(dispatch: ir.Dispatch, revision: ir.Revision) -> dict[str, ob
     """A dispatch as straight-line code (what _structural.py.jinja2 renders as one function), or None
     when a rule uses a test the template does not compile (the general rule path then decides alone).
 
-    nodes: (index, parent index, key) of every key path the rules look at, parents first; node 0 is
-    the value itself. exact: the nodes whose exact JSON type the tests rely on (parents, and values
-    whose JSON type is tested). rules: (tag, tests) in order, each test a dict with `op` ("types",
-    "in_dict", "present", "eq", "eq_or_absent"), `node`, and `values` (JSON type names or values).
-    Rules after one without tests (a catch-all) are never reached and left out."""
+    Node 0 is the value itself, node i > 0 the value at a key path. Each rule, in order, comes with
+    what its tests need that earlier rules did not: `lookups` (index, parent, key, first_item: the
+    key is "0", which is also an array's first item; typed: its type is taken right away), `typed`
+    (nodes looked up earlier whose type this rule tests) and `checks` (the nodes whose exact JSON
+    type the rule's outcome relies on: parents and values whose JSON type is tested, checked before
+    the rule decides, so that every rule that fails failed on exact values). `tests`: dicts with
+    `op` ("types", "in_dict", "present", "eq", "eq_or_absent"), `node` and `values` (JSON type names
+    or values). Rules after one without tests (a catch-all) are never reached and left out."""
     index: dict[tuple[str, ...], int] = {(): 0}
-    nodes: list[tuple[int, int, str]] = []
-    exact = {0}
-
-    def node(path: tuple[str, ...]) -> int:
-        if path not in index:
-            parent = node(path[:-1])
-            exact.add(parent)
-            index[path] = len(index)
-            nodes.append((index[path], parent, path[-1]))
-        return index[path]
-
-    rules: list[tuple[str, list[dict[str, object]]]] = []
+    checked = {0}
+    rules: list[dict[str, object]] = []
     for rule in dispatch.rules:
+        created: list[tuple[int, int, str]] = []
+        needed: set[int] = set()
+
+        def node(path: tuple[str, ...]) -> int:
+            if path not in index:
+                parent = node(path[:-1])
+                needed.add(parent)
+                index[path] = len(index)
+                created.append((index[path], parent, path[-1]))
+            return index[path]
+
         tests: list[dict[str, object]] = []
         for p in rule.predicates:
             if p.op == "is":  # the value's own JSON type (its path is not looked at)
@@ -442,7 +446,7 @@ def _compiled_view(dispatch: ir.Dispatch, revision: ir.Revision) -> dict[str, ob
             elif p.op == "has" and p.values:
                 if not all(kind in _JSON_KINDS for kind in p.values):
                     return None
-                exact.add(node(p.path))
+                needed.add(node(p.path))
                 tests.append({"op": "types", "node": index[p.path], "values": list(p.values)})
             elif p.op == "has":  # one key of an object, else any value at the path
                 tests.append({"op": "in_dict" if len(p.path) == 1 else "present", "node": node(p.path)})
@@ -450,17 +454,26 @@ def _compiled_view(dispatch: ir.Dispatch, revision: ir.Revision) -> dict[str, ob
                 tests.append({"op": p.op, "node": node(p.path), "values": list(p.values)})
             else:
                 return None
-        rules.append((revision.name_of(rule.arm), tests))
+        checks = sorted(needed - checked)
+        new = {i for i, _, _ in created}
+        rules.append(
+            {
+                "tag": revision.name_of(rule.arm),
+                "tests": tests,
+                "typed": [i for i in checks if i not in new],
+                "lookups": [
+                    {"index": i, "parent": parent, "key": key, "first_item": key == "0", "typed": i in needed}
+                    for i, parent, key in created
+                ],
+                "checks": checks,
+            }
+        )
+        checked |= needed
         if not tests:
             break
     if any(revision.name_of(rule.arm) in _EXACT_TYPE_NAMES for rule in dispatch.rules):
         return None
-    return {
-        "nodes": [{"index": i, "parent": parent, "key": key, "first_item": key == "0"} for i, parent, key in nodes],
-        "exact": sorted(exact),
-        "rules": rules,
-        "falls_through": bool(rules[-1][1]) if rules else True,
-    }
+    return {"rules": rules, "falls_through": bool(rules[-1]["tests"]) if rules else True}
 
 
 def _rule_views(dispatch: ir.Dispatch, revision: ir.Revision) -> list[tuple[str, str]]:

@@ -277,6 +277,7 @@ def _general(union: str) -> Callable[[object], str | None]:
 
 # The compiled rules. vN is the value at a key path (v0 the value itself), tN its type where a test
 # relies on it; a value whose type is not exactly a JSON type there leaves the decision to _general.
+# Each rule looks up what it needs, and checks those types, before it decides.
 _type: Callable[[object], type[Any]] = type
 _EXACT: frozenset[type[Any]] = frozenset({dict, list, str, int, float, bool, type(None), _Absent})
 
@@ -291,12 +292,14 @@ def _pick_0(v0: Any) -> str | None:
     t2 = _type(v2)
     v3 = v0.get("model", _ABSENT) if t0 is dict else _ABSENT
     t3 = _type(v3)
-    v4 = v0.get("roots", _ABSENT) if t0 is dict else _ABSENT
-    t4 = _type(v4)
-    if t1 not in _EXACT or t2 not in _EXACT or t3 not in _EXACT or t4 not in _EXACT:
+    if t1 not in _EXACT or t2 not in _EXACT or t3 not in _EXACT:
         return _general("ClientResult")(v0)
     if v1 in ("assistant", "user") and (t2 is dict) and (t3 is str) and (t1 is str):
         return "CreateMessageResult"
+    v4 = v0.get("roots", _ABSENT) if t0 is dict else _ABSENT
+    t4 = _type(v4)
+    if t4 not in _EXACT:
+        return _general("ClientResult")(v0)
     if t4 is list:
         return "ListRootsResult"
     return "Result"
@@ -308,12 +311,14 @@ def _pick_1(v0: Any) -> str | None:
         return _general("EmbeddedResourceResource")(v0)
     v1 = v0.get("text", _ABSENT) if t0 is dict else _ABSENT
     t1 = _type(v1)
-    v2 = v0.get("blob", _ABSENT) if t0 is dict else _ABSENT
-    t2 = _type(v2)
-    if t1 not in _EXACT or t2 not in _EXACT:
+    if t1 not in _EXACT:
         return _general("EmbeddedResourceResource")(v0)
     if t1 is str:
         return "TextResourceContents"
+    v2 = v0.get("blob", _ABSENT) if t0 is dict else _ABSENT
+    t2 = _type(v2)
+    if t2 not in _EXACT:
+        return _general("EmbeddedResourceResource")(v0)
     if t2 is str:
         return "BlobResourceContents"
     return _general("EmbeddedResourceResource")(v0)
@@ -342,12 +347,14 @@ def _pick_3(v0: Any) -> str | None:
     t2 = _type(v2)
     v3 = v1.get("message", _ABSENT) if t1 is dict else _ABSENT
     t3 = _type(v3)
-    v4 = v0.get("result", _ABSENT) if t0 is dict else _ABSENT
-    t4 = _type(v4)
-    if t1 not in _EXACT or t2 not in _EXACT or t3 not in _EXACT or t4 not in _EXACT:
+    if t1 not in _EXACT or t2 not in _EXACT or t3 not in _EXACT:
         return _general("JSONRPCBatchResponseItem")(v0)
     if (t1 is dict) and (t2 is int or (t2 is float and v2.is_integer())) and (t3 is str):
         return "JSONRPCError"
+    v4 = v0.get("result", _ABSENT) if t0 is dict else _ABSENT
+    t4 = _type(v4)
+    if t4 not in _EXACT:
+        return _general("JSONRPCBatchResponseItem")(v0)
     if t4 is dict:
         return "JSONRPCResponse"
     return _general("JSONRPCBatchResponseItem")(v0)
@@ -367,34 +374,12 @@ def _pick_4(v0: Any) -> str | None:
     t4 = _type(v4)
     v5 = v0.get("id", _ABSENT) if t0 is dict else _ABSENT
     t5 = _type(v5)
-    v6 = v0.get("method", _ABSENT) if t0 is dict else _ABSENT
-    t6 = _type(v6)
-    v7 = v0.get("result", _ABSENT) if t0 is dict else _ABSENT
-    t7 = _type(v7)
-    v8 = (
-        v0.get("0", _ABSENT)
-        if t0 is dict
-        else (v0[0] if v0 else _ABSENT) if t0 is list else _ABSENT
-    )
-    t8 = _type(v8)
-    v9 = v8.get("jsonrpc", _ABSENT) if t8 is dict else _ABSENT
-    t9 = _type(v9)
-    v10 = v8.get("method", _ABSENT) if t8 is dict else _ABSENT
-    t10 = _type(v10)
-    v11 = v8.get("id", _ABSENT) if t8 is dict else _ABSENT
-    t11 = _type(v11)
     if (
         t1 not in _EXACT
         or t2 not in _EXACT
         or t3 not in _EXACT
         or t4 not in _EXACT
         or t5 not in _EXACT
-        or t6 not in _EXACT
-        or t7 not in _EXACT
-        or t8 not in _EXACT
-        or t9 not in _EXACT
-        or t10 not in _EXACT
-        or t11 not in _EXACT
     ):
         return _general("JSONRPCMessage")(v0)
     if (
@@ -407,6 +392,10 @@ def _pick_4(v0: Any) -> str | None:
         and (t0 is dict)
     ):
         return "JSONRPCError"
+    v6 = v0.get("method", _ABSENT) if t0 is dict else _ABSENT
+    t6 = _type(v6)
+    if t6 not in _EXACT:
+        return _general("JSONRPCMessage")(v0)
     if (
         v1 in ("2.0",)
         and (t5 is int or (t5 is float and v5.is_integer()) or t5 is str)
@@ -415,6 +404,10 @@ def _pick_4(v0: Any) -> str | None:
         and (t0 is dict)
     ):
         return "JSONRPCRequest"
+    v7 = v0.get("result", _ABSENT) if t0 is dict else _ABSENT
+    t7 = _type(v7)
+    if t7 not in _EXACT:
+        return _general("JSONRPCMessage")(v0)
     if (
         v1 in ("2.0",)
         and (t5 is int or (t5 is float and v5.is_integer()) or t5 is str)
@@ -425,8 +418,24 @@ def _pick_4(v0: Any) -> str | None:
         return "JSONRPCResponse"
     if v1 in ("2.0",) and (t1 is str) and (t6 is str) and (t0 is dict):
         return "JSONRPCNotification"
+    v8 = (
+        v0.get("0", _ABSENT)
+        if t0 is dict
+        else (v0[0] if v0 else _ABSENT) if t0 is list else _ABSENT
+    )
+    t8 = _type(v8)
+    v9 = v8.get("jsonrpc", _ABSENT) if t8 is dict else _ABSENT
+    t9 = _type(v9)
+    v10 = v8.get("method", _ABSENT) if t8 is dict else _ABSENT
+    t10 = _type(v10)
+    if t8 not in _EXACT or t9 not in _EXACT or t10 not in _EXACT:
+        return _general("JSONRPCMessage")(v0)
     if v9 in ("2.0",) and (t9 is str) and (t10 is str) and (t0 is list):
         return "JSONRPCMessageVariantC"
+    v11 = v8.get("id", _ABSENT) if t8 is dict else _ABSENT
+    t11 = _type(v11)
+    if t11 not in _EXACT:
+        return _general("JSONRPCMessage")(v0)
     if (
         v9 in ("2.0",)
         and (t11 is int or (t11 is float and v11.is_integer()) or t11 is str)
@@ -460,12 +469,14 @@ def _pick_6(v0: Any) -> str | None:
     t2 = _type(v2)
     v3 = v1.get("message", _ABSENT) if t1 is dict else _ABSENT
     t3 = _type(v3)
-    v4 = v0.get("result", _ABSENT) if t0 is dict else _ABSENT
-    t4 = _type(v4)
-    if t1 not in _EXACT or t2 not in _EXACT or t3 not in _EXACT or t4 not in _EXACT:
+    if t1 not in _EXACT or t2 not in _EXACT or t3 not in _EXACT:
         return _general("JSONRPCMessageVariantFItem")(v0)
     if (t1 is dict) and (t2 is int or (t2 is float and v2.is_integer())) and (t3 is str):
         return "JSONRPCError"
+    v4 = v0.get("result", _ABSENT) if t0 is dict else _ABSENT
+    t4 = _type(v4)
+    if t4 not in _EXACT:
+        return _general("JSONRPCMessageVariantFItem")(v0)
     if t4 is dict:
         return "JSONRPCResponse"
     return _general("JSONRPCMessageVariantFItem")(v0)
@@ -477,12 +488,14 @@ def _pick_7(v0: Any) -> str | None:
         return _general("ReadResourceResultContentsItem")(v0)
     v1 = v0.get("text", _ABSENT) if t0 is dict else _ABSENT
     t1 = _type(v1)
-    v2 = v0.get("blob", _ABSENT) if t0 is dict else _ABSENT
-    t2 = _type(v2)
-    if t1 not in _EXACT or t2 not in _EXACT:
+    if t1 not in _EXACT:
         return _general("ReadResourceResultContentsItem")(v0)
     if t1 is str:
         return "TextResourceContents"
+    v2 = v0.get("blob", _ABSENT) if t0 is dict else _ABSENT
+    t2 = _type(v2)
+    if t2 not in _EXACT:
+        return _general("ReadResourceResultContentsItem")(v0)
     if t2 is str:
         return "BlobResourceContents"
     return _general("ReadResourceResultContentsItem")(v0)

@@ -213,6 +213,7 @@ def _general(union: str) -> Callable[[object], str | None]:
 
 # The compiled rules. vN is the value at a key path (v0 the value itself), tN its type where a test
 # relies on it; a value whose type is not exactly a JSON type there leaves the decision to _general.
+# Each rule looks up what it needs, and checks those types, before it decides.
 _type: Callable[[object], type[Any]] = type
 _EXACT: frozenset[type[Any]] = frozenset({dict, list, str, int, float, bool, type(None), _Absent})
 
@@ -227,22 +228,20 @@ def _pick_0(v0: Any) -> str | None:
     t2 = _type(v2)
     v3 = v0.get("model", _ABSENT) if t0 is dict else _ABSENT
     t3 = _type(v3)
-    v4 = v0.get("action", _ABSENT) if t0 is dict else _ABSENT
-    t4 = _type(v4)
-    v5 = v0.get("roots", _ABSENT) if t0 is dict else _ABSENT
-    t5 = _type(v5)
-    if (
-        t1 not in _EXACT
-        or t2 not in _EXACT
-        or t3 not in _EXACT
-        or t4 not in _EXACT
-        or t5 not in _EXACT
-    ):
+    if t1 not in _EXACT or t2 not in _EXACT or t3 not in _EXACT:
         return _general("ClientResult")(v0)
     if v1 in ("assistant", "user") and (t2 is dict) and (t3 is str) and (t1 is str):
         return "CreateMessageResult"
+    v4 = v0.get("action", _ABSENT) if t0 is dict else _ABSENT
+    t4 = _type(v4)
+    if t4 not in _EXACT:
+        return _general("ClientResult")(v0)
     if v4 in ("accept", "cancel", "decline") and (t4 is str):
         return "ElicitResult"
+    v5 = v0.get("roots", _ABSENT) if t0 is dict else _ABSENT
+    t5 = _type(v5)
+    if t5 not in _EXACT:
+        return _general("ClientResult")(v0)
     if t5 is list:
         return "ListRootsResult"
     return "Result"
@@ -254,12 +253,14 @@ def _pick_1(v0: Any) -> str | None:
         return _general("EmbeddedResourceResource")(v0)
     v1 = v0.get("text", _ABSENT) if t0 is dict else _ABSENT
     t1 = _type(v1)
-    v2 = v0.get("blob", _ABSENT) if t0 is dict else _ABSENT
-    t2 = _type(v2)
-    if t1 not in _EXACT or t2 not in _EXACT:
+    if t1 not in _EXACT:
         return _general("EmbeddedResourceResource")(v0)
     if t1 is str:
         return "TextResourceContents"
+    v2 = v0.get("blob", _ABSENT) if t0 is dict else _ABSENT
+    t2 = _type(v2)
+    if t2 not in _EXACT:
+        return _general("EmbeddedResourceResource")(v0)
     if t2 is str:
         return "BlobResourceContents"
     return _general("EmbeddedResourceResource")(v0)
@@ -277,18 +278,7 @@ def _pick_2(v0: Any) -> str | None:
     t3 = _type(v3)
     v4 = v0.get("id", _ABSENT) if t0 is dict else _ABSENT
     t4 = _type(v4)
-    v5 = v0.get("method", _ABSENT) if t0 is dict else _ABSENT
-    t5 = _type(v5)
-    v6 = v0.get("result", _ABSENT) if t0 is dict else _ABSENT
-    t6 = _type(v6)
-    if (
-        t1 not in _EXACT
-        or t2 not in _EXACT
-        or t3 not in _EXACT
-        or t4 not in _EXACT
-        or t5 not in _EXACT
-        or t6 not in _EXACT
-    ):
+    if t1 not in _EXACT or t2 not in _EXACT or t3 not in _EXACT or t4 not in _EXACT:
         return _general("JSONRPCMessage")(v0)
     if (
         (t1 is dict)
@@ -297,8 +287,16 @@ def _pick_2(v0: Any) -> str | None:
         and (t4 is int or (t4 is float and v4.is_integer()) or t4 is str)
     ):
         return "JSONRPCError"
+    v5 = v0.get("method", _ABSENT) if t0 is dict else _ABSENT
+    t5 = _type(v5)
+    if t5 not in _EXACT:
+        return _general("JSONRPCMessage")(v0)
     if (t4 is int or (t4 is float and v4.is_integer()) or t4 is str) and (t5 is str):
         return "JSONRPCRequest"
+    v6 = v0.get("result", _ABSENT) if t0 is dict else _ABSENT
+    t6 = _type(v6)
+    if t6 not in _EXACT:
+        return _general("JSONRPCMessage")(v0)
     if (t4 is int or (t4 is float and v4.is_integer()) or t4 is str) and (t6 is dict):
         return "JSONRPCResponse"
     if t5 is str:
@@ -332,12 +330,14 @@ def _pick_4(v0: Any) -> str | None:
         return _general("ReadResourceResultContentsItem")(v0)
     v1 = v0.get("text", _ABSENT) if t0 is dict else _ABSENT
     t1 = _type(v1)
-    v2 = v0.get("blob", _ABSENT) if t0 is dict else _ABSENT
-    t2 = _type(v2)
-    if t1 not in _EXACT or t2 not in _EXACT:
+    if t1 not in _EXACT:
         return _general("ReadResourceResultContentsItem")(v0)
     if t1 is str:
         return "TextResourceContents"
+    v2 = v0.get("blob", _ABSENT) if t0 is dict else _ABSENT
+    t2 = _type(v2)
+    if t2 not in _EXACT:
+        return _general("ReadResourceResultContentsItem")(v0)
     if t2 is str:
         return "BlobResourceContents"
     return _general("ReadResourceResultContentsItem")(v0)

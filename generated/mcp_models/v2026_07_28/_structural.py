@@ -467,6 +467,7 @@ def _general(union: str) -> Callable[[object], str | None]:
 
 # The compiled rules. vN is the value at a key path (v0 the value itself), tN its type where a test
 # relies on it; a value whose type is not exactly a JSON type there leaves the decision to _general.
+# Each rule looks up what it needs, and checks those types, before it decides.
 _type: Callable[[object], type[Any]] = type
 _EXACT: frozenset[type[Any]] = frozenset({dict, list, str, int, float, bool, type(None), _Absent})
 
@@ -476,14 +477,14 @@ def _pick_0(v0: Any) -> str | None:
     if t0 not in _EXACT:
         return _general("CallToolResultResponseResult")(v0)
     v1 = v0.get("resultType", _ABSENT) if t0 is dict else _ABSENT
-    v2 = v0.get("content", _ABSENT) if t0 is dict else _ABSENT
-    t2 = _type(v2)
-    if t2 not in _EXACT:
-        return _general("CallToolResultResponseResult")(v0)
     if v1 in ("input_required",):
         return "InputRequiredResult"
     if v1 in ("complete",):
         return "CallToolResult"
+    v2 = v0.get("content", _ABSENT) if t0 is dict else _ABSENT
+    t2 = _type(v2)
+    if t2 not in _EXACT:
+        return _general("CallToolResultResponseResult")(v0)
     if t2 is list:
         return "CallToolResult"
     return "InputRequiredResult"
@@ -501,27 +502,7 @@ def _pick_1(v0: Any) -> str | None:
     t3 = _type(v3)
     v4 = v0.get("name", _ABSENT) if t0 is dict else _ABSENT
     t4 = _type(v4)
-    v5 = v0.get("data", _ABSENT) if t0 is dict else _ABSENT
-    t5 = _type(v5)
-    v6 = v0.get("mimeType", _ABSENT) if t0 is dict else _ABSENT
-    t6 = _type(v6)
-    v7 = v0.get("content", _ABSENT) if t0 is dict else _ABSENT
-    t7 = _type(v7)
-    v8 = v0.get("toolUseId", _ABSENT) if t0 is dict else _ABSENT
-    t8 = _type(v8)
-    v9 = v0.get("text", _ABSENT) if t0 is dict else _ABSENT
-    t9 = _type(v9)
-    if (
-        t1 not in _EXACT
-        or t2 not in _EXACT
-        or t3 not in _EXACT
-        or t4 not in _EXACT
-        or t5 not in _EXACT
-        or t6 not in _EXACT
-        or t7 not in _EXACT
-        or t8 not in _EXACT
-        or t9 not in _EXACT
-    ):
+    if t1 not in _EXACT or t2 not in _EXACT or t3 not in _EXACT or t4 not in _EXACT:
         return _general("CreateMessageResultContent")(v0)
     if (
         v1 in ("tool_use",)
@@ -532,12 +513,28 @@ def _pick_1(v0: Any) -> str | None:
         and (t0 is dict)
     ):
         return "ToolUseContent"
+    v5 = v0.get("data", _ABSENT) if t0 is dict else _ABSENT
+    t5 = _type(v5)
+    v6 = v0.get("mimeType", _ABSENT) if t0 is dict else _ABSENT
+    t6 = _type(v6)
+    if t5 not in _EXACT or t6 not in _EXACT:
+        return _general("CreateMessageResultContent")(v0)
     if v1 in ("image",) and (t5 is str) and (t6 is str) and (t1 is str) and (t0 is dict):
         return "ImageContent"
     if v1 in ("audio",) and (t5 is str) and (t6 is str) and (t1 is str) and (t0 is dict):
         return "AudioContent"
+    v7 = v0.get("content", _ABSENT) if t0 is dict else _ABSENT
+    t7 = _type(v7)
+    v8 = v0.get("toolUseId", _ABSENT) if t0 is dict else _ABSENT
+    t8 = _type(v8)
+    if t7 not in _EXACT or t8 not in _EXACT:
+        return _general("CreateMessageResultContent")(v0)
     if v1 in ("tool_result",) and (t7 is list) and (t8 is str) and (t1 is str) and (t0 is dict):
         return "ToolResultContent"
+    v9 = v0.get("text", _ABSENT) if t0 is dict else _ABSENT
+    t9 = _type(v9)
+    if t9 not in _EXACT:
+        return _general("CreateMessageResultContent")(v0)
     if v1 in ("text",) and (t9 is str) and (t1 is str) and (t0 is dict):
         return "TextContent"
     if t0 is list:
@@ -554,18 +551,9 @@ def _pick_2(v0: Any) -> str | None:
     v2 = v1.get("type", _ABSENT) if t1 is dict else _ABSENT
     t2 = _type(v2)
     v3 = v0.get("mode", _ABSENT) if t0 is dict else _ABSENT
-    t3 = _type(v3)
     v4 = v1.get("properties", _ABSENT) if t1 is dict else _ABSENT
     t4 = _type(v4)
-    v5 = v0.get("url", _ABSENT) if t0 is dict else _ABSENT
-    t5 = _type(v5)
-    if (
-        t1 not in _EXACT
-        or t2 not in _EXACT
-        or t3 not in _EXACT
-        or t4 not in _EXACT
-        or t5 not in _EXACT
-    ):
+    if t1 not in _EXACT or t2 not in _EXACT or t4 not in _EXACT:
         return _general("ElicitRequestParams")(v0)
     if (
         v2 in ("object",)
@@ -575,6 +563,11 @@ def _pick_2(v0: Any) -> str | None:
         and (t2 is str)
     ):
         return "ElicitRequestFormParams"
+    t3 = _type(v3)
+    v5 = v0.get("url", _ABSENT) if t0 is dict else _ABSENT
+    t5 = _type(v5)
+    if t3 not in _EXACT or t5 not in _EXACT:
+        return _general("ElicitRequestParams")(v0)
     if v3 in ("url",) and (t3 is str) and (t5 is str):
         return "ElicitRequestURLParams"
     return _general("ElicitRequestParams")(v0)
@@ -586,12 +579,14 @@ def _pick_3(v0: Any) -> str | None:
         return _general("EmbeddedResourceResource")(v0)
     v1 = v0.get("text", _ABSENT) if t0 is dict else _ABSENT
     t1 = _type(v1)
-    v2 = v0.get("blob", _ABSENT) if t0 is dict else _ABSENT
-    t2 = _type(v2)
-    if t1 not in _EXACT or t2 not in _EXACT:
+    if t1 not in _EXACT:
         return _general("EmbeddedResourceResource")(v0)
     if t1 is str:
         return "TextResourceContents"
+    v2 = v0.get("blob", _ABSENT) if t0 is dict else _ABSENT
+    t2 = _type(v2)
+    if t2 not in _EXACT:
+        return _general("EmbeddedResourceResource")(v0)
     if t2 is str:
         return "BlobResourceContents"
     return _general("EmbeddedResourceResource")(v0)
@@ -608,30 +603,29 @@ def _pick_4(v0: Any) -> str | None:
     v3 = v0.get("type", _ABSENT) if t0 is dict else _ABSENT
     v4 = v1.get("enum", _ABSENT) if t1 is dict else _ABSENT
     t4 = _type(v4)
-    v5 = v1.get("anyOf", _ABSENT) if t1 is dict else _ABSENT
-    t5 = _type(v5)
-    v6 = v0.get("enum", _ABSENT) if t0 is dict else _ABSENT
-    t6 = _type(v6)
-    v7 = v0.get("enumNames", _ABSENT) if t0 is dict else _ABSENT
-    v8 = v0.get("oneOf", _ABSENT) if t0 is dict else _ABSENT
-    t8 = _type(v8)
-    if (
-        t1 not in _EXACT
-        or t2 not in _EXACT
-        or t4 not in _EXACT
-        or t5 not in _EXACT
-        or t6 not in _EXACT
-        or t8 not in _EXACT
-    ):
+    if t1 not in _EXACT or t2 not in _EXACT or t4 not in _EXACT:
         return _general("EnumSchema")(v0)
     if v2 in ("string",) and v3 in ("array",) and (t1 is dict) and (t4 is list) and (t2 is str):
         return "UntitledMultiSelectEnumSchema"
+    v5 = v1.get("anyOf", _ABSENT) if t1 is dict else _ABSENT
+    t5 = _type(v5)
+    if t5 not in _EXACT:
+        return _general("EnumSchema")(v0)
     if v3 in ("array",) and (t1 is dict) and (t5 is list):
         return "TitledMultiSelectEnumSchema"
+    v6 = v0.get("enum", _ABSENT) if t0 is dict else _ABSENT
+    t6 = _type(v6)
+    v7 = v0.get("enumNames", _ABSENT) if t0 is dict else _ABSENT
+    if t6 not in _EXACT:
+        return _general("EnumSchema")(v0)
     if v3 in ("string",) and (t6 is list) and (t0 is dict and v7 is not _ABSENT):
         return "LegacyTitledEnumSchema"
     if v3 in ("string",) and (t6 is list):
         return "UntitledSingleSelectEnumSchema"
+    v8 = v0.get("oneOf", _ABSENT) if t0 is dict else _ABSENT
+    t8 = _type(v8)
+    if t8 not in _EXACT:
+        return _general("EnumSchema")(v0)
     if v3 in ("string",) and (t8 is list):
         return "TitledSingleSelectEnumSchema"
     return _general("EnumSchema")(v0)
@@ -642,14 +636,14 @@ def _pick_5(v0: Any) -> str | None:
     if t0 not in _EXACT:
         return _general("GetPromptResultResponseResult")(v0)
     v1 = v0.get("resultType", _ABSENT) if t0 is dict else _ABSENT
-    v2 = v0.get("messages", _ABSENT) if t0 is dict else _ABSENT
-    t2 = _type(v2)
-    if t2 not in _EXACT:
-        return _general("GetPromptResultResponseResult")(v0)
     if v1 in ("input_required",):
         return "InputRequiredResult"
     if v1 in ("complete",):
         return "GetPromptResult"
+    v2 = v0.get("messages", _ABSENT) if t0 is dict else _ABSENT
+    t2 = _type(v2)
+    if t2 not in _EXACT:
+        return _general("GetPromptResultResponseResult")(v0)
     if t2 is list:
         return "GetPromptResult"
     return "InputRequiredResult"
@@ -665,22 +659,20 @@ def _pick_6(v0: Any) -> str | None:
     t2 = _type(v2)
     v3 = v0.get("model", _ABSENT) if t0 is dict else _ABSENT
     t3 = _type(v3)
-    v4 = v0.get("action", _ABSENT) if t0 is dict else _ABSENT
-    t4 = _type(v4)
-    v5 = v0.get("roots", _ABSENT) if t0 is dict else _ABSENT
-    t5 = _type(v5)
-    if (
-        t1 not in _EXACT
-        or t2 not in _EXACT
-        or t3 not in _EXACT
-        or t4 not in _EXACT
-        or t5 not in _EXACT
-    ):
+    if t1 not in _EXACT or t2 not in _EXACT or t3 not in _EXACT:
         return _general("InputResponse")(v0)
     if v1 in ("assistant", "user") and (t2 is list or t2 is dict) and (t3 is str) and (t1 is str):
         return "CreateMessageResult"
+    v4 = v0.get("action", _ABSENT) if t0 is dict else _ABSENT
+    t4 = _type(v4)
+    if t4 not in _EXACT:
+        return _general("InputResponse")(v0)
     if v4 in ("accept", "cancel", "decline") and (t4 is str):
         return "ElicitResult"
+    v5 = v0.get("roots", _ABSENT) if t0 is dict else _ABSENT
+    t5 = _type(v5)
+    if t5 not in _EXACT:
+        return _general("InputResponse")(v0)
     if t5 is list:
         return "ListRootsResult"
     return _general("InputResponse")(v0)
@@ -694,18 +686,22 @@ def _pick_7(v0: Any) -> str | None:
     t1 = _type(v1)
     v2 = v0.get("method", _ABSENT) if t0 is dict else _ABSENT
     t2 = _type(v2)
-    v3 = v0.get("result", _ABSENT) if t0 is dict else _ABSENT
-    t3 = _type(v3)
-    v4 = v0.get("error", _ABSENT) if t0 is dict else _ABSENT
-    t4 = _type(v4)
-    if t1 not in _EXACT or t2 not in _EXACT or t3 not in _EXACT or t4 not in _EXACT:
+    if t1 not in _EXACT or t2 not in _EXACT:
         return _general("JSONRPCMessage")(v0)
     if (t1 is int or (t1 is float and v1.is_integer()) or t1 is str) and (t2 is str):
         return "JSONRPCRequest"
+    v3 = v0.get("result", _ABSENT) if t0 is dict else _ABSENT
+    t3 = _type(v3)
+    if t3 not in _EXACT:
+        return _general("JSONRPCMessage")(v0)
     if (t1 is int or (t1 is float and v1.is_integer()) or t1 is str) and (t3 is dict):
         return "JSONRPCResultResponse"
     if t2 is str:
         return "JSONRPCNotification"
+    v4 = v0.get("error", _ABSENT) if t0 is dict else _ABSENT
+    t4 = _type(v4)
+    if t4 not in _EXACT:
+        return _general("JSONRPCMessage")(v0)
     if t4 is dict:
         return "JSONRPCErrorResponse"
     return _general("JSONRPCMessage")(v0)
@@ -719,12 +715,14 @@ def _pick_8(v0: Any) -> str | None:
     t1 = _type(v1)
     v2 = v0.get("result", _ABSENT) if t0 is dict else _ABSENT
     t2 = _type(v2)
-    v3 = v0.get("error", _ABSENT) if t0 is dict else _ABSENT
-    t3 = _type(v3)
-    if t1 not in _EXACT or t2 not in _EXACT or t3 not in _EXACT:
+    if t1 not in _EXACT or t2 not in _EXACT:
         return _general("JSONRPCResponse")(v0)
     if (t1 is int or (t1 is float and v1.is_integer()) or t1 is str) and (t2 is dict):
         return "JSONRPCResultResponse"
+    v3 = v0.get("error", _ABSENT) if t0 is dict else _ABSENT
+    t3 = _type(v3)
+    if t3 not in _EXACT:
+        return _general("JSONRPCResponse")(v0)
     if t3 is dict:
         return "JSONRPCErrorResponse"
     return _general("JSONRPCResponse")(v0)
@@ -740,12 +738,14 @@ def _pick_9(v0: Any) -> str | None:
     t2 = _type(v2)
     v3 = v1.get("enum", _ABSENT) if t1 is dict else _ABSENT
     t3 = _type(v3)
-    v4 = v1.get("anyOf", _ABSENT) if t1 is dict else _ABSENT
-    t4 = _type(v4)
-    if t1 not in _EXACT or t2 not in _EXACT or t3 not in _EXACT or t4 not in _EXACT:
+    if t1 not in _EXACT or t2 not in _EXACT or t3 not in _EXACT:
         return _general("MultiSelectEnumSchema")(v0)
     if v2 in ("string",) and (t3 is list) and (t2 is str):
         return "UntitledMultiSelectEnumSchema"
+    v4 = v1.get("anyOf", _ABSENT) if t1 is dict else _ABSENT
+    t4 = _type(v4)
+    if t4 not in _EXACT:
+        return _general("MultiSelectEnumSchema")(v0)
     if t4 is list:
         return "TitledMultiSelectEnumSchema"
     return _general("MultiSelectEnumSchema")(v0)
@@ -762,30 +762,29 @@ def _pick_10(v0: Any) -> str | None:
     v3 = v0.get("type", _ABSENT) if t0 is dict else _ABSENT
     v4 = v1.get("enum", _ABSENT) if t1 is dict else _ABSENT
     t4 = _type(v4)
-    v5 = v1.get("anyOf", _ABSENT) if t1 is dict else _ABSENT
-    t5 = _type(v5)
-    v6 = v0.get("enum", _ABSENT) if t0 is dict else _ABSENT
-    t6 = _type(v6)
-    v7 = v0.get("enumNames", _ABSENT) if t0 is dict else _ABSENT
-    v8 = v0.get("oneOf", _ABSENT) if t0 is dict else _ABSENT
-    t8 = _type(v8)
-    if (
-        t1 not in _EXACT
-        or t2 not in _EXACT
-        or t4 not in _EXACT
-        or t5 not in _EXACT
-        or t6 not in _EXACT
-        or t8 not in _EXACT
-    ):
+    if t1 not in _EXACT or t2 not in _EXACT or t4 not in _EXACT:
         return _general("PrimitiveSchemaDefinition")(v0)
     if v2 in ("string",) and v3 in ("array",) and (t1 is dict) and (t4 is list) and (t2 is str):
         return "UntitledMultiSelectEnumSchema"
+    v5 = v1.get("anyOf", _ABSENT) if t1 is dict else _ABSENT
+    t5 = _type(v5)
+    if t5 not in _EXACT:
+        return _general("PrimitiveSchemaDefinition")(v0)
     if v3 in ("array",) and (t1 is dict) and (t5 is list):
         return "TitledMultiSelectEnumSchema"
+    v6 = v0.get("enum", _ABSENT) if t0 is dict else _ABSENT
+    t6 = _type(v6)
+    v7 = v0.get("enumNames", _ABSENT) if t0 is dict else _ABSENT
+    if t6 not in _EXACT:
+        return _general("PrimitiveSchemaDefinition")(v0)
     if v3 in ("string",) and (t6 is list) and (t0 is dict and v7 is not _ABSENT):
         return "LegacyTitledEnumSchema"
     if v3 in ("string",) and (t6 is list):
         return "UntitledSingleSelectEnumSchema"
+    v8 = v0.get("oneOf", _ABSENT) if t0 is dict else _ABSENT
+    t8 = _type(v8)
+    if t8 not in _EXACT:
+        return _general("PrimitiveSchemaDefinition")(v0)
     if v3 in ("string",) and (t8 is list):
         return "TitledSingleSelectEnumSchema"
     if v3 in ("string",):
@@ -803,12 +802,14 @@ def _pick_11(v0: Any) -> str | None:
         return _general("ReadResourceResultContentsItem")(v0)
     v1 = v0.get("text", _ABSENT) if t0 is dict else _ABSENT
     t1 = _type(v1)
-    v2 = v0.get("blob", _ABSENT) if t0 is dict else _ABSENT
-    t2 = _type(v2)
-    if t1 not in _EXACT or t2 not in _EXACT:
+    if t1 not in _EXACT:
         return _general("ReadResourceResultContentsItem")(v0)
     if t1 is str:
         return "TextResourceContents"
+    v2 = v0.get("blob", _ABSENT) if t0 is dict else _ABSENT
+    t2 = _type(v2)
+    if t2 not in _EXACT:
+        return _general("ReadResourceResultContentsItem")(v0)
     if t2 is str:
         return "BlobResourceContents"
     return _general("ReadResourceResultContentsItem")(v0)
@@ -819,6 +820,10 @@ def _pick_12(v0: Any) -> str | None:
     if t0 not in _EXACT:
         return _general("ReadResourceResultResponseResult")(v0)
     v1 = v0.get("resultType", _ABSENT) if t0 is dict else _ABSENT
+    if v1 in ("input_required",):
+        return "InputRequiredResult"
+    if v1 in ("complete",):
+        return "ReadResourceResult"
     v2 = v0.get("cacheScope", _ABSENT) if t0 is dict else _ABSENT
     t2 = _type(v2)
     v3 = v0.get("contents", _ABSENT) if t0 is dict else _ABSENT
@@ -827,10 +832,6 @@ def _pick_12(v0: Any) -> str | None:
     t4 = _type(v4)
     if t2 not in _EXACT or t3 not in _EXACT or t4 not in _EXACT:
         return _general("ReadResourceResultResponseResult")(v0)
-    if v1 in ("input_required",):
-        return "InputRequiredResult"
-    if v1 in ("complete",):
-        return "ReadResourceResult"
     if (
         v2 in ("private", "public")
         and (t2 is str)
@@ -853,27 +854,7 @@ def _pick_13(v0: Any) -> str | None:
     t3 = _type(v3)
     v4 = v0.get("name", _ABSENT) if t0 is dict else _ABSENT
     t4 = _type(v4)
-    v5 = v0.get("data", _ABSENT) if t0 is dict else _ABSENT
-    t5 = _type(v5)
-    v6 = v0.get("mimeType", _ABSENT) if t0 is dict else _ABSENT
-    t6 = _type(v6)
-    v7 = v0.get("content", _ABSENT) if t0 is dict else _ABSENT
-    t7 = _type(v7)
-    v8 = v0.get("toolUseId", _ABSENT) if t0 is dict else _ABSENT
-    t8 = _type(v8)
-    v9 = v0.get("text", _ABSENT) if t0 is dict else _ABSENT
-    t9 = _type(v9)
-    if (
-        t1 not in _EXACT
-        or t2 not in _EXACT
-        or t3 not in _EXACT
-        or t4 not in _EXACT
-        or t5 not in _EXACT
-        or t6 not in _EXACT
-        or t7 not in _EXACT
-        or t8 not in _EXACT
-        or t9 not in _EXACT
-    ):
+    if t1 not in _EXACT or t2 not in _EXACT or t3 not in _EXACT or t4 not in _EXACT:
         return _general("SamplingMessageContent")(v0)
     if (
         v1 in ("tool_use",)
@@ -884,12 +865,28 @@ def _pick_13(v0: Any) -> str | None:
         and (t0 is dict)
     ):
         return "ToolUseContent"
+    v5 = v0.get("data", _ABSENT) if t0 is dict else _ABSENT
+    t5 = _type(v5)
+    v6 = v0.get("mimeType", _ABSENT) if t0 is dict else _ABSENT
+    t6 = _type(v6)
+    if t5 not in _EXACT or t6 not in _EXACT:
+        return _general("SamplingMessageContent")(v0)
     if v1 in ("image",) and (t5 is str) and (t6 is str) and (t1 is str) and (t0 is dict):
         return "ImageContent"
     if v1 in ("audio",) and (t5 is str) and (t6 is str) and (t1 is str) and (t0 is dict):
         return "AudioContent"
+    v7 = v0.get("content", _ABSENT) if t0 is dict else _ABSENT
+    t7 = _type(v7)
+    v8 = v0.get("toolUseId", _ABSENT) if t0 is dict else _ABSENT
+    t8 = _type(v8)
+    if t7 not in _EXACT or t8 not in _EXACT:
+        return _general("SamplingMessageContent")(v0)
     if v1 in ("tool_result",) and (t7 is list) and (t8 is str) and (t1 is str) and (t0 is dict):
         return "ToolResultContent"
+    v9 = v0.get("text", _ABSENT) if t0 is dict else _ABSENT
+    t9 = _type(v9)
+    if t9 not in _EXACT:
+        return _general("SamplingMessageContent")(v0)
     if v1 in ("text",) and (t9 is str) and (t1 is str) and (t0 is dict):
         return "TextContent"
     if t0 is list:
@@ -903,12 +900,14 @@ def _pick_14(v0: Any) -> str | None:
         return _general("SingleSelectEnumSchema")(v0)
     v1 = v0.get("enum", _ABSENT) if t0 is dict else _ABSENT
     t1 = _type(v1)
-    v2 = v0.get("oneOf", _ABSENT) if t0 is dict else _ABSENT
-    t2 = _type(v2)
-    if t1 not in _EXACT or t2 not in _EXACT:
+    if t1 not in _EXACT:
         return _general("SingleSelectEnumSchema")(v0)
     if t1 is list:
         return "UntitledSingleSelectEnumSchema"
+    v2 = v0.get("oneOf", _ABSENT) if t0 is dict else _ABSENT
+    t2 = _type(v2)
+    if t2 not in _EXACT:
+        return _general("SingleSelectEnumSchema")(v0)
     if t2 is list:
         return "TitledSingleSelectEnumSchema"
     return _general("SingleSelectEnumSchema")(v0)

@@ -155,6 +155,7 @@ def _general(union: str) -> Callable[[object], str | None]:
 
 # The compiled rules. vN is the value at a key path (v0 the value itself), tN its type where a test
 # relies on it; a value whose type is not exactly a JSON type there leaves the decision to _general.
+# Each rule looks up what it needs, and checks those types, before it decides.
 _type: Callable[[object], type[Any]] = type
 _EXACT: frozenset[type[Any]] = frozenset({dict, list, str, int, float, bool, type(None), _Absent})
 
