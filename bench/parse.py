@@ -1,6 +1,8 @@
 """Parse and dump throughput of a mixed JSON-RPC corpus (the 2026-07-28 spec examples):
 mcp_models.v2026_07_28 vs the official SDK's generated mcp_types._v2026_07_28 and its hand-written
-mcp_types, measured in the same process, interleaved.
+mcp_types, and vs "limit" (bench/limit.py: plain pydantic models of the same corpus, hand-written,
+every union tagged in pydantic-core or by the smallest callable), measured in the same process,
+interleaved.
 
     .venv/bin/python bench/parse.py [--rounds 15]
 
@@ -37,6 +39,8 @@ def main() -> None:
     import mcp_types._v2026_07_28 as sdk_gen
     from mcp_types import jsonrpc as sdk_jsonrpc
     from mcp_types import methods as sdk_methods
+
+    import limit
 
     from mcp_models import v2026_07_28 as ours
 
@@ -105,9 +109,14 @@ def main() -> None:
             return sdk_methods.parse_server_result(sample.method, VERSION, envelope.result)
         return envelope
 
+    def limit_typed(index: int, raw: bytes) -> Any:
+        sample = corpus[index]
+        return limit.typed(sample.kind, sample.method, raw)
+
     # Everyone must read the whole corpus before anything is timed.
     for label, fn in (
         ("ours", our_typed),
+        ("limit", limit_typed),
         ("sdk generated", sdk_gen_typed),
         ("sdk generated + tables", sdk_gen_tables_typed),
         ("sdk hand-written", sdk_typed),
@@ -134,6 +143,7 @@ def main() -> None:
 
     our_models = [our_typed(i, s.raw) for i, s in enumerate(corpus)]
     gen_models = [sdk_gen_tables_typed(i, s.raw) for i, s in enumerate(corpus)]
+    limit_models = [limit_typed(i, s.raw) for i, s in enumerate(corpus)]
 
     def dump_batch(models: list[Any], **options: bool) -> Callable[[], int]:
         def run() -> int:
@@ -155,13 +165,16 @@ def main() -> None:
             "envelope/ours-typeadapter": envelope_batch(our_envelope),
             "envelope/sdk-generated": envelope_batch(sdk_gen_envelope),
             "envelope/sdk-handwritten": envelope_batch(sdk_envelope),
+            "envelope/limit": envelope_batch(limit.ENVELOPE),
             "typed/ours": batch(our_typed),
             "typed/sdk-generated": batch(sdk_gen_typed),
             "typed/sdk-generated+our-result-table": batch(sdk_gen_tables_typed),
             "typed/sdk-handwritten": batch(sdk_typed),
+            "typed/limit": batch(limit_typed),
             # each side's lossless call: ours leaves absent (MISSING) fields out and dumps wire names by default
             "dump/ours": dump_batch(our_models),
             "dump/sdk-generated": dump_batch(gen_models, by_alias=True, exclude_unset=True),
+            "dump/limit": dump_batch(limit_models, by_alias=True, exclude_unset=True),
             # the very same call on both sides
             "dump-same-call/ours": dump_batch(our_models, by_alias=True, exclude_unset=True),
             "dump-same-call/sdk-generated": dump_batch(gen_models, by_alias=True, exclude_unset=True),
@@ -184,6 +197,17 @@ def main() -> None:
             )
         )
     print(table(rows))
+    print()
+    print("ours / sdk-generated and ours / limit (medians of per-round ratios):")
+    for layer, mine in (
+        ("envelope: parse_envelope", "envelope/ours"),
+        ("envelope: TypeAdapter(JSONRPCMessage)", "envelope/ours-typeadapter"),
+        ("typed: parse_message", "typed/ours"),
+        ("dump", "dump/ours"),
+    ):
+        kind = mine.split("/")[0]
+        sdk, bound = results[f"{kind}/sdk-generated"], results[f"{kind}/limit"]
+        print(f"  {layer:40} {ratio(results[mine], sdk):.2f}x sdk   {ratio(results[mine], bound):.2f}x limit")
     print()
     print("targets: typed >= 3x sdk-generated, envelope >= 1.5x sdk-generated, dump >= 1.0x sdk-generated")
 

@@ -387,6 +387,7 @@ def structural_module(revision: ir.Revision, header: str) -> str | None:
                 "rules": _rule_views(union.dispatch, revision),
                 "closed_keys": repr(dict(union.dispatch.closed_keys)),
                 "message": repr(_union_message(union, revision)),
+                "compiled": _compiled_view(union.dispatch, revision),
             }
         )
     for method in task_augmented:
@@ -397,9 +398,82 @@ def structural_module(revision: ir.Revision, header: str) -> str | None:
                 "rules": _rule_views(method.task_dispatch, revision),
                 "closed_keys": repr(dict(method.task_dispatch.closed_keys)),
                 "message": repr(f"cannot tell which result of {method.method} this is: expected {_expected(method.task_dispatch, revision)}"),
+                "compiled": _compiled_view(method.task_dispatch, revision),
             }
         )
     return render("_structural.py.jinja2", header=header, unions=views)
+
+
+# The JSON types a compiled test knows, and the names of the exact types a value may have there
+# (an arm's class named like one would be picked by name on the general path: such a union is not compiled).
+_JSON_KINDS = frozenset({"object", "array", "string", "integer", "number", "boolean", "null"})
+_EXACT_TYPE_NAMES = frozenset({"dict", "list", "str", "int", "float", "bool", "NoneType", "_Absent"})
+
+
+def _compiled_view(dispatch: ir.Dispatch, revision: ir.Revision) -> dict[str, object] | None:
+    """A dispatch as straight-line code (what _structural.py.jinja2 renders as one function), or None
+    when a rule uses a test the template does not compile (the general rule path then decides alone).
+
+    Node 0 is the value itself, node i > 0 the value at a key path. Each rule, in order, comes with
+    what its tests need that earlier rules did not: `lookups` (index, parent, key, first_item: the
+    key is "0", which is also an array's first item; typed: its type is taken right away), `typed`
+    (nodes looked up earlier whose type this rule tests) and `checks` (the nodes whose exact JSON
+    type the rule's outcome relies on: parents and values whose JSON type is tested, checked before
+    the rule decides, so that every rule that fails failed on exact values). `tests`: dicts with
+    `op` ("types", "in_dict", "present", "eq", "eq_or_absent"), `node` and `values` (JSON type names
+    or values). Rules after one without tests (a catch-all) are never reached and left out."""
+    index: dict[tuple[str, ...], int] = {(): 0}
+    checked = {0}
+    rules: list[dict[str, object]] = []
+    for rule in dispatch.rules:
+        created: list[tuple[int, int, str]] = []
+        needed: set[int] = set()
+
+        def node(path: tuple[str, ...]) -> int:
+            if path not in index:
+                parent = node(path[:-1])
+                needed.add(parent)
+                index[path] = len(index)
+                created.append((index[path], parent, path[-1]))
+            return index[path]
+
+        tests: list[dict[str, object]] = []
+        for p in rule.predicates:
+            if p.op == "is":  # the value's own JSON type (its path is not looked at)
+                if not p.values or p.values[0] not in _JSON_KINDS:
+                    return None
+                tests.append({"op": "types", "node": 0, "values": [p.values[0]]})
+            elif p.op == "has" and p.values:
+                if not all(kind in _JSON_KINDS for kind in p.values):
+                    return None
+                needed.add(node(p.path))
+                tests.append({"op": "types", "node": index[p.path], "values": list(p.values)})
+            elif p.op == "has":  # one key of an object, else any value at the path
+                tests.append({"op": "in_dict" if len(p.path) == 1 else "present", "node": node(p.path)})
+            elif p.op in ("eq", "eq_or_absent"):
+                tests.append({"op": p.op, "node": node(p.path), "values": list(p.values)})
+            else:
+                return None
+        checks = sorted(needed - checked)
+        new = {i for i, _, _ in created}
+        rules.append(
+            {
+                "tag": revision.name_of(rule.arm),
+                "tests": tests,
+                "typed": [i for i in checks if i not in new],
+                "lookups": [
+                    {"index": i, "parent": parent, "key": key, "first_item": key == "0", "typed": i in needed}
+                    for i, parent, key in created
+                ],
+                "checks": checks,
+            }
+        )
+        checked |= needed
+        if not tests:
+            break
+    if any(revision.name_of(rule.arm) in _EXACT_TYPE_NAMES for rule in dispatch.rules):
+        return None
+    return {"rules": rules, "falls_through": bool(rules[-1]["tests"]) if rules else True}
 
 
 def _rule_views(dispatch: ir.Dispatch, revision: ir.Revision) -> list[tuple[str, str]]:

@@ -5,6 +5,12 @@
 Each rule names an arm and what an instance of it must look like (keys it has, values it pins);
 the first rule that holds picks the arm, which alone is then validated. The rules are derived from
 the schema by mcp-codegen (see its codegen/discriminate.py).
+
+Each union's rules are also written out below as one straight-line function (`_COMPILED`) that
+decides for values of exact JSON types (what pydantic hands over for JSON input) with exact type
+tests, in the rules' order. Any other value (a model instance, a dict or int subclass) and a value
+no rule takes go to the general rule path (`_general`), which alone chooses the error to report:
+both paths pick the same arm for every value.
 """
 
 from __future__ import annotations
@@ -158,7 +164,14 @@ _MESSAGES: dict[str, str] = {
     "ReadResourceResultContentsItem": "cannot tell which ReadResourceResultContentsItem this is: expected TextResourceContents (has text (string)); BlobResourceContents (has blob (string))",
 }
 
-_ABSENT = object()
+
+class _Absent:
+    """The type of _ABSENT: no value at a key path."""
+
+    __slots__ = ()
+
+
+_ABSENT: Any = _Absent()  # typed Any: a compiled lookup is a value of any JSON type, or this
 _JSON_TYPES: dict[str, Callable[[object], bool]] = {
     "object": lambda v: isinstance(v, dict),
     "array": lambda v: isinstance(v, list),
@@ -224,8 +237,9 @@ def _compiled(union: str) -> tuple[_Rule, ...]:
     return tuple((tag, _all(tuple(test for _, test in tests)), tests) for tag, tests in compiled)
 
 
-def structural(union: str) -> Discriminator:
-    """The pydantic discriminator of a union: picks an arm's tag, or None for pydantic to report."""
+@cache
+def _general(union: str) -> Callable[[object], str | None]:
+    """The general rule path of a union: its arm's tag for any value, or None for pydantic to report."""
     tags = frozenset(tag for tag, _ in _RULES[union])
     closed = _CLOSED_KEYS[union]
 
@@ -258,6 +272,250 @@ def structural(union: str) -> Discriminator:
         tag, _, tests = min(rules, key=lambda rule: misses(value, rule[2]))
         return tag if misses(value, tests)[0] == 0 else None
 
+    return pick
+
+
+# The compiled rules. vN is the value at a key path (v0 the value itself), tN its type where a test
+# relies on it; a value whose type is not exactly a JSON type there leaves the decision to _general.
+# Each rule looks up what it needs, and checks those types, before it decides.
+_type: Callable[[object], type[Any]] = type
+_EXACT: frozenset[type[Any]] = frozenset({dict, list, str, int, float, bool, type(None), _Absent})
+
+
+def _pick_0(v0: Any) -> str | None:
+    t0 = _type(v0)
+    if t0 not in _EXACT:
+        return _general("ClientResult")(v0)
+    v1 = v0.get("role", _ABSENT) if t0 is dict else _ABSENT
+    t1 = _type(v1)
+    v2 = v0.get("content", _ABSENT) if t0 is dict else _ABSENT
+    t2 = _type(v2)
+    v3 = v0.get("model", _ABSENT) if t0 is dict else _ABSENT
+    t3 = _type(v3)
+    if t1 not in _EXACT or t2 not in _EXACT or t3 not in _EXACT:
+        return _general("ClientResult")(v0)
+    if v1 in ("assistant", "user") and (t2 is dict) and (t3 is str) and (t1 is str):
+        return "CreateMessageResult"
+    v4 = v0.get("roots", _ABSENT) if t0 is dict else _ABSENT
+    t4 = _type(v4)
+    if t4 not in _EXACT:
+        return _general("ClientResult")(v0)
+    if t4 is list:
+        return "ListRootsResult"
+    return "Result"
+
+
+def _pick_1(v0: Any) -> str | None:
+    t0 = _type(v0)
+    if t0 not in _EXACT:
+        return _general("EmbeddedResourceResource")(v0)
+    v1 = v0.get("text", _ABSENT) if t0 is dict else _ABSENT
+    t1 = _type(v1)
+    if t1 not in _EXACT:
+        return _general("EmbeddedResourceResource")(v0)
+    if t1 is str:
+        return "TextResourceContents"
+    v2 = v0.get("blob", _ABSENT) if t0 is dict else _ABSENT
+    t2 = _type(v2)
+    if t2 not in _EXACT:
+        return _general("EmbeddedResourceResource")(v0)
+    if t2 is str:
+        return "BlobResourceContents"
+    return _general("EmbeddedResourceResource")(v0)
+
+
+def _pick_2(v0: Any) -> str | None:
+    t0 = _type(v0)
+    if t0 not in _EXACT:
+        return _general("JSONRPCBatchRequestItem")(v0)
+    v1 = v0.get("id", _ABSENT) if t0 is dict else _ABSENT
+    t1 = _type(v1)
+    if t1 not in _EXACT:
+        return _general("JSONRPCBatchRequestItem")(v0)
+    if t1 is int or (t1 is float and v1.is_integer()) or t1 is str:
+        return "JSONRPCRequest"
+    return "JSONRPCNotification"
+
+
+def _pick_3(v0: Any) -> str | None:
+    t0 = _type(v0)
+    if t0 not in _EXACT:
+        return _general("JSONRPCBatchResponseItem")(v0)
+    v1 = v0.get("error", _ABSENT) if t0 is dict else _ABSENT
+    t1 = _type(v1)
+    v2 = v1.get("code", _ABSENT) if t1 is dict else _ABSENT
+    t2 = _type(v2)
+    v3 = v1.get("message", _ABSENT) if t1 is dict else _ABSENT
+    t3 = _type(v3)
+    if t1 not in _EXACT or t2 not in _EXACT or t3 not in _EXACT:
+        return _general("JSONRPCBatchResponseItem")(v0)
+    if (t1 is dict) and (t2 is int or (t2 is float and v2.is_integer())) and (t3 is str):
+        return "JSONRPCError"
+    v4 = v0.get("result", _ABSENT) if t0 is dict else _ABSENT
+    t4 = _type(v4)
+    if t4 not in _EXACT:
+        return _general("JSONRPCBatchResponseItem")(v0)
+    if t4 is dict:
+        return "JSONRPCResponse"
+    return _general("JSONRPCBatchResponseItem")(v0)
+
+
+def _pick_4(v0: Any) -> str | None:
+    t0 = _type(v0)
+    if t0 not in _EXACT:
+        return _general("JSONRPCMessage")(v0)
+    v1 = v0.get("jsonrpc", _ABSENT) if t0 is dict else _ABSENT
+    t1 = _type(v1)
+    v2 = v0.get("error", _ABSENT) if t0 is dict else _ABSENT
+    t2 = _type(v2)
+    v3 = v2.get("code", _ABSENT) if t2 is dict else _ABSENT
+    t3 = _type(v3)
+    v4 = v2.get("message", _ABSENT) if t2 is dict else _ABSENT
+    t4 = _type(v4)
+    v5 = v0.get("id", _ABSENT) if t0 is dict else _ABSENT
+    t5 = _type(v5)
+    if (
+        t1 not in _EXACT
+        or t2 not in _EXACT
+        or t3 not in _EXACT
+        or t4 not in _EXACT
+        or t5 not in _EXACT
+    ):
+        return _general("JSONRPCMessage")(v0)
+    if (
+        v1 in ("2.0",)
+        and (t2 is dict)
+        and (t3 is int or (t3 is float and v3.is_integer()))
+        and (t4 is str)
+        and (t5 is int or (t5 is float and v5.is_integer()) or t5 is str)
+        and (t1 is str)
+        and (t0 is dict)
+    ):
+        return "JSONRPCError"
+    v6 = v0.get("method", _ABSENT) if t0 is dict else _ABSENT
+    t6 = _type(v6)
+    if t6 not in _EXACT:
+        return _general("JSONRPCMessage")(v0)
+    if (
+        v1 in ("2.0",)
+        and (t5 is int or (t5 is float and v5.is_integer()) or t5 is str)
+        and (t1 is str)
+        and (t6 is str)
+        and (t0 is dict)
+    ):
+        return "JSONRPCRequest"
+    v7 = v0.get("result", _ABSENT) if t0 is dict else _ABSENT
+    t7 = _type(v7)
+    if t7 not in _EXACT:
+        return _general("JSONRPCMessage")(v0)
+    if (
+        v1 in ("2.0",)
+        and (t5 is int or (t5 is float and v5.is_integer()) or t5 is str)
+        and (t1 is str)
+        and (t7 is dict)
+        and (t0 is dict)
+    ):
+        return "JSONRPCResponse"
+    if v1 in ("2.0",) and (t1 is str) and (t6 is str) and (t0 is dict):
+        return "JSONRPCNotification"
+    v8 = (
+        v0.get("0", _ABSENT)
+        if t0 is dict
+        else (v0[0] if v0 else _ABSENT) if t0 is list else _ABSENT
+    )
+    t8 = _type(v8)
+    v9 = v8.get("jsonrpc", _ABSENT) if t8 is dict else _ABSENT
+    t9 = _type(v9)
+    v10 = v8.get("method", _ABSENT) if t8 is dict else _ABSENT
+    t10 = _type(v10)
+    if t8 not in _EXACT or t9 not in _EXACT or t10 not in _EXACT:
+        return _general("JSONRPCMessage")(v0)
+    if v9 in ("2.0",) and (t9 is str) and (t10 is str) and (t0 is list):
+        return "JSONRPCMessageVariantC"
+    v11 = v8.get("id", _ABSENT) if t8 is dict else _ABSENT
+    t11 = _type(v11)
+    if t11 not in _EXACT:
+        return _general("JSONRPCMessage")(v0)
+    if (
+        v9 in ("2.0",)
+        and (t11 is int or (t11 is float and v11.is_integer()) or t11 is str)
+        and (t9 is str)
+        and (t0 is list)
+    ):
+        return "JSONRPCMessageVariantF"
+    return _general("JSONRPCMessage")(v0)
+
+
+def _pick_5(v0: Any) -> str | None:
+    t0 = _type(v0)
+    if t0 not in _EXACT:
+        return _general("JSONRPCMessageVariantCItem")(v0)
+    v1 = v0.get("id", _ABSENT) if t0 is dict else _ABSENT
+    t1 = _type(v1)
+    if t1 not in _EXACT:
+        return _general("JSONRPCMessageVariantCItem")(v0)
+    if t1 is int or (t1 is float and v1.is_integer()) or t1 is str:
+        return "JSONRPCRequest"
+    return "JSONRPCNotification"
+
+
+def _pick_6(v0: Any) -> str | None:
+    t0 = _type(v0)
+    if t0 not in _EXACT:
+        return _general("JSONRPCMessageVariantFItem")(v0)
+    v1 = v0.get("error", _ABSENT) if t0 is dict else _ABSENT
+    t1 = _type(v1)
+    v2 = v1.get("code", _ABSENT) if t1 is dict else _ABSENT
+    t2 = _type(v2)
+    v3 = v1.get("message", _ABSENT) if t1 is dict else _ABSENT
+    t3 = _type(v3)
+    if t1 not in _EXACT or t2 not in _EXACT or t3 not in _EXACT:
+        return _general("JSONRPCMessageVariantFItem")(v0)
+    if (t1 is dict) and (t2 is int or (t2 is float and v2.is_integer())) and (t3 is str):
+        return "JSONRPCError"
+    v4 = v0.get("result", _ABSENT) if t0 is dict else _ABSENT
+    t4 = _type(v4)
+    if t4 not in _EXACT:
+        return _general("JSONRPCMessageVariantFItem")(v0)
+    if t4 is dict:
+        return "JSONRPCResponse"
+    return _general("JSONRPCMessageVariantFItem")(v0)
+
+
+def _pick_7(v0: Any) -> str | None:
+    t0 = _type(v0)
+    if t0 not in _EXACT:
+        return _general("ReadResourceResultContentsItem")(v0)
+    v1 = v0.get("text", _ABSENT) if t0 is dict else _ABSENT
+    t1 = _type(v1)
+    if t1 not in _EXACT:
+        return _general("ReadResourceResultContentsItem")(v0)
+    if t1 is str:
+        return "TextResourceContents"
+    v2 = v0.get("blob", _ABSENT) if t0 is dict else _ABSENT
+    t2 = _type(v2)
+    if t2 not in _EXACT:
+        return _general("ReadResourceResultContentsItem")(v0)
+    if t2 is str:
+        return "BlobResourceContents"
+    return _general("ReadResourceResultContentsItem")(v0)
+
+
+_COMPILED: dict[str, Callable[[Any], str | None]] = {
+    "ClientResult": _pick_0,
+    "EmbeddedResourceResource": _pick_1,
+    "JSONRPCBatchRequestItem": _pick_2,
+    "JSONRPCBatchResponseItem": _pick_3,
+    "JSONRPCMessage": _pick_4,
+    "JSONRPCMessageVariantCItem": _pick_5,
+    "JSONRPCMessageVariantFItem": _pick_6,
+    "ReadResourceResultContentsItem": _pick_7,
+}
+
+
+def structural(union: str) -> Discriminator:
+    """The pydantic discriminator of a union: picks an arm's tag, or None for pydantic to report."""
+    pick = _COMPILED.get(union) or _general(union)
     return Discriminator(
         pick, custom_error_type="union_variant", custom_error_message=_MESSAGES[union]
     )

@@ -5,6 +5,12 @@
 Each rule names an arm and what an instance of it must look like (keys it has, values it pins);
 the first rule that holds picks the arm, which alone is then validated. The rules are derived from
 the schema by mcp-codegen (see its codegen/discriminate.py).
+
+Each union's rules are also written out below as one straight-line function (`_COMPILED`) that
+decides for values of exact JSON types (what pydantic hands over for JSON input) with exact type
+tests, in the rules' order. Any other value (a model instance, a dict or int subclass) and a value
+no rule takes go to the general rule path (`_general`), which alone chooses the error to report:
+both paths pick the same arm for every value.
 """
 
 from __future__ import annotations
@@ -328,7 +334,14 @@ _MESSAGES: dict[str, str] = {
     "tools/call result": "cannot tell which result of tools/call this is: expected CallToolResult (has content (array)); CreateTaskResult (has task (object))",
 }
 
-_ABSENT = object()
+
+class _Absent:
+    """The type of _ABSENT: no value at a key path."""
+
+    __slots__ = ()
+
+
+_ABSENT: Any = _Absent()  # typed Any: a compiled lookup is a value of any JSON type, or this
 _JSON_TYPES: dict[str, Callable[[object], bool]] = {
     "object": lambda v: isinstance(v, dict),
     "array": lambda v: isinstance(v, list),
@@ -394,8 +407,9 @@ def _compiled(union: str) -> tuple[_Rule, ...]:
     return tuple((tag, _all(tuple(test for _, test in tests)), tests) for tag, tests in compiled)
 
 
-def structural(union: str) -> Discriminator:
-    """The pydantic discriminator of a union: picks an arm's tag, or None for pydantic to report."""
+@cache
+def _general(union: str) -> Callable[[object], str | None]:
+    """The general rule path of a union: its arm's tag for any value, or None for pydantic to report."""
     tags = frozenset(tag for tag, _ in _RULES[union])
     closed = _CLOSED_KEYS[union]
 
@@ -428,6 +442,449 @@ def structural(union: str) -> Discriminator:
         tag, _, tests = min(rules, key=lambda rule: misses(value, rule[2]))
         return tag if misses(value, tests)[0] == 0 else None
 
+    return pick
+
+
+# The compiled rules. vN is the value at a key path (v0 the value itself), tN its type where a test
+# relies on it; a value whose type is not exactly a JSON type there leaves the decision to _general.
+# Each rule looks up what it needs, and checks those types, before it decides.
+_type: Callable[[object], type[Any]] = type
+_EXACT: frozenset[type[Any]] = frozenset({dict, list, str, int, float, bool, type(None), _Absent})
+
+
+def _pick_0(v0: Any) -> str | None:
+    t0 = _type(v0)
+    if t0 not in _EXACT:
+        return _general("CreateMessageResultContent")(v0)
+    v1 = v0.get("type", _ABSENT) if t0 is dict else _ABSENT
+    t1 = _type(v1)
+    v2 = v0.get("id", _ABSENT) if t0 is dict else _ABSENT
+    t2 = _type(v2)
+    v3 = v0.get("input", _ABSENT) if t0 is dict else _ABSENT
+    t3 = _type(v3)
+    v4 = v0.get("name", _ABSENT) if t0 is dict else _ABSENT
+    t4 = _type(v4)
+    if t1 not in _EXACT or t2 not in _EXACT or t3 not in _EXACT or t4 not in _EXACT:
+        return _general("CreateMessageResultContent")(v0)
+    if (
+        v1 in ("tool_use",)
+        and (t2 is str)
+        and (t3 is dict)
+        and (t4 is str)
+        and (t1 is str)
+        and (t0 is dict)
+    ):
+        return "ToolUseContent"
+    v5 = v0.get("data", _ABSENT) if t0 is dict else _ABSENT
+    t5 = _type(v5)
+    v6 = v0.get("mimeType", _ABSENT) if t0 is dict else _ABSENT
+    t6 = _type(v6)
+    if t5 not in _EXACT or t6 not in _EXACT:
+        return _general("CreateMessageResultContent")(v0)
+    if v1 in ("image",) and (t5 is str) and (t6 is str) and (t1 is str) and (t0 is dict):
+        return "ImageContent"
+    if v1 in ("audio",) and (t5 is str) and (t6 is str) and (t1 is str) and (t0 is dict):
+        return "AudioContent"
+    v7 = v0.get("content", _ABSENT) if t0 is dict else _ABSENT
+    t7 = _type(v7)
+    v8 = v0.get("toolUseId", _ABSENT) if t0 is dict else _ABSENT
+    t8 = _type(v8)
+    if t7 not in _EXACT or t8 not in _EXACT:
+        return _general("CreateMessageResultContent")(v0)
+    if v1 in ("tool_result",) and (t7 is list) and (t8 is str) and (t1 is str) and (t0 is dict):
+        return "ToolResultContent"
+    v9 = v0.get("text", _ABSENT) if t0 is dict else _ABSENT
+    t9 = _type(v9)
+    if t9 not in _EXACT:
+        return _general("CreateMessageResultContent")(v0)
+    if v1 in ("text",) and (t9 is str) and (t1 is str) and (t0 is dict):
+        return "TextContent"
+    if t0 is list:
+        return "CreateMessageResultContentVariantF"
+    return _general("CreateMessageResultContent")(v0)
+
+
+def _pick_1(v0: Any) -> str | None:
+    t0 = _type(v0)
+    if t0 not in _EXACT:
+        return _general("ElicitRequestParams")(v0)
+    v1 = v0.get("requestedSchema", _ABSENT) if t0 is dict else _ABSENT
+    t1 = _type(v1)
+    v2 = v1.get("type", _ABSENT) if t1 is dict else _ABSENT
+    t2 = _type(v2)
+    v3 = v0.get("mode", _ABSENT) if t0 is dict else _ABSENT
+    v4 = v1.get("properties", _ABSENT) if t1 is dict else _ABSENT
+    t4 = _type(v4)
+    if t1 not in _EXACT or t2 not in _EXACT or t4 not in _EXACT:
+        return _general("ElicitRequestParams")(v0)
+    if (
+        v2 in ("object",)
+        and (v3 is _ABSENT or v3 in ("form",))
+        and (t1 is dict)
+        and (t4 is dict)
+        and (t2 is str)
+    ):
+        return "ElicitRequestFormParams"
+    t3 = _type(v3)
+    v5 = v0.get("elicitationId", _ABSENT) if t0 is dict else _ABSENT
+    t5 = _type(v5)
+    v6 = v0.get("url", _ABSENT) if t0 is dict else _ABSENT
+    t6 = _type(v6)
+    if t3 not in _EXACT or t5 not in _EXACT or t6 not in _EXACT:
+        return _general("ElicitRequestParams")(v0)
+    if v3 in ("url",) and (t5 is str) and (t3 is str) and (t6 is str):
+        return "ElicitRequestURLParams"
+    return _general("ElicitRequestParams")(v0)
+
+
+def _pick_2(v0: Any) -> str | None:
+    t0 = _type(v0)
+    if t0 not in _EXACT:
+        return _general("EmbeddedResourceResource")(v0)
+    v1 = v0.get("text", _ABSENT) if t0 is dict else _ABSENT
+    t1 = _type(v1)
+    if t1 not in _EXACT:
+        return _general("EmbeddedResourceResource")(v0)
+    if t1 is str:
+        return "TextResourceContents"
+    v2 = v0.get("blob", _ABSENT) if t0 is dict else _ABSENT
+    t2 = _type(v2)
+    if t2 not in _EXACT:
+        return _general("EmbeddedResourceResource")(v0)
+    if t2 is str:
+        return "BlobResourceContents"
+    return _general("EmbeddedResourceResource")(v0)
+
+
+def _pick_3(v0: Any) -> str | None:
+    t0 = _type(v0)
+    if t0 not in _EXACT:
+        return _general("EnumSchema")(v0)
+    v1 = v0.get("items", _ABSENT) if t0 is dict else _ABSENT
+    t1 = _type(v1)
+    v2 = v1.get("type", _ABSENT) if t1 is dict else _ABSENT
+    t2 = _type(v2)
+    v3 = v0.get("type", _ABSENT) if t0 is dict else _ABSENT
+    v4 = v1.get("enum", _ABSENT) if t1 is dict else _ABSENT
+    t4 = _type(v4)
+    if t1 not in _EXACT or t2 not in _EXACT or t4 not in _EXACT:
+        return _general("EnumSchema")(v0)
+    if v2 in ("string",) and v3 in ("array",) and (t1 is dict) and (t4 is list) and (t2 is str):
+        return "UntitledMultiSelectEnumSchema"
+    v5 = v1.get("anyOf", _ABSENT) if t1 is dict else _ABSENT
+    t5 = _type(v5)
+    if t5 not in _EXACT:
+        return _general("EnumSchema")(v0)
+    if v3 in ("array",) and (t1 is dict) and (t5 is list):
+        return "TitledMultiSelectEnumSchema"
+    v6 = v0.get("enum", _ABSENT) if t0 is dict else _ABSENT
+    t6 = _type(v6)
+    v7 = v0.get("enumNames", _ABSENT) if t0 is dict else _ABSENT
+    if t6 not in _EXACT:
+        return _general("EnumSchema")(v0)
+    if v3 in ("string",) and (t6 is list) and (t0 is dict and v7 is not _ABSENT):
+        return "LegacyTitledEnumSchema"
+    if v3 in ("string",) and (t6 is list):
+        return "UntitledSingleSelectEnumSchema"
+    v8 = v0.get("oneOf", _ABSENT) if t0 is dict else _ABSENT
+    t8 = _type(v8)
+    if t8 not in _EXACT:
+        return _general("EnumSchema")(v0)
+    if v3 in ("string",) and (t8 is list):
+        return "TitledSingleSelectEnumSchema"
+    return _general("EnumSchema")(v0)
+
+
+def _pick_4(v0: Any) -> str | None:
+    t0 = _type(v0)
+    if t0 not in _EXACT:
+        return _general("JSONRPCMessage")(v0)
+    v1 = v0.get("id", _ABSENT) if t0 is dict else _ABSENT
+    t1 = _type(v1)
+    v2 = v0.get("method", _ABSENT) if t0 is dict else _ABSENT
+    t2 = _type(v2)
+    if t1 not in _EXACT or t2 not in _EXACT:
+        return _general("JSONRPCMessage")(v0)
+    if (t1 is int or (t1 is float and v1.is_integer()) or t1 is str) and (t2 is str):
+        return "JSONRPCRequest"
+    v3 = v0.get("result", _ABSENT) if t0 is dict else _ABSENT
+    t3 = _type(v3)
+    if t3 not in _EXACT:
+        return _general("JSONRPCMessage")(v0)
+    if (t1 is int or (t1 is float and v1.is_integer()) or t1 is str) and (t3 is dict):
+        return "JSONRPCResultResponse"
+    if t2 is str:
+        return "JSONRPCNotification"
+    v4 = v0.get("error", _ABSENT) if t0 is dict else _ABSENT
+    t4 = _type(v4)
+    if t4 not in _EXACT:
+        return _general("JSONRPCMessage")(v0)
+    if t4 is dict:
+        return "JSONRPCErrorResponse"
+    return _general("JSONRPCMessage")(v0)
+
+
+def _pick_5(v0: Any) -> str | None:
+    t0 = _type(v0)
+    if t0 not in _EXACT:
+        return _general("JSONRPCResponse")(v0)
+    v1 = v0.get("id", _ABSENT) if t0 is dict else _ABSENT
+    t1 = _type(v1)
+    v2 = v0.get("result", _ABSENT) if t0 is dict else _ABSENT
+    t2 = _type(v2)
+    if t1 not in _EXACT or t2 not in _EXACT:
+        return _general("JSONRPCResponse")(v0)
+    if (t1 is int or (t1 is float and v1.is_integer()) or t1 is str) and (t2 is dict):
+        return "JSONRPCResultResponse"
+    v3 = v0.get("error", _ABSENT) if t0 is dict else _ABSENT
+    t3 = _type(v3)
+    if t3 not in _EXACT:
+        return _general("JSONRPCResponse")(v0)
+    if t3 is dict:
+        return "JSONRPCErrorResponse"
+    return _general("JSONRPCResponse")(v0)
+
+
+def _pick_6(v0: Any) -> str | None:
+    t0 = _type(v0)
+    if t0 not in _EXACT:
+        return _general("MultiSelectEnumSchema")(v0)
+    v1 = v0.get("items", _ABSENT) if t0 is dict else _ABSENT
+    t1 = _type(v1)
+    v2 = v1.get("type", _ABSENT) if t1 is dict else _ABSENT
+    t2 = _type(v2)
+    v3 = v1.get("enum", _ABSENT) if t1 is dict else _ABSENT
+    t3 = _type(v3)
+    if t1 not in _EXACT or t2 not in _EXACT or t3 not in _EXACT:
+        return _general("MultiSelectEnumSchema")(v0)
+    if v2 in ("string",) and (t3 is list) and (t2 is str):
+        return "UntitledMultiSelectEnumSchema"
+    v4 = v1.get("anyOf", _ABSENT) if t1 is dict else _ABSENT
+    t4 = _type(v4)
+    if t4 not in _EXACT:
+        return _general("MultiSelectEnumSchema")(v0)
+    if t4 is list:
+        return "TitledMultiSelectEnumSchema"
+    return _general("MultiSelectEnumSchema")(v0)
+
+
+def _pick_7(v0: Any) -> str | None:
+    t0 = _type(v0)
+    if t0 not in _EXACT:
+        return _general("PrimitiveSchemaDefinition")(v0)
+    v1 = v0.get("items", _ABSENT) if t0 is dict else _ABSENT
+    t1 = _type(v1)
+    v2 = v1.get("type", _ABSENT) if t1 is dict else _ABSENT
+    t2 = _type(v2)
+    v3 = v0.get("type", _ABSENT) if t0 is dict else _ABSENT
+    v4 = v1.get("enum", _ABSENT) if t1 is dict else _ABSENT
+    t4 = _type(v4)
+    if t1 not in _EXACT or t2 not in _EXACT or t4 not in _EXACT:
+        return _general("PrimitiveSchemaDefinition")(v0)
+    if v2 in ("string",) and v3 in ("array",) and (t1 is dict) and (t4 is list) and (t2 is str):
+        return "UntitledMultiSelectEnumSchema"
+    v5 = v1.get("anyOf", _ABSENT) if t1 is dict else _ABSENT
+    t5 = _type(v5)
+    if t5 not in _EXACT:
+        return _general("PrimitiveSchemaDefinition")(v0)
+    if v3 in ("array",) and (t1 is dict) and (t5 is list):
+        return "TitledMultiSelectEnumSchema"
+    v6 = v0.get("enum", _ABSENT) if t0 is dict else _ABSENT
+    t6 = _type(v6)
+    v7 = v0.get("enumNames", _ABSENT) if t0 is dict else _ABSENT
+    if t6 not in _EXACT:
+        return _general("PrimitiveSchemaDefinition")(v0)
+    if v3 in ("string",) and (t6 is list) and (t0 is dict and v7 is not _ABSENT):
+        return "LegacyTitledEnumSchema"
+    if v3 in ("string",) and (t6 is list):
+        return "UntitledSingleSelectEnumSchema"
+    v8 = v0.get("oneOf", _ABSENT) if t0 is dict else _ABSENT
+    t8 = _type(v8)
+    if t8 not in _EXACT:
+        return _general("PrimitiveSchemaDefinition")(v0)
+    if v3 in ("string",) and (t8 is list):
+        return "TitledSingleSelectEnumSchema"
+    if v3 in ("string",):
+        return "StringSchema"
+    if v3 in ("boolean",):
+        return "BooleanSchema"
+    if v3 in ("integer", "number"):
+        return "NumberSchema"
+    return _general("PrimitiveSchemaDefinition")(v0)
+
+
+def _pick_8(v0: Any) -> str | None:
+    t0 = _type(v0)
+    if t0 not in _EXACT:
+        return _general("ReadResourceResultContentsItem")(v0)
+    v1 = v0.get("text", _ABSENT) if t0 is dict else _ABSENT
+    t1 = _type(v1)
+    if t1 not in _EXACT:
+        return _general("ReadResourceResultContentsItem")(v0)
+    if t1 is str:
+        return "TextResourceContents"
+    v2 = v0.get("blob", _ABSENT) if t0 is dict else _ABSENT
+    t2 = _type(v2)
+    if t2 not in _EXACT:
+        return _general("ReadResourceResultContentsItem")(v0)
+    if t2 is str:
+        return "BlobResourceContents"
+    return _general("ReadResourceResultContentsItem")(v0)
+
+
+def _pick_9(v0: Any) -> str | None:
+    t0 = _type(v0)
+    if t0 not in _EXACT:
+        return _general("SamplingMessageContent")(v0)
+    v1 = v0.get("type", _ABSENT) if t0 is dict else _ABSENT
+    t1 = _type(v1)
+    v2 = v0.get("id", _ABSENT) if t0 is dict else _ABSENT
+    t2 = _type(v2)
+    v3 = v0.get("input", _ABSENT) if t0 is dict else _ABSENT
+    t3 = _type(v3)
+    v4 = v0.get("name", _ABSENT) if t0 is dict else _ABSENT
+    t4 = _type(v4)
+    if t1 not in _EXACT or t2 not in _EXACT or t3 not in _EXACT or t4 not in _EXACT:
+        return _general("SamplingMessageContent")(v0)
+    if (
+        v1 in ("tool_use",)
+        and (t2 is str)
+        and (t3 is dict)
+        and (t4 is str)
+        and (t1 is str)
+        and (t0 is dict)
+    ):
+        return "ToolUseContent"
+    v5 = v0.get("data", _ABSENT) if t0 is dict else _ABSENT
+    t5 = _type(v5)
+    v6 = v0.get("mimeType", _ABSENT) if t0 is dict else _ABSENT
+    t6 = _type(v6)
+    if t5 not in _EXACT or t6 not in _EXACT:
+        return _general("SamplingMessageContent")(v0)
+    if v1 in ("image",) and (t5 is str) and (t6 is str) and (t1 is str) and (t0 is dict):
+        return "ImageContent"
+    if v1 in ("audio",) and (t5 is str) and (t6 is str) and (t1 is str) and (t0 is dict):
+        return "AudioContent"
+    v7 = v0.get("content", _ABSENT) if t0 is dict else _ABSENT
+    t7 = _type(v7)
+    v8 = v0.get("toolUseId", _ABSENT) if t0 is dict else _ABSENT
+    t8 = _type(v8)
+    if t7 not in _EXACT or t8 not in _EXACT:
+        return _general("SamplingMessageContent")(v0)
+    if v1 in ("tool_result",) and (t7 is list) and (t8 is str) and (t1 is str) and (t0 is dict):
+        return "ToolResultContent"
+    v9 = v0.get("text", _ABSENT) if t0 is dict else _ABSENT
+    t9 = _type(v9)
+    if t9 not in _EXACT:
+        return _general("SamplingMessageContent")(v0)
+    if v1 in ("text",) and (t9 is str) and (t1 is str) and (t0 is dict):
+        return "TextContent"
+    if t0 is list:
+        return "SamplingMessageContentVariantF"
+    return _general("SamplingMessageContent")(v0)
+
+
+def _pick_10(v0: Any) -> str | None:
+    t0 = _type(v0)
+    if t0 not in _EXACT:
+        return _general("SingleSelectEnumSchema")(v0)
+    v1 = v0.get("enum", _ABSENT) if t0 is dict else _ABSENT
+    t1 = _type(v1)
+    if t1 not in _EXACT:
+        return _general("SingleSelectEnumSchema")(v0)
+    if t1 is list:
+        return "UntitledSingleSelectEnumSchema"
+    v2 = v0.get("oneOf", _ABSENT) if t0 is dict else _ABSENT
+    t2 = _type(v2)
+    if t2 not in _EXACT:
+        return _general("SingleSelectEnumSchema")(v0)
+    if t2 is list:
+        return "TitledSingleSelectEnumSchema"
+    return _general("SingleSelectEnumSchema")(v0)
+
+
+def _pick_11(v0: Any) -> str | None:
+    t0 = _type(v0)
+    if t0 not in _EXACT:
+        return _general("elicitation/create result")(v0)
+    v1 = v0.get("action", _ABSENT) if t0 is dict else _ABSENT
+    t1 = _type(v1)
+    if t1 not in _EXACT:
+        return _general("elicitation/create result")(v0)
+    if v1 in ("accept", "cancel", "decline") and (t1 is str):
+        return "ElicitResult"
+    v2 = v0.get("task", _ABSENT) if t0 is dict else _ABSENT
+    t2 = _type(v2)
+    if t2 not in _EXACT:
+        return _general("elicitation/create result")(v0)
+    if t2 is dict:
+        return "CreateTaskResult"
+    return _general("elicitation/create result")(v0)
+
+
+def _pick_12(v0: Any) -> str | None:
+    t0 = _type(v0)
+    if t0 not in _EXACT:
+        return _general("sampling/createMessage result")(v0)
+    v1 = v0.get("role", _ABSENT) if t0 is dict else _ABSENT
+    t1 = _type(v1)
+    v2 = v0.get("content", _ABSENT) if t0 is dict else _ABSENT
+    t2 = _type(v2)
+    v3 = v0.get("model", _ABSENT) if t0 is dict else _ABSENT
+    t3 = _type(v3)
+    if t1 not in _EXACT or t2 not in _EXACT or t3 not in _EXACT:
+        return _general("sampling/createMessage result")(v0)
+    if v1 in ("assistant", "user") and (t2 is list or t2 is dict) and (t3 is str) and (t1 is str):
+        return "CreateMessageResult"
+    v4 = v0.get("task", _ABSENT) if t0 is dict else _ABSENT
+    t4 = _type(v4)
+    if t4 not in _EXACT:
+        return _general("sampling/createMessage result")(v0)
+    if t4 is dict:
+        return "CreateTaskResult"
+    return _general("sampling/createMessage result")(v0)
+
+
+def _pick_13(v0: Any) -> str | None:
+    t0 = _type(v0)
+    if t0 not in _EXACT:
+        return _general("tools/call result")(v0)
+    v1 = v0.get("content", _ABSENT) if t0 is dict else _ABSENT
+    t1 = _type(v1)
+    if t1 not in _EXACT:
+        return _general("tools/call result")(v0)
+    if t1 is list:
+        return "CallToolResult"
+    v2 = v0.get("task", _ABSENT) if t0 is dict else _ABSENT
+    t2 = _type(v2)
+    if t2 not in _EXACT:
+        return _general("tools/call result")(v0)
+    if t2 is dict:
+        return "CreateTaskResult"
+    return _general("tools/call result")(v0)
+
+
+_COMPILED: dict[str, Callable[[Any], str | None]] = {
+    "CreateMessageResultContent": _pick_0,
+    "ElicitRequestParams": _pick_1,
+    "EmbeddedResourceResource": _pick_2,
+    "EnumSchema": _pick_3,
+    "JSONRPCMessage": _pick_4,
+    "JSONRPCResponse": _pick_5,
+    "MultiSelectEnumSchema": _pick_6,
+    "PrimitiveSchemaDefinition": _pick_7,
+    "ReadResourceResultContentsItem": _pick_8,
+    "SamplingMessageContent": _pick_9,
+    "SingleSelectEnumSchema": _pick_10,
+    "elicitation/create result": _pick_11,
+    "sampling/createMessage result": _pick_12,
+    "tools/call result": _pick_13,
+}
+
+
+def structural(union: str) -> Discriminator:
+    """The pydantic discriminator of a union: picks an arm's tag, or None for pydantic to report."""
+    pick = _COMPILED.get(union) or _general(union)
     return Discriminator(
         pick, custom_error_type="union_variant", custom_error_message=_MESSAGES[union]
     )

@@ -25,7 +25,18 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from functools import cache
-from typing import Annotated, Any, Generic, Literal, TypeAlias, TypeVar, cast, overload
+from typing import (
+    TYPE_CHECKING,
+    Annotated,
+    Any,
+    Generic,
+    Literal,
+    TypeAlias,
+    TypeVar,
+    Union,
+    cast,
+    overload,
+)
 
 from pydantic import BaseModel, Tag, TypeAdapter, ValidationError
 from pydantic_core import MISSING, from_json
@@ -390,71 +401,158 @@ class ResultResponse(MCPModel, Generic[_ResultT]):
     result: _ResultT
 
 
-RESPONSES: dict[str, type[MCPModel]] = {
-    "completion/complete": ResultResponse[CompleteResult],
-    "elicitation/create": ResultResponse[_ElicitResultOrCreateTaskResult],
-    "initialize": ResultResponse[InitializeResult],
-    "logging/setLevel": ResultResponse[EmptyResult],
-    "ping": ResultResponse[EmptyResult],
-    "prompts/get": ResultResponse[GetPromptResult],
-    "prompts/list": ResultResponse[ListPromptsResult],
-    "resources/list": ResultResponse[ListResourcesResult],
-    "resources/read": ResultResponse[ReadResourceResult],
-    "resources/subscribe": ResultResponse[EmptyResult],
-    "resources/templates/list": ResultResponse[ListResourceTemplatesResult],
-    "resources/unsubscribe": ResultResponse[EmptyResult],
-    "roots/list": ResultResponse[ListRootsResult],
-    "sampling/createMessage": ResultResponse[_CreateMessageResultOrCreateTaskResult],
-    "tasks/cancel": ResultResponse[CancelTaskResult],
-    "tasks/get": ResultResponse[GetTaskResult],
-    "tasks/list": ResultResponse[ListTasksResult],
-    "tasks/result": ResultResponse[GetTaskPayloadResult],
-    "tools/call": ResultResponse[_CallToolResultOrCreateTaskResult],
-    "tools/list": ResultResponse[ListToolsResult],
+# The response class of each request method: the schema's own, else (None) a ResultResponse typed by
+# the method's result (_TYPED_BY), parametrised the first time it is needed: pydantic builds the
+# validators of every result of the revision when ResultResponse is first parametrised.
+_RESPONSE_CLASSES: dict[str, type[MCPModel] | None] = {
+    "completion/complete": None,
+    "elicitation/create": None,
+    "initialize": None,
+    "logging/setLevel": None,
+    "ping": None,
+    "prompts/get": None,
+    "prompts/list": None,
+    "resources/list": None,
+    "resources/read": None,
+    "resources/subscribe": None,
+    "resources/templates/list": None,
+    "resources/unsubscribe": None,
+    "roots/list": None,
+    "sampling/createMessage": None,
+    "tasks/cancel": None,
+    "tasks/get": None,
+    "tasks/list": None,
+    "tasks/result": None,
+    "tools/call": None,
+    "tools/list": None,
 }
-"""The class of the whole success response to each request method: the schema's own where it defines
-one, else a ResultResponse typed by the method's result."""
+_TYPED_BY: dict[str, Any] = {
+    "completion/complete": CompleteResult,
+    "elicitation/create": _ElicitResultOrCreateTaskResult,
+    "initialize": InitializeResult,
+    "logging/setLevel": EmptyResult,
+    "ping": EmptyResult,
+    "prompts/get": GetPromptResult,
+    "prompts/list": ListPromptsResult,
+    "resources/list": ListResourcesResult,
+    "resources/read": ReadResourceResult,
+    "resources/subscribe": EmptyResult,
+    "resources/templates/list": ListResourceTemplatesResult,
+    "resources/unsubscribe": EmptyResult,
+    "roots/list": ListRootsResult,
+    "sampling/createMessage": _CreateMessageResultOrCreateTaskResult,
+    "tasks/cancel": CancelTaskResult,
+    "tasks/get": GetTaskResult,
+    "tasks/list": ListTasksResult,
+    "tasks/result": GetTaskPayloadResult,
+    "tools/call": _CallToolResultOrCreateTaskResult,
+    "tools/list": ListToolsResult,
+}
 
-Message: TypeAlias = (
-    CompleteRequest
-    | ElicitRequest
-    | InitializeRequest
-    | SetLevelRequest
-    | PingRequest
-    | GetPromptRequest
-    | ListPromptsRequest
-    | ListResourcesRequest
-    | ReadResourceRequest
-    | SubscribeRequest
-    | ListResourceTemplatesRequest
-    | UnsubscribeRequest
-    | ListRootsRequest
-    | CreateMessageRequest
-    | CancelTaskRequest
-    | GetTaskRequest
-    | ListTasksRequest
-    | GetTaskPayloadRequest
-    | CallToolRequest
-    | ListToolsRequest
-    | CancelledNotification
-    | ElicitationCompleteNotification
-    | InitializedNotification
-    | LoggingMessageNotification
-    | ProgressNotification
-    | PromptListChangedNotification
-    | ResourceListChangedNotification
-    | ResourceUpdatedNotification
-    | RootsListChangedNotification
-    | TaskStatusNotification
-    | ToolListChangedNotification
-    | URLElicitationRequiredError
-    | JSONRPCRequest
-    | JSONRPCNotification
-    | JSONRPCResultResponse
-    | JSONRPCErrorResponse
-    | ResultResponse[Any]
-)
-"""Everything `parse_message` returns."""
+
+def _response_class(method: str) -> type[MCPModel] | None:
+    """The class of the whole success response to a request method (RESPONSES[method]), or None."""
+    found = _RESPONSE_CLASSES.get(method)
+    if found is None and method in _TYPED_BY:
+        generic: Any = ResultResponse  # parametrised by a value, which type checkers do not follow
+        found = _RESPONSE_CLASSES[method] = generic[_TYPED_BY[method]]
+    return found
+
+
+if TYPE_CHECKING:
+    RESPONSES: dict[str, type[MCPModel]]
+    """The class of the whole success response to each request method: the schema's own where it
+    defines one, else a ResultResponse typed by the method's result. Made on first use."""
+
+    Message: TypeAlias = (
+        CompleteRequest
+        | ElicitRequest
+        | InitializeRequest
+        | SetLevelRequest
+        | PingRequest
+        | GetPromptRequest
+        | ListPromptsRequest
+        | ListResourcesRequest
+        | ReadResourceRequest
+        | SubscribeRequest
+        | ListResourceTemplatesRequest
+        | UnsubscribeRequest
+        | ListRootsRequest
+        | CreateMessageRequest
+        | CancelTaskRequest
+        | GetTaskRequest
+        | ListTasksRequest
+        | GetTaskPayloadRequest
+        | CallToolRequest
+        | ListToolsRequest
+        | CancelledNotification
+        | ElicitationCompleteNotification
+        | InitializedNotification
+        | LoggingMessageNotification
+        | ProgressNotification
+        | PromptListChangedNotification
+        | ResourceListChangedNotification
+        | ResourceUpdatedNotification
+        | RootsListChangedNotification
+        | TaskStatusNotification
+        | ToolListChangedNotification
+        | URLElicitationRequiredError
+        | JSONRPCRequest
+        | JSONRPCNotification
+        | JSONRPCResultResponse
+        | JSONRPCErrorResponse
+        | ResultResponse[Any]
+    )
+    """Everything `parse_message` returns."""
+else:
+    # At run time the union holds the generic ResultResponse, of which every ResultResponse[...] is a
+    # subclass (so `isinstance(x, Message)` holds for each), and parametrises nothing at import.
+    Message = Union[
+        CompleteRequest,
+        ElicitRequest,
+        InitializeRequest,
+        SetLevelRequest,
+        PingRequest,
+        GetPromptRequest,
+        ListPromptsRequest,
+        ListResourcesRequest,
+        ReadResourceRequest,
+        SubscribeRequest,
+        ListResourceTemplatesRequest,
+        UnsubscribeRequest,
+        ListRootsRequest,
+        CreateMessageRequest,
+        CancelTaskRequest,
+        GetTaskRequest,
+        ListTasksRequest,
+        GetTaskPayloadRequest,
+        CallToolRequest,
+        ListToolsRequest,
+        CancelledNotification,
+        ElicitationCompleteNotification,
+        InitializedNotification,
+        LoggingMessageNotification,
+        ProgressNotification,
+        PromptListChangedNotification,
+        ResourceListChangedNotification,
+        ResourceUpdatedNotification,
+        RootsListChangedNotification,
+        TaskStatusNotification,
+        ToolListChangedNotification,
+        URLElicitationRequiredError,
+        JSONRPCRequest,
+        JSONRPCNotification,
+        JSONRPCResultResponse,
+        JSONRPCErrorResponse,
+        ResultResponse,
+    ]
+
+    def __getattr__(name: str) -> object:
+        if name == "RESPONSES":  # every response class: made on the first look-up
+            responses = {method: _response_class(method) for method in _RESPONSE_CLASSES}
+            globals()[name] = responses
+            return responses
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 AnyError: TypeAlias = Error
@@ -492,12 +590,21 @@ def _load(raw: RawJSON) -> object:
 
 
 # Where a number too large for a double may be (an exponent of three digits or more, 200 digits
-# in a row): pydantic's parser reads such a number as infinity. Searches with a literal first byte.
-_MAYBE_HUGE = (
-    re.compile(rb"e\+?[0-9]{3}").search,
-    re.compile(rb"E\+?[0-9]{3}").search,
-    re.compile(rb"[0-9]{200}").search,
-)
+# in a row): pydantic's parser reads such a number as infinity. Searches with a literal first byte;
+# the digit run is looked for only in text holding 200 digits at all (counted in C: the search
+# itself tries every digit).
+_EXPONENT_LOWER = re.compile(rb"e\+?[0-9]{3}").search
+_EXPONENT_UPPER = re.compile(rb"E\+?[0-9]{3}").search
+_DIGIT_RUN = re.compile(rb"[0-9]{200}").search
+_DIGITS = b"0123456789"
+
+
+def _maybe_huge(raw: bytes | bytearray) -> bool:
+    return (
+        _EXPONENT_LOWER(raw) is not None
+        or _EXPONENT_UPPER(raw) is not None
+        or (len(raw) - len(raw.translate(None, _DIGITS)) >= 200 and _DIGIT_RUN(raw) is not None)
+    )
 
 
 def _json_numbers_only(raw: bytes | bytearray | str) -> None:
@@ -512,7 +619,7 @@ def _json_numbers_only(raw: bytes | bytearray | str) -> None:
         raw.find(b"I") >= 0 and raw.find(b"Infinity") >= 0
     ):
         _load(raw)
-    if any(search(raw) is not None for search in _MAYBE_HUGE) and _holds_infinity(_load(raw)):
+    if _maybe_huge(raw) and _holds_infinity(_load(raw)):
         raise MessageError(
             "not JSON this reader keeps: a number does not fit a double (it would be read as infinity)"
         )
@@ -675,7 +782,7 @@ def _pending_response(raw: bytes, pending: Mapping[str | int, str]) -> Message |
     if found is None:
         return None
     guessed: str | int = from_json(found.group(1))
-    response = RESPONSES.get(pending.get(guessed, ""))
+    response = _response_class(pending.get(guessed, ""))
     if response is None:
         return None
     try:
@@ -758,7 +865,7 @@ def parse_message(raw: RawJSON, pending: Mapping[str | int, str] | None = None) 
             else None
         )
         response = (
-            RESPONSES.get(answered, JSONRPCResultResponse)
+            (_response_class(answered) or JSONRPCResultResponse)
             if answered is not None
             else JSONRPCResultResponse
         )

@@ -5,6 +5,12 @@
 Each rule names an arm and what an instance of it must look like (keys it has, values it pins);
 the first rule that holds picks the arm, which alone is then validated. The rules are derived from
 the schema by mcp-codegen (see its codegen/discriminate.py).
+
+Each union's rules are also written out below as one straight-line function (`_COMPILED`) that
+decides for values of exact JSON types (what pydantic hands over for JSON input) with exact type
+tests, in the rules' order. Any other value (a model instance, a dict or int subclass) and a value
+no rule takes go to the general rule path (`_general`), which alone chooses the error to report:
+both paths pick the same arm for every value.
 """
 
 from __future__ import annotations
@@ -44,7 +50,14 @@ _MESSAGES: dict[str, str] = {
     "Loose": "cannot tell which Loose this is: expected TextBlock (type = 'text', has text (string), a JSON object); LooseVariantB (a JSON string)",
 }
 
-_ABSENT = object()
+
+class _Absent:
+    """The type of _ABSENT: no value at a key path."""
+
+    __slots__ = ()
+
+
+_ABSENT: Any = _Absent()  # typed Any: a compiled lookup is a value of any JSON type, or this
 _JSON_TYPES: dict[str, Callable[[object], bool]] = {
     "object": lambda v: isinstance(v, dict),
     "array": lambda v: isinstance(v, list),
@@ -110,8 +123,9 @@ def _compiled(union: str) -> tuple[_Rule, ...]:
     return tuple((tag, _all(tuple(test for _, test in tests)), tests) for tag, tests in compiled)
 
 
-def structural(union: str) -> Discriminator:
-    """The pydantic discriminator of a union: picks an arm's tag, or None for pydantic to report."""
+@cache
+def _general(union: str) -> Callable[[object], str | None]:
+    """The general rule path of a union: its arm's tag for any value, or None for pydantic to report."""
     tags = frozenset(tag for tag, _ in _RULES[union])
     closed = _CLOSED_KEYS[union]
 
@@ -144,6 +158,41 @@ def structural(union: str) -> Discriminator:
         tag, _, tests = min(rules, key=lambda rule: misses(value, rule[2]))
         return tag if misses(value, tests)[0] == 0 else None
 
+    return pick
+
+
+# The compiled rules. vN is the value at a key path (v0 the value itself), tN its type where a test
+# relies on it; a value whose type is not exactly a JSON type there leaves the decision to _general.
+# Each rule looks up what it needs, and checks those types, before it decides.
+_type: Callable[[object], type[Any]] = type
+_EXACT: frozenset[type[Any]] = frozenset({dict, list, str, int, float, bool, type(None), _Absent})
+
+
+def _pick_0(v0: Any) -> str | None:
+    t0 = _type(v0)
+    if t0 not in _EXACT:
+        return _general("Loose")(v0)
+    v1 = v0.get("type", _ABSENT) if t0 is dict else _ABSENT
+    t1 = _type(v1)
+    v2 = v0.get("text", _ABSENT) if t0 is dict else _ABSENT
+    t2 = _type(v2)
+    if t1 not in _EXACT or t2 not in _EXACT:
+        return _general("Loose")(v0)
+    if v1 in ("text",) and (t2 is str) and (t1 is str) and (t0 is dict):
+        return "TextBlock"
+    if t0 is str:
+        return "LooseVariantB"
+    return _general("Loose")(v0)
+
+
+_COMPILED: dict[str, Callable[[Any], str | None]] = {
+    "Loose": _pick_0,
+}
+
+
+def structural(union: str) -> Discriminator:
+    """The pydantic discriminator of a union: picks an arm's tag, or None for pydantic to report."""
+    pick = _COMPILED.get(union) or _general(union)
     return Discriminator(
         pick, custom_error_type="union_variant", custom_error_message=_MESSAGES[union]
     )
