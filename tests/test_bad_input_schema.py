@@ -434,7 +434,8 @@ def test_check_output_budget_holds_inside_pattern_properties() -> None:
     }
     value = {f"key{i}": i for i in range(40_000)}
     cpu, problems = _cpu(lambda: check_output(schema, value, budget_seconds=0.5))
-    assert problems and "validation stopped after 0.5s" in problems[0].message
+    # stopped when the budget ran out, or before a match that would not fit in what is left of it
+    assert problems and problems[0].message.startswith("validation stopped") and "0.5s" in problems[0].message
     # the budget is wall time; CPU can only be less, plus the checks before validation starts
     assert cpu < 0.5 + 3.0, cpu
 

@@ -58,7 +58,7 @@ PACKAGE_NAMES = frozenset({
 })  # fmt: skip
 # What a revision package exports from messages.py besides its models (and its wire classes).
 MESSAGES_API = (
-    "AnyError", "AnyResult", "Envelope", "ErrorResponse", "Message", "MessageError", "ResultResponse",
+    "AnyError", "AnyResult", "Envelope", "ErrorResponse", "Message", "MessageError", "Pending", "ResultResponse",
     "parse_envelope", "parse_error", "parse_message", "parse_result", "union_arms",
 )  # fmt: skip
 

@@ -67,13 +67,17 @@ def models_standin(package: str) -> dict[str, str]:
     """A stand-in for the spec models package a tools package imports (`package`, such as
     acme._mcp.v2026_07_28), for when it cannot be imported where the generator runs (it is
     generated later, or lives in the user's source tree). A tools package takes only
-    `CallToolResult` and `narrowing.narrow` from it, in annotations and function bodies, so these
-    two stand in for them: the import check then runs everything the tools package does at import
-    (its models' and its output adapters' validators). The stand-in is never written."""
+    `CallToolResult`, `models.CallToolRequestParams` and `narrowing.narrow` from it, in annotations
+    and function bodies, so these stand in for them: the import check then runs everything the
+    tools package does at import (its models' and its output adapters' validators). The stand-in
+    is never written."""
     parts = package.split(".")
     files = {"/".join(parts[: i + 1]) + "/__init__.py": "" for i in range(len(parts) - 1)}
     files["/".join(parts) + "/__init__.py"] = (
         "from pydantic import BaseModel\n\n\nclass CallToolResult(BaseModel):\n    pass\n"
+    )
+    files["/".join(parts) + "/models.py"] = (
+        "from pydantic import BaseModel\n\n\nclass CallToolRequestParams(BaseModel):\n    pass\n"
     )
     files["/".join(parts) + "/narrowing.py"] = (
         "def narrow(result: object, target: object) -> object:\n"

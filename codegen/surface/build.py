@@ -36,7 +36,9 @@ WIRE_API = (
 )
 # Names of messages.py exported at the package's top: its parse functions read any revision's
 # wire and stay in `surface.messages`; the package's parse_message is the exact one of wire.py.
-MESSAGES_TYPES = ("AnyError", "AnyResult", "Envelope", "ErrorResponse", "Message", "MessageError", "ResultResponse", "union_arms")
+MESSAGES_TYPES = (
+    "AnyError", "AnyResult", "Envelope", "ErrorResponse", "Message", "MessageError", "Pending", "ResultResponse", "union_arms",
+)  # fmt: skip
 # Required properties whose absence the spec gives a meaning to (analysis/absence.py), applied when
 # sending to a revision that requires them. Each is checked against the schema's own words first.
 SPEC_STATED = absence.SPEC_STATED
