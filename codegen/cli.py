@@ -59,6 +59,10 @@ MaxBytesOpt = Annotated[int | None, typer.Option("--max-schema-bytes", help="Lar
 MaxDepthOpt = Annotated[int | None, typer.Option("--max-depth", help="Deepest JSON nesting accepted.")]
 MaxDefsOpt = Annotated[int | None, typer.Option("--max-definitions", help="Most definitions accepted.")]
 MaxSubOpt = Annotated[int | None, typer.Option("--max-subschemas", help="Most JSON objects in a schema accepted.")]
+MaxMembersOpt = Annotated[
+    int | None,
+    typer.Option("--max-members", help="Most definitions, classes, properties, union arms and enum values accepted."),
+]
 JobsOpt = Annotated[
     int | None,
     typer.Option("--jobs", "-j", min=1, help="Revisions generated at once, in worker processes. Default: one per core."),
@@ -200,6 +204,7 @@ def generate(
     max_depth: MaxDepthOpt = None,
     max_definitions: MaxDefsOpt = None,
     max_subschemas: MaxSubOpt = None,
+    max_members: MaxMembersOpt = None,
 ) -> None:
     """Generate the model packages (all pinned revisions by default)."""
     flags = {
@@ -214,6 +219,7 @@ def generate(
         "max_depth": max_depth,
         "max_definitions": max_definitions,
         "max_subschemas": max_subschemas,
+        "max_members": max_members,
         "disable_errata": tuple(disable_erratum) if disable_erratum else None,
         "formatter": formatter,
         "absolute_links": True if absolute_links else None,
@@ -265,6 +271,7 @@ def check(
     max_depth: MaxDepthOpt = None,
     max_definitions: MaxDefsOpt = None,
     max_subschemas: MaxSubOpt = None,
+    max_members: MaxMembersOpt = None,
     ignore_bytecode: IgnoreBytecodeOpt = False,
 ) -> None:
     """Exit 1 with a unified diff when the output folder differs from a fresh generation with the same
@@ -281,6 +288,7 @@ def check(
         "max_depth": max_depth,
         "max_definitions": max_definitions,
         "max_subschemas": max_subschemas,
+        "max_members": max_members,
         "disable_errata": tuple(disable_erratum) if disable_erratum else None,
         "formatter": formatter,
         "absolute_links": True if absolute_links else None,
@@ -423,6 +431,7 @@ def tools(
     max_depth: MaxDepthOpt = None,
     max_definitions: MaxDefsOpt = None,
     max_subschemas: MaxSubOpt = None,
+    max_members: MaxMembersOpt = None,
 ) -> None:
     """Generate typed input and output models (and narrowing helpers) for one server's tools."""
 
@@ -436,6 +445,7 @@ def tools(
             "max_depth": max_depth,
             "max_definitions": max_definitions,
             "max_subschemas": max_subschemas,
+            "max_members": max_members,
         }
         settings = settings_file.with_flags(settings_file.load(config), given)
         result = api.generate_tools(

@@ -71,6 +71,7 @@ STARTER = '''
 # max-depth = 64
 # max-definitions = 2000
 # max-subschemas = 50000
+# max-members = 3000
 '''
 
 
@@ -94,6 +95,7 @@ class Settings(BaseModel):
     max_depth: int | None = Field(default=None, alias="max-depth", gt=0, le=DEPTH_CEILING)
     max_definitions: int | None = Field(default=None, alias="max-definitions", gt=0)
     max_subschemas: int | None = Field(default=None, alias="max-subschemas", gt=0)
+    max_members: int | None = Field(default=None, alias="max-members", gt=0)
     errata: tuple[str, ...] = ()
     disable_errata: tuple[str, ...] = Field(default=(), alias="disable-errata")
     prune: bool = False  # remove the packages of revisions a run does not generate (else refused)
@@ -147,6 +149,7 @@ class Settings(BaseModel):
                 "max_depth": self.max_depth,
                 "max_definitions": self.max_definitions,
                 "max_subschemas": self.max_subschemas,
+                "max_members": self.max_members,
             }
         )
 

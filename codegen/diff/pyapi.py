@@ -19,12 +19,14 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from codegen.analysis.naming import NUMBER, base_name
 from codegen.diff.direction import SIDES, Directions, receivers_of
 from codegen.diff.report import BREAKING, COMPATIBLE, PYTHON, Change
 from codegen.diff.source import Side
+from codegen.errors import CodegenError
+from codegen.limits import DEFAULT_LIMITS
 from codegen.schema import budget, schemas
 _STRICT = {"StrictStr": "str", "StrictInt": "int", "StrictFloat": "float", "StrictBool": "bool", "StrictBytes": "bytes"}
 _CACHE: dict[tuple[str, str], dict[str, PyType]] = {}
@@ -58,9 +60,19 @@ def module_api(side: Side) -> dict[str, PyType]:
 
         # a budget of its own, as `generate` gives a revision: what runs out names this side
         with budget.scope(schemas.count_subschemas(side.doc.document), side.label):
-            text, _ = build_models(side.doc, side.revision, f"# mcp-codegen diff: {side.label}")
+            try:
+                text, _ = build_models(side.doc, side.revision, f"# mcp-codegen diff: {side.label}", DEFAULT_LIMITS)
+            except CodegenError as exc:
+                raise _hinted_for_diff(exc) from exc
         _CACHE[key] = read_module(text)
     return _CACHE[key]
+
+
+def _hinted_for_diff(exc: CodegenError) -> CodegenError:
+    """exc, where a schema is too large to build models from, with the way out diff has (it takes
+    no limit flags): comparing the wire alone."""
+    hint = "diff builds both sides' models to compare their Python API; --no-python-api compares the wire alone"
+    return CodegenError(*(replace(d, hint=hint) if d.code == "MCG123" else d for d in exc.diagnostics))
 
 
 def read_module(source: str) -> dict[str, PyType]:

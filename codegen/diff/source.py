@@ -75,7 +75,7 @@ def load_side(which: str, spec_source: str | None = None, limits: Limits = DEFAU
         pin = spec.find_revision(which)
         data = spec.fetch(pin, spec.resolve_source(spec_source)).data
         label = pin.revision
-        raw = errata.apply_errata(load.parse_json(data, label, limits), errata.load_errata(label), label)
+        raw = errata.apply_errata(load.parse_json(data, label, limits), errata.load_errata(label), label, limits)
     return side_from_document(raw, label, spec.sha256_hex(data), limits)
 
 

@@ -140,6 +140,13 @@ def generate_models(lowered: Mapping[str, Any], revision: ir.Revision, header: s
             f"datamodel-code-generator refused the schema: {flat(str(exc))}",
             revision=revision.revision,
         ) from exc
+    except RecursionError as exc:  # wellformed.check_type_depth keeps the known shapes below this
+        raise fail(
+            "MCG103",
+            "the schema nests too deeply for datamodel-code-generator, which recurses through it",
+            revision=revision.revision,
+            hint="no setting goes deeper; nest fewer levels",
+        ) from exc
     if not isinstance(source, str):
         raise fail("MCG402", "datamodel-code-generator returned no single module", revision=revision.revision)
     return source, _check_names(source, revision)

@@ -62,7 +62,7 @@ def build_revision(
             enter("analyze")
             model = analyze.analyze(doc, package=package, sha256=sha256, options=options)
             enter("models")
-            models, order = build_models(doc, model, header(revision, sha256))
+            models, order = build_models(doc, model, header(revision, sha256), limits)
         enter("package")
         sources = {"models.py": models, **render.revision_files(model, header(revision, sha256), order)}
         if examples is not None:
@@ -97,16 +97,18 @@ def prepared(
     absolute when asked."""
     raw = load.parse_json(data, revision, limits)
     if errata_selection is not None:
-        raw = errata.apply_errata(raw, errata_selection.errata(revision), revision)
+        raw = errata.apply_errata(raw, errata_selection.errata(revision), revision, limits)
     elif use_errata:
-        raw = errata.apply_errata(raw, errata.load_errata(revision, errata_file), revision)
+        raw = errata.apply_errata(raw, errata.load_errata(revision, errata_file), revision, limits)
     if options is not None and options.absolute_links:
         raw = links.absolute(raw)
     return cast("dict[str, Any]", links.readable(raw))
 
 
-def build_models(doc: load.SchemaDoc, model: ir.Revision, stamp: str) -> tuple[str, tuple[str, ...]]:
-    """The engine's models module for an analysed schema, and its names in definition order."""
+def build_models(doc: load.SchemaDoc, model: ir.Revision, stamp: str, limits: Limits) -> tuple[str, tuple[str, ...]]:
+    """The engine's models module for an analysed schema, and its names in definition order; the
+    schema's members are counted against limits first, as they are what generating costs."""
+    load.check_members(doc.document, doc.revision, limits)
     return dcg.generate_models(lower.lower(doc, model), model, stamp)
 
 

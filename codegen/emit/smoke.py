@@ -14,6 +14,7 @@ cost of building the validators is bounded by the limits on the schema (patterns
 from __future__ import annotations
 
 import importlib
+import inspect
 import itertools
 import pkgutil
 import sys
@@ -28,6 +29,10 @@ from codegen import safeio
 from codegen.errors import fail
 
 _names = itertools.count()
+# The frames a package may use to build its validators: pydantic recurses through nested types at
+# import, and Python stops at 1,000 (its default recursion limit); the rest is the importer's own
+# stack. The pinned MCP revisions take under 300.
+IMPORT_FRAMES = 700
 _SKIPPED = (".tests", "._examples")  # tests need pytest and a spec mirror; examples read files
 
 
@@ -47,13 +52,22 @@ def check(
 
     with _importable(files, standins or {}) as package:
         try:
-            for module in _modules(package, optional):
-                for attribute in sorted(getattr(module, "__all__", ())):
-                    value = getattr(module, attribute)
-                    if isinstance(value, type) and issubclass(value, BaseModel):
-                        value.model_rebuild(force=True)
-                    elif isinstance(value, TypeAliasType):
-                        TypeAdapter(cast(Any, value))  # a type form known only at run time
+            with _frames_at_most(IMPORT_FRAMES):
+                for module in _modules(package, optional):
+                    for attribute in sorted(getattr(module, "__all__", ())):
+                        value = getattr(module, attribute)
+                        if isinstance(value, type) and issubclass(value, BaseModel):
+                            value.model_rebuild(force=True)
+                        elif isinstance(value, TypeAliasType):
+                            TypeAdapter(cast(Any, value))  # a type form known only at run time
+        except RecursionError as exc:
+            raise fail(
+                "MCG103",
+                f"the models nest too deeply to be built when the package is imported (pydantic recurses "
+                f"through them, past {IMPORT_FRAMES} Python frames)",
+                revision=revision,
+                hint="no setting goes deeper; nest fewer levels (a chain of optional models costs the most)",
+            ) from exc
         except Exception as exc:  # noqa: BLE001 - whatever the package raises is the diagnosis
             raise fail(
                 "MCG404",
@@ -61,6 +75,21 @@ def check(
                 revision=revision,
                 hint="a defect of the generator for this schema: please report it with the schema",
             ) from exc
+
+
+@contextmanager
+def _frames_at_most(count: int) -> Generator[None, None, None]:
+    """Python's recursion limit lowered, for the block, to count frames above the caller's: what
+    builds here within it builds for an importer whose own stack takes the rest of the default."""
+    depth, frame = 0, inspect.currentframe()
+    while frame is not None:
+        depth, frame = depth + 1, frame.f_back
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(min(limit, depth + count))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(limit)
 
 
 def models_standin(package: str) -> dict[str, str]:

@@ -6,7 +6,6 @@ defect the `test` fails and generation stops, asking for the erratum to be retir
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import json
 import os
@@ -18,9 +17,10 @@ import jsonpatch
 import jsonpointer as rfc6901
 
 from codegen.schema import load
-from codegen.errors import fail
+from codegen.errors import CodegenError, fail, flat
+from codegen.limits import DEFAULT_LIMITS, DEPTH_CEILING, Limits
 from codegen.resources import spec_dir
-from codegen.schema.jsontypes import is_array, is_object
+from codegen.schema.jsontypes import is_array, is_object, json_type
 
 
 @dataclass(frozen=True)
@@ -35,34 +35,117 @@ def errata_path(revision: str) -> Path:
     return spec_dir() / "errata" / f"{revision}.json"
 
 
+# An errata file is read whole and every op applied in turn, so both are bounded: the shipped files
+# hold ~2 KB and two ops per erratum. What the ops add to the schema is bounded by the schema's own
+# limits (apply_errata), so no patch makes a document the loader would refuse.
+MAX_ERRATA_BYTES = 1 << 20
+MAX_OPS = 1_000  # ops in one errata file, all errata together
+_OPS = ("add", "remove", "replace", "move", "copy", "test")
+_TAKES_VALUE = frozenset({"add", "replace", "test"})
+_TAKES_FROM = frozenset({"move", "copy"})
+_FORMAT_HINT = (
+    "an errata file is {\"errata\": [{\"id\", \"reason\", \"upstream\", \"patch\": [JSON Patch ops]}]}, "
+    "as in spec/errata/<revision>.json"
+)
+
+
 def load_errata(revision: str, path: Path | None = None) -> tuple[Erratum, ...]:
-    """The errata of a pinned revision (spec/errata/<rev>.json), or of an explicit errata file."""
+    """The errata of a pinned revision (spec/errata/<rev>.json), or of an explicit errata file; MCG201
+    for a file that is not one (read as untrusted input: a regular file, bounded, strict JSON)."""
     path = path or errata_path(revision)
     if not os.path.lexists(path):
         if path != errata_path(revision):
             raise fail("MCG201", f"errata file {path} does not exist", revision=revision)
         return ()
-    data = load.read_input(path, code="MCG201", revision=revision)
-    try:
-        raw = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise fail("MCG201", f"cannot read errata file {path.name}: {exc}", revision=revision) from exc
+    name = _clip(path.name)
+    raw = _decode(_read(path, revision), name, revision)
     entries = raw.get("errata") if is_object(raw) else None
     if not is_array(entries):
-        raise fail("MCG201", f"{path.name} must be an object with an `errata` list", revision=revision)
-    errata: list[Erratum] = []
-    for index, entry in enumerate(entries):
-        missing = [k for k in ("id", "reason", "upstream", "patch") if not entry.get(k)]
-        if missing:
-            raise fail(
-                "MCG201",
-                f"erratum #{index} in {path.name} lacks {', '.join(missing)}",
-                revision=revision,
-            )
-        erratum = Erratum(str(entry["id"]), str(entry["reason"]), str(entry["upstream"]), tuple(entry["patch"]))
+        raise fail("MCG201", f"{name} must be an object with an `errata` list", revision=revision, hint=_FORMAT_HINT)
+    ops = sum(len(entry["patch"]) for entry in entries if is_object(entry) and is_array(entry.get("patch")))
+    if ops > MAX_OPS:
+        raise fail(
+            "MCG201",
+            f"{name} holds {ops:,} patch ops, over the limit of {MAX_OPS:,}",
+            revision=revision,
+            hint="an erratum fixes one upstream defect in a few ops; is this the right file?",
+        )
+    errata = tuple(_erratum(entry, f"erratum #{index} in {name}", revision) for index, entry in enumerate(entries))
+    for erratum in errata:
         _check_guarded(erratum, revision)
-        errata.append(erratum)
-    return tuple(errata)
+    return errata
+
+
+def _read(path: Path, revision: str) -> bytes:
+    what = f"errata file {_clip(path.name)}"
+    return load.read_input(path, code="MCG201", revision=revision, limit=MAX_ERRATA_BYTES, what=what)
+
+
+def _decode(data: bytes, name: str, revision: str) -> Any:
+    """The errata file's JSON, read as strictly as a schema (no NaN, repeated keys or endless digits)."""
+    if not data.strip():
+        raise fail("MCG201", f"errata file {name} is empty", revision=revision, hint=_FORMAT_HINT)
+    try:
+        return load.strict_loads(data.decode("utf-8-sig"))
+    except UnicodeDecodeError as exc:
+        why = f"it is not UTF-8 ({exc.reason} at byte {exc.start})"
+    except json.JSONDecodeError as exc:
+        why = f"{exc.msg} (line {exc.lineno}, column {exc.colno})"
+    except load.NotJSON as exc:
+        why = str(exc)
+    except RecursionError:
+        why = "it nests deeper than the JSON parser reads"
+    raise fail("MCG201", f"errata file {name} is not valid JSON: {why}", revision=revision, hint="standard JSON only (RFC 8259)")
+
+
+def _erratum(entry: Any, where: str, revision: str) -> Erratum:
+    if not is_object(entry):
+        raise fail("MCG201", f"{where} is {json_type(entry)}, not an object", revision=revision, hint=_FORMAT_HINT)
+    missing = [k for k in ("id", "reason", "upstream") if not (isinstance(entry.get(k), str) and entry[k])]
+    if not (is_array(entry.get("patch")) and entry["patch"]):
+        missing.append("patch")
+    if missing:
+        raise fail(
+            "MCG201",
+            f"{where} lacks {', '.join(missing)}",
+            revision=revision,
+            hint="id, reason and upstream are non-empty strings; patch is a non-empty list of JSON Patch ops",
+        )
+    label = f"erratum {_clip(entry['id'])!r}"
+    patch = tuple(_op(op, f"{label} op #{index}", revision) for index, op in enumerate(entry["patch"]))
+    return Erratum(entry["id"], entry["reason"], entry["upstream"], patch)
+
+
+def _op(op: Any, where: str, revision: str) -> dict[str, Any]:
+    """op, if it is a JSON Patch operation (RFC 6902) this module applies; else MCG201 naming it."""
+
+    def bad(problem: str) -> Exception:
+        hint = "ops are {\"op\": " + "|".join(_OPS) + ", \"path\": a JSON pointer, ...} (RFC 6902)"
+        return fail("MCG201", f"{where} {problem}", revision=revision, hint=hint)
+
+    if not is_object(op):
+        raise bad(f"is {json_type(op)}, not an object")
+    kind = op.get("op")
+    if kind not in _OPS:
+        raise bad(f"has `op` {_preview(kind)}, not one of {', '.join(_OPS)}")
+    for key in ("path", "from") if kind in _TAKES_FROM else ("path",):
+        problem = _pointer_problem(op.get(key))
+        if problem:
+            raise bad(f"(`{kind}`): `{key}` {problem}")
+    if kind in _TAKES_VALUE and "value" not in op:
+        raise bad(f"(`{kind}`) has no `value`")
+    return op
+
+
+def _pointer_problem(pointer: Any) -> str | None:
+    """Why pointer is not a JSON pointer (RFC 6901), or None."""
+    if not isinstance(pointer, str):
+        return "is missing" if pointer is None else f"is {json_type(pointer)}, not a JSON pointer"
+    if pointer and not pointer.startswith("/"):
+        return f"{_preview(pointer)} does not start with /"
+    if any(not part.startswith(("0", "1")) for part in pointer.split("~")[1:]):
+        return f"{_preview(pointer)} has a `~` that is not `~0` or `~1`"
+    return None
 
 
 @dataclass(frozen=True)
@@ -84,7 +167,7 @@ class Selection:
         """What the selection applies, for the run cache: the user files' bytes and the ids off."""
         digest = hashlib.sha256(json.dumps([self.builtin, sorted(self.disabled)]).encode())
         for path in self.files:
-            digest.update(load.read_input(path, code="MCG201", revision=self.builtin or "errata"))
+            digest.update(_read(path, self.builtin or "errata"))
         return digest.hexdigest()
 
 
@@ -112,37 +195,225 @@ def load_contradictions(revision: str) -> tuple[Contradiction, ...]:
     )
 
 
-def apply_errata(document: dict[str, Any], errata: tuple[Erratum, ...], revision: str) -> dict[str, Any]:
-    """A patched copy of document; a failed `test` means upstream changed and the erratum must go."""
-    patched = copy.deepcopy(document)
+def apply_errata(
+    document: dict[str, Any], errata: tuple[Erratum, ...], revision: str, limits: Limits = DEFAULT_LIMITS
+) -> dict[str, Any]:
+    """A patched copy of document (document itself when there is no erratum); a failed `test`
+    means upstream changed and the erratum must go.
+
+    The document is held to limits before it is copied, and so is what each op adds (its value, or
+    the subtree a `copy` duplicates), before the op runs: a patch cannot grow the schema past what
+    the loader accepts (a `copy` of a subtree onto itself, repeated, doubles it each time)."""
+    load.check_limits(document, revision, limits)
+    if not errata:
+        return document
+    patched: Any = json.loads(json.dumps(document))  # nesting checked above: no recursion runs deep
+    size = _Size.of(patched)
     for erratum in errata:
-        try:
-            patched = jsonpatch.JsonPatch(list(erratum.patch)).apply(patched)
-        except jsonpatch.JsonPatchTestFailed as exc:
+        for index, op in enumerate(erratum.patch):
+            size = size.plus(_growth(patched, op), erratum, index, revision, limits)
+            patched = _apply_op(patched, op, erratum, index, revision)
+        if not is_object(patched):
             raise fail(
                 "MCG202",
-                f"erratum {erratum.id!r} no longer matches the upstream schema ({exc})",
+                f"erratum {_clip(erratum.id)!r} leaves the schema's root {json_type(patched)}, not an object",
                 revision=revision,
-                pointer=_first_test_pointer(erratum),
-                hint=f"upstream may have fixed it: check {erratum.upstream} and retire the erratum",
-            ) from exc
-        except (jsonpatch.JsonPatchException, rfc6901.JsonPointerException) as exc:
+                pointer="#",
+                hint="an erratum changes parts of the schema; it cannot replace or remove the root",
+            )
+    root: dict[str, Any] = patched  # an object: checked after each erratum
+    return root
+
+
+@dataclass(frozen=True)
+class _Size:
+    """How much of the limits a JSON value takes: objects (max-subschemas), compact JSON bytes
+    (max-schema-bytes, counted without string escapes) and nesting (max-depth)."""
+
+    objects: int
+    bytes: int
+    depth: int = 0
+
+    @staticmethod
+    def of(value: Any) -> _Size:
+        objects = size = depth = 0
+        stack: list[tuple[Any, int]] = [(value, 1)]
+        while stack:
+            node, level = stack.pop()
+            if is_object(node) or is_array(node):
+                depth = max(depth, level)  # containers, as the loader counts nesting
+            if is_object(node):
+                objects += 1
+                size += 1 + sum(len(key) + 4 for key in node)  # {"key":,}
+                stack.extend((child, level + 1) for child in node.values())
+            elif is_array(node):
+                size += 1 + len(node)
+                stack.extend((child, level + 1) for child in node)
+            else:
+                size += len(node) + 2 if isinstance(node, str) else len(json.dumps(node))
+        return _Size(objects, size, depth)
+
+    def plus(self, more: _Size, erratum: Erratum, index: int, revision: str, limits: Limits) -> _Size:
+        """This size with more added, refused (MCG202, naming the op) once past a limit."""
+        total = _Size(self.objects + more.objects, self.bytes + more.bytes)
+        over = total.past(limits, more.depth)
+        if over is not None:
+            op = erratum.patch[index]
             raise fail(
                 "MCG202",
-                f"erratum {erratum.id!r} cannot be applied: {exc}",
+                f"erratum {_clip(erratum.id)!r} op #{index} (`{op['op']}`) would make the schema {over}",
                 revision=revision,
-                pointer=_first_test_pointer(erratum),
-                hint="the schema's layout changed; rewrite or retire the erratum",
-            ) from exc
-    return patched
+                pointer=_where(op["path"]),
+                hint="a patch is held to the schema's limits; a `copy` onto its own source doubles it",
+            )
+        return total
+
+    def past(self, limits: Limits, depth: int) -> str | None:
+        """Which limit this size (reaching depth) passes, in words, or None."""
+        if self.objects > limits.max_subschemas:
+            return f"hold more than {limits.max_subschemas:,} objects (--max-subschemas)"
+        if self.bytes > limits.max_schema_bytes:
+            return f"hold more than {limits.max_schema_bytes:,} bytes (--max-schema-bytes)"
+        deepest = min(limits.max_depth, DEPTH_CEILING)
+        return f"nest past {deepest} levels (--max-depth)" if depth > deepest else None
+
+
+def _growth(document: Any, op: dict[str, Any]) -> _Size:
+    """What op adds to document: its value, or the subtree a `copy` duplicates; its depth counted
+    from the root. A source that is not there adds nothing (the op fails, and says so)."""
+    kind, path = op["op"], op["path"]
+    if kind in ("add", "replace"):
+        added = _Size.of(op["value"])
+    elif kind == "copy":
+        found, source = _resolve(document, op["from"])
+        added = _Size.of(source) if found else _Size(0, 0)
+    else:
+        return _Size(0, 0)
+    return _Size(added.objects, added.bytes, added.depth + len(_tokens(path)))
+
+
+def _apply_op(document: Any, op: dict[str, Any], erratum: Erratum, index: int, revision: str) -> Any:
+    """document with op applied (in place where it can be), or MCG202 saying what did not match."""
+    try:
+        return jsonpatch.JsonPatch([op]).apply(document, in_place=True)
+    except (jsonpatch.JsonPatchException, rfc6901.JsonPointerException, RecursionError) as exc:
+        raise _mismatch(document, op, erratum, index, revision, exc) from exc
+
+
+def _mismatch(
+    document: Any, op: dict[str, Any], erratum: Erratum, index: int, revision: str, exc: Exception
+) -> CodegenError:
+    """Why op does not fit document, in one bounded line with a true hint: a tested value that
+    differs (upstream changed it), a path this revision's schema does not have (its layout
+    differs), or what the patch library said, cut short (its messages can hold the whole schema)."""
+    kind, path = op["op"], op["path"]
+    label = f"erratum {_clip(erratum.id)!r} op #{index} (`{kind}`)"
+    for pointer, container in _needed(op):
+        gap = _missing(document, pointer, container=container)
+        if gap is not None:
+            return fail("MCG202", f"{label}: {gap}", revision=revision, pointer=_where(pointer), hint=_layout_hint(document, pointer))
+    if isinstance(exc, jsonpatch.JsonPatchTestFailed):
+        found = _resolve(document, path)[1]
+        return fail(
+            "MCG202",
+            f"{label} finds {_preview(found)}, not {_preview(op['value'])}",
+            revision=revision,
+            pointer=_where(path),
+            hint=f"upstream may have fixed it: check {_clip(erratum.upstream, 40)} and retire the erratum",
+        )
+    why = "the values it copies or compares nest too deeply" if isinstance(exc, RecursionError) else flat(str(exc))
+    return fail(
+        "MCG202",
+        f"{label} cannot be applied: {_clip(why, 80)}",
+        revision=revision,
+        pointer=_where(path),
+        hint="rewrite the op for this revision's schema, or retire the erratum",
+    )
+
+
+def _needed(op: dict[str, Any]) -> list[tuple[str, bool]]:
+    """The pointers op must find in the document, each with whether it must hold members: its
+    source, and its target (for the ops that create the target, its parent: an object or array)."""
+    creates = op["op"] in ("add", "copy", "move") and op["path"] != ""
+    target = (_parent(op["path"]), True) if creates else (op["path"], False)
+    return [(op["from"], False), target] if op["op"] in _TAKES_FROM else [target]
+
+
+def _tokens(pointer: str) -> list[str]:
+    return [t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:]] if pointer else []
+
+
+def _parent(pointer: str) -> str:
+    return pointer.rsplit("/", 1)[0] if pointer else pointer
+
+
+def _resolve(document: Any, pointer: str) -> tuple[bool, Any]:
+    """(True, the value at pointer) or (False, None)."""
+    node = document
+    for token in _tokens(pointer):
+        step = _step(node, token)
+        if step is None:
+            return False, None
+        node = step[0]
+    return True, node
+
+
+def _step(node: Any, token: str) -> tuple[Any] | None:
+    if is_object(node):
+        return (node[token],) if token in node else None
+    if is_array(node) and token.isdigit() and (token == "0" or not token.startswith("0")) and int(token) < len(node):
+        return (node[int(token)],)
+    return None
+
+
+def _missing(document: Any, pointer: str, *, container: bool = False) -> str | None:
+    """Where pointer leaves document, in words ("nothing at /definitions"), or None if it resolves
+    (to an object or array, when container)."""
+    node, walked = document, ""
+    for token in _tokens(pointer):
+        step = _step(node, token)
+        if step is None:
+            if not is_object(node) and not is_array(node):
+                return f"{_clip(walked or '/', 48)} is {json_type(node)}, with no member {_preview(token)}"
+            return f"this revision's schema has nothing at {_clip(walked + '/' + token.replace('~', '~0').replace('/', '~1'), 60)}"
+        node = step[0]
+        walked += "/" + token.replace("~", "~0").replace("/", "~1")
+    if container and not (is_object(node) or is_array(node)):
+        return f"{_clip(walked or '/', 48)} is {json_type(node)}, which holds no members"
+    return None
+
+
+def _layout_hint(document: Any, pointer: str) -> str:
+    tokens = _tokens(pointer)
+    spelled = {"$defs": "definitions", "definitions": "$defs"}
+    other = spelled.get(tokens[0]) if tokens else None
+    if other is not None and is_object(document) and tokens[0] not in document and other in document:
+        return f"this schema keeps its definitions under `{other}`: write the path as /{other}/..."
+    return "the path is not in this revision's schema (written for another layout?): fix it or retire the erratum"
+
+
+def _where(pointer: str) -> str:
+    return "#" + _clip(pointer, 64)
+
+
+def _clip(text: str, limit: int = 32) -> str:
+    """text cut to limit characters (with an ellipsis), so a long id, path or value keeps an error line short."""
+    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+
+
+def _preview(value: Any) -> str:
+    """A value as an error line quotes it: compact JSON, cut short."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        text = json_type(value)
+    return _clip(text, 32)
 
 
 def _check_guarded(erratum: Erratum, revision: str) -> None:
     tested: set[str] = set()
-    for op in erratum.patch:
-        kind, path = op.get("op"), op.get("path")
-        if not isinstance(path, str):
-            raise fail("MCG201", f"erratum {erratum.id!r} has an op without a path", revision=revision)
+    for op in erratum.patch:  # each checked by _op: a known kind with a JSON pointer at `path`
+        kind, path = op["op"], op["path"]
         if kind == "test":
             tested.add(path)
             continue
@@ -154,14 +425,7 @@ def _check_guarded(erratum: Erratum, revision: str) -> None:
         if not guarded:
             raise fail(
                 "MCG201",
-                f"erratum {erratum.id!r}: `{kind}` at {path} is not preceded by a `test` op",
+                f"erratum {_clip(erratum.id)!r}: `{kind}` at {_clip(path, 64)} is not preceded by a `test` op",
                 revision=revision,
                 hint="guard every change with a `test` of the upstream value so a fix upstream is noticed",
             )
-
-
-def _first_test_pointer(erratum: Erratum) -> str | None:
-    for op in erratum.patch:
-        if op.get("op") == "test":
-            return "#" + str(op.get("path", ""))
-    return None

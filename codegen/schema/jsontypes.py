@@ -25,3 +25,18 @@ def is_object(value: object) -> TypeIs[dict[str, Any]]:
 def is_array(value: object) -> TypeIs[list[Any]]:
     """A decoded JSON array."""
     return isinstance(value, list)
+
+
+def json_type(value: object) -> str:
+    """What a decoded JSON value is, in words for an error line ("an array", "null")."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    return "an object"

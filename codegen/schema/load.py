@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -14,7 +14,7 @@ from codegen import safeio
 from codegen.schema import pointers, schemas, wellformed
 from codegen.errors import fail
 from codegen.limits import DEPTH_CEILING, Limits
-from codegen.schema.jsontypes import is_array, is_object
+from codegen.schema.jsontypes import is_array, is_object, json_type
 
 DEFS = "$defs"
 _LEGACY_DEFS = "definitions"
@@ -49,11 +49,13 @@ def read_input(
     limit: int | None = None,
     root: Path | None = None,
     code: str = "MCG003",
+    what: str = "schema",
 ) -> bytes:
     """The bytes of an input file (a schema, a tools/list result, errata, a config file), or an error
     saying why not: `code` when it cannot be read, is not a regular file (a FIFO, a device, a
-    socket) or is a symbolic link leading out of root (default: its own folder); MCG101 when it
-    holds more than limit bytes (checked before reading, and while reading)."""
+    socket) or is a symbolic link leading out of root (default: its own folder); MCG101 when a
+    schema (what) holds more than limit bytes (checked before reading, and while reading), `code`
+    for any other file."""
     try:
         return safeio.read_input(path, limit if limit is not None else INPUT_CEILING, root)
     except safeio.NotRegular as exc:
@@ -63,12 +65,13 @@ def read_input(
         ) from exc  # fmt: skip
     except safeio.TooLarge as exc:
         size = f"{exc.size:,} bytes" if exc.size is not None else f"more than {exc.limit:,} bytes"
+        schema = limit is not None and what == "schema"
         raise fail(
-            "MCG101" if limit is not None else code,
-            f"schema is {size}, over the limit of {exc.limit:,}",
+            "MCG101" if schema else code,
+            f"{what} is {size}, over the limit of {exc.limit:,}",
             revision=revision,
-            pointer="#" if limit is not None else None,
-            hint="raise --max-schema-bytes if this file is trusted" if limit is not None else "is this the right file?",
+            pointer="#" if schema else None,
+            hint="raise --max-schema-bytes if this file is trusted" if schema else "is this the right file?",
         ) from exc
     except OSError as exc:
         raise fail(code, f"cannot read {path}: {exc.strerror or exc}", revision=revision, hint=hint) from exc
@@ -89,13 +92,8 @@ def parse_json(data: bytes, revision: str, limits: Limits) -> dict[str, Any]:
     try:
         text = data.decode("utf-8-sig")
         long_integers: list[_LongInteger] = []
-        document = json.loads(
-            text,
-            object_pairs_hook=_unique_keys,
-            parse_constant=_no_constant,
-            parse_int=lambda digits: _integer(digits, long_integers),
-        )
-    except _NotJSON as exc:
+        document = strict_loads(text, parse_int=lambda digits: _integer(digits, long_integers))
+    except NotJSON as exc:
         raise fail(
             "MCG102", f"schema is not valid JSON: {exc}", revision=revision, pointer="#", hint="standard JSON only (RFC 8259)"
         ) from exc
@@ -128,7 +126,7 @@ def parse_json(data: bytes, revision: str, limits: Limits) -> dict[str, Any]:
     if not is_object(document):
         raise fail(
             "MCG104",
-            f"schema root must be a JSON object, got {_json_type(document)}",
+            f"schema root must be a JSON object, got {json_type(document)}",
             revision=revision,
             pointer="#",
             hint="a schema document is an object holding `$defs` (or `definitions`)",
@@ -141,8 +139,23 @@ def _at_the_end(exc: json.JSONDecodeError, text: str) -> bool:
     return exc.pos >= len(text.rstrip()) or exc.msg.startswith("Unterminated string")
 
 
-class _NotJSON(ValueError):
+class NotJSON(ValueError):
     """Text Python's parser accepts but JSON does not (or that parsers read differently)."""
+
+
+def strict_loads(text: str, *, parse_int: Callable[[str], Any] | None = None) -> Any:
+    """JSON text as RFC 8259 reads it: NaN, Infinity and a repeated key are NotJSON, as is (unless
+    parse_int decides otherwise) an integer too long for Python to read. Python's recursive parser
+    raises RecursionError on text nested past its recursion limit."""
+    return json.loads(
+        text, object_pairs_hook=_unique_keys, parse_constant=_no_constant, parse_int=parse_int or _short_integer
+    )
+
+
+def _short_integer(digits: str) -> int:
+    if len(digits) - digits.startswith("-") > MAX_DIGITS:
+        raise NotJSON(f"an integer of {len(digits) - digits.startswith('-'):,} digits, over the limit of {MAX_DIGITS:,}")
+    return int(digits)
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -152,12 +165,12 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     if len(document) != len(pairs):
         seen: set[str] = set()
         repeated = next(key for key, _ in pairs if key in seen or seen.add(key))  # type: ignore[func-returns-value]
-        raise _NotJSON(f"the key {repeated!r} appears twice in one object")
+        raise NotJSON(f"the key {repeated!r} appears twice in one object")
     return document
 
 
 def _no_constant(name: str) -> Any:
-    raise _NotJSON(f"{name} is not a JSON number")
+    raise NotJSON(f"{name} is not a JSON number")
 
 
 MAX_DIGITS = 4_300  # Python's own limit for turning digits into an int (sys.get_int_max_str_digits)
@@ -197,16 +210,7 @@ def to_schema_doc(
 ) -> SchemaDoc:
     """Check limits and references, and normalise definitions to `$defs`. classes: definitions
     (pointers) that stay classes when they declare no properties (a tool without parameters)."""
-    for key in (DEFS, _LEGACY_DEFS):  # first, as the most telling of the limits
-        if isinstance(document.get(key), dict) and len(document[key]) > limits.max_definitions:
-            raise fail(
-                "MCG107",
-                f"schema has {len(document[key]):,} definitions, over the limit of {limits.max_definitions:,}",
-                revision=revision,
-                pointer=pointers.join("#", key),
-                hint="raise --max-definitions if this schema is trusted",
-            )
-    _check_shape(document, revision, limits)
+    check_limits(document, revision, limits)
     has_legacy = isinstance(document.get(_LEGACY_DEFS), dict)
     has_defs = isinstance(document.get(DEFS), dict)
     if has_legacy and has_defs:
@@ -245,7 +249,7 @@ def to_schema_doc(
         if not isinstance(schema, dict | bool):
             raise fail(
                 "MCG108",
-                f"definition {name!r} is {_json_type(schema)}, not a schema",
+                f"definition {name!r} is {json_type(schema)}, not a schema",
                 revision=revision,
                 pointer=pointers.join("#", DEFS, name),
                 hint="a definition is a JSON Schema: an object (or true/false)",
@@ -325,6 +329,21 @@ def _canonical_refs(document: dict[str, Any]) -> dict[str, Any]:
     return copied
 
 
+def check_limits(document: dict[str, Any], revision: str, limits: Limits) -> None:
+    """The limits a document is held to before anything copies, patches or walks it recursively:
+    definitions, nesting and objects (cheap and iterative: run it first)."""
+    for key in (DEFS, _LEGACY_DEFS):  # first, as the most telling of the limits
+        if isinstance(document.get(key), dict) and len(document[key]) > limits.max_definitions:
+            raise fail(
+                "MCG107",
+                f"schema has {len(document[key]):,} definitions, over the limit of {limits.max_definitions:,}",
+                revision=revision,
+                pointer=pointers.join("#", key),
+                hint="raise --max-definitions if this schema is trusted",
+            )
+    _check_shape(document, revision, limits)
+
+
 def check_bounded(document: dict[str, Any], revision: str, limits: Limits) -> None:
     """The checks of any schema from outside: bounded nesting and size, every `$ref` local and resolvable."""
     check_shape(document, revision, limits)
@@ -389,6 +408,26 @@ def _check_shape(document: dict[str, Any], revision: str, limits: Limits) -> Non
                     stack.append((value[index], depth + 1, pointers.join(pointer, index)))
                 elif isinstance(value[index], str) and not value[index].isascii():
                     _check_text(value[index], pointers.join(pointer, index), revision)
+
+
+def check_members(document: Mapping[str, Any], revision: str, limits: Limits) -> None:
+    """MCG123 once the schema declares more than max_members members of the models, counted in
+    document order: the node where the count passes the limit is named. Run before the engine is
+    given the schema: the engine, black and pydantic each spend time on every member (about a
+    millisecond in all), so the cost of generating follows this count; objects alone
+    (max_subschemas) do not bound it, as `true` is a whole property in five bytes."""
+    total = 0
+    for pointer, node in schemas.schema_nodes(document):
+        total += schemas.members_declared(node, pointer)
+        if total > limits.max_members:
+            raise fail(
+                "MCG123",
+                f"schema declares more than {limits.max_members:,} members (each schema and enum value counts 1, "
+                "a definition or class 2)",
+                revision=revision,
+                pointer=pointer,
+                hint="each costs about a millisecond to generate; raise --max-members if this schema is trusted",
+            )
 
 
 def _check_text(text: str, pointer: str, revision: str, *, key: bool = False) -> None:
@@ -462,7 +501,7 @@ def _check_ref(
     if not isinstance(ref, str):
         raise fail(
             "MCG110",
-            f"`{keyword}` must be a string, got {_json_type(ref)}",
+            f"`{keyword}` must be a string, got {json_type(ref)}",
             revision=revision,
             pointer=where,
             hint='a reference is a string such as "#/$defs/Name"',
@@ -505,17 +544,3 @@ def _check_ref(
             pointer=where,
             hint="point at a definition (or a subschema of one); the root, keyword maps and data are not types",
         )
-
-
-def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "an array"
-    return "an object"

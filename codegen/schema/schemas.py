@@ -51,6 +51,33 @@ def all_subschemas(node: Any, pointer: str = "#", *, revision: str | None = None
         stack.extend((p, sub) for p, _, _, sub in reversed(list(children(value, here))))
 
 
+def schema_nodes(node: Any, pointer: str = "#") -> Iterator[tuple[str, dict[str, Any] | bool]]:
+    """Every schema at or below node, objects and booleans (`true` is a whole schema), in document
+    order; iterative, and not charged to the work budget: for the checks that size a schema."""
+    stack: list[tuple[str, Any]] = [(pointer, node)]
+    while stack:
+        here, value = stack.pop()
+        if isinstance(value, dict | bool):
+            yield here, value
+            stack.extend((p, sub) for p, _, _, sub in reversed(list(children(value, here))))
+
+
+# A named type (a class or an alias) costs the engine, black and pydantic about twice a field.
+NAMED_TYPE_WEIGHT = 2
+
+
+def members_declared(node: dict[str, Any] | bool, pointer: str) -> int:
+    """What the schema at pointer adds to the generated models, its subschemas not counted: 1 for
+    itself (a field's type, a union arm, an item type), one per enum value, and NAMED_TYPE_WEIGHT in
+    all when it is a named type (a definition, or an object with properties, which becomes a class)."""
+    if not isinstance(node, dict):
+        return 1
+    parts = pointer.split("/")
+    named = (len(parts) == 3 and parts[1] in ("$defs", "definitions")) or isinstance(node.get("properties"), dict)
+    values = node.get("enum")
+    return (NAMED_TYPE_WEIGHT if named else 1) + (len(values) if is_array(values) else 0)
+
+
 def count_subschemas(node: Any) -> int:
     """How many schema objects are at or below node (not charged: it sizes the budget)."""
     count = 0

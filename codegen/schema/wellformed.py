@@ -23,7 +23,7 @@ from typing import Any
 
 from codegen.schema import patterns, pointers, schemas
 from codegen.errors import fail
-from codegen.limits import DEPTH_CEILING
+from codegen.limits import DEPTH_CEILING, INLINE_DEPTH_CEILING, TYPE_DEPTH_CEILING
 from codegen.schema.jsontypes import is_array, is_object
 TYPES = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
 _STRINGS = ("description", "title", "format", "pattern", "$comment", "$anchor", "$dynamicAnchor",
@@ -66,6 +66,79 @@ def check(document: Mapping[str, Any], revision: str, *, max_chain: int = DEPTH_
             if typed:
                 _check_literals(node, pointer, revision)
     check_cycles(document, revision, max_chain=max_chain)
+    check_type_depth(document, revision)
+
+
+def check_type_depth(document: Mapping[str, Any], revision: str) -> None:
+    """MCG103 when the types nest deeper than the engine or pydantic can recurse (limits.py:
+    INLINE_DEPTH_CEILING, TYPE_DEPTH_CEILING), whatever --max-depth allows: a deep schema would
+    otherwise end in a RecursionError in the engine, or in a package that cannot be imported.
+
+    Two walks, as the two recurse differently. The engine recurses through the schemas written
+    inside one definition (a reference is a name to it): their nesting, `allOf` members not counted
+    (they are merged into their parent). pydantic, building the validators at import, recurses
+    through types along every reference: a path's weight, a named type (a definition, a class)
+    counting 2, any other type 1, a bare `$ref` or `allOf` member 0 (its target is counted), and a
+    loop as all of its schemas (pydantic stops where it meets a model it is building)."""
+    nodes: dict[str, Any] = {}
+    weights: dict[str, int] = {}
+    edges: dict[str, list[str]] = {}
+    inline = (0, "#")  # the most levels inside one definition, and that definition
+    stack: list[tuple[str, Any, str, int, str]] = [
+        (p, sub, kw, 1, p) for p, kw, _, sub in schemas.children(document, "#") if _is_schema(sub)
+    ]
+    while stack:
+        pointer, node, keyword, depth, definition = stack.pop()
+        nodes[pointer], weights[pointer] = node, _type_weight(pointer, node, keyword)
+        inline = max(inline, (depth, definition), key=lambda found: found[0])
+        below: list[tuple[str, str, Any]] = [
+            (p, kw, sub) for p, kw, _, sub in schemas.children(node, pointer) if _is_schema(sub)
+        ]
+        edges[pointer] = [p for p, _, _ in below]
+        stack.extend((p, sub, kw, depth + (kw != "allOf"), definition) for p, kw, sub in reversed(below))
+    if inline[0] > INLINE_DEPTH_CEILING:
+        raise _too_deep(
+            f"schemas nest {inline[0]} levels deep inside one definition, over the limit of {INLINE_DEPTH_CEILING}",
+            revision,
+            inline[1],
+        )
+    anchors = _anchors(nodes)
+    for pointer, node in nodes.items():
+        targets = [_target(node.get(key), anchors) for key in ("$ref", "$dynamicRef")] if is_object(node) else []
+        edges[pointer] += [t for t in targets if t is not None and t in nodes]
+    weight, start = _heaviest_path(edges, weights)
+    if weight > TYPE_DEPTH_CEILING:
+        raise _too_deep(
+            f"types nest {weight} levels deep along their references (a definition or class counts 2), "
+            f"over the limit of {TYPE_DEPTH_CEILING}",
+            revision,
+            start,
+        )
+
+
+def _is_schema(value: Any) -> bool:
+    return isinstance(value, dict | bool)
+
+
+def _type_weight(pointer: str, node: Any, keyword: str) -> int:
+    """What a schema adds to pydantic's recursion, in levels of about five Python frames."""
+    if keyword == "allOf":
+        return 0  # merged into its parent
+    if len(pointer.split("/")) == 3 or (is_object(node) and is_object(node.get("properties"))):
+        return 2  # a named type: a definition, or an object the models make a class
+    if is_object(node) and ("$ref" in node or "$dynamicRef" in node):
+        return 0  # a name for its target, which is counted where it is
+    return 1
+
+
+def _too_deep(message: str, revision: str, pointer: str) -> Exception:
+    return fail(
+        "MCG103",
+        message,
+        revision=revision,
+        pointer=pointer,
+        hint="no setting goes deeper: the generator and pydantic recurse through nested types; nest fewer levels",
+    )
 
 
 def check_cycles(document: Mapping[str, Any], revision: str, *, max_chain: int = DEPTH_CEILING) -> None:
@@ -222,7 +295,9 @@ def _check_pattern(pattern: str, pointer: str, revision: str, tally: patterns.Ta
             f"pattern {_describe(pattern)} is refused: {costly}",
             revision=revision,
             pointer=pointer,
-            hint="counted repetitions of classes (`\\w{190}`, `.{2000}`) compile and match slowly; "
+            hint="every pattern is compiled when the package is imported; check this many in your own code"
+            if tally.count > patterns.MAX_PATTERNS
+            else "counted repetitions of classes (`\\w{190}`, `.{2000}`) compile and match slowly; "
             "bound lengths with maxLength, or check it in your own code",
         )
     problem = pattern_problem(pattern)
@@ -463,6 +538,62 @@ def _longest_chain(edges: Mapping[str, list[str]]) -> tuple[int, str]:
         return 0, "#"
     start = min(length, key=lambda p: (-length[p], p))
     return length[start], start
+
+
+def _heaviest_path(edges: Mapping[str, list[str]], weights: Mapping[str, int]) -> tuple[int, str]:
+    """The most weight on one path of the graph, a strongly connected part (a loop) weighing all
+    of its nodes, and where that path starts (the smallest pointer of its first part).
+
+    Tarjan's algorithm, iterative: it closes each part after every part reachable from it, so
+    the weight below a part is known when the part closes."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    heaviest: dict[str, int] = {}  # node -> weight of the heaviest path from its part
+    best = (0, "#")
+    for root in sorted(edges):
+        if root in index:
+            continue
+        work = [(root, iter(edges[root]))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, following = work[-1]
+            child = next(following, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(edges[child])))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                part = _pop_part(stack, on_stack, node)
+                inside = set(part)
+                below = max((heaviest[c] for p in part for c in edges[p] if c not in inside), default=0)
+                found = (sum(weights[p] for p in part) + below, min(part))
+                for p in part:
+                    heaviest[p] = found[0]
+                if found[0] > best[0] or (found[0] == best[0] and found[1] < best[1]):
+                    best = found
+    return best
+
+
+def _pop_part(stack: list[str], on_stack: set[str], head: str) -> list[str]:
+    part: list[str] = []
+    while True:
+        node = stack.pop()
+        on_stack.discard(node)
+        part.append(node)
+        if node == head:
+            return part
 
 
 # -- small helpers -------------------------------------------------------------------------------

@@ -245,7 +245,7 @@ def generate_tools_package(
             model = analyze.analyze(doc, package="tools", sha256=digest)
             origin = f"From one MCP server's tools/list result, sha256 {digest}; spec models: {models_package}."
             stamp = header(origin=origin)
-            models, order = build_models(doc, model, stamp)
+            models, order = build_models(doc, model, stamp, limits)
         files = {
             "models.py": models,
             "_base.py": render.base_module(model.options, stamp),

@@ -282,6 +282,7 @@ if TYPE_CHECKING:
         ErrorResponse,
         Message,
         MessageError,
+        Pending,
         ResultResponse,
         union_arms,
     )
@@ -460,6 +461,7 @@ __all__ = [
     "PaginatedRequestParams",
     "PaginatedResult",
     "ParseError",
+    "Pending",
     "PingRequest",
     "PrimitiveSchemaDefinition",
     "ProgressNotification",
@@ -591,6 +593,7 @@ if not TYPE_CHECKING:  # type checkers see the imports above; a misspelt name st
             "ErrorResponse",
             "Message",
             "MessageError",
+            "Pending",
             "ResultResponse",
             "union_arms",
         )

@@ -53,6 +53,7 @@ from .messages import (
     AnyResult,
     Message,
     MessageError,
+    Pending,
     RawJSON,
     _json_numbers_only,  # pyright: ignore[reportPrivateUsage] - the package's own reader
     union_arms,
@@ -156,7 +157,7 @@ def _attribute_wire(model: type[BaseModel]) -> dict[str, str]:
 
 
 def parse_message(
-    raw: RawJSON, *, protocol_version: str, pending: Mapping[str | int, str] | None = None
+    raw: RawJSON, *, protocol_version: str, pending: Pending | None = None
 ) -> Message:
     """One JSON-RPC message received in a session at protocol_version, as the surface's object.
 
@@ -182,9 +183,7 @@ def parse_message(
     return message
 
 
-def _typed_result(
-    exact: object, raw: RawJSON, pending: Mapping[str | int, str] | None
-) -> Message | None:
+def _typed_result(exact: object, raw: RawJSON, pending: Pending | None) -> Message | None:
     """A success response the revision typed by a result class the surface's response for that
     method does not offer (2025-11-25 answers a task-augmented `tools/call` with CreateTaskResult,
     which later revisions dropped): the surface's ResultResponse typed by the surface class of that
@@ -192,10 +191,9 @@ def _typed_result(
     """
     result = getattr(exact, "result", None)
     request_id = getattr(exact, "id", None)
+    lookup = cast("Mapping[str | int, str] | None", pending)
     method = (
-        pending.get(request_id)
-        if pending is not None and isinstance(request_id, str | int)
-        else None
+        lookup.get(request_id) if lookup is not None and isinstance(request_id, str | int) else None
     )
     if method is None or not isinstance(result, BaseModel):
         return None

@@ -142,6 +142,7 @@ __all__ = [
     "ErrorResponse",
     "Message",
     "MessageError",
+    "Pending",
     "RawJSON",
     "ResultResponse",
     "parse_envelope",
@@ -152,6 +153,8 @@ __all__ = [
 ]
 
 RawJSON: TypeAlias = bytes | bytearray | str | Mapping[str, Any]
+Pending: TypeAlias = Mapping[int, str] | Mapping[str, str] | Mapping[str | int, str]
+"""The methods of the requests awaiting a response, by request id (a `dict[int, str]` will do)."""
 
 REQUESTS: dict[str, type[MCPModel]] = {
     "completion/complete": CompleteRequest,
@@ -832,18 +835,21 @@ def _validated_message(model: type[MCPModel], message: Mapping[str, object]) -> 
     return parsed
 
 
-def parse_message(raw: RawJSON, pending: Mapping[str | int, str] | None = None) -> Message:
+def parse_message(raw: RawJSON, pending: Pending | None = None) -> Message:
     """The concrete model of one JSON-RPC message, chosen by its `method`, `result` or `error`.
 
     pending: the methods of requests awaiting a response, by request id. A success response to one
     of them is parsed as that method's response class where the schema defines one.
     """
+    lookup = cast(
+        "Mapping[str | int, str] | None", pending
+    )  # read by key only: any of the three will do
     if type(raw) is str:
         raw = raw.encode()
     if type(raw) is bytes or isinstance(raw, bytearray):
         _json_numbers_only(raw)
     if type(raw) is bytes:
-        typed = _typed_from_text(raw, pending)
+        typed = _typed_from_text(raw, lookup)
         if typed is not None:
             return typed
     message = _object(raw)
@@ -860,8 +866,8 @@ def parse_message(raw: RawJSON, pending: Mapping[str | int, str] | None = None) 
     if "result" in message:
         request_id = message.get("id")
         answered = (
-            pending.get(request_id)
-            if pending is not None and isinstance(request_id, str | int)
+            lookup.get(request_id)
+            if lookup is not None and isinstance(request_id, str | int)
             else None
         )
         response = (
