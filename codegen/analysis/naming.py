@@ -42,7 +42,7 @@ HELPER_NAMES = frozenset({
     # messages.py
     "AnyError", "AnyResult", "EMBEDDED_REQUESTS", "ERROR_OBJECTS", "ERROR_RESPONSES", "Envelope", "ErrorResponse",
     "Message", "MessageError", "NOTIFICATIONS", "PARAMS", "REQUESTS", "RESPONSES", "RESULTS", "RESULT_CLASSES",
-    "RawJSON", "ResultResponse", "SENDERS",
+    "Pending", "RawJSON", "ResultResponse", "SENDERS",
     # narrowing.py, elicitation.py, forms.py
     "JSONSource", "NarrowingError", "Structured", "T", "ToolReportedError", "AnswerProblem", "EnumChoice",
     "EnumOption", "Accepted", "AnswerError", "Cancelled", "Declined", "F", "FORMATS", "FormError", "Format",

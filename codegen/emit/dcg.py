@@ -60,7 +60,9 @@ def engine_options(revision: ir.Revision, header: str) -> dict[str, Any]:
         if constants:
             template_data[entity.pointer_in_engine_input]["constants"] = constants
         if absent:
-            template_data[entity.pointer_in_engine_input]["absent_means"] = json.dumps(absent, sort_keys=True)
+            # pairs, not a dict: an immutable class attribute (ruff's RUF012), read into a dict by _base
+            pairs = ", ".join(f"({json.dumps(k)}, {json.dumps(v)})" for k, v in sorted(absent.items()))
+            template_data[entity.pointer_in_engine_input]["absent_means"] = f"({pairs},)"
     if any(entity.dispatch is not None for entity in revision.entities):
         additional_imports += [
             "typing.Annotated",

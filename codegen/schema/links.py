@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Any
 
 from codegen.schema.jsontypes import JSON, is_array, is_object
 
@@ -52,20 +53,33 @@ def readable(document: JSON) -> JSON:
 
 
 def _texts(document: JSON, rewrite: Callable[[str], str]) -> JSON:
-    """A copy of document with rewrite applied to the text keywords of every schema.
+    """A copy of document with rewrite applied to the text keywords of every schema (iteratively:
+    a schema nested as deep as the limits allow must not exhaust Python's stack here).
 
     Only the text keywords of a schema are rewritten; a property that happens to be named
     `description` (under `properties`) is a schema, and values (`const`, `default`) are data."""
-    if is_object(document):
-        return {key: _keyword(key, value, rewrite) for key, value in document.items()}
-    if is_array(document):
-        return [_texts(item, rewrite) for item in document]
-    return document
-
-
-def _keyword(key: str, value: JSON, rewrite: Callable[[str], str]) -> JSON:
-    if key in _DATA_KEYS:
-        return value
-    if key in _TEXT_KEYS and isinstance(value, str):
-        return rewrite(value)
-    return _texts(value, rewrite)
+    if not is_object(document) and not is_array(document):
+        return document
+    root: list[JSON] = [None]
+    # (the container to fill, the key or index in it, the value to copy there, whether it is a text keyword)
+    pending: list[tuple[Any, Any, JSON, bool]] = [(root, 0, document, False)]
+    while pending:
+        target, slot, value, text = pending.pop()
+        if text and isinstance(value, str):
+            target[slot] = rewrite(value)
+        elif is_object(value):
+            copied: dict[str, JSON] = {}
+            target[slot] = copied
+            for key, item in value.items():
+                if key in _DATA_KEYS:
+                    copied[key] = item
+                else:
+                    copied[key] = None  # keeps the key order; filled in below
+                    pending.append((copied, key, item, key in _TEXT_KEYS))
+        elif is_array(value):
+            items: list[JSON] = [None] * len(value)
+            target[slot] = items
+            pending.extend((items, index, item, False) for index, item in enumerate(value))
+        else:
+            target[slot] = value
+    return root[0]

@@ -153,7 +153,7 @@ class MCPModel(_UserBase):
     def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
         super().__pydantic_init_subclass__(**kwargs)
         cls.__mcp_constants__ = _constants_of(cls)
-        stated: dict[str, Any] = getattr(cls, "__mcp_absent_means__", {})
+        stated: dict[str, Any] = dict(getattr(cls, "__mcp_absent_means__", ()))
         cls.__mcp_absent__ = {
             name: (info.alias, stated[info.alias])
             for name, info in cls.model_fields.items()

@@ -33,7 +33,6 @@ from typing import (
     Literal,
     TypeAlias,
     TypeVar,
-    Union,
     cast,
     overload,
 )
@@ -582,61 +581,61 @@ if TYPE_CHECKING:
 else:
     # At run time the union holds the generic ResultResponse, of which every ResultResponse[...] is a
     # subclass (so `isinstance(x, Message)` holds for each), and parametrises nothing at import.
-    Message = Union[
-        DiscoverRequest,
-        SubscriptionsListenRequest,
-        CancelTaskRequest,
-        GetTaskRequest,
-        ListTasksRequest,
-        GetTaskPayloadRequest,
-        CancelledNotification,
-        ElicitationCompleteNotification,
-        InitializedNotification,
-        LoggingMessageNotification,
-        ProgressNotification,
-        PromptListChangedNotification,
-        ResourceListChangedNotification,
-        ResourceUpdatedNotification,
-        RootsListChangedNotification,
-        SubscriptionsAcknowledgedNotification,
-        TaskStatusNotification,
-        ToolListChangedNotification,
-        CompleteRequest,
-        ElicitRequest,
-        InitializeRequest,
-        SetLevelRequest,
-        PingRequest,
-        GetPromptRequest,
-        ListPromptsRequest,
-        ListResourcesRequest,
-        ReadResourceRequest,
-        SubscribeRequest,
-        ListResourceTemplatesRequest,
-        UnsubscribeRequest,
-        ListRootsRequest,
-        CreateMessageRequest,
-        CallToolRequest,
-        ListToolsRequest,
-        CompleteResultResponse,
-        GetPromptResultResponse,
-        ListPromptsResultResponse,
-        ListResourcesResultResponse,
-        ReadResourceResultResponse,
-        ListResourceTemplatesResultResponse,
-        DiscoverResultResponse,
-        SubscriptionsListenResultResponse,
-        CallToolResultResponse,
-        ListToolsResultResponse,
-        URLElicitationRequiredError,
-        UnsupportedProtocolVersionError,
-        MissingRequiredClientCapabilityError,
-        HeaderMismatchError,
-        JSONRPCRequest,
-        JSONRPCNotification,
-        JSONRPCResultResponse,
-        JSONRPCErrorResponse,
-        ResultResponse,
-    ]
+    Message = (
+        DiscoverRequest
+        | SubscriptionsListenRequest
+        | CancelTaskRequest
+        | GetTaskRequest
+        | ListTasksRequest
+        | GetTaskPayloadRequest
+        | CancelledNotification
+        | ElicitationCompleteNotification
+        | InitializedNotification
+        | LoggingMessageNotification
+        | ProgressNotification
+        | PromptListChangedNotification
+        | ResourceListChangedNotification
+        | ResourceUpdatedNotification
+        | RootsListChangedNotification
+        | SubscriptionsAcknowledgedNotification
+        | TaskStatusNotification
+        | ToolListChangedNotification
+        | CompleteRequest
+        | ElicitRequest
+        | InitializeRequest
+        | SetLevelRequest
+        | PingRequest
+        | GetPromptRequest
+        | ListPromptsRequest
+        | ListResourcesRequest
+        | ReadResourceRequest
+        | SubscribeRequest
+        | ListResourceTemplatesRequest
+        | UnsubscribeRequest
+        | ListRootsRequest
+        | CreateMessageRequest
+        | CallToolRequest
+        | ListToolsRequest
+        | CompleteResultResponse
+        | GetPromptResultResponse
+        | ListPromptsResultResponse
+        | ListResourcesResultResponse
+        | ReadResourceResultResponse
+        | ListResourceTemplatesResultResponse
+        | DiscoverResultResponse
+        | SubscriptionsListenResultResponse
+        | CallToolResultResponse
+        | ListToolsResultResponse
+        | URLElicitationRequiredError
+        | UnsupportedProtocolVersionError
+        | MissingRequiredClientCapabilityError
+        | HeaderMismatchError
+        | JSONRPCRequest
+        | JSONRPCNotification
+        | JSONRPCResultResponse
+        | JSONRPCErrorResponse
+        | ResultResponse
+    )
 
     def __getattr__(name: str) -> object:
         if name == "RESPONSES":  # every response class: made on the first look-up

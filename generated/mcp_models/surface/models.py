@@ -1952,7 +1952,7 @@ class CacheableResult(MCPModel):
     """
 
     # what the spec says an absent property means: filled in when built, required when read
-    __mcp_absent_means__ = {"resultType": "complete"}
+    __mcp_absent_means__ = (("resultType", "complete"),)
     meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
     cache_scope: Annotated[Literal["private", "public"], Field(alias="cacheScope")]
     """
@@ -2929,7 +2929,7 @@ class SubscriptionsListenResult(MCPModel):
     """
 
     # what the spec says an absent property means: filled in when built, required when read
-    __mcp_absent_means__ = {"resultType": "complete"}
+    __mcp_absent_means__ = (("resultType", "complete"),)
     meta: Annotated[SubscriptionsListenResultMetaObject, Field(alias="_meta")]
     result_type: Annotated[StrictStr, Field(alias="resultType")] = const("complete")
     """
@@ -4427,7 +4427,7 @@ class DiscoverResult(MCPModel):
     """
 
     # what the spec says an absent property means: filled in when built, required when read
-    __mcp_absent_means__ = {"resultType": "complete"}
+    __mcp_absent_means__ = (("resultType", "complete"),)
     meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
     cache_scope: Annotated[Literal["private", "public"], Field(alias="cacheScope")]
     """

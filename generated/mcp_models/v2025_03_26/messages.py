@@ -32,7 +32,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from functools import cache
-from typing import TYPE_CHECKING, Any, Generic, Literal, TypeAlias, TypeVar, Union, cast, overload
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeAlias, TypeVar, cast, overload
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 from pydantic_core import from_json
@@ -733,37 +733,37 @@ if TYPE_CHECKING:
 else:
     # At run time the union holds the generic ResultResponse, of which every ResultResponse[...] is a
     # subclass (so `isinstance(x, Message)` holds for each), and parametrises nothing at import.
-    Message = Union[
-        CompleteRequestMessage,
-        InitializeRequestMessage,
-        SetLevelRequestMessage,
-        PingRequestMessage,
-        GetPromptRequestMessage,
-        ListPromptsRequestMessage,
-        ListResourcesRequestMessage,
-        ReadResourceRequestMessage,
-        SubscribeRequestMessage,
-        ListResourceTemplatesRequestMessage,
-        UnsubscribeRequestMessage,
-        ListRootsRequestMessage,
-        CreateMessageRequestMessage,
-        CallToolRequestMessage,
-        ListToolsRequestMessage,
-        CancelledNotificationMessage,
-        InitializedNotificationMessage,
-        LoggingMessageNotificationMessage,
-        ProgressNotificationMessage,
-        PromptListChangedNotificationMessage,
-        ResourceListChangedNotificationMessage,
-        ResourceUpdatedNotificationMessage,
-        RootsListChangedNotificationMessage,
-        ToolListChangedNotificationMessage,
-        JSONRPCRequest,
-        JSONRPCNotification,
-        JSONRPCResponse,
-        JSONRPCError,
-        ResultResponse,
-    ]
+    Message = (
+        CompleteRequestMessage
+        | InitializeRequestMessage
+        | SetLevelRequestMessage
+        | PingRequestMessage
+        | GetPromptRequestMessage
+        | ListPromptsRequestMessage
+        | ListResourcesRequestMessage
+        | ReadResourceRequestMessage
+        | SubscribeRequestMessage
+        | ListResourceTemplatesRequestMessage
+        | UnsubscribeRequestMessage
+        | ListRootsRequestMessage
+        | CreateMessageRequestMessage
+        | CallToolRequestMessage
+        | ListToolsRequestMessage
+        | CancelledNotificationMessage
+        | InitializedNotificationMessage
+        | LoggingMessageNotificationMessage
+        | ProgressNotificationMessage
+        | PromptListChangedNotificationMessage
+        | ResourceListChangedNotificationMessage
+        | ResourceUpdatedNotificationMessage
+        | RootsListChangedNotificationMessage
+        | ToolListChangedNotificationMessage
+        | JSONRPCRequest
+        | JSONRPCNotification
+        | JSONRPCResponse
+        | JSONRPCError
+        | ResultResponse
+    )
 
     def __getattr__(name: str) -> object:
         if name == "RESPONSES":  # every response class: made on the first look-up

@@ -33,7 +33,6 @@ from typing import (
     Literal,
     TypeAlias,
     TypeVar,
-    Union,
     cast,
     overload,
 )
@@ -510,45 +509,45 @@ if TYPE_CHECKING:
 else:
     # At run time the union holds the generic ResultResponse, of which every ResultResponse[...] is a
     # subclass (so `isinstance(x, Message)` holds for each), and parametrises nothing at import.
-    Message = Union[
-        CompleteRequest,
-        ElicitRequest,
-        InitializeRequest,
-        SetLevelRequest,
-        PingRequest,
-        GetPromptRequest,
-        ListPromptsRequest,
-        ListResourcesRequest,
-        ReadResourceRequest,
-        SubscribeRequest,
-        ListResourceTemplatesRequest,
-        UnsubscribeRequest,
-        ListRootsRequest,
-        CreateMessageRequest,
-        CancelTaskRequest,
-        GetTaskRequest,
-        ListTasksRequest,
-        GetTaskPayloadRequest,
-        CallToolRequest,
-        ListToolsRequest,
-        CancelledNotification,
-        ElicitationCompleteNotification,
-        InitializedNotification,
-        LoggingMessageNotification,
-        ProgressNotification,
-        PromptListChangedNotification,
-        ResourceListChangedNotification,
-        ResourceUpdatedNotification,
-        RootsListChangedNotification,
-        TaskStatusNotification,
-        ToolListChangedNotification,
-        URLElicitationRequiredError,
-        JSONRPCRequest,
-        JSONRPCNotification,
-        JSONRPCResultResponse,
-        JSONRPCErrorResponse,
-        ResultResponse,
-    ]
+    Message = (
+        CompleteRequest
+        | ElicitRequest
+        | InitializeRequest
+        | SetLevelRequest
+        | PingRequest
+        | GetPromptRequest
+        | ListPromptsRequest
+        | ListResourcesRequest
+        | ReadResourceRequest
+        | SubscribeRequest
+        | ListResourceTemplatesRequest
+        | UnsubscribeRequest
+        | ListRootsRequest
+        | CreateMessageRequest
+        | CancelTaskRequest
+        | GetTaskRequest
+        | ListTasksRequest
+        | GetTaskPayloadRequest
+        | CallToolRequest
+        | ListToolsRequest
+        | CancelledNotification
+        | ElicitationCompleteNotification
+        | InitializedNotification
+        | LoggingMessageNotification
+        | ProgressNotification
+        | PromptListChangedNotification
+        | ResourceListChangedNotification
+        | ResourceUpdatedNotification
+        | RootsListChangedNotification
+        | TaskStatusNotification
+        | ToolListChangedNotification
+        | URLElicitationRequiredError
+        | JSONRPCRequest
+        | JSONRPCNotification
+        | JSONRPCResultResponse
+        | JSONRPCErrorResponse
+        | ResultResponse
+    )
 
     def __getattr__(name: str) -> object:
         if name == "RESPONSES":  # every response class: made on the first look-up

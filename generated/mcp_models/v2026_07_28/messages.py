@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from functools import cache
-from typing import TYPE_CHECKING, Any, Generic, Literal, TypeAlias, TypeVar, Union, cast, overload
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeAlias, TypeVar, cast, overload
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 from pydantic_core import MISSING, from_json
@@ -412,47 +412,47 @@ if TYPE_CHECKING:
 else:
     # At run time the union holds the generic ResultResponse, of which every ResultResponse[...] is a
     # subclass (so `isinstance(x, Message)` holds for each), and parametrises nothing at import.
-    Message = Union[
-        CompleteRequest,
-        GetPromptRequest,
-        ListPromptsRequest,
-        ListResourcesRequest,
-        ReadResourceRequest,
-        ListResourceTemplatesRequest,
-        DiscoverRequest,
-        SubscriptionsListenRequest,
-        CallToolRequest,
-        ListToolsRequest,
-        CancelledNotification,
-        LoggingMessageNotification,
-        ProgressNotification,
-        PromptListChangedNotification,
-        ResourceListChangedNotification,
-        ResourceUpdatedNotification,
-        SubscriptionsAcknowledgedNotification,
-        ToolListChangedNotification,
-        ElicitRequest,
-        ListRootsRequest,
-        CreateMessageRequest,
-        CompleteResultResponse,
-        GetPromptResultResponse,
-        ListPromptsResultResponse,
-        ListResourcesResultResponse,
-        ReadResourceResultResponse,
-        ListResourceTemplatesResultResponse,
-        DiscoverResultResponse,
-        SubscriptionsListenResultResponse,
-        CallToolResultResponse,
-        ListToolsResultResponse,
-        UnsupportedProtocolVersionError,
-        MissingRequiredClientCapabilityError,
-        HeaderMismatchError,
-        JSONRPCRequest,
-        JSONRPCNotification,
-        JSONRPCResultResponse,
-        JSONRPCErrorResponse,
-        ResultResponse,
-    ]
+    Message = (
+        CompleteRequest
+        | GetPromptRequest
+        | ListPromptsRequest
+        | ListResourcesRequest
+        | ReadResourceRequest
+        | ListResourceTemplatesRequest
+        | DiscoverRequest
+        | SubscriptionsListenRequest
+        | CallToolRequest
+        | ListToolsRequest
+        | CancelledNotification
+        | LoggingMessageNotification
+        | ProgressNotification
+        | PromptListChangedNotification
+        | ResourceListChangedNotification
+        | ResourceUpdatedNotification
+        | SubscriptionsAcknowledgedNotification
+        | ToolListChangedNotification
+        | ElicitRequest
+        | ListRootsRequest
+        | CreateMessageRequest
+        | CompleteResultResponse
+        | GetPromptResultResponse
+        | ListPromptsResultResponse
+        | ListResourcesResultResponse
+        | ReadResourceResultResponse
+        | ListResourceTemplatesResultResponse
+        | DiscoverResultResponse
+        | SubscriptionsListenResultResponse
+        | CallToolResultResponse
+        | ListToolsResultResponse
+        | UnsupportedProtocolVersionError
+        | MissingRequiredClientCapabilityError
+        | HeaderMismatchError
+        | JSONRPCRequest
+        | JSONRPCNotification
+        | JSONRPCResultResponse
+        | JSONRPCErrorResponse
+        | ResultResponse
+    )
 
     def __getattr__(name: str) -> object:
         if name == "RESPONSES":  # every response class: made on the first look-up

@@ -1247,7 +1247,7 @@ class CacheableResult(MCPModel):
     """
 
     # what the spec says an absent property means: filled in when built, required when read
-    __mcp_absent_means__ = {"resultType": "complete"}
+    __mcp_absent_means__ = (("resultType", "complete"),)
     meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
     cache_scope: Annotated[Literal["private", "public"], Field(alias="cacheScope")]
     """
@@ -1297,7 +1297,7 @@ class CompleteResult(MCPModel):
     """
 
     # what the spec says an absent property means: filled in when built, required when read
-    __mcp_absent_means__ = {"resultType": "complete"}
+    __mcp_absent_means__ = (("resultType", "complete"),)
     meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
     completion: CompleteResultCompletion
     result_type: Annotated[StrictStr, Field(alias="resultType")] = const("complete")
@@ -1441,7 +1441,7 @@ class NotificationParams(MCPModel):
 
 class PaginatedResult(MCPModel):
     # what the spec says an absent property means: filled in when built, required when read
-    __mcp_absent_means__ = {"resultType": "complete"}
+    __mcp_absent_means__ = (("resultType", "complete"),)
     meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
     next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
     """
@@ -1747,7 +1747,7 @@ class Result(MCPModel):
     """
 
     # what the spec says an absent property means: filled in when built, required when read
-    __mcp_absent_means__ = {"resultType": "complete"}
+    __mcp_absent_means__ = (("resultType", "complete"),)
     meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
     result_type: Annotated[StrictStr, Field(alias="resultType")] = const("complete")
     """
@@ -1826,7 +1826,7 @@ class SubscriptionsListenResult(MCPModel):
     """
 
     # what the spec says an absent property means: filled in when built, required when read
-    __mcp_absent_means__ = {"resultType": "complete"}
+    __mcp_absent_means__ = (("resultType", "complete"),)
     meta: Annotated[SubscriptionsListenResultMetaObject, Field(alias="_meta")]
     result_type: Annotated[StrictStr, Field(alias="resultType")] = const("complete")
     """
@@ -2097,7 +2097,7 @@ class DiscoverResult(MCPModel):
     """
 
     # what the spec says an absent property means: filled in when built, required when read
-    __mcp_absent_means__ = {"resultType": "complete"}
+    __mcp_absent_means__ = (("resultType", "complete"),)
     meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
     cache_scope: Annotated[Literal["private", "public"], Field(alias="cacheScope")]
     """
@@ -2199,7 +2199,7 @@ class ListPromptsResult(MCPModel):
     """
 
     # what the spec says an absent property means: filled in when built, required when read
-    __mcp_absent_means__ = {"resultType": "complete"}
+    __mcp_absent_means__ = (("resultType", "complete"),)
     meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
     cache_scope: Annotated[Literal["private", "public"], Field(alias="cacheScope")]
     """
@@ -2259,7 +2259,7 @@ class ListResourceTemplatesResult(MCPModel):
     """
 
     # what the spec says an absent property means: filled in when built, required when read
-    __mcp_absent_means__ = {"resultType": "complete"}
+    __mcp_absent_means__ = (("resultType", "complete"),)
     meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
     cache_scope: Annotated[Literal["private", "public"], Field(alias="cacheScope")]
     """
@@ -2319,7 +2319,7 @@ class ListResourcesResult(MCPModel):
     """
 
     # what the spec says an absent property means: filled in when built, required when read
-    __mcp_absent_means__ = {"resultType": "complete"}
+    __mcp_absent_means__ = (("resultType", "complete"),)
     meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
     cache_scope: Annotated[Literal["private", "public"], Field(alias="cacheScope")]
     """
@@ -2394,7 +2394,7 @@ class ListToolsResult(MCPModel):
     """
 
     # what the spec says an absent property means: filled in when built, required when read
-    __mcp_absent_means__ = {"resultType": "complete"}
+    __mcp_absent_means__ = (("resultType", "complete"),)
     meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
     cache_scope: Annotated[Literal["private", "public"], Field(alias="cacheScope")]
     """
@@ -2484,7 +2484,7 @@ class ReadResourceResult(MCPModel):
     """
 
     # what the spec says an absent property means: filled in when built, required when read
-    __mcp_absent_means__ = {"resultType": "complete"}
+    __mcp_absent_means__ = (("resultType", "complete"),)
     meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
     cache_scope: Annotated[Literal["private", "public"], Field(alias="cacheScope")]
     """
@@ -2922,7 +2922,7 @@ class CallToolResult(MCPModel):
     """
 
     # what the spec says an absent property means: filled in when built, required when read
-    __mcp_absent_means__ = {"resultType": "complete"}
+    __mcp_absent_means__ = (("resultType", "complete"),)
     meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
     content: list[ContentBlock]
     """
@@ -3011,7 +3011,7 @@ class GetPromptResult(MCPModel):
     """
 
     # what the spec says an absent property means: filled in when built, required when read
-    __mcp_absent_means__ = {"resultType": "complete"}
+    __mcp_absent_means__ = (("resultType", "complete"),)
     meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
     description: StrictStr | MISSING = MISSING
     """
