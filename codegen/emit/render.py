@@ -282,6 +282,7 @@ def messages_module(revision: ir.Revision, header: str) -> str | None:
         error_responses=tables.error_responses,
         error_objects=tables.error_objects,
         envelopes=envelopes,
+        message_union=_message_union(revision),
         generic_result=by_export["Result"],
         generic_error=generic_error,
         any_result=sorted(set(any_result)),
@@ -289,6 +290,13 @@ def messages_module(revision: ir.Revision, header: str) -> str | None:
         error_id_required=tables.error_id_required,
         request_id=tables.request_id,
     )
+
+
+def _message_union(revision: ir.Revision) -> str | None:
+    """The JSONRPCMessage union's name where _structural.py carries its rules (the envelopes are its
+    arms), else None: the readers then tell envelopes apart by their keys alone."""
+    union = next((e for e in revision.entities if e.export_name == "JSONRPCMessage" and e.is_definition), None)
+    return union.name if union is not None and union.dispatch is not None else None
 
 
 def _result_classes(revision: ir.Revision, method: ir.Method) -> list[str]:

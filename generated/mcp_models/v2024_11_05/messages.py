@@ -38,6 +38,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from pydantic_core import from_json
 
 from ._base import MCPModel, const, union_arms
+from ._structural import holding
 from .models import (
     CallToolRequest,
     CallToolRequestParams,
@@ -891,7 +892,7 @@ def _envelope_from_text(raw: bytes) -> Envelope | None:
             return None if _has_extra(notification, "id") else notification
         if b'"result"' in raw:
             result = cast(JSONRPCResponse, _validate_json(JSONRPCResponse)(raw))
-            return None if _has_extra(result, "method") else result
+            return None if _has_extra(result, "method", "error") else result
         if b'"error"' in raw:
             error = cast(JSONRPCError, _validate_json(JSONRPCError)(raw))
             return None if _has_extra(error, "method", "result") else error
@@ -912,13 +913,45 @@ def parse_envelope(raw: RawJSON) -> Envelope:
         if guessed is not None:
             return guessed
     message = _object(raw)
+    first: ValidationError | None = None
+    for kind in _kinds(message):
+        try:
+            return cast(Envelope, _ENVELOPES[kind].model_validate(message))
+        except ValidationError as exc:
+            first = first or exc
+    assert first is not None
+    raise first
+
+
+_ENVELOPES: dict[str, type[MCPModel]] = {
+    "request": JSONRPCRequest,
+    "notification": JSONRPCNotification,
+    "result": JSONRPCResponse,
+    "error": JSONRPCError,
+}
+_KIND_OF_ARM: dict[str, str] = {
+    "JSONRPCRequest": "request",
+    "JSONRPCNotification": "notification",
+    "JSONRPCResponse": "result",
+    "JSONRPCError": "error",
+}
+
+
+def _kinds(message: Mapping[str, object]) -> tuple[str, ...]:
+    """The envelopes a message may be, in the order a reader tries them: each whose structural
+    rule in JSONRPCMessage holds, in the schema's order (a message may hold several: an error
+    response with an extra `result` is valid as one), else the one its keys point to, for the error.
+    """
+    kinds = tuple(
+        _KIND_OF_ARM[tag] for tag in holding("JSONRPCMessage", message) if tag in _KIND_OF_ARM
+    )
+    if kinds:
+        return kinds
     if "method" in message:
-        envelope = JSONRPCRequest if "id" in message else JSONRPCNotification
-        return cast(Envelope, envelope.model_validate(message))
-    if "result" in message:
-        return JSONRPCResponse.model_validate(message)
-    if "error" in message:
-        return JSONRPCError.model_validate(message)
+        return ("request",) if "id" in message else ("notification",)
+    for kind in ("result", "error"):
+        if kind in message:
+            return (kind,)
     raise MessageError("not a JSON-RPC message: it has no `method`, `result` or `error`")
 
 
@@ -998,7 +1031,7 @@ def _pending_response(raw: bytes, pending: Mapping[str | int, str]) -> Message |
         parsed = cast(MCPModel, _validate_json(response)(raw))
     except ValidationError:
         return None
-    if getattr(parsed, "id", None) != guessed or _has_extra(parsed, "method"):
+    if getattr(parsed, "id", None) != guessed or _has_extra(parsed, "method", "error"):
         return None
     return cast(Message, parsed)
 
@@ -1059,17 +1092,35 @@ def parse_message(raw: RawJSON, pending: Pending | None = None) -> Message:
         if typed is not None:
             return typed
     message = _object(raw)
-    if "method" in message:
+    first: ValidationError | None = None
+    for kind in _kinds(message):
+        try:
+            return _typed_as(kind, message, lookup)
+        except ValidationError as exc:
+            if _ENVELOPES[kind].__pydantic_validator__.isinstance_python(message):
+                raise  # the envelope holds: the message is a bad one of its kind
+            first = first or exc
+    assert first is not None
+    raise first
+
+
+def _typed_as(
+    kind: str, message: Mapping[str, object], lookup: Mapping[str | int, str] | None
+) -> Message:
+    """message as the typed class of one envelope kind: by method, by the pending request's method,
+    or by the error code; the envelope itself where none is more specific."""
+    if kind == "request" or kind == "notification":
         method = message["method"]
         known = method if isinstance(method, str) else ""
-        if "id" in message:
+        if kind == "request":
             request = REQUESTS.get(known) or EMBEDDED_REQUESTS.get(known) or JSONRPCRequest
             return cast(Message, _validated_message(request, message))
-        notification = (
-            NOTIFICATIONS.get(known) or EMBEDDED_REQUESTS.get(known) or JSONRPCNotification
-        )
+        # a request embedded in a result carries no id; with an id that is not one, the message is
+        # a notification holding an extra key
+        embedded = EMBEDDED_REQUESTS.get(known) if "id" not in message else None
+        notification = NOTIFICATIONS.get(known) or embedded or JSONRPCNotification
         return cast(Message, _validated_message(notification, message))
-    if "result" in message:
+    if kind == "result":
         request_id = message.get("id")
         answered = (
             lookup.get(request_id)
@@ -1082,16 +1133,10 @@ def parse_message(raw: RawJSON, pending: Pending | None = None) -> Message:
             else JSONRPCResponse
         )
         return cast(Message, response.model_validate(message))
-    if "error" in message:
-        error = message["error"]
-        code = (
-            cast("Mapping[str, object]", error).get("code") if isinstance(error, Mapping) else None
-        )
-        response = (
-            ERROR_RESPONSES.get(code, JSONRPCError) if isinstance(code, int) else JSONRPCError
-        )
-        return cast(Message, response.model_validate(message))
-    raise MessageError("not a JSON-RPC message: it has no `method`, `result` or `error`")
+    error = message["error"]
+    code = cast("Mapping[str, object]", error).get("code") if isinstance(error, Mapping) else None
+    response = ERROR_RESPONSES.get(code, JSONRPCError) if isinstance(code, int) else JSONRPCError
+    return cast(Message, response.model_validate(message))
 
 
 @cache
