@@ -32,18 +32,19 @@ def _schema_accepts(revision: str, definition: str, value: Any) -> bool:
     return jsonschema.validators.validator_for(document)(schema).is_valid(value)
 
 
+# (an id that is not a string or integer is no breaker: the schema reads such a message as a
+# notification holding an extra key; tests/test_second_day.py shows every reader agrees)
 ENVELOPE_BREAKERS = [
     {"jsonrpc": "1.0", "id": 5, "method": "ping"},
     {"id": 5, "method": "ping"},
-    {"jsonrpc": "2.0", "id": None, "method": "ping"},
-    {"jsonrpc": "2.0", "id": True, "method": "ping"},
 ]
 
 
 @pytest.mark.parametrize("revision", list(REVISIONS))
-@pytest.mark.parametrize("message", ENVELOPE_BREAKERS, ids=["jsonrpc-1.0", "no-jsonrpc", "id-null", "id-true"])
+@pytest.mark.parametrize("message", ENVELOPE_BREAKERS, ids=["jsonrpc-1.0", "no-jsonrpc"])
 def test_parse_message_checks_the_envelope_of_every_request(revision: str, message: dict[str, Any]) -> None:
     package = _package(revision)
+    assert not _schema_accepts(revision, "JSONRPCMessage", message)
     with pytest.raises(ValidationError):
         package.parse_message(message)
     with pytest.raises(ValidationError):

@@ -189,3 +189,60 @@ def test_docstrings_read_typedoc_links_as_text() -> None:
     assert "{@link" not in source
     assert "`ListToolsRequest` (`tools/list`)" in source
     assert ListToolsResult.__doc__ is not None
+
+
+# -- 12. messages other implementations send --------------------------------------------------------
+
+_PACKAGES = ["v2024_11_05", "v2025_03_26", "v2025_06_18", "v2025_11_25", "v2026_07_28", "draft", "surface"]
+
+
+def _readers(package: str) -> dict[str, object]:
+    """Every way a package reads one message: its parse_* functions on text and on a dict, and the
+    transport's TypeAdapter over JSONRPCMessage."""
+    import importlib
+
+    from pydantic import TypeAdapter
+
+    messages = importlib.import_module(f"mcp_models.{package}.messages")
+    models = importlib.import_module(f"mcp_models.{package}.models")
+    adapter = TypeAdapter(models.JSONRPCMessage)
+    return {
+        "parse_message(text)": messages.parse_message,
+        "parse_message(dict)": lambda raw: messages.parse_message(json.loads(raw)),
+        "parse_message(pending)": lambda raw: messages.parse_message(raw, pending={1: "ping", "1": "ping"}),
+        "parse_envelope(text)": messages.parse_envelope,
+        "parse_envelope(dict)": lambda raw: messages.parse_envelope(json.loads(raw)),
+        "TypeAdapter(JSONRPCMessage)": adapter.validate_json,
+    }
+
+
+@pytest.mark.parametrize("package", _PACKAGES)
+@pytest.mark.parametrize("message_id", ["null", "[1]", '{"n":1}', "true", "1.5"])
+def test_a_method_with_an_id_that_is_not_one_is_a_notification_everywhere(package: str, message_id: str) -> None:
+    """The schema reads a message whose `id` is not a string or integer as a notification carrying
+    an extra key; every reader of every revision agrees, and the extra key survives a dump."""
+    raw = f'{{"jsonrpc":"2.0","id":{message_id},"method":"ping"}}'
+    for reader, read in _readers(package).items():
+        message = read(raw)  # type: ignore[operator]
+        assert type(message).__name__ == "JSONRPCNotification", (package, reader)
+        assert json.loads(message.model_dump_json(by_alias=True, exclude_unset=True)) == json.loads(raw), reader
+
+
+@pytest.mark.parametrize("package", _PACKAGES)
+def test_a_response_with_both_result_and_error_is_read_as_the_schema_allows(package: str) -> None:
+    """{result, error}: where the result is not one the revision accepts (2026-07-28 requires
+    `resultType`), the message is an error response with an extra key; where both are valid the
+    readers agree on the revision's order. Either way nothing is refused and nothing is lost."""
+    raw = '{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":-32000,"message":"boom"}}'
+    readers = _readers(package)
+    adapter = readers.pop("TypeAdapter(JSONRPCMessage)")
+    chosen = {reader: type(read(raw)).__name__ for reader, read in readers.items()}  # type: ignore[operator]
+    assert len({chosen[r] for r in chosen if r.startswith("parse_envelope")}) == 1, chosen
+    kind = chosen["parse_envelope(text)"]
+    if package in ("v2026_07_28", "draft"):
+        assert "Error" in kind, chosen  # the result lacks resultType: only the error arm holds
+    else:
+        assert type(adapter(raw)).__name__ == kind, (chosen, package)  # type: ignore[operator]
+    for reader, read in readers.items():
+        message = read(raw)  # type: ignore[operator]
+        assert json.loads(message.model_dump_json(by_alias=True, exclude_unset=True)) == json.loads(raw), reader
