@@ -139,6 +139,8 @@ def generate(
     selections = {
         pin.revision: errata.Selection(pin.revision, tuple(errata_files), frozenset(disabled_errata)) for pin in chosen
     }
+    for selection in list(selections.values())[:1]:  # the same files for every revision: read them once
+        selection.check_scopes(frozenset(pin.revision for pin in spec.load_manifest()))
     fingerprint = "".join(s.fingerprint() for s in selections.values()) if errata_files or disabled_errata else ""
     with_surface = surface and len(chosen) >= 2
     fingerprint += "+surface" if with_surface else ""
@@ -234,14 +236,16 @@ def generate_schema(
     label = _safe_label(name or pinned or out.name)
     _check_disabled(disabled_errata, [pinned] if pinned else [])
     files = ((errata_file,) if errata_file else ()) + tuple(errata_files)
+    selection = errata.Selection(pinned, files, frozenset(disabled_errata))
     try:
+        selection.check_scopes(frozenset(pin.revision for pin in spec.load_manifest()) | {label})
         item = build_revision(
             label,
             out.name,
             data,
             sha256,
             limits=limits,
-            errata_selection=errata.Selection(pinned, files, frozenset(disabled_errata)),
+            errata_selection=selection,
             options=options,
         )
         _check_open_definitions(options or ir.Options(), [item.revision])

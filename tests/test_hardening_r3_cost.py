@@ -445,8 +445,12 @@ def test_a_failed_test_of_a_large_value_is_one_short_line(tmp_path: Path, env: d
     support.record("errata: failed test of the whole schema", result)
 
 
-def test_a_path_this_revision_does_not_have_says_so(tmp_path: Path, env: dict[str, str]) -> None:
-    """`#/$defs/...` against a draft-07 schema (`definitions`): the layout, not an upstream fix."""
+def test_a_defs_path_applies_to_a_definitions_schema_and_a_missing_path_says_what_to_do(
+    tmp_path: Path, env: dict[str, str]
+) -> None:
+    """`#/$defs/...` against a draft-07 schema (`definitions`) is read in the schema's own spelling
+    (issue 26: one errata file serves 2025-06-18 and 2025-11-25); a path neither spelling has is
+    one line whose hint says how to scope the erratum, never that upstream fixed it."""
     schema = _write(tmp_path / "s" / "schema.json", {"definitions": {"A": {"type": "string", "description": "d"}}})
     patch = _write(
         tmp_path / "errata.json",
@@ -458,9 +462,20 @@ def test_a_path_this_revision_does_not_have_says_so(tmp_path: Path, env: dict[st
         ),
     )
     result = _generate(schema, tmp_path, env, "--errata", str(patch))
-    line = _refused(result, "MCG202", "#/$defs/A/description")
-    assert "has nothing at /$defs" in line and "under `definitions`" in line and "upstream" not in line, line
-    support.record("errata: a $defs path against definitions", result)
+    assert result.returncode == 0, result.stderr
+    patch = _write(
+        tmp_path / "errata.json",
+        _erratum(
+            [
+                {"op": "test", "path": "/$defs/B/description", "value": "d"},
+                {"op": "replace", "path": "/$defs/B/description", "value": "e"},
+            ]
+        ),
+    )
+    result = _generate(schema, tmp_path, env, "--errata", str(patch))
+    line = _refused(result, "MCG202", "#/definitions/B/description")
+    assert "has nothing at /definitions/B" in line and "`revisions`" in line and "upstream" not in line, line
+    support.record("errata: a path the schema has in neither spelling", result)
 
 
 def test_a_schema_nested_past_the_parser_is_refused_before_errata_copy_it(tmp_path: Path, env: dict[str, str]) -> None:

@@ -246,3 +246,97 @@ def test_a_response_with_both_result_and_error_is_read_as_the_schema_allows(pack
     for reader, read in readers.items():
         message = read(raw)  # type: ignore[operator]
         assert json.loads(message.model_dump_json(by_alias=True, exclude_unset=True)) == json.loads(raw), reader
+
+
+# -- 2. errata scoped per revision and per pointer style ---------------------------------------------
+
+
+def _guarded(path: str, test: object, op: dict[str, object]) -> list[dict[str, object]]:
+    return [{"op": "test", "path": path, "value": test}, op]
+
+
+def _errata_project(tmp_path: Path, errata: list[dict[str, object]], revisions: str) -> Path:
+    (tmp_path / "errata.json").write_text(json.dumps({"errata": errata}), encoding="utf-8")
+    return _project(tmp_path, f'revisions = {revisions}\nout = "m"\nerrata = ["errata.json"]\n')
+
+
+def test_one_errata_file_serves_revisions_of_both_layouts_and_scopes_by_revision(tmp_path: Path) -> None:
+    """A `/$defs/...` erratum applies to 2025-06-18 (which keeps `definitions`) as to 2025-11-25; one
+    naming its `revisions` applies there only, its `$ref` values moved with it."""
+    everywhere = {
+        "id": "tool-name",
+        "reason": "r",
+        "upstream": "u",
+        "patch": _guarded(
+            "/$defs/Tool/properties/name/type",
+            "string",
+            {"op": "add", "path": "/$defs/Tool/properties/name/minLength", "value": 1},
+        ),
+    }
+    scoped = {
+        "id": "old-only",
+        "reason": "r",
+        "upstream": "u",
+        "revisions": ["2025-06-18"],
+        "patch": _guarded(
+            "/$defs/Tool/properties/name/type",
+            "string",
+            {"op": "add", "path": "/$defs/Tool/properties/icon", "value": {"$ref": "#/$defs/TextContent"}},
+        ),
+    }
+    project = _errata_project(tmp_path, [everywhere, scoped], '["2025-06-18", "2025-11-25"]')
+    result = support.run(["generate", "-q", "--no-surface"], env=support.cli_env(tmp_path / "c"), cwd=project)
+    assert result.returncode == 0, result.stderr
+    old = (project / "m" / "v2025_06_18" / "models.py").read_text(encoding="utf-8").split("class Tool(", 1)[1]
+    new = (project / "m" / "v2025_11_25" / "models.py").read_text(encoding="utf-8").split("class Tool(", 1)[1]
+    assert "min_length=1" in old[:4000] and "min_length=1" in new[:4000]
+    assert "icon: TextContent" in old[:6000] and "icon:" not in new[:6000]
+
+
+@pytest.mark.parametrize(
+    ("revisions", "code", "phrase"),
+    [
+        (["2025-6-18"], "MCG201", 'names revision "2025-6-18", which no pin has'),
+        ("2025-06-18", "MCG201", "not a list of revision names"),
+        ([], "MCG201", "not a list of revision names"),
+    ],
+    ids=["typo", "not_a_list", "empty"],
+)
+def test_an_errata_scope_that_names_nothing_is_one_line_error(
+    revisions: object, code: str, phrase: str, tmp_path: Path
+) -> None:
+    erratum = {
+        "id": "e",
+        "reason": "r",
+        "upstream": "u",
+        "revisions": revisions,
+        "patch": _guarded("/$defs/Tool/type", "object", {"op": "add", "path": "/$defs/Tool/title", "value": "T"}),
+    }
+    project = _errata_project(tmp_path, [erratum], '["2025-06-18"]')
+    result = support.run(["generate", "-q", "--no-surface"], env=support.cli_env(tmp_path / "c"), cwd=project)
+    line = support.assert_one_line_error(result, code)
+    assert phrase in line and len(line) <= 300, line
+    assert not (project / "m").exists()
+
+
+def test_an_erratum_for_another_revision_says_how_to_scope_it_in_one_short_line(tmp_path: Path) -> None:
+    """An unscoped erratum on a definition 2025-06-18 lacks: one line, the pointer in the schema's own
+    spelling, a hint naming `revisions`, never "upstream may have fixed it"."""
+    erratum = {
+        "id": "new-only",
+        "reason": "r",
+        "upstream": "u",
+        "patch": _guarded(
+            "/$defs/InputRequiredResult/properties/requestState",
+            {"type": "string"},
+            {"op": "add", "path": "/$defs/InputRequiredResult/properties/x", "value": {"type": "string"}},
+        ),
+    }
+    project = _errata_project(tmp_path, [erratum], '["2025-06-18", "2026-07-28"]')
+    result = support.run(["generate", "-q", "--no-surface"], env=support.cli_env(tmp_path / "c"), cwd=project)
+    line = support.assert_one_line_error(result, "MCG202", pointer="#/definitions/InputRequiredResult/properties/requestState")
+    assert "`revisions`" in line and "upstream" not in line and len(line) <= 300, (len(line), line)
+    erratum["revisions"] = ["2026-07-28"]
+    project = _errata_project(tmp_path, [erratum], '["2025-06-18", "2026-07-28"]')
+    result = support.run(["generate", "-q", "--no-surface"], env=support.cli_env(tmp_path / "c"), cwd=project)
+    assert result.returncode == 0, result.stderr

@@ -41,11 +41,24 @@ MATRIX: dict[str, str] = {
     "formatter_ruff": 'formatter = "ruff"\n',
     "pydantic_config": "pydantic-config = { frozen = true, str_max_length = 100000 }\n",
     "errata": 'errata = ["errata.json"]\n',
-    "readme_sdk": (
+    "readme_sdk_wire": (
         'formatter = "ruff"\nextra-keys = "sieve"\nopen-definitions = ["RequestMetaObject"]\n'
         'inbound = "lenient"\nerrata = ["errata.json"]\nfield-naming = "wire"\n'
     ),
 }
+
+
+def _readme_sdk_settings() -> str:
+    """The README's "Replacing an SDK's generator" configuration as written (its revisions, 2025-06-18
+    among them, its errata and pins files), but `out` and `package`, which the test names."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    block = readme.split("## Replacing an SDK's generator", 1)[1].split("```toml\n", 1)[1].split("```", 1)[0]
+    kept = [line for line in block.splitlines()[1:] if not line.startswith(("out ", "package "))]
+    return "\n".join(kept) + "\n"
+
+
+README_SDK = "readme_sdk"
+MATRIX[README_SDK] = _readme_sdk_settings()
 
 USAGE = """\
 import json
@@ -114,14 +127,21 @@ def test_a_documented_setting_yields_a_package_that_works_and_type_checks(case: 
     project = tmp_path / "project"
     project.mkdir()
     (project / "errata.json").write_text(json.dumps(ERRATA))
+    (project / "mcp-errata.json").write_text(json.dumps(ERRATA))  # the README's name for it
+    (project / "mcp-spec").mkdir()
+    (project / "mcp-spec" / "pins.toml").write_text("# no pins of our own yet\n")  # the README's pins file
+    revisions = "" if case == README_SDK else f"revisions = {REVISIONS}\n"
     (project / "pyproject.toml").write_text(
-        f'[tool.mcp-codegen]\nrevisions = {REVISIONS}\nout = "{package}"\npackage = "{package}"\nsurface = false\n'
+        f'[tool.mcp-codegen]\n{revisions}out = "{package}"\npackage = "{package}"\nsurface = false\n'
         f"{MATRIX[case]}\n"
         f'[tool.pyright]\ntypeCheckingMode = "strict"\npythonVersion = "3.11"\nvenvPath = "{REPO}"\nvenv = ".venv"\n',
         encoding="utf-8",
     )
     made = support.run(["generate", "-q"], env=support.cli_env(tmp_path / "cache"), cwd=project)
     assert made.returncode == 0, made.stderr
+    if "errata" in MATRIX[case]:  # the project's `/$defs/...` erratum reached every revision built
+        for built in (project / package).glob("v*/models.py"):
+            assert "min_length=1" in built.read_text(encoding="utf-8").split("class Tool(", 1)[1][:3000], built
     wire = "field-naming" in MATRIX[case]
     (project / "usage.py").write_text(_usage(package, wire), encoding="utf-8")
 

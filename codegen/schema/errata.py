@@ -2,6 +2,10 @@
 
 Every changing op must be guarded by a `test` op on the same value, so that when upstream fixes the
 defect the `test` fails and generation stops, asking for the erratum to be retired.
+
+A project's own errata apply to every revision it builds unless an erratum names its `revisions`;
+a path written for the other spelling of the definitions folder (`/$defs/...` for a schema that
+keeps `definitions`, as revisions before 2025-11-25 do, or the reverse) is read in the schema's own.
 """
 
 from __future__ import annotations
@@ -29,6 +33,10 @@ class Erratum:
     reason: str
     upstream: str
     patch: tuple[dict[str, Any], ...]
+    revisions: tuple[str, ...] | None = None  # the revisions it applies to; None: every one built
+
+    def applies_to(self, revision: str) -> bool:
+        return self.revisions is None or revision in self.revisions
 
 
 def errata_path(revision: str) -> Path:
@@ -44,7 +52,8 @@ _OPS = ("add", "remove", "replace", "move", "copy", "test")
 _TAKES_VALUE = frozenset({"add", "replace", "test"})
 _TAKES_FROM = frozenset({"move", "copy"})
 _FORMAT_HINT = (
-    "an errata file is {\"errata\": [{\"id\", \"reason\", \"upstream\", \"patch\": [JSON Patch ops]}]}, "
+    "an errata file is {\"errata\": [{\"id\", \"reason\", \"upstream\", \"patch\": [JSON Patch ops], "
+    "optional \"revisions\": [names]}]}, "
     "as in spec/errata/<revision>.json"
 )
 
@@ -113,7 +122,22 @@ def _erratum(entry: Any, where: str, revision: str) -> Erratum:
         )
     label = f"erratum {_clip(entry['id'])!r}"
     patch = tuple(_op(op, f"{label} op #{index}", revision) for index, op in enumerate(entry["patch"]))
-    return Erratum(entry["id"], entry["reason"], entry["upstream"], patch)
+    return Erratum(entry["id"], entry["reason"], entry["upstream"], patch, _scope(entry, label, revision))
+
+
+def _scope(entry: dict[str, Any], label: str, revision: str) -> tuple[str, ...] | None:
+    """The erratum's `revisions`, if it names them: a non-empty list of revision names."""
+    if "revisions" not in entry:
+        return None
+    names = entry["revisions"]
+    if not (is_array(names) and names and all(isinstance(n, str) and n for n in names)):
+        raise fail(
+            "MCG201",
+            f"{label} has `revisions` {_preview(names)}, not a list of revision names",
+            revision=revision,
+            hint='name the revisions it applies to, e.g. "revisions": ["2025-06-18"]; leave it out to apply to every one',
+        )
+    return tuple(names)
 
 
 def _op(op: Any, where: str, revision: str) -> dict[str, Any]:
@@ -160,8 +184,22 @@ class Selection:
     def errata(self, revision: str) -> tuple[Erratum, ...]:
         chosen = [e for e in load_errata(self.builtin) if e.id not in self.disabled] if self.builtin else []
         for path in self.files:
-            chosen.extend(load_errata(revision, path))
+            chosen.extend(e for e in load_errata(revision, path) if e.applies_to(revision))
         return tuple(chosen)
+
+    def check_scopes(self, known: frozenset[str]) -> None:
+        """MCG201 for an erratum of the user's files that names a revision no pin has (a typo would
+        otherwise leave it silently unapplied)."""
+        for path in self.files:
+            for erratum in load_errata(self.builtin or "errata", path):
+                unknown = [name for name in erratum.revisions or () if name not in known]
+                if unknown:
+                    raise fail(
+                        "MCG201",
+                        f"erratum {_clip(erratum.id)!r} in {_clip(path.name)} names revision {_preview(unknown[0])}, which no pin has",
+                        revision=self.builtin or unknown[0],
+                        hint=f"pinned revisions: {_clip(', '.join(sorted(known)), 120)}",
+                    )
 
     def fingerprint(self) -> str:
         """What the selection applies, for the run cache: the user files' bytes and the ids off."""
@@ -210,8 +248,10 @@ def apply_errata(
     patched: Any = json.loads(json.dumps(document))  # nesting checked above: no recursion runs deep
     size = _Size.of(patched)
     for erratum in errata:
-        for index, op in enumerate(erratum.patch):
+        for index, written in enumerate(erratum.patch):
+            op = _in_layout(written, patched)
             size = size.plus(_growth(patched, op), erratum, index, revision, limits)
+            op = _refs_in_layout(op, written)
             patched = _apply_op(patched, op, erratum, index, revision)
         if not is_object(patched):
             raise fail(
@@ -278,6 +318,58 @@ class _Size:
         return f"nest past {deepest} levels (--max-depth)" if depth > deepest else None
 
 
+_SPELLINGS = {"$defs": "definitions", "definitions": "$defs"}
+
+
+def _respelling(op: dict[str, Any], document: Any) -> tuple[str, str] | None:
+    """(the definitions folder op was written for, the document's own) where they differ, else None."""
+    heads = [_tokens(op[key])[0] for key in ("path", "from") if key in op and _tokens(op[key])]
+    written = heads[0] if heads else None
+    if written not in _SPELLINGS or not is_object(document):
+        return None
+    own = _SPELLINGS[written]
+    return (written, own) if written not in document and own in document else None
+
+
+def _in_layout(op: dict[str, Any], document: Any) -> dict[str, Any]:
+    """op with its pointers in the document's spelling of the definitions folder, where it was
+    written in the other one; op itself otherwise."""
+    change = _respelling(op, document)
+    if change is None:
+        return op
+    return {key: _respelled(value, *change) if key in ("path", "from") else value for key, value in op.items()}
+
+
+def _refs_in_layout(op: dict[str, Any], written: dict[str, Any]) -> dict[str, Any]:
+    """op's value with its `$ref`s moved as _in_layout moved its pointers (run once the value is
+    known to be within the limits, so the walk is bounded)."""
+    if op is written or "value" not in op:
+        return op
+    heads = [(_tokens(written[key])[0], _tokens(op[key])[0]) for key in ("path", "from") if key in op and _tokens(op[key])]
+    return {**op, "value": _with_refs_respelled(op["value"], *heads[0])}
+
+
+def _respelled(pointer: str, written: str, own: str) -> str:
+    head = "/" + written
+    return "/" + own + pointer[len(head) :] if pointer == head or pointer.startswith(head + "/") else pointer
+
+
+def _with_refs_respelled(value: Any, written: str, own: str) -> Any:
+    """value with every `$ref` into the written definitions folder pointed into the document's own."""
+    if is_object(value):
+        return {
+            key: (
+                "#" + _respelled(item[1:], written, own)
+                if key == "$ref" and isinstance(item, str) and item.startswith("#/")
+                else _with_refs_respelled(item, written, own)
+            )
+            for key, item in value.items()
+        }
+    if is_array(value):
+        return [_with_refs_respelled(item, written, own) for item in value]
+    return value
+
+
 def _growth(document: Any, op: dict[str, Any]) -> _Size:
     """What op adds to document: its value, or the subtree a `copy` duplicates; its depth counted
     from the root. A source that is not there adds nothing (the op fails, and says so)."""
@@ -319,7 +411,8 @@ def _mismatch(
             f"{label} finds {_preview(found)}, not {_preview(op['value'])}",
             revision=revision,
             pointer=_where(path),
-            hint=f"upstream may have fixed it: check {_clip(erratum.upstream, 40)} and retire the erratum",
+            hint=f"upstream may have fixed it: check {_clip(erratum.upstream, 40)} and retire the erratum"
+            + ("" if erratum.revisions else "; or list the revisions it is for in its `revisions`"),
         )
     why = "the values it copies or compares nest too deeply" if isinstance(exc, RecursionError) else flat(str(exc))
     return fail(
@@ -389,7 +482,7 @@ def _layout_hint(document: Any, pointer: str) -> str:
     other = spelled.get(tokens[0]) if tokens else None
     if other is not None and is_object(document) and tokens[0] not in document and other in document:
         return f"this schema keeps its definitions under `{other}`: write the path as /{other}/..."
-    return "the path is not in this revision's schema (written for another layout?): fix it or retire the erratum"
+    return "if it is for other revisions, list them in its `revisions`; else fix or retire it"
 
 
 def _where(pointer: str) -> str:
