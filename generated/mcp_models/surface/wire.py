@@ -608,10 +608,8 @@ def _beyond(name: str, key: str, item: Any, revision: str) -> str:
     try:
         adapter.validate_python(item)
     except ValidationError as exc:
-        location = ".".join(
-            str(part) for part in exc.errors()[0]["loc"] if part != "missing-sentinel"
-        )
-        message = exc.errors()[0]["msg"]
+        first = exc.errors(include_url=False)[0]
+        location, message = ".".join(str(part) for part in first["loc"]), first["msg"]
         checked = "" if where == revision else f"it has no {key}; in {where}: "
         return f"{checked}{location + ': ' if location else ''}{message}"
     return ""
