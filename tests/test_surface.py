@@ -260,7 +260,7 @@ def test_send_builds_the_revisions_exact_model_and_names_what_it_cannot_carry() 
     assert json.loads(s.send(result, "2026-07-28"))["resultType"] == "complete"
     array = s.CallToolResult(content=[], structured_content=[1, 2])
     with pytest.raises(s.RevisionError, match=r"^/structuredContent: .*revision 2025-11-25 cannot carry"):
-        s.to_revision(array, "2025-11-25")
+        s.to_revision(array, "2025-11-25", downgrade="refuse")  # SEP-2106's fallback: tests/test_sep2106_downgrade.py
     link = s.CallToolResult(content=[s.ResourceLink(name="n", uri="file:///x")])
     with pytest.raises(s.RevisionError, match="ResourceLink does not exist in revision 2025-03-26"):
         s.to_revision(link, "2025-03-26")
@@ -308,15 +308,23 @@ def test_what_send_drops_at_an_older_revision_is_what_the_diff_says_was_added_af
             if not (isinstance(model, type) and issubclass(model, BaseModel)):
                 continue
             obj = model.model_validate(sample.value)
-            dropped: list[str] = []
+            changes: list[Any] = []
             try:
-                sent = s.to_revision(obj, revision, dropped=dropped).model_dump(mode="json")
+                sent = s.to_revision(obj, revision, changes=changes).model_dump(mode="json")
             except s.RevisionError as exc:
                 row["errors"] += 1
                 why_refused.setdefault(revision, Counter())[_error_kind(str(exc))] += 1
                 assert own_name(revision, name) is None or exc.path, exc  # names where, or the class is new
                 continue
             row["sent"] += 1
+            for change in changes:
+                if change.kind == "downgraded":  # SEP-2106: a property the diff says widened since
+                    assert any(
+                        c["path"][-1:] == [change.path.rsplit("/", 1)[-1]] and "widened" in c["summary"]
+                        for c in report["changes"]
+                    ) or change.path.rsplit("/", 1)[-1] in added_keys, (revision, sample.origin, change)
+                    row["downgraded"] += 1
+            dropped = [change.path for change in changes if change.kind == "dropped"]
             row["dropped"] += len(dropped)
             if "resultType" in sent and "resultType" not in sample.value:
                 row["filled"] += 1
@@ -342,7 +350,10 @@ def test_what_send_drops_at_an_older_revision_is_what_the_diff_says_was_added_af
         table[revision] = row
     print(f"send at an older revision of {NEWEST_RELEASED} examples:")
     for revision, row in table.items():
-        print(f"  {revision}: sent {row['sent']}, keys dropped {row['dropped']}, errors {row['errors']}, filled {row['filled']}")
+        print(
+            f"  {revision}: sent {row['sent']}, keys dropped {row['dropped']}, downgraded {row['downgraded']}, "
+            f"errors {row['errors']}, filled {row['filled']}"
+        )
         print(f"    dropped: {', '.join(f'{k} x{n}' for k, n in sorted(keys_dropped.get(revision, Counter()).items()))}")
         print(f"    errors: {', '.join(f'{k} x{n}' for k, n in sorted(why_refused.get(revision, Counter()).items()))}")
     assert all(row["sent"] > 0 for row in table.values())

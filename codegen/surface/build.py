@@ -24,6 +24,9 @@ LABEL = "surface"
 # What send and receive add to the package's API (wire.py); the models' and messages' names stay.
 WIRE_API = (
     "METHODS",
+    "Change",
+    "ChangeKind",
+    "DowngradeMode",
     "MethodAcross",
     "RevisionError",
     "parse_as",
@@ -80,6 +83,7 @@ def build_surface(revisions: Sequence[tables.Revised], *, limits: Limits, option
             absent_means=_absent_means(merged.document),
             shapes=_rows(shaped),
             wire_shapes=_rows(tables.wire_shapes(shaped, revisions)),
+            widened=[(name, sorted(keys.items())) for name, keys in sorted(tables.widened(shaped).items())],
             methods=tables.methods_across(surface, merged, revisions),
         ),
         "wire.py": render.render("surface_wire.py.jinja2", header=stamp),

@@ -30,6 +30,25 @@ class Shape:
 
 
 @dataclass(frozen=True)
+class Widened:
+    """A property a later revision widened beyond what earlier ones carry (SEP-2106), and what send
+    does at a revision that cannot carry a value: it leaves the value out and, where `fallback` names
+    a sibling array of content blocks, puts the value's JSON there as a TextContent."""
+
+    key: str
+    fallback: str | None
+
+
+# SEP-2106, "Backward Compatibility": a server whose structuredContent is an array or a primitive
+# MUST also emit a TextContent holding the serialized JSON, for clients that cannot read it (a tool
+# result's, and a sampling ToolResultContent's, which 2026-07-28 widened alike). A Tool's outputSchema
+# an older revision cannot carry promises structured results that revision cannot send (its results
+# fall back to text): it is left out. Which revisions cannot carry which value is not listed here:
+# send asks each revision's own model of the property.
+SEP_2106: tuple[Widened, ...] = (Widened("structuredContent", "content"), Widened("outputSchema", None))
+
+
+@dataclass(frozen=True)
 class MethodAcross:
     method: str
     kind: str  # "request" | "notification"
@@ -70,6 +89,20 @@ def shapes(surface: ir.Revision, merged: Merged, revisions: Sequence[Revised]) -
             if shape is not None:
                 per_revision[revised.revision] = shape
         result[entity.name] = per_revision
+    return result
+
+
+def widened(shaped: Mapping[str, Mapping[str, Shape]]) -> dict[str, dict[str, str | None]]:
+    """Surface class -> each SEP_2106 key some revision defines on it -> its fallback key: kept only
+    where every revision with the widened key also has the fallback there."""
+    result: dict[str, dict[str, str | None]] = {}
+    for name, per_revision in shaped.items():
+        for rule in SEP_2106:
+            having = [shape for shape in per_revision.values() if rule.key in shape.keys]
+            if not having:
+                continue
+            fallback = rule.fallback if rule.fallback and all(rule.fallback in s.keys for s in having) else None
+            result.setdefault(name, {})[rule.key] = fallback
     return result
 
 

@@ -288,6 +288,9 @@ if TYPE_CHECKING:
     )
     from .wire import (
         METHODS,
+        Change,
+        ChangeKind,
+        DowngradeMode,
         MethodAcross,
         RevisionError,
         parse_as,
@@ -321,6 +324,8 @@ __all__ = [
     "CancelTaskResult",
     "CancelledNotification",
     "CancelledNotificationParams",
+    "Change",
+    "ChangeKind",
     "ClientCapabilities",
     "ClientCapabilitiesElicitation",
     "ClientCapabilitiesRoots",
@@ -353,6 +358,7 @@ __all__ = [
     "DiscoverRequest",
     "DiscoverResult",
     "DiscoverResultResponse",
+    "DowngradeMode",
     "ElicitRequest",
     "ElicitRequestFormParams",
     "ElicitRequestFormParamsMeta",
@@ -601,6 +607,9 @@ if not TYPE_CHECKING:  # type checkers see the imports above; a misspelt name st
     _FROM_WIRE = frozenset(
         (
             "METHODS",
+            "Change",
+            "ChangeKind",
+            "DowngradeMode",
             "MethodAcross",
             "RevisionError",
             "parse_as",

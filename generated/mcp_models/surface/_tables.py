@@ -11,6 +11,9 @@
   wire class that revision sends it as (in its messages module), its keys, and that envelope.
 - `RENAMED`: definitions renamed between revisions (old name -> the surface's name).
 - `ABSENT_MEANS`: what the spec says an absent required property means, applied on send.
+- `WIDENED`: per surface class, the properties a later revision widened beyond what earlier ones
+  carry (SEP-2106: `structuredContent`, `outputSchema`) and the fallback send uses where a
+  revision cannot carry a value (whether it can is that revision's own model's answer).
 - `METHODS`: per method, the revisions that have it, who sends it and its classes in each.
 """
 
@@ -30,6 +33,15 @@ class Shape:
     envelope: str | None = None
     """Set for a wire class (`model` is then in the revision's messages module): the generic
     envelope (models module) the definition leaves `jsonrpc` / `id` to."""
+
+
+@dataclass(frozen=True)
+class Widened:
+    """A property SEP-2106 widened: what send does where a revision cannot carry its value."""
+
+    fallback: str | None
+    """The sibling array of content blocks that gets a TextContent holding the value's JSON (unless
+    one already holds it); None: the value is only left out."""
 
 
 @dataclass(frozen=True)
@@ -78,6 +90,18 @@ RENAMED: dict[str, str] = {
 
 ABSENT_MEANS: dict[str, str] = {
     "resultType": "complete",
+}
+
+WIDENED: dict[str, dict[str, Widened]] = {
+    "CallToolResult": {
+        "structuredContent": Widened("content"),
+    },
+    "Tool": {
+        "outputSchema": Widened(None),
+    },
+    "ToolResultContent": {
+        "structuredContent": Widened("content"),
+    },
 }
 
 _NO_KEYS: frozenset[str] = frozenset()

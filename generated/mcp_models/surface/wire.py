@@ -15,8 +15,12 @@ negotiates one protocol version; these functions keep its wire exact:
   not are dropped (their paths are listed in `dropped` when you pass a list); a required property
   the object lacks is filled in only where the spec says what its absence means
   (`ABSENT_MEANS`), and a constant it requires (`jsonrpc`) is filled in as its models fill it in
-  when building; any other value the revision cannot carry is a `RevisionError` naming the
-  property. Keys no revision defines are kept, as the per-revision models keep them, and keys that
+  when building; a value a later revision widened (SEP-2106: a non-object `structuredContent`,
+  an `outputSchema` that is no object schema) is downgraded as the SEP asks (`WIDENED`: left out,
+  its JSON kept in a TextContent) unless `downgrade="refuse"`; any other value the revision cannot
+  carry is a `RevisionError` naming the property. `changes`, when you pass a list, receives a
+  `Change` for each key dropped, value downgraded, fallback added and spec-stated value filled in.
+  Keys no revision defines are kept, as the per-revision models keep them, and keys that
   arrived from a peer at this revision are sent back as they came. A request or notification
   sent at a revision whose definitions leave `jsonrpc` and `id` to the generic envelope (before
   2025-11-25) is that revision's wire class (`CallToolRequestMessage`, `WIRE_SHAPES`): the whole
@@ -28,14 +32,17 @@ negotiates one protocol version; these functions keep its wire exact:
 from __future__ import annotations
 
 import importlib
+import json
+import re
 from collections.abc import Generator, Mapping
 from contextlib import contextmanager
+from dataclasses import dataclass
 from functools import cache
 from types import ModuleType
-from typing import Any, TypeVar, cast, overload
+from typing import Annotated, Any, Literal, TypeAlias, TypeVar, cast, get_args, overload
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
-from pydantic_core import from_json
+from pydantic_core import from_json, to_json
 from typing_extensions import TypeIs
 
 from ._tables import (
@@ -45,9 +52,11 @@ from ._tables import (
     RENAMED,
     REVISIONS,
     SHAPES,
+    WIDENED,
     WIRE_SHAPES,
     MethodAcross,
     Shape,
+    Widened,
 )
 from .messages import (
     AnyResult,
@@ -65,6 +74,9 @@ __all__ = [
     "METHODS",
     "RENAMED",
     "REVISIONS",
+    "Change",
+    "ChangeKind",
+    "DowngradeMode",
     "MethodAcross",
     "RevisionError",
     "parse_as",
@@ -84,12 +96,74 @@ _ARRIVED = "_mcp_arrived"
 
 
 class RevisionError(ValueError):
-    """A surface object a revision cannot carry, or a protocol version this surface does not span."""
+    """A surface object a revision cannot carry, or a protocol version this surface does not span.
+
+    Its message is one line of at most 300 characters (control characters escaped; a long one
+    keeps its start, which names the place, and its end, which says what to do)."""
 
     def __init__(self, message: str, *, revision: str, path: str = "") -> None:
-        super().__init__(f"{path}: {message}" if path else message)
+        super().__init__(_one_line(f"{path}: {message}" if path else message))
         self.revision = revision
         self.path = path
+
+
+_MESSAGE_LIMIT = 300
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def _one_line(text: str) -> str:
+    escaped = _CONTROL.sub(lambda found: repr(found.group())[1:-1], text)
+    if len(escaped) <= _MESSAGE_LIMIT:
+        return escaped
+    head = _MESSAGE_LIMIT // 2 - 3
+    return f"{escaped[:head]}…{escaped[-(_MESSAGE_LIMIT - head - 1):]}"
+
+
+DowngradeMode: TypeAlias = Literal["fallback", "refuse"]
+"""What send does with a value the revision cannot carry that a later revision can (SEP-2106):
+"fallback" leaves it out and, for structured content, keeps its JSON in a TextContent;
+"refuse" raises RevisionError."""
+_DOWNGRADE_MODES: tuple[str, ...] = get_args(DowngradeMode)
+
+ChangeKind: TypeAlias = Literal["dropped", "downgraded", "added", "filled"]
+""""dropped": a key the revision does not define; "downgraded": a value it cannot carry that a later
+revision can, left out (SEP-2106); "added": a TextContent holding a downgraded value's JSON;
+"filled": a required key whose absence the spec gives a meaning (`ABSENT_MEANS`)."""
+
+
+@dataclass(frozen=True)
+class Change:
+    """One change `send` / `to_revision` made so that the revision carries the object."""
+
+    kind: ChangeKind
+    path: str
+    """JSON pointer of the key (or of the added block) in what is sent (`/result/...` in a response).
+    "dropped" and "downgraded" paths are the ones `dropped` lists."""
+    reason: str
+    """One line saying why."""
+    fallback: str | None = None
+    """For "downgraded" structured content: the pointer of the TextContent holding its JSON (added
+    by send, or one the object already had)."""
+
+
+@dataclass
+class _Sending:
+    """One send: the revision, what to do with widened values, and where changes are reported."""
+
+    revision: str
+    downgrade: DowngradeMode
+    dropped: list[str] | None
+    changes: list[Change] | None
+
+    @property
+    def reporting(self) -> bool:
+        return self.dropped is not None or self.changes is not None
+
+    def note(self, change: Change) -> None:
+        if self.dropped is not None and change.kind in ("dropped", "downgraded"):
+            self.dropped.append(change.path)
+        if self.changes is not None:
+            self.changes.append(change)
 
 
 def revision_of(protocol_version: str) -> str:
@@ -312,17 +386,30 @@ def _adapter(model: Any) -> TypeAdapter[Any]:
 
 
 def to_revision(
-    obj: BaseModel, protocol_version: str, *, dropped: list[str] | None = None
+    obj: BaseModel,
+    protocol_version: str,
+    *,
+    dropped: list[str] | None = None,
+    changes: list[Change] | None = None,
+    downgrade: DowngradeMode = "fallback",
 ) -> BaseModel:
     """That revision's exact model of a surface object (see the module's docstring).
 
-    dropped, when given, receives the JSON pointer of every key left out."""
+    dropped, when given, receives the JSON pointer of every key left out; changes, every `Change`.
+    downgrade: what to do with a value a later revision widened that this one cannot carry
+    (SEP-2106): "fallback" leaves it out (a non-object structuredContent's JSON goes into a
+    TextContent, unless one already holds it); "refuse" raises RevisionError naming it."""
+    if downgrade not in _DOWNGRADE_MODES:
+        raise ValueError(
+            f"downgrade must be one of {', '.join(map(repr, _DOWNGRADE_MODES))}, not {_one_line(repr(downgrade))[:60]}"
+        )
     revision = revision_of(protocol_version)
+    sending = _Sending(revision, downgrade, dropped, changes)
     name = type(obj).__name__
     shape = SHAPES.get(name, {}).get(revision)
     result = getattr(obj, "result", None)
     if (shape is None or shape.model is None) and isinstance(result, BaseModel):
-        return _response(obj, result, revision, dropped)
+        return _response(obj, result, sending)
     if shape is None or shape.model is None:
         raise RevisionError(f"{name} does not exist in revision {revision}", revision=revision)
     sent = WIRE_SHAPES.get(name, {}).get(revision)
@@ -330,7 +417,7 @@ def to_revision(
         # the definition leaves jsonrpc / id to the envelope: the revision sends its wire class,
         # and the envelope's rules hold too (params `_meta`: the params Shape has the envelope's
         # keys, which the definition's class keeps only as unknown ones)
-        wire = _fit(obj, _wire(obj), revision, "", dropped, sent)
+        wire = _fit(obj, _wire(obj), "", sending, sent)
         _validated(
             cast("type[BaseModel]", getattr(_models(revision), cast(str, sent.envelope))),
             wire,
@@ -338,16 +425,15 @@ def to_revision(
             name,
         )
         return _validated(_class_of(revision, sent), wire, revision, name)
-    wire = _fit(obj, _wire(obj), revision, "", dropped)
+    wire = _fit(obj, _wire(obj), "", sending)
     return _validated(_class_of(revision, shape), wire, revision, name)
 
 
-def _response(
-    obj: BaseModel, result: BaseModel, revision: str, dropped: list[str] | None
-) -> BaseModel:
+def _response(obj: BaseModel, result: BaseModel, sending: _Sending) -> BaseModel:
     """A success response whose class the revision lacks (the surface's `CallToolResultResponse`
     at 2025-11-25, or its generic ResultResponse[...]): the revision's own typed response, its
     envelope fitted like the result envelope and its result like the result's own class."""
+    revision = sending.revision
     envelope = SHAPES.get("JSONRPCResultResponse", {}).get(revision)
     result_shape = SHAPES.get(type(result).__name__, {}).get(revision)
     if envelope is None or result_shape is None or result_shape.model is None:
@@ -362,7 +448,7 @@ def _response(
         for key, value in wire.items()
         if key in envelope.keys or key not in _wire_names(type(obj))
     }
-    fitted["result"] = _fit(result, wire["result"], revision, "/result", dropped)
+    fitted["result"] = _fit(result, wire["result"], "/result", sending)
     result_model = cast("type[BaseModel]", getattr(_models(revision), result_shape.model))
     typed = cast("type[BaseModel]", _package(revision).ResultResponse[result_model])
     return _validated(typed, fitted, revision, type(obj).__name__)
@@ -387,9 +473,18 @@ def _first_problem(exc: ValidationError) -> tuple[str, str]:
     return "".join(f"/{part}" for part in first["loc"]), first["msg"]
 
 
-def send(obj: BaseModel, protocol_version: str, *, dropped: list[str] | None = None) -> str:
+def send(
+    obj: BaseModel,
+    protocol_version: str,
+    *,
+    dropped: list[str] | None = None,
+    changes: list[Change] | None = None,
+    downgrade: DowngradeMode = "fallback",
+) -> str:
     """The wire JSON of a surface object in a session at protocol_version (`to_revision`, dumped)."""
-    return to_revision(obj, protocol_version, dropped=dropped).model_dump_json()
+    return to_revision(
+        obj, protocol_version, dropped=dropped, changes=changes, downgrade=downgrade
+    ).model_dump_json()
 
 
 def revision_classes(method: str, protocol_version: str) -> tuple[Any, Any, Any]:
@@ -410,17 +505,11 @@ def revision_classes(method: str, protocol_version: str) -> tuple[Any, Any, Any]
     )
 
 
-def _fit(
-    value: object,
-    wire: Any,
-    revision: str,
-    path: str,
-    dropped: list[str] | None,
-    shape: Shape | None = None,
-) -> Any:
+def _fit(value: object, wire: Any, path: str, sending: _Sending, shape: Shape | None = None) -> Any:
     """The wire JSON of value (wire: its dump) with only what the revision defines, walked beside the
     objects so that each object's own class says which keys its revision has (shape: the top
     object's, when it is sent as another class than its definition's: a wire class)."""
+    revision = sending.revision
     if isinstance(value, BaseModel) and isinstance(wire, dict):
         name = type(value).__name__
         shapes = SHAPES.get(name)
@@ -433,27 +522,49 @@ def _fit(
             )
         attributes = _wire_names(type(value))
         arrived = _arrived(value, revision)
+        widened = WIDENED.get(name)
+        beyond: dict[str, tuple[Any, str]] = {}
         fitted: dict[str, Any] = {}
         for key, item in cast("dict[str, Any]", wire).items():
             if key in arrived:
                 # came so at this revision, an unknown key to its class (another revision's
                 # property, or params `_meta` left to the envelope): sent back as it came
                 fitted[key] = item
+            elif (
+                widened is not None
+                and key in widened
+                and (problem := _beyond(name, key, item, revision))
+            ):
+                beyond[key] = (
+                    item,
+                    problem,
+                )  # SEP-2106: downgraded below, once `content` is fitted
             elif key in shape.keys:
                 attribute = attributes.get(key)
                 if attribute is not None and isinstance(item, dict | list):
-                    fitted[key] = _fit(
-                        getattr(value, attribute), item, revision, _step(path, key), dropped
-                    )
+                    fitted[key] = _fit(getattr(value, attribute), item, _step(path, key), sending)
                 else:
                     fitted[key] = item
             elif shape.open or key not in attributes:
                 fitted[key] = item  # allowed here, or no revision's key
-            elif dropped is not None:
-                dropped.append(_step(path, key))
+            elif sending.reporting:
+                sending.note(
+                    Change(
+                        "dropped",
+                        _step(path, key),
+                        f"revision {revision} does not define {key} here",
+                    )
+                )
+        for key, (item, problem) in beyond.items():
+            _downgrade(
+                fitted, path, key, item, problem, cast("dict[str, Widened]", widened)[key], sending
+            )
         for key, meaning in ABSENT_MEANS.items():
             if key in shape.required and key not in fitted:
                 fitted[key] = meaning
+                if sending.reporting:
+                    reason = f"revision {revision} requires {key}; the spec says its absence means {meaning!r}"
+                    sending.note(Change("filled", _step(path, key), reason))
         for key, constant in _constants(revision, shape).items():
             fitted.setdefault(key, constant)
         return fitted
@@ -461,7 +572,7 @@ def _fit(
         items = cast("list[object]", value)
         return [
             (
-                _fit(item, dumped, revision, f"{path}/{index}", dropped)
+                _fit(item, dumped, f"{path}/{index}", sending)
                 if isinstance(dumped, dict | list)
                 else dumped
             )
@@ -471,13 +582,152 @@ def _fit(
         members = cast("dict[str, object]", value)
         return {
             key: (
-                _fit(members.get(key), dumped, revision, _step(path, key), dropped)
+                _fit(members.get(key), dumped, _step(path, key), sending)
                 if isinstance(dumped, dict | list)
                 else dumped
             )
             for key, dumped in cast("dict[str, Any]", wire).items()
         }
     return wire
+
+
+# -- SEP-2106: values a later revision widened, sent to one that cannot carry them -------------------
+
+
+def _beyond(name: str, key: str, item: Any, revision: str) -> str:
+    """Why the revision cannot carry item as the widened key of class name ("" if it can), in the
+    words of the revision's own model of that property; a revision without the key asks the oldest
+    revision that has it (an object structuredContent is dropped there as any unknown key is, an
+    array is beyond every revision before SEP-2106)."""
+    shapes = SHAPES[name]
+    shape = shapes.get(revision)
+    where = revision if shape is not None and key in shape.keys else _introduced(name, key)
+    adapter = _property_adapter(where, name, key)
+    if adapter is None:
+        return ""
+    try:
+        adapter.validate_python(item)
+    except ValidationError as exc:
+        first = exc.errors(include_url=False)[0]
+        location, message = ".".join(str(part) for part in first["loc"]), first["msg"]
+        checked = "" if where == revision else f"it has no {key}; in {where}: "
+        return f"{checked}{location + ': ' if location else ''}{message}"
+    return ""
+
+
+@cache
+def _introduced(name: str, key: str) -> str:
+    """The oldest revision whose class name has key."""
+    return next(revision for revision, shape in SHAPES[name].items() if key in shape.keys)
+
+
+@cache
+def _property_adapter(revision: str, name: str, key: str) -> TypeAdapter[Any] | None:
+    """The revision's own type of a class's property, as its model validates it (None: a plain map)."""
+    shape = SHAPES[name][revision]
+    if shape.model is None:
+        return None
+    model = _class_of(revision, shape)
+    field = model.model_fields[_wire_names(model)[key]]
+    annotated: Any = (
+        Annotated[field.annotation, *field.metadata] if field.metadata else field.annotation
+    )
+    return TypeAdapter(annotated)
+
+
+def _downgrade(
+    fitted: dict[str, Any],
+    path: str,
+    key: str,
+    item: Any,
+    problem: str,
+    rule: Widened,
+    sending: _Sending,
+) -> None:
+    """Leave out a value the revision cannot carry; where the rule names a fallback, make sure a
+    TextContent there holds its JSON (SEP-2106: servers MUST also emit one for older clients)."""
+    where = _step(path, key)
+    revision = sending.revision
+    fallback_hint = (
+        f", its JSON in a TextContent in {_step(path, rule.fallback)}" if rule.fallback else ""
+    )
+    if sending.downgrade == "refuse":
+        raise RevisionError(
+            f"revision {revision} cannot carry {_described(item)} here ({problem}; SEP-2106 allows it later); "
+            f'downgrade="fallback" leaves it out{fallback_hint}',
+            revision=revision,
+            path=where,
+        )
+    if rule.fallback is None:
+        if sending.reporting:
+            sending.note(
+                Change(
+                    "downgraded",
+                    where,
+                    f"revision {revision} cannot carry {_described(item)} here ({problem}): left out",
+                )
+            )
+        return
+    blocks = fitted.setdefault(rule.fallback, [])
+    index, added = _text_holding(blocks, item)
+    carrier = f"{_step(path, rule.fallback)}/{index}"
+    if sending.reporting:
+        reason = f"revision {revision} cannot carry {_described(item)} here ({problem}): left out, its JSON in {carrier}"
+        sending.note(Change("downgraded", where, reason, carrier))
+        if added:
+            sending.note(
+                Change(
+                    "added",
+                    carrier,
+                    f"a TextContent with the JSON of {where}, for peers of {revision} (SEP-2106)",
+                )
+            )
+
+
+def _text_holding(blocks: list[Any], item: Any) -> tuple[int, bool]:
+    """The index of a text block of blocks whose text is item's JSON (any spacing or key order), or
+    of one appended; and whether it was appended."""
+    wanted = _canonical(item)
+    for index, block in enumerate(blocks):
+        fields = cast("dict[str, object]", block) if isinstance(block, dict) else {}
+        text = fields.get("text") if fields.get("type") == "text" else None
+        if isinstance(text, str) and _canonical_text(text) == wanted:
+            return index, False
+    text_content = cast("type[BaseModel]", _surface_class("TextContent"))
+    blocks.append(_wire(text_content(text=to_json(item).decode())))
+    return len(blocks) - 1, True
+
+
+def _canonical(value: Any) -> str:
+    """JSON text that tells 1 from 1.0 and true from 1, keys sorted: equal for equal JSON values."""
+    return json.dumps(value, sort_keys=True, ensure_ascii=False)
+
+
+def _canonical_text(text: str) -> str | None:
+    try:
+        return _canonical(from_json(text, allow_inf_nan=False))
+    except ValueError:
+        return None
+
+
+def _described(value: object) -> str:
+    if isinstance(value, dict):
+        return "this object"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, bool):
+        return "a boolean"
+    if value is None:
+        return "null"
+    return "a number"
+
+
+@cache
+def _surface_class(name: str) -> object:
+    """A class of the surface's models module (looked up at run time: wire.py names no model class)."""
+    return getattr(importlib.import_module(".models", __package__), name)
 
 
 def _wire(obj: BaseModel) -> Any:
