@@ -340,3 +340,23 @@ def test_an_erratum_for_another_revision_says_how_to_scope_it_in_one_short_line(
     project = _errata_project(tmp_path, [erratum], '["2025-06-18", "2026-07-28"]')
     result = support.run(["generate", "-q", "--no-surface"], env=support.cli_env(tmp_path / "c"), cwd=project)
     assert result.returncode == 0, result.stderr
+
+
+# -- 11. the docs' sample output is what the command prints -----------------------------------------
+
+
+def test_the_diff_page_sample_is_what_the_command_prints_today() -> None:
+    """Every line of docs/diff.md's sample run (but the `...` elisions) appears in the real output, in
+    order, so the page's figures cannot go stale again."""
+    page = (REPO / "docs" / "diff.md").read_text(encoding="utf-8")
+    sample = page.split("```\n$ mcp-codegen diff ", 1)[1].split("```", 1)[0]
+    arguments, *lines = sample.splitlines()
+    result = runner.invoke(app, ["diff", *arguments.split()])
+    assert result.exit_code in (0, 1), result.output
+    printed = result.output.splitlines()
+    position = 0
+    for line in lines:
+        if line.strip() == "...":
+            continue
+        assert line in printed[position:], (line, "not printed (after the previous line)")
+        position = printed.index(line, position) + 1
