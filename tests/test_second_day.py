@@ -360,3 +360,20 @@ def test_the_diff_page_sample_is_what_the_command_prints_today() -> None:
             continue
         assert line in printed[position:], (line, "not printed (after the previous line)")
         position = printed.index(line, position) + 1
+
+
+# -- 6. typing traps on the everyday path -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("package", _PACKAGES)
+def test_empty_result_is_the_result_class_under_its_spec_name(package: str) -> None:
+    """EmptyResult (a schema that only names Result) is callable, usable with isinstance, and what
+    parse_result gives for ping where the revision has it."""
+    import importlib
+
+    models = importlib.import_module(f"mcp_models.{package}.models")
+    messages = importlib.import_module(f"mcp_models.{package}.messages")
+    empty = models.EmptyResult()
+    assert isinstance(empty, models.Result) and isinstance(models.Result(), models.EmptyResult)
+    if "ping" in messages.RESULTS:
+        assert isinstance(messages.parse_result("ping", b"{}"), models.EmptyResult)

@@ -74,6 +74,8 @@ def analyze(doc: SchemaDoc, *, package: str, sha256: str, options: ir.Options | 
                 entity = replace(entity, open=True)
         elif kind is ir.Kind.UNION:
             entity = _with_arms(entity, node, document, kinds, frozenset(names), flattened)
+        elif _only_names(node) in kinds and kinds[_only_names(node) or ""] is ir.Kind.MODEL:
+            entity = replace(entity, same_as=_only_names(node))
         entities.append(entity)
 
     tables = methods.method_tables(doc, tuple(entities))
@@ -153,6 +155,12 @@ def _export_name(pointer: str, class_name: str, hoisted: bool, taken: frozenset[
     """A definition is exported under its spec name (see naming.export_name), a hoisted object
     under its class name."""
     return class_name if hoisted else naming.export_name(pointers.split(pointer)[1], class_name, taken)
+
+
+def _only_names(node: Mapping[str, Any]) -> str | None:
+    """The `$ref` of a schema that is nothing but a reference (and words about it), else None."""
+    ref = node.get("$ref")
+    return ref if isinstance(ref, str) and set(node) <= {"$ref", "description", "title", "$comment"} else None
 
 
 def _kind(node: Mapping[str, Any]) -> ir.Kind:

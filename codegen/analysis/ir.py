@@ -83,6 +83,7 @@ class Entity:
     tag: Tag | None = None
     dispatch: Dispatch | None = None
     smart_reason: str | None = None  # why a union is left to pydantic's smart mode
+    same_as: str | None = None  # an alias that only names a model (EmptyResult): that model's pointer
 
     @property
     def pointer_in_engine_input(self) -> str:

@@ -51,6 +51,8 @@ def engine_options(revision: ir.Revision, header: str) -> dict[str, Any]:
         if entity.dispatch is not None:
             arms = [revision.name_of(arm) for arm in entity.arm_order]
             template_data[entity.pointer_in_engine_input]["structural_arms"] = arms
+        if entity.same_as is not None:  # the model itself under a second name: callable, isinstance-able
+            template_data[entity.pointer_in_engine_input]["same_as"] = revision.name_of(entity.same_as)
         if revision.options.extra_keys == "sieve" and entity.open and not entity.closed:
             template_data[entity.pointer_in_engine_input]["keeps_extra"] = True
         constants = {f.python_name: constant_default(f.constant[0]) for f in entity.fields if f.constant}

@@ -310,7 +310,9 @@ def _result_classes(revision: ir.Revision, method: ir.Method) -> list[str]:
         candidates = [by_pointer.get(arm) for arm in result.arm_order]
     candidates.append(by_name.get(method.task_result or ""))
     names = _unique([e.name for e in candidates if e is not None and e.kind is ir.Kind.MODEL])
-    if result is not None and result.kind is ir.Kind.ALIAS:  # EmptyResult: an alias of Result
+    if result is not None and result.same_as is not None:  # EmptyResult: Result under a second name
+        names.insert(0, result.name)
+    elif result is not None and result.kind is ir.Kind.ALIAS:
         names.insert(0, f'cast("type[{BASE_CLASS}]", {result.name}.__value__)')
     return names
 

@@ -2088,7 +2088,7 @@ class ClientNotification(MCPModel):
     params: CancelledNotificationParams
 
 
-ClientResult = TypeAliasType("ClientResult", Result)
+ClientResult = Result
 
 
 class DiscoverResult(MCPModel):
@@ -2180,7 +2180,7 @@ class EmbeddedResource(MCPModel):
     type: Literal["resource"] = const("resource")
 
 
-EmptyResult = TypeAliasType("EmptyResult", Result)
+EmptyResult = Result
 
 
 class JSONRPCResultResponse(MCPModel):

@@ -331,8 +331,8 @@ RESULT_CLASSES: dict[str, tuple[type[MCPModel], ...]] = {
         CreateTaskResult,
     ),
     "initialize": (InitializeResult,),
-    "logging/setLevel": (cast("type[MCPModel]", EmptyResult.__value__),),
-    "ping": (cast("type[MCPModel]", EmptyResult.__value__),),
+    "logging/setLevel": (EmptyResult,),
+    "ping": (EmptyResult,),
     "prompts/get": (
         InputRequiredResult,
         GetPromptResult,
@@ -343,9 +343,9 @@ RESULT_CLASSES: dict[str, tuple[type[MCPModel], ...]] = {
         InputRequiredResult,
         ReadResourceResult,
     ),
-    "resources/subscribe": (cast("type[MCPModel]", EmptyResult.__value__),),
+    "resources/subscribe": (EmptyResult,),
     "resources/templates/list": (ListResourceTemplatesResult,),
-    "resources/unsubscribe": (cast("type[MCPModel]", EmptyResult.__value__),),
+    "resources/unsubscribe": (EmptyResult,),
     "roots/list": (ListRootsResult,),
     "sampling/createMessage": (
         CreateMessageResult,

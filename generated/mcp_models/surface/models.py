@@ -3383,7 +3383,7 @@ class EmbeddedResource(MCPModel):
     type: Literal["resource"] = const("resource")
 
 
-EmptyResult = TypeAliasType("EmptyResult", Result)
+EmptyResult = Result
 
 
 JSONRPCBatchRequestItem = TypeAliasType(

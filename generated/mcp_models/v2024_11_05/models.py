@@ -768,7 +768,7 @@ EmbeddedResourceResource = TypeAliasType(
 )
 
 
-EmptyResult = TypeAliasType("EmptyResult", Result)
+EmptyResult = Result
 
 
 class GetPromptRequest(MCPModel):

@@ -805,7 +805,7 @@ EmbeddedResourceResource = TypeAliasType(
 )
 
 
-EmptyResult = TypeAliasType("EmptyResult", Result)
+EmptyResult = Result
 
 
 class GetPromptRequest(MCPModel):

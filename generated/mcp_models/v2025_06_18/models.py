@@ -973,7 +973,7 @@ EmbeddedResourceResource = TypeAliasType(
 )
 
 
-EmptyResult = TypeAliasType("EmptyResult", Result)
+EmptyResult = Result
 
 
 class GetPromptRequest(MCPModel):

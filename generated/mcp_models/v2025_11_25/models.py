@@ -1558,7 +1558,7 @@ EmbeddedResourceResource = TypeAliasType(
 )
 
 
-EmptyResult = TypeAliasType("EmptyResult", Result)
+EmptyResult = Result
 
 
 class GetPromptRequestParamsMeta(MCPModel):
