@@ -246,9 +246,10 @@ def test_fast_paths_decide_exactly() -> None:
     # a notification whose params mention "id": still a notification
     note = package.parse_envelope(b'{"jsonrpc":"2.0","method":"notifications/x","params":{"id":1}}')
     assert type(note) is package.JSONRPCNotification
-    # a request with an invalid id is an error, not a notification with an extra key
-    with pytest.raises(ValidationError):
-        package.parse_envelope(b'{"jsonrpc":"2.0","id":true,"method":"ping"}')
+    # an id that is not a string or integer marks no request: the schema reads a notification with
+    # an extra key (issue 26, point 12), and so does every reader
+    stray = package.parse_envelope(b'{"jsonrpc":"2.0","id":true,"method":"ping"}')
+    assert type(stray) is package.JSONRPCNotification and stray.model_extra == {"id": True}
     # a response whose result holds a nested "id" first: typed by the top-level id
     raw = b'{"jsonrpc":"2.0","result":{"resultType":"complete","tools":[{"id":"t","name":"a","inputSchema":{"type":"object"}}],"ttlMs":0,"cacheScope":"public"},"id":"r\\"1"}'
     typed = package.parse_message(raw, pending={"t": "tools/call", 'r"1': "tools/list"})

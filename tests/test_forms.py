@@ -183,11 +183,14 @@ def test_example_forms_are_valid_requested_schemas_of_the_revision_and_round_tri
 def test_example_requests_are_valid_messages_of_the_revision(revision: str) -> None:
     module = forms(revision)
     for form in example_forms(revision):
-        if revision == "2025-11-25":
+        if revision in ("2025-06-18", "2025-11-25"):  # sent alone: a JSON-RPC request, id and all
             request = module.elicit_request(form, "Tell us", id=7)
-        else:
+        else:  # 2026-07-28 on: inside an InputRequiredResult, without an id
             request = module.elicit_request(form, "Tell us")
         wire = request.model_dump(mode="json")
+        if revision in ("2025-06-18", "2025-11-25"):
+            assert wire["jsonrpc"] == "2.0" and wire["id"] == 7
+            assert list(validator(revision, "JSONRPCRequest").iter_errors(wire)) == []
         assert wire["method"] == "elicitation/create" and wire["params"]["message"] == "Tell us"
         assert list(validator(revision, "ElicitRequest").iter_errors(wire)) == []
         assert type(request).model_validate_json(request.model_dump_json()) == request
@@ -725,4 +728,4 @@ def test_only_revisions_with_elicitation_get_a_forms_module() -> None:
     from .conftest import GENERATED
 
     have = sorted(p.parent.name for p in (GENERATED / "mcp_models").glob("*/forms.py"))
-    assert have == sorted(PACKAGES.values())
+    assert have == sorted([*PACKAGES.values(), "surface"])

@@ -377,3 +377,64 @@ def test_empty_result_is_the_result_class_under_its_spec_name(package: str) -> N
     assert isinstance(empty, models.Result) and isinstance(models.Result(), models.EmptyResult)
     if "ping" in messages.RESULTS:
         assert isinstance(messages.parse_result("ping", b"{}"), models.EmptyResult)
+
+
+# -- 3. a form declared once, read by every revision package and the surface ------------------------
+
+_FORM_PACKAGES = ["v2025_06_18", "v2025_11_25", "v2026_07_28", "draft", "surface"]
+
+
+@pytest.mark.parametrize("markers", _FORM_PACKAGES)
+def test_a_form_declared_once_is_read_by_every_package(markers: str) -> None:
+    """A form annotated with one package's Titles and Format gives each package's requestedSchema,
+    and each package's elicit_request gives a message its own parse_message reads back."""
+    import importlib
+    from typing import Annotated, Literal
+
+    from pydantic import BaseModel, Field
+
+    declared = importlib.import_module(f"mcp_models.{markers}.forms")
+
+    class Signup(BaseModel):
+        email: Annotated[str, declared.Format("email")]
+        plan: Annotated[Literal["free", "pro"], declared.Titles({"free": "Free", "pro": "Pro"})]
+        name: str = Field(min_length=1, title="Name")
+
+    for package in _FORM_PACKAGES:
+        forms = importlib.import_module(f"mcp_models.{package}.forms")
+        messages = importlib.import_module(f"mcp_models.{package}.messages")
+        schema = json.loads(forms.requested_schema(Signup).model_dump_json(by_alias=True, exclude_unset=True))
+        assert schema["properties"]["email"]["format"] == "email", package
+        plan = schema["properties"]["plan"]
+        titles = {o["const"]: o["title"] for o in plan["oneOf"]} if "oneOf" in plan else dict(zip(plan["enum"], plan["enumNames"], strict=True))
+        assert titles == {"free": "Free", "pro": "Pro"}, package
+        if getattr(forms, "input_required", None) is not None and package != "surface":
+            continue  # 2026-07-28 on: the request travels inside an InputRequiredResult, without an id
+        request = forms.elicit_request(Signup, "Sign up?", id=9)
+        if package == "surface":  # the surface's models leave the envelope to send, per revision
+            from mcp_models import surface
+
+            wire = json.loads(surface.send(request, "2025-11-25"))
+        else:
+            wire = json.loads(request.model_dump_json(by_alias=True))
+        assert wire["jsonrpc"] == "2.0" and wire["id"] == 9 and wire["method"] == "elicitation/create", (package, wire)
+        back = messages.parse_message(json.dumps(wire))
+        assert json.loads(back.model_dump_json(by_alias=True)) == wire, package
+
+
+def test_a_foreign_annotation_is_named_by_what_it_is() -> None:
+    from typing import Annotated
+
+    from pydantic import BaseModel
+
+    from mcp_models.v2026_07_28.forms import FormError, requested_schema
+
+    class Marker:
+        titles = {"a": "A"}
+
+    class Odd(BaseModel):
+        pick: Annotated[str, Marker()]
+
+    with pytest.raises(FormError) as caught:
+        requested_schema(Odd)
+    assert str(caught.value) == "Odd.pick: Marker: not a keyword MCP forms carry"

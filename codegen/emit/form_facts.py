@@ -43,8 +43,10 @@ class FormFacts:
     requested_schema: str  # the class of `requestedSchema`
     params: str  # the class of the form request's params
     params_mode: bool  # params declare `mode` (the form/url split, 2025-11-25 on)
-    request: str  # the ElicitRequest class
+    request: str  # the ElicitRequest class, or its wire class
+    wire_request: bool  # request is a wire class of messages.py (it carries `jsonrpc` and `id`)
     request_id: bool  # the request carries its own required `id`
+    request_id_optional: bool  # the request may carry an `id` (the surface: sent alone, or embedded)
     result: str  # the ElicitResult class
     input_required: str  # InputRequiredResult, where elicitation travels inside a result ("" if not)
     request_id_type: str  # the type of `id`, when request_id
@@ -107,7 +109,11 @@ def form_facts(revision: ir.Revision) -> FormFacts | None:
     if requested is None:
         return None
     message_fields = {f.wire_name: f for f in message.fields}
-    request_id = "id" in message_fields and message_fields["id"].required
+    # the wire class (messages.py) where the definition leaves `jsonrpc` and `id` to the envelope
+    # (before 2025-11-25): elicit_request gives a message ready to send at every revision
+    request_id = bool(method.wire_class) or ("id" in message_fields and message_fields["id"].required)
+    # the surface spans revisions that send it with an id and one that embeds it in a result
+    request_id_optional = "id" in message_fields and not message_fields["id"].required
     input_required = by_export.get("InputRequiredResult")
     embedded = not method.wire and input_required is not None
     return FormFacts(
@@ -124,8 +130,10 @@ def form_facts(revision: ir.Revision) -> FormFacts | None:
         requested_schema=requested.name,
         params=params.name,
         params_mode="mode" in {f.wire_name for f in params.fields},
-        request=message.name,
+        request=method.wire_class or message.name,
+        wire_request=bool(method.wire_class),
         request_id=request_id,
+        request_id_optional=request_id_optional,
         result=method.result,
         input_required=input_required.name if embedded and input_required else "",
         request_id_type=revision.methods.request_id or "int | str",

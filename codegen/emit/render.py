@@ -141,7 +141,9 @@ def forms_module(revision: ir.Revision, header: str) -> str | None:
     if facts.titled_single is None:  # legacy enumNames only where there is no titled single-select
         arms.append(facts.legacy_titled)
     names = {name for arm in arms if arm is not None for name in (arm.name, arm.option, arm.items) if name}
-    names |= {"PrimitiveSchemaDefinition", facts.requested_schema, facts.params, facts.request, facts.result}
+    names |= {"PrimitiveSchemaDefinition", facts.requested_schema, facts.params, facts.result}
+    if not facts.wire_request:
+        names.add(facts.request)
     if facts.input_required:
         names.add(facts.input_required)
     if facts.request_id:

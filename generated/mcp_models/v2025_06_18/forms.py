@@ -7,7 +7,7 @@
         comment: str | None = Field(None, max_length=500)
 
     schema = requested_schema(Feedback)            # this revision's typed requestedSchema
-    request = elicit_request(Feedback, "How was it?")
+    request = elicit_request(Feedback, "How was it?", id=7)
     outcome = read_answer(Feedback, result)        # Accepted[Feedback] | Declined | Cancelled
     if isinstance(outcome, Accepted):
         outcome.value.rating                       # typed: int
@@ -50,15 +50,16 @@ from pydantic.fields import FieldInfo
 from pydantic_core import MISSING
 
 from .elicitation import AnswerProblem, check_answer
+from .messages import ElicitRequestMessage
 from .models import (
     BooleanSchema,
-    ElicitRequest,
     ElicitRequestParams,
     ElicitRequestParamsRequestedSchema,
     ElicitResult,
     EnumSchema,
     NumberSchema,
     PrimitiveSchemaDefinition,
+    RequestId,
     StringSchema,
 )
 
@@ -118,7 +119,10 @@ class AnswerError(ValueError):
 class Titles:
     """Display titles of a choice field's values: `Annotated[Color, Titles({Color.RED: "Red"})]`.
 
-    A value without a title shows as itself."""
+    A value without a title shows as itself. Every revision package and the surface read the Titles
+    and Format of the others too, so a form is declared once, with the markers of any of them."""
+
+    __mcp_form_marker__ = "titles"
 
     def __init__(self, titles: Mapping[str, str]) -> None:
         self.titles = {_choice_value(value): title for value, title in titles.items()}
@@ -126,6 +130,8 @@ class Titles:
 
 class Format:
     """The StringSchema `format` of a `str` field: `Annotated[str, Format("email")]`."""
+
+    __mcp_form_marker__ = "format"
 
     def __init__(self, name: str) -> None:
         self.name = name
@@ -218,10 +224,10 @@ class _Keywords:
         )
         if constraint is not None:
             self.values[constraint] = getattr(item, constraint)
-        elif isinstance(item, Titles):
-            self.values["titles"] = item.titles
-        elif isinstance(item, Format):
-            self.values["format"] = item.name
+        elif _marker(item) == "titles":
+            self.values["titles"] = cast(Titles, item).titles
+        elif _marker(item) == "format":
+            self.values["format"] = cast(Format, item).name
         elif isinstance(item, Strict | AfterValidator):
             pass  # checks only the form's own side: a stricter form, never a different schema
         else:
@@ -238,6 +244,12 @@ class _Keywords:
     def done(self, kind: str) -> None:
         if self.values:
             raise self.where.refuse(f"{', '.join(self.values)}: does not apply to {kind}")
+
+
+def _marker(item: object) -> str | None:
+    """Which form marker item is ("titles", "format"), whichever package's forms module made it."""
+    marker = getattr(type(item), "__mcp_form_marker__", None)
+    return marker if isinstance(marker, str) else None
 
 
 def _property(where: _Where, info: FieldInfo) -> PrimitiveSchemaDefinition:
@@ -400,8 +412,8 @@ def _multi_select(common: _Common, kind: object) -> PrimitiveSchemaDefinition:
         )
     item, item_metadata = _unwrap(args[0] if args else Any, [])
     for extra in item_metadata:
-        if isinstance(extra, Titles):
-            common.keywords.values["titles"] = extra.titles
+        if _marker(extra) == "titles":
+            common.keywords.values["titles"] = cast(Titles, extra).titles
         elif not isinstance(extra, Strict | AfterValidator):
             raise common.where.refuse(
                 f"{type(extra).__name__} on the items: only Titles may annotate a choice"
@@ -500,13 +512,13 @@ def _string(common: _Common, implied_format: str | None) -> PrimitiveSchemaDefin
 # -- requests -----------------------------------------------------------------------------------------------
 
 
-def elicit_request(form: type[BaseModel], message: str) -> ElicitRequest:
+def elicit_request(form: type[BaseModel], message: str, *, id: RequestId) -> ElicitRequestMessage:
     """The `elicitation/create` request asking the user to fill in `form`."""
     params = ElicitRequestParams(
         message=message,
         requested_schema=requested_schema(form),
     )
-    return ElicitRequest(params=params)
+    return ElicitRequestMessage(id=id, params=params)
 
 
 # -- answers ------------------------------------------------------------------------------------------------

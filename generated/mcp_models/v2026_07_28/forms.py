@@ -127,7 +127,10 @@ class AnswerError(ValueError):
 class Titles:
     """Display titles of a choice field's values: `Annotated[Color, Titles({Color.RED: "Red"})]`.
 
-    A value without a title shows as itself."""
+    A value without a title shows as itself. Every revision package and the surface read the Titles
+    and Format of the others too, so a form is declared once, with the markers of any of them."""
+
+    __mcp_form_marker__ = "titles"
 
     def __init__(self, titles: Mapping[str, str]) -> None:
         self.titles = {_choice_value(value): title for value, title in titles.items()}
@@ -135,6 +138,8 @@ class Titles:
 
 class Format:
     """The StringSchema `format` of a `str` field: `Annotated[str, Format("email")]`."""
+
+    __mcp_form_marker__ = "format"
 
     def __init__(self, name: str) -> None:
         self.name = name
@@ -227,10 +232,10 @@ class _Keywords:
         )
         if constraint is not None:
             self.values[constraint] = getattr(item, constraint)
-        elif isinstance(item, Titles):
-            self.values["titles"] = item.titles
-        elif isinstance(item, Format):
-            self.values["format"] = item.name
+        elif _marker(item) == "titles":
+            self.values["titles"] = cast(Titles, item).titles
+        elif _marker(item) == "format":
+            self.values["format"] = cast(Format, item).name
         elif isinstance(item, Strict | AfterValidator):
             pass  # checks only the form's own side: a stricter form, never a different schema
         else:
@@ -247,6 +252,12 @@ class _Keywords:
     def done(self, kind: str) -> None:
         if self.values:
             raise self.where.refuse(f"{', '.join(self.values)}: does not apply to {kind}")
+
+
+def _marker(item: object) -> str | None:
+    """Which form marker item is ("titles", "format"), whichever package's forms module made it."""
+    marker = getattr(type(item), "__mcp_form_marker__", None)
+    return marker if isinstance(marker, str) else None
 
 
 def _property(where: _Where, info: FieldInfo) -> PrimitiveSchemaDefinition:
@@ -411,8 +422,8 @@ def _multi_select(common: _Common, kind: object) -> PrimitiveSchemaDefinition:
         )
     item, item_metadata = _unwrap(args[0] if args else Any, [])
     for extra in item_metadata:
-        if isinstance(extra, Titles):
-            common.keywords.values["titles"] = extra.titles
+        if _marker(extra) == "titles":
+            common.keywords.values["titles"] = cast(Titles, extra).titles
         elif not isinstance(extra, Strict | AfterValidator):
             raise common.where.refuse(
                 f"{type(extra).__name__} on the items: only Titles may annotate a choice"
