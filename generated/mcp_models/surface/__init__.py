@@ -277,13 +277,17 @@ if TYPE_CHECKING:
     # isort: on
     from .messages import (
         AnyError,
+        AnyListResult,
         AnyResult,
+        DroppedItem,
         Envelope,
         ErrorResponse,
+        ListMethod,
         Message,
         MessageError,
         Pending,
         ResultResponse,
+        Tolerated,
         union_arms,
     )
     from .wire import (
@@ -305,6 +309,7 @@ __all__ = [
     "AnnotatedAnnotations",
     "Annotations",
     "AnyError",
+    "AnyListResult",
     "AnyResult",
     "AudioContent",
     "BaseMetadata",
@@ -353,6 +358,7 @@ __all__ = [
     "DiscoverRequest",
     "DiscoverResult",
     "DiscoverResultResponse",
+    "DroppedItem",
     "ElicitRequest",
     "ElicitRequestFormParams",
     "ElicitRequestFormParamsMeta",
@@ -421,6 +427,7 @@ __all__ = [
     "JSONRPCResultResponse",
     "JSONValue",
     "LegacyTitledEnumSchema",
+    "ListMethod",
     "ListPromptsRequest",
     "ListPromptsResult",
     "ListPromptsResultResponse",
@@ -545,6 +552,7 @@ __all__ = [
     "TitledMultiSelectEnumSchemaItemsAnyOfItem",
     "TitledSingleSelectEnumSchema",
     "TitledSingleSelectEnumSchemaOneOfItem",
+    "Tolerated",
     "Tool",
     "ToolAnnotations",
     "ToolChoice",
@@ -588,13 +596,17 @@ if not TYPE_CHECKING:  # type checkers see the imports above; a misspelt name st
     _FROM_MESSAGES = frozenset(
         (
             "AnyError",
+            "AnyListResult",
             "AnyResult",
+            "DroppedItem",
             "Envelope",
             "ErrorResponse",
+            "ListMethod",
             "Message",
             "MessageError",
             "Pending",
             "ResultResponse",
+            "Tolerated",
             "union_arms",
         )
     )
