@@ -119,6 +119,11 @@ class Method:
     # JSONRPCNotification: before 2025-11-25), the class messages.py adds to carry them: what is
     # sent and received. None where the definition is the message itself (or travels embedded).
     wire_class: str | None = None
+    # A list result (a `*/list` method, the schema's enumerations): the wire key of the one required
+    # array of objects its result holds, and the class or alias of one item. A tolerant parse drops
+    # the invalid items of that array only. None for every other method.
+    list_key: str | None = None
+    list_item: str | None = None
 
 
 @dataclass(frozen=True)

@@ -112,6 +112,7 @@ def method_tables(doc: SchemaDoc, entities: tuple[ir.Entity, ...]) -> ir.Methods
         if envelope and envelope not in envelopes:
             envelopes[envelope] = target.name
     methods = _with_task_results(methods, entities, resolve, flat)
+    methods = _with_list_results(methods, entities, flat)
     methods, envelope_fields = _with_wire_classes(methods, entities, envelopes, flat)
     request_id = None
     if "result" in envelopes:
@@ -173,6 +174,54 @@ def _with_task_results(
                 method = dataclasses.replace(method, task_result=task_result.name, task_dispatch=dispatch)
         updated.append(method)
     return updated
+
+
+# The schema's enumerations are the `*/list` methods (tools/list, prompts/list, resources/list,
+# resources/templates/list, roots/list, tasks/list where a revision has it).
+LIST_SUFFIX = "/list"
+
+
+def _with_list_results(methods: list[ir.Method], entities: tuple[ir.Entity, ...], flat: Any) -> list[ir.Method]:
+    """A `*/list` request whose result holds exactly one required array of objects is a list
+    result: each item stands alone (a tool, a prompt, a root), so a tolerant parse may drop an
+    invalid one and keep the others. Other results holding arrays (tools/call `content`,
+    prompts/get `messages`, resources/read `contents`) are one answer in parts, where dropping a
+    part would change what the answer says: they are never list results."""
+    by_name = {e.name: e for e in entities}
+    by_pointer = {e.pointer: e for e in entities}
+    updated: list[ir.Method] = []
+    for method in methods:
+        result = by_name.get(method.result or "")
+        if method.kind == "request" and method.method.endswith(LIST_SUFFIX) and result is not None:
+            found = _listed_items(result, flat, by_pointer)
+            if len(found) == 1:
+                (key, item), = found
+                method = dataclasses.replace(method, list_key=key, list_item=item)
+        updated.append(method)
+    return updated
+
+
+def _listed_items(result: ir.Entity, flat: Any, by_pointer: Mapping[str, ir.Entity]) -> set[tuple[str, str]]:
+    """(wire key, item class) of each required array of objects the result holds: in its model, or
+    in the models among its arms (a result union: InputRequiredResult or the method's own)."""
+    candidates = [result] if result.kind is ir.Kind.MODEL else [by_pointer.get(arm) for arm in result.arms]
+    found: set[tuple[str, str]] = set()
+    for candidate in candidates:
+        if candidate is None or candidate.kind is not ir.Kind.MODEL:
+            continue
+        shape = flat(candidate)
+        properties: Mapping[str, Any] = shape.get("properties") or {}
+        for key in shape.get("required") or ():
+            schema = properties.get(key)
+            if not is_object(schema) or schema.get("type") != "array" or not is_object(schema.get("items")):
+                continue
+            items: Mapping[str, Any] = schema["items"]
+            inline = pointers.join(candidate.pointer, "properties", key, "items")
+            ref = items.get("$ref")
+            item = by_pointer.get(inline) or (by_pointer.get(ref) if isinstance(ref, str) else None)
+            if item is not None and item.kind is not ir.Kind.ALIAS:  # a model or a union of them
+                found.add((key, item.name))
+    return found
 
 
 def _with_wire_classes(

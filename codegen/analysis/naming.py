@@ -42,7 +42,8 @@ HELPER_NAMES = frozenset({
     # messages.py
     "AnyError", "AnyResult", "EMBEDDED_REQUESTS", "ERROR_OBJECTS", "ERROR_RESPONSES", "Envelope", "ErrorResponse",
     "Message", "MessageError", "NOTIFICATIONS", "PARAMS", "REQUESTS", "RESPONSES", "RESULTS", "RESULT_CLASSES",
-    "Pending", "RawJSON", "ResultResponse", "SENDERS",
+    "Pending", "RawJSON", "ResultResponse", "SENDERS", "AnyListResult", "DroppedItem", "LIST_RESULTS", "ListMethod",
+    "Tolerated",
     # narrowing.py, elicitation.py, forms.py
     "JSONSource", "NarrowingError", "Structured", "T", "ToolReportedError", "AnswerProblem", "EnumChoice",
     "EnumOption", "Accepted", "AnswerError", "Cancelled", "Declined", "F", "FORMATS", "FormError", "Format",
@@ -58,7 +59,8 @@ PACKAGE_NAMES = frozenset({
 })  # fmt: skip
 # What a revision package exports from messages.py besides its models (and its wire classes).
 MESSAGES_API = (
-    "AnyError", "AnyResult", "Envelope", "ErrorResponse", "Message", "MessageError", "Pending", "ResultResponse",
+    "AnyError", "AnyListResult", "AnyResult", "DroppedItem", "Envelope", "ErrorResponse", "LIST_RESULTS", "ListMethod",
+    "Message", "MessageError", "Pending", "ResultResponse", "Tolerated",
     "parse_envelope", "parse_error", "parse_message", "parse_result", "union_arms",
 )  # fmt: skip
 

@@ -251,6 +251,8 @@ def messages_module(revision: ir.Revision, header: str) -> str | None:
     )
     result_classes = [(m.method, _result_classes(revision, m)) for m in _unique_methods(tuple(results))]
     imports = sorted(set(imports) | {name for _, names in result_classes for name in names if name.isidentifier()})
+    list_results = [m for m in _unique_methods(tuple(results)) if m.list_key and m.list_item]
+    imports = sorted(set(imports) | {m.list_item for m in list_results if m.list_item})
     pinned = [m for m in tables.methods if m.kind == "notification" or m.kind == "request"]
     by_method = sorted({(m.method, _sent(m)) for m in pinned})
     if len({method for method, _ in by_method}) != len(by_method):
@@ -280,6 +282,7 @@ def messages_module(revision: ir.Revision, header: str) -> str | None:
         results=results,
         result_classes=result_classes,
         task_results=any(m.task_result for m in results),
+        list_results=list_results,
         responses=responses,
         error_responses=tables.error_responses,
         error_objects=tables.error_objects,

@@ -40,7 +40,8 @@ WIRE_API = (
 # Names of messages.py exported at the package's top: its parse functions read any revision's
 # wire and stay in `surface.messages`; the package's parse_message is the exact one of wire.py.
 MESSAGES_TYPES = (
-    "AnyError", "AnyResult", "Envelope", "ErrorResponse", "Message", "MessageError", "Pending", "ResultResponse", "union_arms",
+    "AnyError", "AnyListResult", "AnyResult", "DroppedItem", "Envelope", "ErrorResponse", "ListMethod", "Message",
+    "MessageError", "Pending", "ResultResponse", "Tolerated", "union_arms",
 )  # fmt: skip
 # Required properties whose absence the spec gives a meaning to (analysis/absence.py), applied when
 # sending to a revision that requires them. Each is checked against the schema's own words first.
@@ -86,7 +87,7 @@ def build_surface(revisions: Sequence[tables.Revised], *, limits: Limits, option
             widened=[(name, sorted(keys.items())) for name, keys in sorted(tables.widened(shaped).items())],
             methods=tables.methods_across(surface, merged, revisions),
         ),
-        "wire.py": render.render("surface_wire.py.jinja2", header=stamp),
+        "wire.py": render.render("surface_wire.py.jinja2", header=stamp, list_results=_list_results(surface)),
     }
     try:
         formatted = format_files(extra, formatter=surface.options.formatter, where=PACKAGE, revision=LABEL)
@@ -94,6 +95,12 @@ def build_surface(revisions: Sequence[tables.Revised], *, limits: Limits, option
         raise exc.with_revision(LABEL) from exc
     files = dict(built.files)
     return BuiltRevision(surface, {**files, **formatted}, built.exports, built.document)
+
+
+def _list_results(surface: ir.Revision) -> list[tuple[str, str]]:
+    """(method, the surface's result class) of each list result (ir.Method.list_key), by method."""
+    found = {m.method: m.result for m in surface.methods.methods if m.list_key and m.result}
+    return sorted(found.items())
 
 
 def _rows(shaped: dict[str, dict[str, tables.Shape]]) -> list[tuple[str, list[tuple[str, tables.Shape]]]]:

@@ -207,14 +207,19 @@ if TYPE_CHECKING:
 
     # isort: on
     from .messages import (
+        LIST_RESULTS,
         AnyError,
+        AnyListResult,
         AnyResult,
+        DroppedItem,
         Envelope,
         ErrorResponse,
+        ListMethod,
         Message,
         MessageError,
         Pending,
         ResultResponse,
+        Tolerated,
         parse_envelope,
         parse_error,
         parse_message,
@@ -223,8 +228,10 @@ if TYPE_CHECKING:
     )
 
 __all__ = [
+    "LIST_RESULTS",
     "Annotations",
     "AnyError",
+    "AnyListResult",
     "AnyResult",
     "AudioContent",
     "BaseMetadata",
@@ -262,6 +269,7 @@ __all__ = [
     "DiscoverRequest",
     "DiscoverResult",
     "DiscoverResultResponse",
+    "DroppedItem",
     "ElicitRequest",
     "ElicitRequestFormParams",
     "ElicitRequestFormParamsRequestedSchema",
@@ -305,6 +313,7 @@ __all__ = [
     "JSONRPCResultResponse",
     "JSONValue",
     "LegacyTitledEnumSchema",
+    "ListMethod",
     "ListPromptsRequest",
     "ListPromptsResult",
     "ListPromptsResultResponse",
@@ -403,6 +412,7 @@ __all__ = [
     "TitledMultiSelectEnumSchemaItemsAnyOfItem",
     "TitledSingleSelectEnumSchema",
     "TitledSingleSelectEnumSchemaOneOfItem",
+    "Tolerated",
     "Tool",
     "ToolAnnotations",
     "ToolChoice",
@@ -432,13 +442,18 @@ if not TYPE_CHECKING:  # type checkers see the imports above; a misspelt name st
     _FROM_MESSAGES = frozenset(
         (
             "AnyError",
+            "AnyListResult",
             "AnyResult",
+            "DroppedItem",
             "Envelope",
             "ErrorResponse",
+            "LIST_RESULTS",
+            "ListMethod",
             "Message",
             "MessageError",
             "Pending",
             "ResultResponse",
+            "Tolerated",
             "parse_envelope",
             "parse_error",
             "parse_message",

@@ -277,13 +277,17 @@ if TYPE_CHECKING:
     # isort: on
     from .messages import (
         AnyError,
+        AnyListResult,
         AnyResult,
+        DroppedItem,
         Envelope,
         ErrorResponse,
+        ListMethod,
         Message,
         MessageError,
         Pending,
         ResultResponse,
+        Tolerated,
         union_arms,
     )
     from .wire import (
@@ -308,6 +312,7 @@ __all__ = [
     "AnnotatedAnnotations",
     "Annotations",
     "AnyError",
+    "AnyListResult",
     "AnyResult",
     "AudioContent",
     "BaseMetadata",
@@ -359,6 +364,7 @@ __all__ = [
     "DiscoverResult",
     "DiscoverResultResponse",
     "DowngradeMode",
+    "DroppedItem",
     "ElicitRequest",
     "ElicitRequestFormParams",
     "ElicitRequestFormParamsMeta",
@@ -427,6 +433,7 @@ __all__ = [
     "JSONRPCResultResponse",
     "JSONValue",
     "LegacyTitledEnumSchema",
+    "ListMethod",
     "ListPromptsRequest",
     "ListPromptsResult",
     "ListPromptsResultResponse",
@@ -551,6 +558,7 @@ __all__ = [
     "TitledMultiSelectEnumSchemaItemsAnyOfItem",
     "TitledSingleSelectEnumSchema",
     "TitledSingleSelectEnumSchemaOneOfItem",
+    "Tolerated",
     "Tool",
     "ToolAnnotations",
     "ToolChoice",
@@ -594,13 +602,17 @@ if not TYPE_CHECKING:  # type checkers see the imports above; a misspelt name st
     _FROM_MESSAGES = frozenset(
         (
             "AnyError",
+            "AnyListResult",
             "AnyResult",
+            "DroppedItem",
             "Envelope",
             "ErrorResponse",
+            "ListMethod",
             "Message",
             "MessageError",
             "Pending",
             "ResultResponse",
+            "Tolerated",
             "union_arms",
         )
     )

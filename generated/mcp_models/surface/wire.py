@@ -27,6 +27,10 @@ negotiates one protocol version; these functions keep its wire exact:
   JSON-RPC message, with the params `_meta` the envelope declares (a request's `progressToken`).
 - `METHODS` and `revision_classes(method, protocol_version)`: each method's revisions, senders
   and classes, derived from the schemas.
+- `tolerant=True` (`parse_result` of a list method, `parse_message`): list items the revision
+  cannot read, and items the surface's types cannot hold (another revision's property with a
+  value it refuses), are left out and reported (`Tolerated.dropped`); the rest is received as
+  above, and anything else fails as it does without `tolerant`.
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ from __future__ import annotations
 import importlib
 import json
 import re
-from collections.abc import Generator, Mapping
+from collections.abc import Callable, Generator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
@@ -45,6 +49,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from pydantic_core import from_json, to_json
 from typing_extensions import TypeIs
 
+from . import models as surface_models  # named through the module: wire.py binds names of its own
 from ._tables import (
     ABSENT_MEANS,
     METHODS,
@@ -59,11 +64,15 @@ from ._tables import (
     Widened,
 )
 from .messages import (
+    AnyListResult,
     AnyResult,
+    DroppedItem,
+    ListMethod,
     Message,
     MessageError,
     Pending,
     RawJSON,
+    Tolerated,
     _json_numbers_only,  # pyright: ignore[reportPrivateUsage] - the package's own reader
     union_arms,
 )
@@ -230,23 +239,98 @@ def _attribute_wire(model: type[BaseModel]) -> dict[str, str]:
     return {name: field.alias or name for name, field in model.model_fields.items()}
 
 
+@overload
 def parse_message(
-    raw: RawJSON, *, protocol_version: str, pending: Pending | None = None
-) -> Message:
+    raw: RawJSON,
+    *,
+    protocol_version: str,
+    pending: Pending | None = None,
+    tolerant: Literal[False] = False,
+) -> Message: ...
+
+
+@overload
+def parse_message(
+    raw: RawJSON, *, protocol_version: str, pending: Pending | None = None, tolerant: Literal[True]
+) -> Tolerated[Message]: ...
+
+
+def parse_message(
+    raw: RawJSON, *, protocol_version: str, pending: Pending | None = None, tolerant: bool = False
+) -> Message | Tolerated[Message]:
     """One JSON-RPC message received in a session at protocol_version, as the surface's object.
 
     It is validated by that revision's own `parse_message` first (its errors propagate), so the
     wire is exactly what that revision allows; pending: the methods of requests awaiting a
-    response, by id (a response to one comes back typed by its method)."""
+    response, by id (a response to one comes back typed by its method). tolerant: a
+    `Tolerated[Message]`, where a response to a pending list request leaves out the items that
+    revision cannot read (`/result/tools/3`) instead of failing."""
     revision = revision_of(protocol_version)
+    if tolerant:
+        return _tolerant_message(raw, revision, pending)
+    return _received(_exact_message(raw, revision, pending), raw, revision, pending)
+
+
+def _exact_message(
+    raw: RawJSON, revision: str, pending: Pending | None, *, tolerant: bool = False
+) -> Any:
+    """The revision's own parse of a message; its MessageError becomes the surface's."""
     package = _package(revision)
     own_error = cast("type[Exception]", package.MessageError)
     try:
-        exact: object = package.parse_message(raw, pending)
+        return (
+            package.parse_message(raw, pending, tolerant=True)
+            if tolerant
+            else package.parse_message(raw, pending)
+        )
     except ValidationError:
         raise
     except own_error as exc:
         raise MessageError(str(exc)) from exc
+
+
+def _tolerant_message(raw: RawJSON, revision: str, pending: Pending | None) -> Tolerated[Message]:
+    """parse_message(..., tolerant=True): the revision's tolerant parse first; where the surface
+    then refuses an item the revision kept, the surface's own tolerant parse names the items it
+    refuses, and both parses run again without every item either left out."""
+    own = cast("Tolerated[object]", _exact_message(raw, revision, pending, tolerant=True))
+    try:
+        return Tolerated(
+            _received(own.value, _without(raw, own.dropped), revision, pending), own.dropped
+        )
+    except RevisionError as exc:
+        refused = exc
+    dropped = _also_refused(
+        own.dropped, lambda: _parse_any_revision(raw, pending, tolerant=True).dropped
+    )
+    if dropped is None:
+        raise refused
+    kept = _without(raw, dropped)
+    return Tolerated(
+        _received(_exact_message(kept, revision, pending), kept, revision, pending), dropped
+    )
+
+
+def _also_refused(
+    own: tuple[DroppedItem, ...], surface_dropped: Callable[[], tuple[DroppedItem, ...]]
+) -> tuple[DroppedItem, ...] | None:
+    """The revision's dropped items and those the surface's tolerant parse drops, in list order
+    (the revision's reason where both drop one); None when the surface drops no other item, or
+    fails on more than list items."""
+    try:
+        theirs = surface_dropped()
+    except ValidationError:
+        return None
+    merged = {item.pointer: item for item in theirs} | {item.pointer: item for item in own}
+    if merged.keys() == {item.pointer for item in own}:
+        return None
+    return tuple(
+        sorted(merged.values(), key=lambda item: (item.pointer.rpartition("/")[0], item.index))
+    )
+
+
+def _received(exact: object, raw: RawJSON, revision: str, pending: Pending | None) -> Message:
+    """The surface's object of a message the revision's own parse gave as exact."""
     with _surface_holds(revision):
         message = (
             _as_surface(exact, raw, revision)
@@ -333,15 +417,146 @@ def _as_surface(exact: object, raw: RawJSON, revision: str) -> Message | None:
     return cast("Message", model.model_validate(raw))
 
 
-def parse_result(method: str, raw: RawJSON | BaseModel, *, protocol_version: str) -> AnyResult:
+@overload
+def parse_result(
+    method: str,
+    raw: RawJSON | BaseModel,
+    *,
+    protocol_version: str,
+    tolerant: Literal[False] = False,
+) -> AnyResult: ...
+
+
+@overload
+def parse_result(
+    method: Literal["prompts/list"],
+    raw: RawJSON | BaseModel,
+    *,
+    protocol_version: str,
+    tolerant: Literal[True],
+) -> Tolerated[surface_models.ListPromptsResult]: ...
+
+
+@overload
+def parse_result(
+    method: Literal["resources/list"],
+    raw: RawJSON | BaseModel,
+    *,
+    protocol_version: str,
+    tolerant: Literal[True],
+) -> Tolerated[surface_models.ListResourcesResult]: ...
+
+
+@overload
+def parse_result(
+    method: Literal["resources/templates/list"],
+    raw: RawJSON | BaseModel,
+    *,
+    protocol_version: str,
+    tolerant: Literal[True],
+) -> Tolerated[surface_models.ListResourceTemplatesResult]: ...
+
+
+@overload
+def parse_result(
+    method: Literal["roots/list"],
+    raw: RawJSON | BaseModel,
+    *,
+    protocol_version: str,
+    tolerant: Literal[True],
+) -> Tolerated[surface_models.ListRootsResult]: ...
+
+
+@overload
+def parse_result(
+    method: Literal["tasks/list"],
+    raw: RawJSON | BaseModel,
+    *,
+    protocol_version: str,
+    tolerant: Literal[True],
+) -> Tolerated[surface_models.ListTasksResult]: ...
+
+
+@overload
+def parse_result(
+    method: Literal["tools/list"],
+    raw: RawJSON | BaseModel,
+    *,
+    protocol_version: str,
+    tolerant: Literal[True],
+) -> Tolerated[surface_models.ListToolsResult]: ...
+
+
+@overload
+def parse_result(
+    method: ListMethod, raw: RawJSON | BaseModel, *, protocol_version: str, tolerant: Literal[True]
+) -> Tolerated[AnyListResult]: ...
+
+
+def parse_result(
+    method: str, raw: RawJSON | BaseModel, *, protocol_version: str, tolerant: bool = False
+) -> AnyResult | Tolerated[AnyResult]:
     """The result of a request for method, received in a session at protocol_version: validated by
-    that revision's own `parse_result`, returned as the surface's result."""
+    that revision's own `parse_result`, returned as the surface's result. tolerant (a list method):
+    a `Tolerated` result without the list items that revision cannot read."""
     revision = revision_of(protocol_version)
-    exact: object = _package(revision).parse_result(method, raw)
+    if tolerant:
+        return _tolerant_result(method, raw, revision)
+    return _surface_result(method, _package(revision).parse_result(method, raw), raw, revision)
+
+
+def _surface_result(
+    method: str, exact: object, raw: RawJSON | BaseModel, revision: str
+) -> AnyResult:
+    """The surface's result of what the revision's own parse gave as exact."""
     with _surface_holds(revision):
         result = cast("AnyResult", _parse_any_result(method, raw))
     _remember(exact, result, revision)
     return result
+
+
+def _tolerant_result(method: str, raw: RawJSON | BaseModel, revision: str) -> Tolerated[AnyResult]:
+    """parse_result(..., tolerant=True), as _tolerant_message does it."""
+    package = _package(revision)
+    own = cast("Tolerated[object]", package.parse_result(method, raw, tolerant=True))
+    try:
+        return Tolerated(
+            _surface_result(method, own.value, _without(raw, own.dropped), revision), own.dropped
+        )
+    except RevisionError as exc:
+        refused = exc
+    listed = cast("ListMethod", method)  # any other method's tolerant parse drops nothing
+    dropped = _also_refused(
+        own.dropped, lambda: _parse_any_result(listed, raw, tolerant=True).dropped
+    )
+    if dropped is None:
+        raise refused
+    kept = _without(raw, dropped)
+    return Tolerated(
+        _surface_result(method, package.parse_result(method, kept), kept, revision), dropped
+    )
+
+
+def _without(raw: Any, dropped: tuple[DroppedItem, ...]) -> Any:
+    """raw, decoded, without the list items a tolerant parse dropped (raw itself when none was)."""
+    if not dropped:
+        return raw
+    data: Any = raw.model_dump(mode="json") if isinstance(raw, BaseModel) else _object_of(raw)
+    by_list: dict[str, set[int]] = {}
+    for item in dropped:
+        by_list.setdefault(item.pointer.rpartition("/")[0], set()).add(item.index)
+    for pointer, indices in by_list.items():
+        tokens = [token.replace("~1", "/").replace("~0", "~") for token in pointer.split("/")[1:]]
+        data = _without_items(data, tokens, indices)
+    return data
+
+
+def _without_items(data: Any, tokens: list[str], indices: set[int]) -> Any:
+    """A copy of data whose list at tokens (a path of object keys) lacks the items at indices."""
+    if not tokens:
+        return [item for index, item in enumerate(cast("list[Any]", data)) if index not in indices]
+    members = cast("dict[str, Any]", data)
+    return {**members, tokens[0]: _without_items(members[tokens[0]], tokens[1:], indices)}
 
 
 @overload

@@ -10,6 +10,10 @@
   `method` (results do not say which request they answer: the caller knows the pending request's method).
 - `parse_error(raw)`: an `error` member as the class of its code when the schema has one.
 - `parse_envelope(raw)`: only the JSON-RPC envelope (request / notification / response / error).
+- `tolerant=True` (`parse_result` of a list method in `LIST_RESULTS`, `parse_message`): one invalid
+  item does not sink a list. The result comes back as a `Tolerated`: `.value` typed as the strict
+  parse types it, without the items it could not read, and `.dropped`, a `DroppedItem` per item
+  left out (index, JSON pointer, the raw item, why). Anything else invalid fails as strict does.
 - `ErrorResponse[E]`: an error response whose `error` is any error object of the revision
   (`ErrorResponse(id=7, error=InvalidParamsError(message="..."))` where the schema has such classes).
 - `ResultResponse[R]`: a success response whose result is typed, to build
@@ -31,6 +35,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeAlias, TypeVar, cast, overload
 
@@ -86,23 +91,28 @@ from .models import (
     PingRequestParams,
     ProgressNotification,
     ProgressNotificationParams,
+    Prompt,
     PromptListChangedNotification,
     PromptListChangedNotificationParams,
     ReadResourceRequest,
     ReadResourceRequestParams,
     ReadResourceResult,
     RequestId,
+    Resource,
     ResourceListChangedNotification,
     ResourceListChangedNotificationParams,
+    ResourceTemplate,
     ResourceUpdatedNotification,
     ResourceUpdatedNotificationParams,
     Result,
+    Root,
     RootsListChangedNotification,
     RootsListChangedNotificationParams,
     SetLevelRequest,
     SetLevelRequestParams,
     SubscribeRequest,
     SubscribeRequestParams,
+    Tool,
     ToolListChangedNotification,
     ToolListChangedNotificationParams,
     UnsubscribeRequest,
@@ -113,6 +123,7 @@ __all__ = [
     "EMBEDDED_REQUESTS",
     "ERROR_OBJECTS",
     "ERROR_RESPONSES",
+    "LIST_RESULTS",
     "NOTIFICATIONS",
     "PARAMS",
     "REQUESTS",
@@ -121,16 +132,19 @@ __all__ = [
     "RESULT_CLASSES",
     "SENDERS",
     "AnyError",
+    "AnyListResult",
     "AnyResult",
     "CallToolRequestMessage",
     "CancelledNotificationMessage",
     "CompleteRequestMessage",
     "CreateMessageRequestMessage",
+    "DroppedItem",
     "Envelope",
     "ErrorResponse",
     "GetPromptRequestMessage",
     "InitializeRequestMessage",
     "InitializedNotificationMessage",
+    "ListMethod",
     "ListPromptsRequestMessage",
     "ListResourceTemplatesRequestMessage",
     "ListResourcesRequestMessage",
@@ -151,6 +165,7 @@ __all__ = [
     "RootsListChangedNotificationMessage",
     "SetLevelRequestMessage",
     "SubscribeRequestMessage",
+    "Tolerated",
     "ToolListChangedNotificationMessage",
     "UnsubscribeRequestMessage",
     "parse_envelope",
@@ -578,6 +593,32 @@ RESULT_CLASSES: dict[str, tuple[type[MCPModel], ...]] = {
 union): the method's own result, InputRequiredResult where the schema allows it, the task result
 where the request may ask for one."""
 
+LIST_RESULTS: dict[str, tuple[str, Any]] = {
+    "prompts/list": ("prompts", Prompt),
+    "resources/list": ("resources", Resource),
+    "resources/templates/list": ("resourceTemplates", ResourceTemplate),
+    "roots/list": ("roots", Root),
+    "tools/list": ("tools", Tool),
+}
+"""The list results, by method: the wire key of the list and the type of one item. These are the
+results of the schema's `*/list` methods that hold one required array of objects; each item
+stands alone, so `tolerant=True` may leave an invalid one out. Other arrays (a tool result's
+`content`, a prompt's `messages`) are one answer in parts and are never tolerated."""
+
+ListMethod: TypeAlias = Literal[
+    "prompts/list", "resources/list", "resources/templates/list", "roots/list", "tools/list"
+]
+"""The methods of LIST_RESULTS: what `parse_result(..., tolerant=True)` accepts."""
+
+AnyListResult: TypeAlias = (
+    ListPromptsResult
+    | ListResourcesResult
+    | ListResourceTemplatesResult
+    | ListRootsResult
+    | ListToolsResult
+)
+"""Every list result of this revision."""
+
 SENDERS: dict[str, tuple[str, ...]] = {
     "notifications/cancelled": ("client", "server"),
     "notifications/initialized": ("client",),
@@ -790,6 +831,36 @@ class ErrorResponse(MCPModel, Generic[_ErrorT]):
 
 class MessageError(ValueError):
     """The input is not a JSON-RPC message at all (not an object, or none of method/result/error)."""
+
+
+@dataclass(frozen=True)
+class DroppedItem:
+    """One list item a tolerant parse left out, and why."""
+
+    index: int
+    """Its index in the list as received."""
+    pointer: str
+    """JSON pointer to it: `/tools/3` in a result, `/result/tools/3` in a message."""
+    raw: object
+    """The item as received, decoded JSON (dict, list, str, int, float, bool or None), unchanged."""
+    reason: str
+    """Why, in one line: the first problem its validation found (`/inputSchema/type: Input should be 'object'`)."""
+
+    def __str__(self) -> str:
+        return f"{self.pointer} dropped: {self.reason}"
+
+
+_ValueT = TypeVar("_ValueT", covariant=True)
+
+
+@dataclass(frozen=True)
+class Tolerated(Generic[_ValueT]):
+    """What a tolerant parse gives: `value`, typed as the strict parse types it, without the list
+    items it could not read, and `dropped`, each of those items in list order (empty when the
+    input was valid: then `value` is exactly what the strict parse gives)."""
+
+    value: _ValueT
+    dropped: tuple[DroppedItem, ...] = ()
 
 
 Envelope: TypeAlias = JSONRPCRequest | JSONRPCNotification | JSONRPCResponse | JSONRPCError
@@ -1074,12 +1145,30 @@ def _validated_message(model: type[MCPModel], message: Mapping[str, object]) -> 
     return parsed
 
 
-def parse_message(raw: RawJSON, pending: Pending | None = None) -> Message:
+@overload
+def parse_message(
+    raw: RawJSON, pending: Pending | None = None, *, tolerant: Literal[False] = False
+) -> Message: ...
+
+
+@overload
+def parse_message(
+    raw: RawJSON, pending: Pending | None = None, *, tolerant: Literal[True]
+) -> Tolerated[Message]: ...
+
+
+def parse_message(
+    raw: RawJSON, pending: Pending | None = None, *, tolerant: bool = False
+) -> Message | Tolerated[Message]:
     """The concrete model of one JSON-RPC message, chosen by its `method`, `result` or `error`.
 
     pending: the methods of requests awaiting a response, by request id. A success response to one
     of them is parsed as that method's response class where the schema defines one.
+    tolerant: a `Tolerated[Message]`, where a response to a pending list request (LIST_RESULTS)
+    leaves out the list items it cannot read (`/result/tools/3`) instead of failing.
     """
+    if tolerant:
+        return _tolerant_message(raw, pending)
     lookup = cast(
         "Mapping[str | int, str] | None", pending
     )  # read by key only: any of the three will do
@@ -1146,91 +1235,168 @@ def _result_adapter(method: str) -> TypeAdapter[Any]:
 
 @overload
 def parse_result(
-    method: Literal["completion/complete"], raw: RawJSON | BaseModel
+    method: Literal["completion/complete"],
+    raw: RawJSON | BaseModel,
+    *,
+    tolerant: Literal[False] = False,
 ) -> CompleteResult: ...
 
 
 @overload
-def parse_result(method: Literal["initialize"], raw: RawJSON | BaseModel) -> InitializeResult: ...
-
-
-@overload
-def parse_result(method: Literal["logging/setLevel"], raw: RawJSON | BaseModel) -> EmptyResult: ...
-
-
-@overload
-def parse_result(method: Literal["ping"], raw: RawJSON | BaseModel) -> EmptyResult: ...
-
-
-@overload
-def parse_result(method: Literal["prompts/get"], raw: RawJSON | BaseModel) -> GetPromptResult: ...
+def parse_result(
+    method: Literal["initialize"], raw: RawJSON | BaseModel, *, tolerant: Literal[False] = False
+) -> InitializeResult: ...
 
 
 @overload
 def parse_result(
-    method: Literal["prompts/list"], raw: RawJSON | BaseModel
+    method: Literal["logging/setLevel"],
+    raw: RawJSON | BaseModel,
+    *,
+    tolerant: Literal[False] = False,
+) -> EmptyResult: ...
+
+
+@overload
+def parse_result(
+    method: Literal["ping"], raw: RawJSON | BaseModel, *, tolerant: Literal[False] = False
+) -> EmptyResult: ...
+
+
+@overload
+def parse_result(
+    method: Literal["prompts/get"], raw: RawJSON | BaseModel, *, tolerant: Literal[False] = False
+) -> GetPromptResult: ...
+
+
+@overload
+def parse_result(
+    method: Literal["prompts/list"], raw: RawJSON | BaseModel, *, tolerant: Literal[False] = False
 ) -> ListPromptsResult: ...
 
 
 @overload
 def parse_result(
-    method: Literal["resources/list"], raw: RawJSON | BaseModel
+    method: Literal["resources/list"], raw: RawJSON | BaseModel, *, tolerant: Literal[False] = False
 ) -> ListResourcesResult: ...
 
 
 @overload
 def parse_result(
-    method: Literal["resources/read"], raw: RawJSON | BaseModel
+    method: Literal["resources/read"], raw: RawJSON | BaseModel, *, tolerant: Literal[False] = False
 ) -> ReadResourceResult: ...
 
 
 @overload
 def parse_result(
-    method: Literal["resources/subscribe"], raw: RawJSON | BaseModel
+    method: Literal["resources/subscribe"],
+    raw: RawJSON | BaseModel,
+    *,
+    tolerant: Literal[False] = False,
 ) -> EmptyResult: ...
 
 
 @overload
 def parse_result(
-    method: Literal["resources/templates/list"], raw: RawJSON | BaseModel
+    method: Literal["resources/templates/list"],
+    raw: RawJSON | BaseModel,
+    *,
+    tolerant: Literal[False] = False,
 ) -> ListResourceTemplatesResult: ...
 
 
 @overload
 def parse_result(
-    method: Literal["resources/unsubscribe"], raw: RawJSON | BaseModel
+    method: Literal["resources/unsubscribe"],
+    raw: RawJSON | BaseModel,
+    *,
+    tolerant: Literal[False] = False,
 ) -> EmptyResult: ...
 
 
 @overload
-def parse_result(method: Literal["roots/list"], raw: RawJSON | BaseModel) -> ListRootsResult: ...
+def parse_result(
+    method: Literal["roots/list"], raw: RawJSON | BaseModel, *, tolerant: Literal[False] = False
+) -> ListRootsResult: ...
 
 
 @overload
 def parse_result(
-    method: Literal["sampling/createMessage"], raw: RawJSON | BaseModel
+    method: Literal["sampling/createMessage"],
+    raw: RawJSON | BaseModel,
+    *,
+    tolerant: Literal[False] = False,
 ) -> CreateMessageResult: ...
 
 
 @overload
-def parse_result(method: Literal["tools/call"], raw: RawJSON | BaseModel) -> CallToolResult: ...
+def parse_result(
+    method: Literal["tools/call"], raw: RawJSON | BaseModel, *, tolerant: Literal[False] = False
+) -> CallToolResult: ...
 
 
 @overload
-def parse_result(method: Literal["tools/list"], raw: RawJSON | BaseModel) -> ListToolsResult: ...
+def parse_result(
+    method: Literal["tools/list"], raw: RawJSON | BaseModel, *, tolerant: Literal[False] = False
+) -> ListToolsResult: ...
 
 
 @overload
-def parse_result(method: str, raw: RawJSON | BaseModel) -> object: ...
+def parse_result(
+    method: str, raw: RawJSON | BaseModel, *, tolerant: Literal[False] = False
+) -> object: ...
 
 
-def parse_result(method: str, raw: RawJSON | BaseModel) -> object:
+@overload
+def parse_result(
+    method: Literal["prompts/list"], raw: RawJSON | BaseModel, *, tolerant: Literal[True]
+) -> Tolerated[ListPromptsResult]: ...
+
+
+@overload
+def parse_result(
+    method: Literal["resources/list"], raw: RawJSON | BaseModel, *, tolerant: Literal[True]
+) -> Tolerated[ListResourcesResult]: ...
+
+
+@overload
+def parse_result(
+    method: Literal["resources/templates/list"],
+    raw: RawJSON | BaseModel,
+    *,
+    tolerant: Literal[True],
+) -> Tolerated[ListResourceTemplatesResult]: ...
+
+
+@overload
+def parse_result(
+    method: Literal["roots/list"], raw: RawJSON | BaseModel, *, tolerant: Literal[True]
+) -> Tolerated[ListRootsResult]: ...
+
+
+@overload
+def parse_result(
+    method: Literal["tools/list"], raw: RawJSON | BaseModel, *, tolerant: Literal[True]
+) -> Tolerated[ListToolsResult]: ...
+
+
+@overload
+def parse_result(
+    method: ListMethod, raw: RawJSON | BaseModel, *, tolerant: Literal[True]
+) -> Tolerated[AnyListResult]: ...
+
+
+def parse_result(method: str, raw: RawJSON | BaseModel, *, tolerant: bool = False) -> object:
     """The typed result answering a `method` request, from JSON text, a dict, or a model already
     parsed (such as the generic `result` of an envelope): a model is re-read from its wire form.
 
     For a method the schema does not define, a generic Result (typed `object`: a
     method only known at run time has no static result type).
+    tolerant (a list method: LIST_RESULTS): a `Tolerated` result, whose list leaves out the items it
+    cannot read (`/tools/3`) instead of failing; anything else invalid fails as strict does.
     """
+    if tolerant:
+        return _tolerant_result(method, raw)
     adapter = _result_adapter(method)
     if isinstance(raw, BaseModel):
         return adapter.validate_python(raw.model_dump(mode="json"))
@@ -1248,3 +1414,145 @@ def parse_error(raw: RawJSON) -> MCPModel:
         ERROR_OBJECTS.get(code, JSONRPCErrorError) if isinstance(code, int) else JSONRPCErrorError
     )
     return error.model_validate(data)
+
+
+# Tolerant parsing. The strict parse runs first, unchanged: valid input costs nothing more and gives
+# exactly the strict value. Only when it fails are the list's items validated one by one; the
+# invalid ones are left out and the rest validated again as a whole. Whatever still fails (the
+# envelope, a field beside the list, the list itself) raises the strict parse's own error.
+def _tolerant_result(method: str, raw: RawJSON | BaseModel) -> Tolerated[Any]:
+    try:
+        return Tolerated(parse_result(method, raw))
+    except ValidationError as exc:
+        strict = exc
+    data = raw.model_dump(mode="json") if isinstance(raw, BaseModel) else _load(raw)
+    sifted = _sifted(method, data, "")
+    if sifted is None:
+        raise strict
+    kept, dropped = sifted
+    try:
+        return Tolerated(_result_adapter(method).validate_python(kept), dropped)
+    except ValidationError:
+        raise strict from None
+
+
+def _tolerant_message(raw: RawJSON, pending: Pending | None) -> Tolerated[Message]:
+    try:
+        return Tolerated(parse_message(raw, pending))
+    except ValidationError as exc:
+        strict = exc
+    sifted = _sifted_response(raw, pending)
+    if sifted is None:
+        raise strict
+    kept, dropped = sifted
+    try:
+        return Tolerated(parse_message(kept, pending), dropped)
+    except ValidationError:
+        raise strict from None
+
+
+def _sifted_response(
+    raw: RawJSON, pending: Pending | None
+) -> tuple[dict[str, object], tuple[DroppedItem, ...]] | None:
+    """A success response to a pending list request without the items of its list that fail to
+    validate, and those items; None when it is no such response or no item fails."""
+    if pending is None:
+        return None
+    message = _object(raw)
+    request_id = message.get("id")
+    lookup = cast("Mapping[str | int, str]", pending)
+    method = lookup.get(request_id) if isinstance(request_id, str | int) else None
+    if method is None or "method" in message or "result" not in message:
+        return None
+    sifted = _sifted(method, message["result"], "/result")
+    if sifted is None:
+        return None
+    kept, dropped = sifted
+    return {**message, "result": kept}, dropped
+
+
+def _sifted(
+    method: str, data: object, where: str
+) -> tuple[dict[str, object], tuple[DroppedItem, ...]] | None:
+    """data (a method's result) without the items of its list that fail to validate, and those
+    items (pointers under `where`); None when it has no such list or no item fails. NaN and
+    infinity are never tolerated: data holding one is left to the strict parse's refusal."""
+    listed = LIST_RESULTS.get(method)
+    if listed is None or not isinstance(data, Mapping):
+        return None
+    result = cast("Mapping[str, object]", data)
+    if _holds_non_finite(result):
+        return None
+    key = listed[0]
+    items = result.get(key)
+    if not isinstance(items, list):
+        return None
+    check = _item_validator(method)
+    prefix = f"{where}/{_token(key)}"
+    kept: list[object] = []
+    dropped: list[DroppedItem] = []
+    for index, item in enumerate(cast("list[object]", items)):
+        try:
+            check(item)
+        except ValidationError as exc:
+            dropped.append(DroppedItem(index, f"{prefix}/{index}", item, _reason(exc, item)))
+        else:
+            kept.append(item)
+    return ({**result, key: kept}, tuple(dropped)) if dropped else None
+
+
+@cache
+def _item_validator(method: str) -> Callable[[object], object]:
+    """The validator of one item of a list result (LIST_RESULTS), built on first use."""
+    adapter: TypeAdapter[Any] = TypeAdapter(LIST_RESULTS[method][1])
+    return adapter.validate_python
+
+
+def _holds_non_finite(data: object) -> bool:
+    pending = [data]
+    while pending:
+        value = pending.pop()
+        if type(value) is float and (value != value or value in (_INFINITY, -_INFINITY)):
+            return True
+        if isinstance(value, Mapping):
+            pending.extend(cast("Mapping[str, object]", value).values())
+        elif isinstance(value, list):
+            pending.extend(cast("list[object]", value))
+    return False
+
+
+def _reason(exc: ValidationError, item: object) -> str:
+    """The first problem of an item's validation, in one line of at most 300 characters:
+    `/inputSchema/type: Input should be 'object'` (a JSON pointer into the item, then why)."""
+    first = exc.errors(include_url=False, include_context=False, include_input=False)[0]
+    where = _pointer_into(item, first["loc"])
+    more = exc.error_count() - 1
+    text = (f"{where}: " if where else "") + first["msg"] + (f" (and {more} more)" if more else "")
+    text = "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
+    return text if len(text) <= 300 else text[:299] + "…"
+
+
+def _pointer_into(value: object, loc: tuple[int | str, ...]) -> str:
+    """A validation error's location as a JSON pointer into the value. Pydantic's location also
+    names union arms and tags, which are no step into the value: they are skipped."""
+    tokens: list[str] = []
+    for position, part in enumerate(loc):
+        if isinstance(value, Mapping) and isinstance(part, str) and part in value:
+            value = cast("Mapping[str, object]", value)[part]
+        elif (
+            isinstance(value, list)
+            and isinstance(part, int)
+            and 0 <= part < len(cast("list[object]", value))
+        ):
+            value = cast("list[object]", value)[part]
+        elif not (
+            position == len(loc) - 1 and isinstance(value, Mapping) and isinstance(part, str)
+        ):
+            continue  # an arm or a tag; the last step into an object is a key it lacks
+        tokens.append(_token(str(part)))
+    return "".join(f"/{token}" for token in tokens)
+
+
+def _token(key: str) -> str:
+    """key as one JSON pointer token."""
+    return key.replace("~", "~0").replace("/", "~1")

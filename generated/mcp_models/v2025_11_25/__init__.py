@@ -217,14 +217,19 @@ if TYPE_CHECKING:
 
     # isort: on
     from .messages import (
+        LIST_RESULTS,
         AnyError,
+        AnyListResult,
         AnyResult,
+        DroppedItem,
         Envelope,
         ErrorResponse,
+        ListMethod,
         Message,
         MessageError,
         Pending,
         ResultResponse,
+        Tolerated,
         parse_envelope,
         parse_error,
         parse_message,
@@ -233,8 +238,10 @@ if TYPE_CHECKING:
     )
 
 __all__ = [
+    "LIST_RESULTS",
     "Annotations",
     "AnyError",
+    "AnyListResult",
     "AnyResult",
     "AudioContent",
     "BaseMetadata",
@@ -277,6 +284,7 @@ __all__ = [
     "CreateMessageResultContentVariantF",
     "CreateTaskResult",
     "Cursor",
+    "DroppedItem",
     "ElicitRequest",
     "ElicitRequestFormParams",
     "ElicitRequestFormParamsMeta",
@@ -320,6 +328,7 @@ __all__ = [
     "JSONRPCResponse",
     "JSONRPCResultResponse",
     "LegacyTitledEnumSchema",
+    "ListMethod",
     "ListPromptsRequest",
     "ListPromptsResult",
     "ListResourceTemplatesRequest",
@@ -419,6 +428,7 @@ __all__ = [
     "TitledMultiSelectEnumSchemaItemsAnyOfItem",
     "TitledSingleSelectEnumSchema",
     "TitledSingleSelectEnumSchemaOneOfItem",
+    "Tolerated",
     "Tool",
     "ToolAnnotations",
     "ToolChoice",
@@ -452,13 +462,18 @@ if not TYPE_CHECKING:  # type checkers see the imports above; a misspelt name st
     _FROM_MESSAGES = frozenset(
         (
             "AnyError",
+            "AnyListResult",
             "AnyResult",
+            "DroppedItem",
             "Envelope",
             "ErrorResponse",
+            "LIST_RESULTS",
+            "ListMethod",
             "Message",
             "MessageError",
             "Pending",
             "ResultResponse",
+            "Tolerated",
             "parse_envelope",
             "parse_error",
             "parse_message",
