@@ -754,46 +754,53 @@ def parse_message(raw: RawJSON, pending: Pending | None = None) -> Message:
         if typed is not None:
             return typed
     message = _object(raw)
+    return cast(Message, _validated_message(_message_class(message, lookup), message))
+
+
+def _message_class(
+    message: Mapping[str, object], pending: Mapping[str | int, str] | None
+) -> type[MCPModel]:
+    """The class parse_message validates a decoded message with: by `method` (and `id`), by the
+    pending request a response answers, by an error's code (history.py reads it too)."""
     if "method" in message:
         method = message["method"]
         known = method if isinstance(method, str) else ""
         if "id" in message:
-            request = REQUESTS.get(known) or EMBEDDED_REQUESTS.get(known) or JSONRPCRequest
-            return cast(Message, _validated_message(request, message))
-        notification = (
-            NOTIFICATIONS.get(known) or EMBEDDED_REQUESTS.get(known) or JSONRPCNotification
-        )
-        return cast(Message, _validated_message(notification, message))
+            return REQUESTS.get(known) or EMBEDDED_REQUESTS.get(known) or JSONRPCRequest
+        return NOTIFICATIONS.get(known) or EMBEDDED_REQUESTS.get(known) or JSONRPCNotification
     if "result" in message:
         request_id = message.get("id")
         answered = (
-            lookup.get(request_id)
-            if lookup is not None and isinstance(request_id, str | int)
+            pending.get(request_id)
+            if pending is not None and isinstance(request_id, str | int)
             else None
         )
-        response = (
+        return (
             (_response_class(answered) or JSONRPCResultResponse)
             if answered is not None
             else JSONRPCResultResponse
         )
-        return cast(Message, response.model_validate(message))
     if "error" in message:
         error = message["error"]
         code = (
             cast("Mapping[str, object]", error).get("code") if isinstance(error, Mapping) else None
         )
-        response = (
+        return (
             ERROR_RESPONSES.get(code, JSONRPCErrorResponse)
             if isinstance(code, int)
             else JSONRPCErrorResponse
         )
-        return cast(Message, response.model_validate(message))
     raise MessageError("not a JSON-RPC message: it has no `method`, `result` or `error`")
+
+
+def _result_type(method: str) -> Any:
+    """The type parse_result validates a result of method with (history.py reads it too)."""
+    return RESULTS.get(method, Result)
 
 
 @cache
 def _result_adapter(method: str) -> TypeAdapter[Any]:
-    return TypeAdapter(RESULTS.get(method, Result))
+    return TypeAdapter(_result_type(method))
 
 
 @overload
