@@ -55,13 +55,13 @@ def _of(
                 keys[pointer] = foreign
             for key in node["properties"]:
                 inside = {
-                    other: _member(documents[other], place, key) for other, place in places.items() if place is not None
+                    other: _members(documents[other], place, key) for other, place in places.items() if place is not None
                 }
                 found = _foreign_values(revision, inside, documents)
                 if found:
                     values[(pointer, key)] = found
         elif pointer.count("/") == 2:  # a definition that is a union or an enum: values at the place itself
-            found = _foreign_values(revision, {o: p for o, p in places.items() if p is not None}, documents)
+            found = _foreign_values(revision, {o: [p] for o, p in places.items() if p is not None}, documents)
             if found:
                 values[(pointer, "")] = found
     return ir.Elsewhere(revisions, keys, values)
@@ -119,13 +119,10 @@ def _deref(document: Mapping[str, JSON], node: JSON) -> JSON:
     return node
 
 
-def _member(document: Mapping[str, JSON], place: JSON, key: str) -> JSON | None:
-    """The schema of property key at a place (of any arm, where the place is a union)."""
-    for arm in _objects(document, place):
-        properties = arm.get("properties")
-        if is_object(properties) and key in properties:
-            return _deref(document, properties[key])
-    return None
+def _members(document: Mapping[str, JSON], place: JSON, key: str) -> list[JSON]:
+    """The schemas of property key at a place (of each arm, where the place is a union: one
+    revision's single object is another's union, as 2026-07-28's ClientNotification)."""
+    return [_deref(document, arm["properties"][key]) for arm in _objects(document, place) if key in arm["properties"]]
 
 
 def _objects(document: Mapping[str, JSON], place: JSON) -> list[dict[str, JSON]]:
@@ -156,10 +153,10 @@ def _foreign_keys(
 
 
 def _foreign_values(
-    revision: str, places: Mapping[str, JSON | None], documents: Mapping[str, Mapping[str, JSON]]
+    revision: str, places: Mapping[str, Sequence[JSON]], documents: Mapping[str, Mapping[str, JSON]]
 ) -> dict[Value, tuple[str, ...]]:
-    """Values other revisions allow at a place that revision does not (None where it has no place)."""
-    allowed = {other: _values(documents[other], place, 0) for other, place in places.items()}
+    """Values other revisions allow at a place (the schemas each has there) that revision does not."""
+    allowed = {other: {v for schema in found for v in _values(documents[other], schema, 0)} for other, found in places.items()}
     mine = allowed.get(revision, set())
     foreign = sorted({value for values in allowed.values() for value in values} - mine)
     return {value: tuple(r for r in allowed if value in allowed[r]) for value in foreign}

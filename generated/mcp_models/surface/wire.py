@@ -92,7 +92,7 @@ class RevisionError(ValueError):
     def __init__(
         self, message: str, *, revision: str, path: str = "", defined_in: tuple[str, ...] = ()
     ) -> None:
-        super().__init__(_bounded(f"{path}: {message}" if path else message))
+        super().__init__(_bounded(_escaped(f"{path}: {message}" if path else message)))
         self.revision = revision
         self.path = path
         self.defined_in = defined_in
@@ -103,6 +103,16 @@ _MAX_LINE = 300
 
 def _bounded(line: str) -> str:
     return line if len(line) <= _MAX_LINE else line[: _MAX_LINE - 1] + "…"
+
+
+def _escaped(text: str) -> str:
+    """text on one line: what is not printable (a peer's key with a newline, an escape sequence, a
+    bidi control) as its escape."""
+    return (
+        text
+        if text.isprintable()
+        else "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    )
 
 
 def revision_of(protocol_version: str) -> str:

@@ -414,7 +414,7 @@ class Explanation:
     """Why another revision would take what this one refused (or kept as an unknown key)."""
 
     path: str  # JSON pointer of the key or value in the input, escaped for one line
-    subject: str  # "`ttlMs`", "method `tasks/get`", "`level` value `trace`"
+    subject: str  # a key: "`ttlMs`"; a value: "method `tasks/get`", "type `audio`"
     defined_in: tuple[str, ...]  # the pinned revisions that define it, oldest first
     revision: str = REVISION
 
@@ -529,6 +529,9 @@ def _explained(details: ErrorDetails, model: object) -> Explanation | None:
         arms = _arms(here)
         if arms is not None:
             chosen = _arm(arms, step)
+            if chosen is None and isinstance(step, str) and index + 1 < len(steps):
+                index += 1  # a label of another union over the same arms (the surface's alias)
+                continue
             if chosen is None:
                 return None
             here, index = chosen[0], index + chosen[1]
@@ -581,11 +584,7 @@ def _foreign_value(
         defined = VALUES.get((name, key), {}).get((discriminator, json.dumps(value)))
         if defined:
             shown = value if isinstance(value, str) else json.dumps(value)
-            subject = (
-                f"{discriminator} `{shown}`"
-                if discriminator
-                else f"`{key}` value `{shown}`" if key else f"value `{shown}`"
-            )
+            subject = f"{discriminator or key or 'value'} `{shown}`"
             return Explanation(_pointer(path), _escaped(subject), defined)
     return None
 

@@ -123,6 +123,22 @@ KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 """Class -> a key other revisions declare there and this one does not -> the revisions declaring it."""
 
 VALUES: dict[tuple[str, str], dict[tuple[str, str], tuple[str, ...]]] = {
+    ("ClientNotification", "method"): {
+        ("", '"notifications/initialized"'): (
+            "2024-11-05",
+            "2025-03-26",
+            "2025-06-18",
+            "2025-11-25",
+        ),
+        ("", '"notifications/progress"'): ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"),
+        ("", '"notifications/roots/list_changed"'): (
+            "2024-11-05",
+            "2025-03-26",
+            "2025-06-18",
+            "2025-11-25",
+        ),
+        ("", '"notifications/tasks/status"'): ("2025-11-25",),
+    },
     ("ClientRequest", ""): {
         ("method", '"initialize"'): ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"),
         ("method", '"logging/setLevel"'): ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"),
@@ -162,7 +178,7 @@ class Explanation:
     """Why another revision would take what this one refused (or kept as an unknown key)."""
 
     path: str  # JSON pointer of the key or value in the input, escaped for one line
-    subject: str  # "`ttlMs`", "method `tasks/get`", "`level` value `trace`"
+    subject: str  # a key: "`ttlMs`"; a value: "method `tasks/get`", "type `audio`"
     defined_in: tuple[str, ...]  # the pinned revisions that define it, oldest first
     revision: str = REVISION
 
@@ -277,6 +293,9 @@ def _explained(details: ErrorDetails, model: object) -> Explanation | None:
         arms = _arms(here)
         if arms is not None:
             chosen = _arm(arms, step)
+            if chosen is None and isinstance(step, str) and index + 1 < len(steps):
+                index += 1  # a label of another union over the same arms (the surface's alias)
+                continue
             if chosen is None:
                 return None
             here, index = chosen[0], index + chosen[1]
@@ -329,11 +348,7 @@ def _foreign_value(
         defined = VALUES.get((name, key), {}).get((discriminator, json.dumps(value)))
         if defined:
             shown = value if isinstance(value, str) else json.dumps(value)
-            subject = (
-                f"{discriminator} `{shown}`"
-                if discriminator
-                else f"`{key}` value `{shown}`" if key else f"value `{shown}`"
-            )
+            subject = f"{discriminator or key or 'value'} `{shown}`"
             return Explanation(_pointer(path), _escaped(subject), defined)
     return None
 
