@@ -66,7 +66,8 @@ def revision_files(
     """The package files of one revision other than models.py, by path relative to the package.
 
     order: the models module's names in definition order (exports follow it). elsewhere: what the
-    other pinned revisions define at its places (history.py; none for a schema that is not pinned).
+    other pinned revisions define at its places (history.py; None for a schema given by path,
+    which has no pinned revisions beside it: no history.py).
     """
     messages = messages_module(revision, header)
     files = {
@@ -78,7 +79,8 @@ def revision_files(
     structural = structural_module(revision, header)
     if structural is not None:
         files["_structural.py"] = structural
-    files["history.py"] = history_module(revision, header, elsewhere or ir.Elsewhere((revision.revision,)), messages is not None)
+    if elsewhere is not None:  # a pinned revision: other revisions to name
+        files["history.py"] = history_module(revision, header, elsewhere, messages is not None)
     if messages is not None:
         files["messages.py"] = messages
     narrowing = narrowing_module(revision, header)
