@@ -12,8 +12,8 @@ refuse such a message, pydantic's error says what it expected; these functions s
 - `explain_message(error, raw, pending)` and `explain_result(error, method)`: the same for an error of
   `parse_message(raw, pending)` and of `parse_result(method, raw)`;
 - `foreign_keys(obj)`: the keys of a parsed object that this revision does not define and another
-  does. Such keys are valid here (MCP objects are open): they are kept, never refused, and never
-  reported unless asked for.
+  does. Such keys are valid here (no MCP object is closed): the models keep them (extra-keys
+  "lossless", the default), never refuse them, and report them only when asked.
 
 The tables come from every pinned schema, derived by the generator: `KEYS` (per class, the keys
 other revisions declare there) and `VALUES` (per class and property, the values and union tags they
@@ -404,7 +404,7 @@ class Explanation:
 
     @property
     def span(self) -> str:
-        """ "defined from 2025-11-25 on", "defined up to 2025-11-25", ..."""
+        """The revisions in words: "defined from 2025-11-25 on", "defined up to 2025-11-25", ..."""
         at = [PINNED.index(r) for r in self.defined_in]
         first, last = self.defined_in[0], self.defined_in[-1]
         if len(at) == 1 or at != list(range(at[0], at[-1] + 1)):
