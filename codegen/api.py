@@ -9,7 +9,7 @@ from typing import Any
 from pathlib import Path
 
 from codegen.output import cache, tree as output, workers
-from codegen.schema import errata, load, spec
+from codegen.schema import budget, errata, load, schemas, spec
 from codegen.analysis import ir, naming
 from codegen.emit import render, smoke
 from codegen.emit.format import format_python
@@ -17,9 +17,9 @@ from codegen.emit.stamp import header
 from codegen.errors import CodegenError, fail
 from codegen.limits import DEFAULT_LIMITS, Limits
 from codegen.emit.pipeline import STAGES as PIPELINE_STAGES
-from codegen.emit.pipeline import BuiltRevision, ExampleSources, build_revision, root_files
+from codegen.emit.pipeline import BuiltRevision, ExampleSources, build_revision, prepared, root_files
 from codegen.schema.jsontypes import is_object
-from codegen.surface import build as surface_build, tables as surface_tables
+from codegen.surface import build as surface_build, history, tables as surface_tables
 DEFAULT_OUT = Path("generated") / "mcp_models"
 
 
@@ -144,6 +144,8 @@ def generate(
     fingerprint = "".join(s.fingerprint() for s in selections.values()) if errata_files or disabled_errata else ""
     with_surface = surface and len(chosen) >= 2
     fingerprint += "+surface" if with_surface else ""
+    # every revision's history.py is derived from all pinned schemas, not only the chosen ones
+    fingerprint += "+history:" + ",".join(f"{pin.revision}={pin.sha256}" for pin in spec.load_manifest())
     key = cache.run_key(chosen, options, limits, source, fingerprint) if use_cache else None
     record = cache.lookup(key, out) if key and not check else None  # check always generates
     if record is not None:  # the output already is what this run would produce
@@ -153,8 +155,9 @@ def generate(
             return GenerateResult(fileset, summaries, cached=True)
         return GenerateResult(fileset, summaries, output.WriteReport(out, unchanged=len(record["files"])), cached=True)
     jobs: list[workers.Job] = []
+    fetched_data = {pin.revision: spec.fetch(pin, source).data for pin in chosen}
+    elsewhere = _elsewhere(fetched_data, selections, source, limits)
     for pin in chosen:
-        fetched = spec.fetch(pin, source)
         pages = spec.example_pages(pin.revision)
         examples = (
             ExampleSources(
@@ -167,7 +170,15 @@ def generate(
         )
         jobs.append(
             workers.Job(
-                pin.revision, pin.package, fetched.data, pin.sha256, limits, examples, options, selections[pin.revision]
+                pin.revision,
+                pin.package,
+                fetched_data[pin.revision],
+                pin.sha256,
+                limits,
+                examples,
+                options,
+                selections[pin.revision],
+                elsewhere.get(pin.revision),
             )
         )
     if not check:  # the inputs are read; before generating: other revisions out holds need prune
@@ -194,6 +205,31 @@ def generate(
     if key and result.in_sync:
         cache.save(key, files, [asdict(s) for s in result.summaries])
     return result
+
+
+def _elsewhere(
+    chosen: Mapping[str, bytes], selections: Mapping[str, errata.Selection], source: str | None, limits: Limits
+) -> dict[str, ir.Elsewhere]:
+    """What every pinned revision defines, per revision: the tables of each package's history.py.
+    The chosen revisions are read as their models are (their errata selection); the others with
+    their built-in errata, from the spec source or the shipped copies, never downloaded: one that
+    cannot be read so is left out of the tables, as is one that does not load."""
+    documents: list[tuple[str, Mapping[str, Any]]] = []
+    for pin in spec.load_manifest():
+        try:
+            if pin.revision in chosen:
+                raw = prepared(pin.revision, chosen[pin.revision], limits, errata_selection=selections[pin.revision])
+            elif source is not None or spec.bundled(pin) is not None or spec.cached(pin) is not None:
+                raw = prepared(pin.revision, spec.fetch(pin, source).data, limits)
+            else:
+                continue
+            with budget.scope(schemas.count_subschemas(raw), pin.revision):
+                documents.append((pin.revision, load.to_schema_doc(raw, pin.revision, limits).document))
+        except CodegenError:
+            continue  # a chosen revision's own build reports it, with its stage
+    nodes = sum(schemas.count_subschemas(document) for _, document in documents)
+    with budget.scope(nodes, "pinned revisions"):
+        return history.elsewhere(documents)
 
 
 def _surface(chosen: Sequence[spec.Pin], built: Sequence[BuiltRevision], limits: Limits, options: ir.Options) -> BuiltRevision:

@@ -7,6 +7,7 @@ about datamodel-code-generator or jinja2. Collections are tuples sorted at const
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 
@@ -164,6 +165,21 @@ class Options:
     package: str = "mcp_models"  # import path of the output package (docs and examples only)
     formatter: str = "black"  # "black" | "ruff": the formatter after ruff's safe fixes
     absolute_links: bool = False  # the spec site's relative links in descriptions made absolute
+
+
+@dataclass(frozen=True)
+class Elsewhere:
+    """What the other pinned revisions define at this revision's places that it does not: the
+    tables of a package's history.py (surface/history.py derives them from every pinned schema)."""
+
+    revisions: tuple[str, ...] = ()  # every pinned revision, oldest first
+    # object place (pointer) -> key it lacks -> the revisions that declare the key there
+    keys: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=dict[str, Mapping[str, tuple[str, ...]]])
+    # (object place, property key; "" for a union or enum definition itself) ->
+    # (discriminator: "" for the value itself, JSON text of a value it lacks) -> the revisions allowing it
+    values: Mapping[tuple[str, str], Mapping[tuple[str, str], tuple[str, ...]]] = field(
+        default_factory=dict[tuple[str, str], Mapping[tuple[str, str], tuple[str, ...]]]
+    )
 
 
 @dataclass(frozen=True)

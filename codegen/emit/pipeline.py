@@ -51,8 +51,10 @@ def build_revision(
     examples: ExampleSources | None = None,
     options: ir.Options | None = None,
     stage: Callable[[str], None] | None = None,
+    elsewhere: ir.Elsewhere | None = None,
 ) -> BuiltRevision:
-    """The formatted files of one revision package; stage(name) is called as each of STAGES starts."""
+    """The formatted files of one revision package; stage(name) is called as each of STAGES starts.
+    elsewhere: what the other pinned revisions define at its places (its history.py)."""
     enter: Callable[[str], None] = stage or _no_stage
     try:
         enter("load")
@@ -64,7 +66,7 @@ def build_revision(
             enter("models")
             models, order = build_models(doc, model, header(revision, sha256), limits)
         enter("package")
-        sources = {"models.py": models, **render.revision_files(model, header(revision, sha256), order)}
+        sources = {"models.py": models, **render.revision_files(model, header(revision, sha256), order, elsewhere)}
         if examples is not None:
             sources.update(
                 render.example_files(

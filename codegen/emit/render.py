@@ -60,10 +60,14 @@ def attribute_names(revision: ir.Revision) -> Callable[[str, str], str]:
     return attr
 
 
-def revision_files(revision: ir.Revision, header: str, order: Sequence[str]) -> dict[str, str]:
+def revision_files(
+    revision: ir.Revision, header: str, order: Sequence[str], elsewhere: ir.Elsewhere | None = None
+) -> dict[str, str]:
     """The package files of one revision other than models.py, by path relative to the package.
 
-    order: the models module's names in definition order (exports follow it).
+    order: the models module's names in definition order (exports follow it). elsewhere: what the
+    other pinned revisions define at its places (history.py; None for a schema given by path,
+    which has no pinned revisions beside it: no history.py).
     """
     messages = messages_module(revision, header)
     files = {
@@ -75,6 +79,8 @@ def revision_files(revision: ir.Revision, header: str, order: Sequence[str]) -> 
     structural = structural_module(revision, header)
     if structural is not None:
         files["_structural.py"] = structural
+    if elsewhere is not None:  # a pinned revision: other revisions to name
+        files["history.py"] = history_module(revision, header, elsewhere, messages is not None)
     if messages is not None:
         files["messages.py"] = messages
     narrowing = narrowing_module(revision, header)
@@ -86,6 +92,30 @@ def revision_files(revision: ir.Revision, header: str, order: Sequence[str]) -> 
         if forms is not None:
             files["forms.py"] = forms
     return files
+
+
+def history_module(revision: ir.Revision, header: str, elsewhere: ir.Elsewhere, has_messages: bool) -> str:
+    """history.py: error lines naming the revision that defines a key or value this one refuses.
+    The tables are keyed by this revision's class names (a place no class stands for is left out)."""
+    by_pointer = revision.by_pointer()
+    models = {p: e.name for p, e in by_pointer.items() if e.kind is ir.Kind.MODEL}
+    key_rows = sorted(
+        (models[pointer], sorted(keys.items())) for pointer, keys in elsewhere.keys.items() if pointer in models
+    )
+    value_rows = sorted(
+        ((by_pointer[pointer].name, key), sorted(values.items()))
+        for (pointer, key), values in elsewhere.values.items()
+        if pointer in by_pointer and (key == "" or pointer in models)
+    )
+    return render(
+        "history.py.jinja2",
+        header=header,
+        revision=revision,
+        pinned=elsewhere.revisions,
+        key_rows=key_rows,
+        value_rows=value_rows,
+        has_messages=has_messages,
+    )
 
 
 def package_init(

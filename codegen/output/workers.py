@@ -35,6 +35,7 @@ class Job:
     examples: ExampleSources | None = None
     options: ir.Options | None = None
     errata: errata.Selection | None = None
+    elsewhere: ir.Elsewhere | None = None  # what other pinned revisions define (history.py)
 
 
 # (revision, stage) events of the workers, read by the parent for its progress display. Set before
@@ -56,6 +57,7 @@ def run(job: Job, stage: Callable[[str], None] | None = None) -> BuiltRevision:
         options=job.options,
         errata_selection=job.errata,
         stage=stage,
+        elsewhere=job.elsewhere,
     )
 
 

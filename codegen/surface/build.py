@@ -93,7 +93,7 @@ def build_surface(revisions: Sequence[tables.Revised], *, limits: Limits, option
         formatted = format_files(extra, formatter=surface.options.formatter, where=PACKAGE, revision=LABEL)
     except CodegenError as exc:
         raise exc.with_revision(LABEL) from exc
-    files = dict(built.files)
+    files = {name: text for name, text in built.files.items() if name != "history.py"}
     return BuiltRevision(surface, {**files, **formatted}, built.exports, built.document)
 
 

@@ -879,7 +879,7 @@ def parse_message(
     first: ValidationError | None = None
     for kind in _kinds(message):
         try:
-            return _typed_as(kind, message, lookup)
+            return cast(Message, _validated_message(_class_of(kind, message, lookup), message))
         except ValidationError as exc:
             if _ENVELOPES[kind].__pydantic_validator__.isinstance_python(message):
                 raise  # the envelope holds: the message is a bad one of its kind
@@ -888,48 +888,56 @@ def parse_message(
     raise first
 
 
-def _typed_as(
-    kind: str, message: Mapping[str, object], lookup: Mapping[str | int, str] | None
-) -> Message:
-    """message as the typed class of one envelope kind: by method, by the pending request's method,
-    or by the error code; the envelope itself where none is more specific."""
+def _message_class(
+    message: Mapping[str, object], pending: Mapping[str | int, str] | None
+) -> type[MCPModel]:
+    """The class parse_message validates a decoded message with first (history.py reads it too)."""
+    return _class_of(_kinds(message)[0], message, pending)
+
+
+def _class_of(
+    kind: str, message: Mapping[str, object], pending: Mapping[str | int, str] | None
+) -> type[MCPModel]:
+    """The typed class of a message as one envelope kind: by method, by the pending request's
+    method, or by the error code; the envelope itself where none is more specific."""
     if kind == "request" or kind == "notification":
         method = message["method"]
         known = method if isinstance(method, str) else ""
         if kind == "request":
-            request = REQUESTS.get(known) or EMBEDDED_REQUESTS.get(known) or JSONRPCRequest
-            return cast(Message, _validated_message(request, message))
+            return REQUESTS.get(known) or EMBEDDED_REQUESTS.get(known) or JSONRPCRequest
         # a request embedded in a result carries no id; with an id that is not one, the message is
         # a notification holding an extra key
         embedded = EMBEDDED_REQUESTS.get(known) if "id" not in message else None
-        notification = NOTIFICATIONS.get(known) or embedded or JSONRPCNotification
-        return cast(Message, _validated_message(notification, message))
+        return NOTIFICATIONS.get(known) or embedded or JSONRPCNotification
     if kind == "result":
         request_id = message.get("id")
         answered = (
-            lookup.get(request_id)
-            if lookup is not None and isinstance(request_id, str | int)
+            pending.get(request_id)
+            if pending is not None and isinstance(request_id, str | int)
             else None
         )
-        response = (
+        return (
             (_response_class(answered) or JSONRPCResultResponse)
             if answered is not None
             else JSONRPCResultResponse
         )
-        return cast(Message, response.model_validate(message))
     error = message["error"]
     code = cast("Mapping[str, object]", error).get("code") if isinstance(error, Mapping) else None
-    response = (
+    return (
         ERROR_RESPONSES.get(code, JSONRPCErrorResponse)
         if isinstance(code, int)
         else JSONRPCErrorResponse
     )
-    return cast(Message, response.model_validate(message))
+
+
+def _result_type(method: str) -> Any:
+    """The type parse_result validates a result of method with (history.py reads it too)."""
+    return RESULTS.get(method, Result)
 
 
 @cache
 def _result_adapter(method: str) -> TypeAdapter[Any]:
-    return TypeAdapter(RESULTS.get(method, Result))
+    return TypeAdapter(_result_type(method))
 
 
 @overload

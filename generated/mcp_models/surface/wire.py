@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import importlib
 import json
-import re
 from collections.abc import Callable, Generator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -105,23 +104,34 @@ _ARRIVED = "_mcp_arrived"
 
 
 class RevisionError(ValueError):
-    """A surface object a revision cannot carry, or a protocol version this surface does not span.
+    """A surface object a revision cannot carry, a protocol version this surface does not span, or a
+    received message the session's revision refuses for a key or value another revision defines
+    (`defined_in`: the pinned revisions that define it; the revision's ValidationError is the
+    `__cause__`).
 
     Its message is one line of at most 300 characters (control characters escaped; a long one
     keeps its start, which names the place, and its end, which says what to do)."""
 
-    def __init__(self, message: str, *, revision: str, path: str = "") -> None:
+    def __init__(
+        self, message: str, *, revision: str, path: str = "", defined_in: tuple[str, ...] = ()
+    ) -> None:
         super().__init__(_one_line(f"{path}: {message}" if path else message))
         self.revision = revision
         self.path = path
+        self.defined_in = defined_in
 
 
 _MESSAGE_LIMIT = 300
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 def _one_line(text: str) -> str:
-    escaped = _CONTROL.sub(lambda found: repr(found.group())[1:-1], text)
+    """text on one line of at most _MESSAGE_LIMIT characters: what is not printable (a peer's key
+    with a newline, an escape sequence, a bidi control) as its escape."""
+    escaped = (
+        text
+        if text.isprintable()
+        else "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    )
     if len(escaped) <= _MESSAGE_LIMIT:
         return escaped
     head = _MESSAGE_LIMIT // 2 - 3
@@ -188,6 +198,26 @@ def revision_of(protocol_version: str) -> str:
 @cache
 def _package(revision: str) -> ModuleType:
     return importlib.import_module(f"..{PACKAGES[revision]}", __package__)
+
+
+@cache
+def _history(revision: str) -> ModuleType:
+    """The revision's history module: imported only to explain a refusal."""
+    return importlib.import_module(f"..{PACKAGES[revision]}.history", __package__)
+
+
+def _explain_refusal(error: ValidationError, revision: str, explain: Callable[[Any], Any]) -> None:
+    """A RevisionError naming the key or value another revision defines, where that explains why
+    the session's revision refused the message (explain: the revision's history module -> its
+    Explanation or None); otherwise nothing, and the caller re-raises the ValidationError."""
+    found = explain(_history(revision))
+    if found is not None:
+        raise RevisionError(
+            f"{found.subject} is {found.span}; this session negotiated {revision}",
+            revision=revision,
+            path=found.path,
+            defined_in=found.defined_in,
+        ) from error
 
 
 @cache
@@ -283,7 +313,8 @@ def _exact_message(
             if tolerant
             else package.parse_message(raw, pending)
         )
-    except ValidationError:
+    except ValidationError as exc:
+        _explain_refusal(exc, revision, lambda history: history.explain_message(exc, raw, pending))
         raise
     except own_error as exc:
         raise MessageError(str(exc)) from exc
@@ -331,7 +362,7 @@ def _also_refused(
 
 def _received(exact: object, raw: RawJSON, revision: str, pending: Pending | None) -> Message:
     """The surface's object of a message the revision's own parse gave as exact."""
-    with _surface_holds(revision):
+    with _surface_holds(revision, lambda history, exc: history.explain(exc, type(exact))):
         message = (
             _as_surface(exact, raw, revision)
             or _typed_result(exact, raw, pending)
@@ -385,15 +416,28 @@ def _object_of(raw: RawJSON) -> object:
 
 
 @contextmanager
-def _surface_holds(revision: str) -> Generator[None, None, None]:
+def _surface_holds(
+    revision: str, explain: Callable[[Any, ValidationError], Any]
+) -> Generator[None, None, None]:
     """The surface's validation of what the revision accepted. It refuses only a key the revision
     does not define, kept by it as an unknown key, that another revision defines with a type this
-    value does not fit (`icons: null` received at 2025-06-18): a RevisionError naming it, never a
-    raw ValidationError (the revision's own models read such a message; parse it with them)."""
+    value does not fit (`icons: null` received at 2025-06-18): a RevisionError naming it and the
+    revisions that define it, never a raw ValidationError (the revision's own models read such a
+    message; parse it with them). explain: (the revision's history module, the surface's error) ->
+    an Explanation, from the revision's type the message was read as, or None."""
     try:
         yield
     except ValidationError as exc:
         path, message = _first_problem(exc)
+        found = explain(_history(revision), exc)
+        if found is not None:
+            raise RevisionError(
+                f"{found.subject} is {found.span}; this session negotiated {revision}, which keeps it "
+                f"as an unknown key, but no revision's type for it takes this value ({message})",
+                revision=revision,
+                path=found.path,
+                defined_in=found.defined_in,
+            ) from exc
         raise RevisionError(
             f"{message}: received at {revision} as a key that revision does not define, it is "
             "another revision's property, and the surface's type for it refuses this value",
@@ -502,14 +546,19 @@ def parse_result(
     revision = revision_of(protocol_version)
     if tolerant:
         return _tolerant_result(method, raw, revision)
-    return _surface_result(method, _package(revision).parse_result(method, raw), raw, revision)
+    try:
+        exact: object = _package(revision).parse_result(method, raw)
+    except ValidationError as exc:
+        _explain_refusal(exc, revision, lambda history: history.explain_result(exc, method))
+        raise
+    return _surface_result(method, exact, raw, revision)
 
 
 def _surface_result(
     method: str, exact: object, raw: RawJSON | BaseModel, revision: str
 ) -> AnyResult:
     """The surface's result of what the revision's own parse gave as exact."""
-    with _surface_holds(revision):
+    with _surface_holds(revision, lambda history, exc: history.explain_result(exc, method)):
         result = cast("AnyResult", _parse_any_result(method, raw))
     _remember(exact, result, revision)
     return result
@@ -581,14 +630,19 @@ def parse_as(model: Any, raw: RawJSON, *, protocol_version: str) -> Any:
         own = getattr(_models(revision), name, None)
     if own is None:
         raise RevisionError(f"{name} does not exist in revision {revision}", revision=revision)
-    if isinstance(raw, bytes | bytearray | str):
-        _json_numbers_only(raw)
-        exact = _adapter(own).validate_json(raw)
-        with _surface_holds(revision):
+    try:
+        if isinstance(raw, bytes | bytearray | str):
+            _json_numbers_only(raw)
+            exact = _adapter(own).validate_json(raw)
+        else:
+            exact = _adapter(own).validate_python(raw)
+    except ValidationError as exc:
+        _explain_refusal(exc, revision, lambda history: history.explain(exc, own))
+        raise
+    with _surface_holds(revision, lambda history, exc: history.explain(exc, own)):
+        if isinstance(raw, bytes | bytearray | str):
             parsed = _adapter(target).validate_json(raw)
-    else:
-        exact = _adapter(own).validate_python(raw)
-        with _surface_holds(revision):
+        else:
             parsed = _adapter(target).validate_python(raw)
     _remember(exact, parsed, revision)
     return parsed
