@@ -18,11 +18,11 @@ import shlex
 import sys
 import tempfile
 from collections.abc import Awaitable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TextIO, TypeVar, cast
 
-from codegen.analysis import analyze, naming
+from codegen.analysis import analyze, ir, naming
 from codegen.schema import budget, load, pointers, schemas
 from codegen.emit import render
 from codegen.errors import CodegenError, Diagnostic, fail, flat
@@ -45,6 +45,7 @@ class ToolTypes:
     input: str  # class of its arguments
     output: str | None  # type of its structured output, when it declares an outputSchema
     output_is_class: bool  # the output is a model class (else a type alias)
+    input_is_class: bool = True  # the input is a model class (else a type alias: a composition)
 
     @property
     def function(self) -> str:
@@ -246,6 +247,8 @@ def generate_tools_package(
             origin = f"From one MCP server's tools/list result, sha256 {digest}; spec models: {models_package}."
             stamp = header(origin=origin)
             models, order = build_models(doc, model, stamp, limits)
+        classes = {entity.pointer for entity in model.entities if entity.kind is ir.Kind.MODEL}
+        types = [replace(t, input_is_class=f"#/$defs/{t.input}" in classes) for t in types]
         files = {
             "models.py": models,
             "_base.py": render.base_module(model.options, stamp),
