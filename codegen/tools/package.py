@@ -267,7 +267,30 @@ def generate_tools_package(
         formatted = format_files(files, formatter=model.options.formatter, where="tools", revision=LABEL)
     except CodegenError as exc:
         raise _relocated(exc.with_revision(LABEL), origins) from exc
-    return {**formatted, "py.typed": ""}
+    return {**formatted, "py.typed": "", RECORD: record(tools, models_package)}
+
+
+# The tools a package was generated from, kept in it: `tools --check` says per tool what changed.
+RECORD = "tools.json"
+_RECORDED = ("name", "inputSchema", "outputSchema")  # all the generator reads of a tool
+
+
+def record(tools: Sequence[Mapping[str, Any]], models_package: str) -> str:
+    """The RECORD file: each tool's name and schemas (sorted by name), and the spec models imported.
+    Its first line carries the generator's marker, as every file it writes does."""
+    kept = [{key: tool[key] for key in _RECORDED if key in tool} for tool in sorted(tools, key=lambda t: str(t["name"]))]
+    comment = header().removeprefix("# ") + " The tools/list this package types; `mcp-codegen tools --check` compares with it."
+    document = {"$comment": comment, "models": models_package, "tools": kept}
+    return json.dumps(document, indent=1, sort_keys=True, ensure_ascii=True) + "\n"
+
+
+def read_record(data: bytes, limits: Limits) -> tuple[str | None, list[dict[str, Any]]]:
+    """The spec models and the tools a RECORD file holds, checked as a tools/list file is (it is
+    read from an output folder: anything may be there)."""
+    tools = read_tools(data, limits)
+    document: Any = json.loads(data)  # parsed once already, under the limits
+    models = document.get("models") if is_object(document) else None
+    return (models if isinstance(models, str) else None), tools
 
 
 def _origins(tools: Sequence[Mapping[str, Any]]) -> dict[str, str]:
