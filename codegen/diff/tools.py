@@ -117,7 +117,7 @@ class ToolsReport:
         found = [line for change in self.changes for line in (change.line(), *(change.details() if details else ()))]
         if self.models is not None:
             recorded, now = self.models
-            found.append(clip(f"spec models: {quoted(recorded)} -> {quoted(now)} (the package imports the other revision's classes)"))
+            found.append(clip(f"spec models: {quoted(recorded)} -> {quoted(now)} (where the package imports the spec's classes from)"))
         breaking = sum(1 for change in self.changes if change.breaking)
         if self.changes:
             count = len(self.changes)

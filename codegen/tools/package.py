@@ -276,12 +276,13 @@ _RECORDED = ("name", "inputSchema", "outputSchema")  # all the generator reads o
 
 
 def record(tools: Sequence[Mapping[str, Any]], models_package: str) -> str:
-    """The RECORD file: each tool's name and schemas (sorted by name), and the spec models imported.
-    Its first line carries the generator's marker, as every file it writes does."""
+    """The RECORD file: each tool's name and schemas (tools sorted by name, keys as listed), and the
+    spec models imported. Its first line carries the generator's marker, as every file it writes does."""
     kept = [{key: tool[key] for key in _RECORDED if key in tool} for tool in sorted(tools, key=lambda t: str(t["name"]))]
     comment = header().removeprefix("# ") + " The tools/list this package types; `mcp-codegen tools --check` compares with it."
     document = {"$comment": comment, "models": models_package, "tools": kept}
-    return json.dumps(document, indent=1, sort_keys=True, ensure_ascii=True) + "\n"
+    # keys in the order listed: the order of a schema's properties is the order of the fields
+    return json.dumps(document, indent=1, ensure_ascii=True) + "\n"
 
 
 def read_record(data: bytes, limits: Limits) -> tuple[str | None, list[dict[str, Any]]]:
