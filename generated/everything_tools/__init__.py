@@ -319,7 +319,7 @@ def _caller(
     return call
 
 
-def _caller_with_output(
+def _reading_caller(
     name: str,
     arguments: Callable[_Keywords, _Arguments],
     reader: Callable[[CallToolResult], _Output],
@@ -374,7 +374,7 @@ get_roots_list_call = _caller("get-roots-list", GetRootsListInput)
 """A call of 'get-roots-list': its keywords are those of GetRootsListInput."""
 
 
-get_structured_content_call = _caller_with_output(
+get_structured_content_call = _reading_caller(
     "get-structured-content", GetStructuredContentInput, get_structured_content_output
 )
 """A call of 'get-structured-content': its keywords are those of GetStructuredContentInput, and `.read(result)` gives its GetStructuredContentOutput."""
