@@ -740,9 +740,12 @@ def _report_tool_changes(result: GenerateResult, output: Output) -> None:
         _say(line)
     if output.verbose:
         _say_block("".join(result.drift))
-    else:
-        files = len(result.drifted)
-        _say(f"the generated source differs in {files} file{'s' if files != 1 else ''}; --verbose shows the diff")
+        return
+    # what is not a unified diff stays: a file that should not be there, bytecode, a missing folder
+    # (their lines start with a word; a diff's with ---, +++, @@, a space, + or -)
+    _say_block("".join(line for line in result.drift if line[:1].isalpha()))
+    files = len(result.drifted)
+    _say(f"the generated source differs in {files} file{'s' if files != 1 else ''}; --verbose shows the diff")
 
 
 def _touched_packages(result: GenerateResult) -> dict[str, int]:

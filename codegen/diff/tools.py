@@ -123,7 +123,7 @@ class ToolsReport:
             count = len(self.changes)
             found.append(f"{count} tool{'s' if count != 1 else ''} changed: {breaking} breaking, {count - breaking} compatible")
         else:
-            found.append("no tool changed; the generated source differs (another mcp-codegen, or other settings)")
+            found.append("no tool changed; the package differs otherwise (another mcp-codegen, other settings, or files of its own)")
         return found
 
     def as_json(self) -> dict[str, Any]:
