@@ -172,7 +172,8 @@ class _Comparison:
     def tools(self, names: list[str]) -> list[ToolChange]:
         nodes = count_subschemas(dict(self.old.document)) + count_subschemas(dict(self.new.document))
         with budget.scope(nodes, "tools/list"):
-            old_side, new_side = _side(self.old, "recorded tools/list"), _side(self.new, "tools/list")
+            old_side = _side(self.old, "recorded tools/list", self.limits)
+            new_side = _side(self.new, "tools/list", self.limits)
             walker = Walker(old_side, new_side, self.renames, descriptions=True)
             python = pyapi.compare(old_side, new_side, self.renames, _directions(self.old), _directions(self.new))
             by_tool = _python_by_tool(python, (old_side, self.old), (new_side, self.new))
@@ -218,11 +219,11 @@ class _Comparison:
         return [wire_change(f, new_entry, frozenset({sender}), frozenset({METHOD})) for f in found]
 
 
-def _side(tools: ToolSchemas, label: str) -> Side:
+def _side(tools: ToolSchemas, label: str, limits: Limits) -> Side:
     document = json.loads(json.dumps(tools.document))  # a copy the loader may normalise
     sha = hashlib.sha256(json.dumps(document, sort_keys=True).encode()).hexdigest()
     classes = frozenset(f"#/$defs/{entry}" for entry in tools.inputs.values())
-    return side_from_document(document, label, sha, classes=classes)
+    return side_from_document(document, label, sha, limits, classes=classes)
 
 
 def _directions(tools: ToolSchemas) -> Directions:
