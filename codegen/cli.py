@@ -422,10 +422,20 @@ def tools(
             "one generated).",
         ),
     ] = None,
-    check: Annotated[bool, typer.Option("--check", help="Do not write; exit 1 with a diff if out is stale.")] = False,
+    check: Annotated[
+        bool,
+        typer.Option(
+            "--check",
+            help="Do not write; if out is stale, exit 1 and say per tool what changed (added, removed, input or "
+            "output schema changed) and whether existing calls or readers break.",
+        ),
+    ] = False,
     ignore_bytecode: IgnoreBytecodeOpt = False,
     config: ConfigOpt = None,
     quiet: QuietOpt = False,
+    verbose: Annotated[
+        bool, typer.Option("--verbose", "-v", help="With --check: every change of each tool, then the diff of the source.")
+    ] = False,
     debug: DebugOpt = False,
     max_schema_bytes: MaxBytesOpt = None,
     max_depth: MaxDepthOpt = None,
@@ -460,9 +470,41 @@ def tools(
             prune=settings.prune,
             ignore_bytecode=ignore_bytecode,
         )
-        return _report(result, check, Output(quiet=quiet), command="mcp-codegen tools")
+        again = _tools_command(out, from_file, server, models, config, given)
+        return _report(result, check, Output(quiet=quiet, verbose=verbose), command=again, tools=True)
 
     _run(run, debug=debug)
+
+
+_LINE_LIMIT = 300  # characters of an error line
+_SHORT_VALUE = 40  # a flag's value longer than this is elided from a hint that would be too long
+
+
+def _tools_command(
+    out: Path, from_file: Path | None, server: str | None, models: str | None, config: Path | None, limits: Mapping[str, int | None]
+) -> str:
+    """The `mcp-codegen tools` command line that regenerates out, quoted for the drift line: this
+    run's own flags, less --check; long values elided (`…`, "as given") where the line would be
+    longer than an error line may be."""
+    import shlex
+
+    parts = ["mcp-codegen", "tools"]
+    parts += ["--from", str(from_file)] if from_file is not None else ["--server", server or ""]
+    parts += ["--out", str(out)]
+    parts += ["--models", models] if models is not None else []
+    parts += ["--config", str(config)] if config is not None else []
+    for name, value in limits.items():
+        parts += [f"--{name.replace('_', '-')}", str(value)] if value is not None else []
+    room = _LINE_LIMIT - len(_drift_line(out, ""))
+    whole = f"`{shlex.join(parts)}`"
+    if len(printable(whole)) <= room:
+        return whole
+    short = [part if part.startswith("--") or len(part) <= _SHORT_VALUE else "…" for part in parts]
+    return f"`{' '.join(part if part == '…' else shlex.quote(part) for part in short)}` (each … as given to this run)"
+
+
+def _drift_line(root: Path, command: str) -> str:
+    return f"drift: {root} differs from a fresh generation; run {command} to regenerate it"
 
 
 @dataclass(frozen=True)
@@ -628,9 +670,11 @@ def _report(
     progress: _Progress | None = None,
     *,
     command: str = "mcp-codegen generate",
+    tools: bool = False,
 ) -> int:
     """One line per revision and a summary line; with --verbose the union report, timings and files;
-    with --quiet nothing but errors. command: what regenerates this output (said on drift)."""
+    with --quiet nothing but errors. command: what regenerates this output (said on drift). tools:
+    a `tools --check`, whose drift is said per tool first, the source diff only with --verbose."""
     if output.as_json:
         import json as json_module
 
@@ -666,6 +710,10 @@ def _report(
     cached = " (nothing it depends on changed since the last run)" if result.cached else ""
     if check:
         if result.drift:
+            if tools:
+                _report_tool_changes(result, output)
+                _err(_drift_line(root, command))
+                return ExitCode.DRIFT
             if not output.quiet:
                 _say_block("".join(result.drift))
             _err(f"drift: {root} differs from a fresh generation; run `{command}` with the same settings")
@@ -681,6 +729,23 @@ def _report(
             for name in written.removed:
                 say(f"  removed {name}")
     return ExitCode.OK
+
+
+def _report_tool_changes(result: GenerateResult, output: Output) -> None:
+    """`tools --check` found drift: per tool what changed and whom it breaks (--verbose: every
+    change, then the source diff)."""
+    if output.quiet:
+        return
+    for line in result.tools.lines(details=output.verbose) if result.tools is not None else []:
+        _say(line)
+    if output.verbose:
+        _say_block("".join(result.drift))
+        return
+    # what is not a unified diff stays: a file that should not be there, bytecode, a missing folder
+    # (their lines start with a word; a diff's with ---, +++, @@, a space, + or -)
+    _say_block("".join(line for line in result.drift if line[:1].isalpha()))
+    files = len(result.drifted)
+    _say(f"the generated source differs in {files} file{'s' if files != 1 else ''}; --verbose shows the diff")
 
 
 def _touched_packages(result: GenerateResult) -> dict[str, int]:

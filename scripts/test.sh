@@ -8,10 +8,10 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 echo "== mcp-codegen check (generated/ matches a fresh generation)"
 .venv/bin/mcp-codegen check
-echo "== mypy --strict generated/mcp_models"
-.venv/bin/mypy --strict generated/mcp_models
-echo "== pyright (strict) generated/mcp_models"
-.venv/bin/pyright generated/mcp_models
+echo "== mypy --strict generated/mcp_models generated/everything_tools"
+.venv/bin/mypy --strict generated/mcp_models generated/everything_tools
+echo "== pyright (strict) generated/mcp_models generated/everything_tools"
+.venv/bin/pyright generated/mcp_models generated/everything_tools
 echo "== mypy --strict codegen (the generator's own code)"
 .venv/bin/mypy --strict codegen
 echo "== pyright (strict) codegen"

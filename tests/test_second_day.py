@@ -84,7 +84,7 @@ def test_tools_errors_and_drift_name_the_tools_command(tmp_path: Path) -> None:
     assert support.run(args, env=env).returncode == 0
     (out / "__init__.py").write_text((out / "__init__.py").read_text() + "\n# edited\n")
     drift = support.run([*args, "--check"], env=env)
-    assert drift.returncode == 1 and "run `mcp-codegen tools` with the same settings" in drift.stderr
+    assert drift.returncode == 1 and "run `mcp-codegen tools --from … --out … --models mcp_models.v2026_07_28`" in drift.stderr
     listing.write_text(json.dumps({"tools": [{"name": 3}]}))
     bad = support.run(args, env=env)
     line = support.assert_one_line_error(bad, bad.code or "MCG???", revision="tools/list")

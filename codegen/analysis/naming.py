@@ -48,6 +48,8 @@ HELPER_NAMES = frozenset({
     "JSONSource", "NarrowingError", "Structured", "T", "ToolReportedError", "AnswerProblem", "EnumChoice",
     "EnumOption", "Accepted", "AnswerError", "Cancelled", "Declined", "F", "FORMATS", "FormError", "Format",
     "NUMBER_TYPES", "REVISION", "Titles",
+    # a tools package's __init__ (templates/package/tools_init.py.jinja2)
+    "INPUTS", "OUTPUTS", "NoOutputSchema", "ToolCall", "ToolCallWithOutput",
 })  # fmt: skip
 # A revision package's __init__ binds these itself (templates/package/revision_init.py.jinja2), and
 # its submodules become its attributes once imported: a definition is never exported under one.

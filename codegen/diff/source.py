@@ -79,7 +79,10 @@ def load_side(which: str, spec_source: str | None = None, limits: Limits = DEFAU
     return side_from_document(raw, label, spec.sha256_hex(data), limits)
 
 
-def side_from_document(raw: dict[str, Any], label: str, sha256: str, limits: Limits = DEFAULT_LIMITS) -> Side:
+def side_from_document(
+    raw: dict[str, Any], label: str, sha256: str, limits: Limits = DEFAULT_LIMITS, *, classes: frozenset[str] = frozenset()
+) -> Side:
+    """classes: definitions (pointers) that stay classes without properties, as load.to_schema_doc says."""
     with budget.scope(schemas.count_subschemas(raw), label):
-        doc = load.to_schema_doc(raw, label, limits)
+        doc = load.to_schema_doc(raw, label, limits, classes=classes)
         return Side(label, sha256, doc, analyze.analyze(doc, package="diff", sha256=sha256))

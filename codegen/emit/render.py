@@ -31,6 +31,7 @@ def _environment() -> jinja2.Environment:
     )
     # Data from a schema or a server (tool names, methods) reaches Python source only as a literal.
     environment.filters["literal"] = _literal
+    environment.filters["docstring_literal"] = _docstring_literal
     return environment
 
 
@@ -39,6 +40,12 @@ def _literal(value: object) -> str:
     if value is None or isinstance(value, bool | int | float | str):
         return repr(value)
     raise TypeError(f"not a literal: {value!r}")
+
+
+def _docstring_literal(value: str) -> str:
+    """A str's literal as text inside a docstring: its double quotes escaped as well, so that no run
+    of three (a tool named with three double quotes, then code) can end the docstring and run."""
+    return repr(value).replace('"', '\\"')
 
 
 def render(template: str, **context: object) -> str:

@@ -18,11 +18,11 @@ import shlex
 import sys
 import tempfile
 from collections.abc import Awaitable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TextIO, TypeVar, cast
 
-from codegen.analysis import analyze, naming
+from codegen.analysis import analyze, ir, naming
 from codegen.schema import budget, load, pointers, schemas
 from codegen.emit import render
 from codegen.errors import CodegenError, Diagnostic, fail, flat
@@ -45,6 +45,7 @@ class ToolTypes:
     input: str  # class of its arguments
     output: str | None  # type of its structured output, when it declares an outputSchema
     output_is_class: bool  # the output is a model class (else a type alias)
+    input_is_class: bool = True  # the input is a model class (else a type alias: a composition)
 
     @property
     def function(self) -> str:
@@ -246,6 +247,8 @@ def generate_tools_package(
             origin = f"From one MCP server's tools/list result, sha256 {digest}; spec models: {models_package}."
             stamp = header(origin=origin)
             models, order = build_models(doc, model, stamp, limits)
+        classes = {entity.pointer for entity in model.entities if entity.kind is ir.Kind.MODEL}
+        types = [replace(t, input_is_class=f"#/$defs/{t.input}" in classes) for t in types]
         files = {
             "models.py": models,
             "_base.py": render.base_module(model.options, stamp),
@@ -264,7 +267,31 @@ def generate_tools_package(
         formatted = format_files(files, formatter=model.options.formatter, where="tools", revision=LABEL)
     except CodegenError as exc:
         raise _relocated(exc.with_revision(LABEL), origins) from exc
-    return {**formatted, "py.typed": ""}
+    return {**formatted, "py.typed": "", RECORD: record(tools, models_package)}
+
+
+# The tools a package was generated from, kept in it: `tools --check` says per tool what changed.
+RECORD = "tools.json"
+_RECORDED = ("name", "inputSchema", "outputSchema")  # all the generator reads of a tool
+
+
+def record(tools: Sequence[Mapping[str, Any]], models_package: str) -> str:
+    """The RECORD file: each tool's name and schemas (tools sorted by name, keys as listed), and the
+    spec models imported. Its first line carries the generator's marker, as every file it writes does."""
+    kept = [{key: tool[key] for key in _RECORDED if key in tool} for tool in sorted(tools, key=lambda t: str(t["name"]))]
+    comment = header().removeprefix("# ") + " The tools/list this package types; `mcp-codegen tools --check` compares with it."
+    document = {"$comment": comment, "models": models_package, "tools": kept}
+    # keys in the order listed: the order of a schema's properties is the order of the fields
+    return json.dumps(document, indent=1, ensure_ascii=True) + "\n"
+
+
+def read_record(data: bytes, limits: Limits) -> tuple[str | None, list[dict[str, Any]]]:
+    """The spec models and the tools a RECORD file holds, checked as a tools/list file is (it is
+    read from an output folder: anything may be there)."""
+    tools = read_tools(data, limits)
+    document: Any = json.loads(data)  # parsed once already, under the limits
+    models = document.get("models") if is_object(document) else None
+    return (models if isinstance(models, str) else None), tools
 
 
 def _origins(tools: Sequence[Mapping[str, Any]]) -> dict[str, str]:
