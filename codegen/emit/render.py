@@ -183,7 +183,7 @@ def forms_module(revision: ir.Revision, header: str) -> str | None:
         names.add(facts.request)
     if facts.input_required:
         names.add(facts.input_required)
-    if facts.request_id:
+    if facts.request_id or facts.request_id_optional:
         names.add(facts.request_id_type)
     return render(
         "forms.py.jinja2",

@@ -58,6 +58,7 @@ from .models import (
     InputRequiredResult,
     NumberSchema,
     PrimitiveSchemaDefinition,
+    RequestId,
     StringSchema,
     TitledMultiSelectEnumSchema,
     TitledMultiSelectEnumSchemaItems,
