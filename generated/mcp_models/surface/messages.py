@@ -1082,7 +1082,7 @@ def parse_message(
     first: ValidationError | None = None
     for kind in _kinds(message):
         try:
-            return cast(Message, _validated_message(_class_of(kind, message, lookup), message))
+            return cast(Message, _validated_message(_message_class(message, lookup, kind), message))
         except ValidationError as exc:
             if _ENVELOPES[kind].__pydantic_validator__.isinstance_python(message):
                 raise  # the envelope holds: the message is a bad one of its kind
@@ -1092,17 +1092,12 @@ def parse_message(
 
 
 def _message_class(
-    message: Mapping[str, object], pending: Mapping[str | int, str] | None
+    message: Mapping[str, object], pending: Mapping[str | int, str] | None, kind: str | None = None
 ) -> type[MCPModel]:
-    """The class parse_message validates a decoded message with first (history.py reads it too)."""
-    return _class_of(_kinds(message)[0], message, pending)
-
-
-def _class_of(
-    kind: str, message: Mapping[str, object], pending: Mapping[str | int, str] | None
-) -> type[MCPModel]:
-    """The typed class of a message as one envelope kind: by method, by the pending request's
-    method, or by the error code; the envelope itself where none is more specific."""
+    """The typed class of a decoded message as one envelope kind it may be (by default the first,
+    which history.py reads too): by method, by the pending request's method, or by the error code;
+    the envelope itself where none is more specific."""
+    kind = kind or _kinds(message)[0]
     if kind == "request" or kind == "notification":
         method = message["method"]
         known = method if isinstance(method, str) else ""
