@@ -89,9 +89,11 @@ def read_module(source: str) -> dict[str, PyType]:
             types[statement.name] = PyType(statement.name, "class", attributes=attributes)
         elif isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name):
             value = statement.value
+            name = statement.targets[0].id
             if isinstance(value, ast.Call) and getattr(value.func, "id", None) == "TypeAliasType" and len(value.args) == 2:
-                name = statement.targets[0].id
                 types[name] = PyType(name, "alias", members=members_of(value.args[1]))
+            elif isinstance(value, ast.Name) and value.id in types and types[value.id].kind == "class":
+                types[name] = PyType(name, "alias", members=frozenset({value.id}))  # `EmptyResult = Result`
     return types
 
 

@@ -26,6 +26,7 @@ not why each of the other 18 message classes did not fit.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -736,16 +737,16 @@ class DroppedItem:
         return f"{self.pointer} dropped: {self.reason}"
 
 
-_ValueT = TypeVar("_ValueT", covariant=True)
+_ValueT_co = TypeVar("_ValueT_co", covariant=True)
 
 
 @dataclass(frozen=True)
-class Tolerated(Generic[_ValueT]):
+class Tolerated(Generic[_ValueT_co]):
     """What a tolerant parse gives: `value`, typed as the strict parse types it, without the list
     items it could not read, and `dropped`, each of those items in list order (empty when the
     input was valid: then `value` is exactly what the strict parse gives)."""
 
-    value: _ValueT
+    value: _ValueT_co
     dropped: tuple[DroppedItem, ...] = ()
 
 
@@ -1472,7 +1473,7 @@ def _holds_non_finite(data: object) -> bool:
     pending = [data]
     while pending:
         value = pending.pop()
-        if type(value) is float and (value != value or value in (_INFINITY, -_INFINITY)):
+        if type(value) is float and not math.isfinite(value):
             return True
         if isinstance(value, Mapping):
             pending.extend(cast("Mapping[str, object]", value).values())

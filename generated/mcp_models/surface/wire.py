@@ -115,27 +115,31 @@ class RevisionError(ValueError):
     def __init__(
         self, message: str, *, revision: str, path: str = "", defined_in: tuple[str, ...] = ()
     ) -> None:
-        super().__init__(_one_line(f"{path}: {message}" if path else message))
+        # a path is the peer's keys: bounded on its own, so it cannot crowd out what the line says
+        super().__init__(
+            _one_line(f"{_one_line(path, _PATH_LIMIT)}: {message}" if path else message)
+        )
         self.revision = revision
         self.path = path
         self.defined_in = defined_in
 
 
 _MESSAGE_LIMIT = 300
+_PATH_LIMIT = 100
 
 
-def _one_line(text: str) -> str:
-    """text on one line of at most _MESSAGE_LIMIT characters: what is not printable (a peer's key
+def _one_line(text: str, limit: int = _MESSAGE_LIMIT) -> str:
+    """text on one line of at most limit characters: what is not printable (a peer's key
     with a newline, an escape sequence, a bidi control) as its escape."""
     escaped = (
         text
         if text.isprintable()
         else "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
     )
-    if len(escaped) <= _MESSAGE_LIMIT:
+    if len(escaped) <= limit:
         return escaped
-    head = _MESSAGE_LIMIT // 2 - 3
-    return f"{escaped[:head]}…{escaped[-(_MESSAGE_LIMIT - head - 1):]}"
+    head = limit // 2 - 3
+    return f"{escaped[:head]}…{escaped[-(limit - head - 1):]}"
 
 
 DowngradeMode: TypeAlias = Literal["fallback", "refuse"]
@@ -206,11 +210,13 @@ def _history(revision: str) -> ModuleType:
     return importlib.import_module(f"..{PACKAGES[revision]}.history", __package__)
 
 
-def _explain_refusal(error: ValidationError, revision: str, explain: Callable[[Any], Any]) -> None:
+def _explain_refusal(
+    error: ValidationError, revision: str, explain: Callable[[Any, ValidationError], Any]
+) -> None:
     """A RevisionError naming the key or value another revision defines, where that explains why
-    the session's revision refused the message (explain: the revision's history module -> its
+    the session's revision refused the message (explain: the revision's history module and the error -> its
     Explanation or None); otherwise nothing, and the caller re-raises the ValidationError."""
-    found = explain(_history(revision))
+    found = explain(_history(revision), error)
     if found is not None:
         raise RevisionError(
             f"{found.subject} is {found.span}; this session negotiated {revision}",
@@ -314,7 +320,9 @@ def _exact_message(
             else package.parse_message(raw, pending)
         )
     except ValidationError as exc:
-        _explain_refusal(exc, revision, lambda history: history.explain_message(exc, raw, pending))
+        _explain_refusal(
+            exc, revision, lambda history, error: history.explain_message(error, raw, pending)
+        )
         raise
     except own_error as exc:
         raise MessageError(str(exc)) from exc
@@ -549,7 +557,9 @@ def parse_result(
     try:
         exact: object = _package(revision).parse_result(method, raw)
     except ValidationError as exc:
-        _explain_refusal(exc, revision, lambda history: history.explain_result(exc, method))
+        _explain_refusal(
+            exc, revision, lambda history, error: history.explain_result(error, method)
+        )
         raise
     return _surface_result(method, exact, raw, revision)
 
@@ -637,7 +647,7 @@ def parse_as(model: Any, raw: RawJSON, *, protocol_version: str) -> Any:
         else:
             exact = _adapter(own).validate_python(raw)
     except ValidationError as exc:
-        _explain_refusal(exc, revision, lambda history: history.explain(exc, own))
+        _explain_refusal(exc, revision, lambda history, error: history.explain(error, own))
         raise
     with _surface_holds(revision, lambda history, exc: history.explain(exc, own)):
         if isinstance(raw, bytes | bytearray | str):

@@ -153,6 +153,13 @@ def _general(union: str) -> Callable[[object], str | None]:
     return pick
 
 
+def holding(union: str, value: object) -> tuple[str, ...]:
+    """The tags of every arm of a union whose rule holds on a JSON value, in the schema's order.
+    Where several hold, the value may be valid as more than one arm (the schema's anyOf accepts it
+    as any of them): a reader tries them in this order."""
+    return tuple(tag for tag, test, _ in _compiled(union) if test(value))
+
+
 # The compiled rules. vN is the value at a key path (v0 the value itself), tN its type where a test
 # relies on it; a value whose type is not exactly a JSON type there leaves the decision to _general.
 # Each rule looks up what it needs, and checks those types, before it decides.

@@ -25,7 +25,7 @@ class TextBlock(MCPModel):
     text: StrictStr
 
 
-Alias = TypeAliasType("Alias", TextBlock)
+Alias = TextBlock
 
 
 Block = TypeAliasType("Block", Annotated[TextBlock | ImageBlock, Field(discriminator="type")])
