@@ -610,3 +610,21 @@ def test_mcp_revisions_nest_under_half_the_ceilings(monkeypatch: pytest.MonkeyPa
         monkeypatch.setattr(wellformed, "TYPE_DEPTH_CEILING", TYPE_DEPTH_CEILING // 2)
         wellformed.check_type_depth(document.document, revision)
         monkeypatch.undo()
+
+
+def test_a_tool_schema_with_malformed_required_beside_a_ref_is_one_line(tmp_path: Path, env: dict[str, str]) -> None:
+    """Found by a long fuzz run (random seed): `required: [[]]` beside a `$ref` reached the
+    unenforced-keywords analysis, which flattens before the well-formedness check, and crashed
+    (MCG999). Flattening keeps property names only; the check then says what is wrong."""
+    listing = tmp_path / "tools.json"
+    tools = [
+        {"name": "0", "inputSchema": {"type": "object"}},
+        {"name": "&", "inputSchema": {"title": "", "required": [[]], "$ref": "#/$defs/A"}},
+    ]
+    listing.write_text(json.dumps({"tools": tools}))
+    out = tmp_path / "tools_pkg"
+    result = support.run(["tools", "--from", str(listing), "--out", str(out), "--models", "mcp_models.v2026_07_28"], env=env)
+    support.assert_one_line_error(result, "MCG112")
+    support.assert_bounded(result)
+    assert not out.exists()
+    support.record("tools: malformed required beside a $ref (fuzz)", result)

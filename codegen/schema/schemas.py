@@ -147,7 +147,8 @@ def _flatten(
                     else:
                         properties[name] = schema
             elif key == "required" and is_array(value):
-                required.extend(value)
+                # names only: flattening may run before the well-formedness check refuses the rest
+                required.extend(name for name in value if isinstance(name, str))
             elif key not in ("$ref",):
                 merged[key] = value
     if properties:
