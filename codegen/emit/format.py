@@ -1,5 +1,11 @@
-"""Formatting: ruff's safe fixes (import merging and sorting, modern syntax), then black in-process
-or ruff format, each with one fixed configuration: the output never depends on the user's config."""
+"""Formatting: ruff's safe fixes (import merging and sorting, modern syntax), then the formatter,
+each with one fixed configuration: the output never depends on the user's config.
+
+The default output is black's: every file is byte for byte what black (line length 100, Python
+3.11) makes of it. `ruff format` configured as black produces it at a hundredth of the cost, so it
+is the engine; the templates avoid the few constructs on which the two disagree, and
+tests/test_generation_speed.py formats every file of a full generation with black itself and
+compares. `reference_black()` runs black instead (that test's reference)."""
 
 from __future__ import annotations
 
@@ -7,13 +13,14 @@ import shutil
 import subprocess
 import sysconfig
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Generator, Mapping
+from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from codegen import safeio
-from codegen.errors import fail, flat
+from codegen.errors import CodegenError, fail, flat
 
 if TYPE_CHECKING:
     from black.mode import Mode
@@ -25,7 +32,30 @@ FORMATTERS = ("black", "ruff")
 # project on ruff's defaults would write (`ruff check` and `ruff format --check` clean).
 _RUFF_BESIDE_BLACK = ("--isolated", "--line-length", str(LINE_LENGTH), "--target-version", "py311")
 _RUFF_DEFAULTS = ("--isolated",)
+# `ruff format` as black formats: black's defaults spelled out (they are ruff's too), so that a
+# change of ruff's defaults cannot change the output unseen
+_RUFF_AS_BLACK = (
+    *_RUFF_BESIDE_BLACK,
+    "--config", "format.quote-style='double'",
+    "--config", "format.indent-style='space'",
+    "--config", "format.skip-magic-trailing-comma=false",
+    "--config", "format.line-ending='lf'",
+    "--config", "format.docstring-code-format=false",
+)  # fmt: skip
 _RUFF_TIMEOUT_S = 120
+_reference = False  # black itself formats (reference_black)
+
+
+@contextmanager
+def reference_black() -> Generator[None, None, None]:
+    """Within the block (and in worker processes forked within it), black itself formats the default
+    output: the reference the engine's output is compared with."""
+    global _reference  # noqa: PLW0603 - read by format_files, inherited by forked workers
+    _reference = True
+    try:
+        yield
+    finally:
+        _reference = False
 
 
 @cache
@@ -41,20 +71,15 @@ def _mode() -> Mode:
 
 
 def format_python(source: str, *, name: str, revision: str | None = None) -> str:
-    """Formatted source. black parses the source itself (it refuses invalid Python), so a module
-    that is not valid Python is reported here, with the file name, as the generator bug it is."""
+    """Formatted source, by black. black parses the source itself (it refuses invalid Python), so a
+    module that is not valid Python is reported here, with the file name, as the generator bug it is."""
     import black
     from black.parsing import InvalidInput
 
     try:
         return black.format_str(source, mode=_mode())
     except InvalidInput as exc:
-        raise fail(
-            "MCG502",
-            f"generated {name} is not valid Python: {flat(str(exc))}",
-            revision=revision,
-            hint="this is a generator bug; please report it with the schema",
-        ) from exc
+        raise _invalid(name, str(exc), revision) from exc
 
 
 def format_files(
@@ -62,41 +87,64 @@ def format_files(
 ) -> dict[str, str]:
     """Formatted Python files (by relative path): ruff's safe fixes under its default rules
     (duplicate imports merged, imports and `__all__` sorted, `X | Y` unions where they are valid at
-    run time), then black or `ruff format`. One ruff run per package, on a scratch copy."""
+    run time), then black's formatting or `ruff format`'s. One scratch copy per package, read once
+    after both ruff runs."""
     python = {name: text for name, text in sources.items() if name.endswith(".py")}
-    settings = _RUFF_DEFAULTS if formatter == "ruff" else _RUFF_BESIDE_BLACK
-    fixed = _ruff(python, ("check", "--fix", "--exit-zero", "--quiet", *settings), where, revision)
     if formatter == "ruff":
-        fixed = _ruff(fixed, ("format", "--quiet", *settings), where, revision)
+        runs = [("check", "--fix", "--exit-zero", "--quiet", *_RUFF_DEFAULTS), ("format", *_RUFF_DEFAULTS)]
+    elif _reference:
+        runs = [("check", "--fix", "--exit-zero", "--quiet", *_RUFF_BESIDE_BLACK)]
     else:
+        runs = [("check", "--fix", "--exit-zero", "--quiet", *_RUFF_BESIDE_BLACK), ("format", *_RUFF_AS_BLACK)]
+    fixed = _ruff(python, runs, where, revision)
+    if formatter != "ruff" and _reference:
         fixed = {name: format_python(text, name=f"{where}/{name}", revision=revision) for name, text in fixed.items()}
     return {name: fixed.get(name, text) for name, text in sources.items()}
 
 
-def _ruff(files: Mapping[str, str], args: tuple[str, ...], where: str, revision: str | None) -> dict[str, str]:
+def _ruff(
+    files: Mapping[str, str], runs: list[tuple[str, ...]], where: str, revision: str | None
+) -> dict[str, str]:
+    """files after each ruff run in turn, on one scratch copy."""
     if not files:
         return {}
     with tempfile.TemporaryDirectory(prefix="mcp-codegen-ruff-") as scratch:
         root = Path(scratch)
         safeio.write_scratch(root, files, purpose="the scratch copy ruff formats")
-        try:
-            done = subprocess.run(  # noqa: S603 - our own binary and arguments, no shell
-                [_ruff_binary(), *args, "--no-cache", "."], cwd=root, capture_output=True, check=False, timeout=_RUFF_TIMEOUT_S
-            )
-        except (OSError, subprocess.TimeoutExpired) as exc:
-            raise fail("MCG503", f"ruff could not run on {where or 'the package'}: {flat(str(exc))}", revision=revision) from exc
-        if done.returncode != 0:
-            detail = flat(done.stderr.decode("utf-8", "replace") or done.stdout.decode("utf-8", "replace"))
-            raise fail(
-                "MCG503",
-                f"ruff {args[0]} failed on {where or 'the package'}: {detail[:300]}",
-                revision=revision,
-                hint="this is a generator bug; please report it with the schema",
-            )
+        for args in runs:
+            _run_ruff(root, args, where, revision)
         try:
             return {name: (root / name).read_text(encoding="utf-8") for name in files}
         except OSError as exc:
             raise fail("MCG601", f"cannot read back ruff's scratch copy: {safeio.reason(exc)}", revision=revision) from exc
+
+
+def _run_ruff(root: Path, args: tuple[str, ...], where: str, revision: str | None) -> None:
+    try:
+        done = subprocess.run(  # noqa: S603 - our own binary and arguments, no shell
+            [_ruff_binary(), *args, "--no-cache", "."], cwd=root, capture_output=True, check=False, timeout=_RUFF_TIMEOUT_S
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise fail("MCG503", f"ruff could not run on {where or 'the package'}: {flat(str(exc))}", revision=revision) from exc
+    if done.returncode != 0:
+        detail = flat(done.stderr.decode("utf-8", "replace") or done.stdout.decode("utf-8", "replace"))
+        if args[0] == "format" and "Failed to parse" in detail:  # ruff names the file and the place
+            raise _invalid(where or "the package", detail.removeprefix("error: "), revision)
+        raise fail(
+            "MCG503",
+            f"ruff {args[0]} failed on {where or 'the package'}: {detail[:300]}",
+            revision=revision,
+            hint="this is a generator bug; please report it with the schema",
+        )
+
+
+def _invalid(name: str, detail: str, revision: str | None) -> CodegenError:
+    return fail(
+        "MCG502",
+        f"generated {name} is not valid Python: {flat(detail)[:200]}",
+        revision=revision,
+        hint="this is a generator bug; please report it with the schema",
+    )
 
 
 @cache

@@ -639,7 +639,7 @@ if not TYPE_CHECKING:  # type checkers see the imports above; a misspelt name st
             submodule = (
                 ".wire"
                 if name in _FROM_WIRE
-                else ".messages" if name in _FROM_MESSAGES else ".models"
+                else (".messages" if name in _FROM_MESSAGES else ".models")
             )
             module = importlib.import_module(submodule, __name__)
             value = getattr(module, _RENAMED.get(name, name))

@@ -139,7 +139,8 @@ def _one_line(text: str, limit: int = _MESSAGE_LIMIT) -> str:
     if len(escaped) <= limit:
         return escaped
     head = limit // 2 - 3
-    return f"{escaped[:head]}…{escaped[-(limit - head - 1):]}"
+    tail = limit - head - 1
+    return f"{escaped[:head]}…{escaped[-tail:]}"
 
 
 DowngradeMode: TypeAlias = Literal["fallback", "refuse"]

@@ -549,8 +549,9 @@ def _foreign_value(
     """A union tag or an enum value this revision refused at owner that another revision allows."""
     context: dict[str, Any] = details.get("ctx") or {}
     if details["type"] == "union_tag_invalid":
-        discriminator, value = str(context.get("discriminator", "")).strip("'\""), context.get(
-            "tag"
+        discriminator, value = (
+            str(context.get("discriminator", "")).strip("'\""),
+            context.get("tag"),
         )
     elif details["type"] in ("literal_error", "enum"):
         discriminator, value = "", details.get("input")

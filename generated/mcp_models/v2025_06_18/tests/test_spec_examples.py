@@ -28,9 +28,7 @@ def test_examples_found() -> None:
 def test_example_round_trips(example: _examples.Example) -> None:
     outcome = _examples.round_trip(example)
     if example.origin in KNOWN_CONTRADICTIONS:
-        assert (
-            not outcome.accepted
-        ), f"{example.origin} is a documented contradiction but was accepted"
+        assert not outcome.accepted, f"{example.origin}: a documented contradiction, but accepted"
         return
     assert outcome.accepted, outcome.detail
     assert outcome.lossless, outcome.detail

@@ -54,8 +54,10 @@ _JSON_TYPES: dict[str, Callable[[object], bool]] = {
     "object": lambda v: isinstance(v, dict),
     "array": lambda v: isinstance(v, list),
     "string": lambda v: isinstance(v, str),
-    "integer": lambda v: (isinstance(v, int) and not isinstance(v, bool))
-    or (isinstance(v, float) and v.is_integer()),
+    "integer": lambda v: (
+        (isinstance(v, int) and not isinstance(v, bool))
+        or (isinstance(v, float) and v.is_integer())
+    ),
     "number": lambda v: isinstance(v, int | float) and not isinstance(v, bool),
     "boolean": lambda v: isinstance(v, bool),
     "null": lambda v: v is None,
@@ -84,8 +86,8 @@ def _compile(predicate: _Predicate) -> _Test:
         return _JSON_TYPES[values[0]]
     if op == "has" and values:  # present and of one of these JSON types
         types = tuple(_JSON_TYPES[kind] for kind in values)
-        return lambda value: (found := _lookup(value, path)) is not _ABSENT and any(
-            test(found) for test in types
+        return lambda value: (
+            (found := _lookup(value, path)) is not _ABSENT and any(test(found) for test in types)
         )
     if op == "has" and len(path) == 1:
         key = path[0]
