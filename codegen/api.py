@@ -2,27 +2,27 @@
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 from pathlib import Path
 
-from codegen.output import cache, tree as output, workers
+from codegen.output import cache, tree as output
 from codegen.schema import budget, errata, load, schemas, spec
 from codegen.analysis import ir, naming
-from codegen.emit import render, smoke
-from codegen.emit.format import format_python
-from codegen.emit.stamp import header
 from codegen.errors import CodegenError, fail
 from codegen.limits import DEFAULT_LIMITS, Limits
-from codegen.emit.pipeline import STAGES as PIPELINE_STAGES
-from codegen.emit.pipeline import BuiltRevision, ExampleSources, build_revision, prepared, root_files
+from codegen.emit import STAGES as EMIT_STAGES
 from codegen.schema.jsontypes import is_object
-from codegen.surface import build as surface_build, history, tables as surface_tables
 
+# The stages that generate are imported when a run generates: a run that finds its output up to
+# date (the run cache) needs none of them.
 if TYPE_CHECKING:
     from codegen.diff.tools import ToolSchemas, ToolsReport
+    from codegen.emit.pipeline import Analysed, BuiltRevision
+    from codegen.output import workers
 DEFAULT_OUT = Path("generated") / "mcp_models"
 
 
@@ -160,9 +160,14 @@ def generate(
         if check:
             return GenerateResult(fileset, summaries, cached=True)
         return GenerateResult(fileset, summaries, output.WriteReport(out, unchanged=len(record["files"])), cached=True)
+    from codegen.emit.pipeline import ExampleSources, root_files
+    from codegen.output import workers
+    from codegen.surface import build as surface_build
+
     jobs: list[workers.Job] = []
     fetched_data = {pin.revision: spec.fetch(pin, source).data for pin in chosen}
-    elsewhere = _elsewhere(fetched_data, selections, source, limits)
+    analysed = _analysed(chosen, fetched_data, selections, limits, options, progress)
+    newest = max((pin.revision for pin in chosen if pin.released), default=None)
     for pin in chosen:
         pages = spec.example_pages(pin.revision)
         examples = (
@@ -184,17 +189,26 @@ def generate(
                 examples,
                 options,
                 selections[pin.revision],
-                elsewhere.get(pin.revision),
+                None,  # history.py's tables: made while the surface starts (below)
+                None if check else workers.ImportCheck(out, latest=pin.revision == newest),
+                analysed.get(pin.revision),
             )
         )
     if not check:  # the inputs are read; before generating: other revisions out holds need prune
         kept = {pin.package for pin in chosen} | ({surface_build.PACKAGE} if with_surface else set[str]())
         output.guard_pruning(out, kept, prune=prune)
-    built = workers.build_all(
-        jobs,
-        workers=jobs_count,
-        progress=progress,
+    # the surface is built beside the revisions, from the same inputs
+    beside = (
+        functools.partial(_surface, chosen, fetched_data, selections, limits, options, analysed, None if check else out)
+        if with_surface
+        else None
     )
+
+    def with_history(jobs: Sequence[workers.Job]) -> list[workers.Job]:
+        tables = _elsewhere(fetched_data, selections, source, limits, {} if options.absolute_links else analysed)
+        return [replace(job, elsewhere=tables.get(job.revision)) for job in jobs]
+
+    built, spanned = workers.build_all(jobs, workers=jobs_count, progress=progress, beside=beside, complete=with_history)
     _check_open_definitions(options, [b.revision for b in built])
     released = [b for b, pin in zip(built, chosen, strict=True) if pin.released]
     latest = max(released, key=lambda b: b.revision.revision) if released else None
@@ -203,25 +217,65 @@ def generate(
     for item in built:
         files.update({f"{item.revision.package}/{name}": text for name, text in item.files.items()})
     summarised = [b.revision for b in built]
-    if with_surface:
-        spanned = _surface(chosen, built, limits, options)
+    if spanned is not None:
         files.update({f"{surface_build.PACKAGE}/{name}": text for name, text in spanned.files.items()})
         summarised.append(spanned.revision)
-    result = _finish(output.FileSet(out, files), summarised, check, prune=prune, ignore_bytecode=ignore_bytecode)
+    # every package and latest.py were import-checked by the workers that built them
+    unchecked = {name: text for name, text in files.items() if "/" not in name and name not in (latest.root if latest else {})}
+    result = _finish(
+        output.FileSet(out, files), summarised, check, prune=prune, ignore_bytecode=ignore_bytecode, import_check=unchecked
+    )
     if key and result.in_sync:
         cache.save(key, files, [asdict(s) for s in result.summaries])
     return result
 
 
+def _analysed(
+    chosen: Sequence[spec.Pin],
+    data: Mapping[str, bytes],
+    selections: Mapping[str, errata.Selection],
+    limits: Limits,
+    options: ir.Options,
+    progress: Callable[[str, str], None] | None,
+) -> dict[str, Analysed]:
+    """The chosen revisions read and analysed, once: their builds, the surface and history.py's
+    tables start from these. One that fails is left out: its own build, in the workers, reports
+    it as before (errors come in the revisions' order)."""
+    from codegen.emit.pipeline import analyse
+
+    found: dict[str, Analysed] = {}
+    for pin in chosen:
+        stage = functools.partial(progress, pin.revision) if progress is not None else None
+        try:
+            found[pin.revision] = analyse(
+                pin.revision, pin.package, data[pin.revision], pin.sha256,
+                limits=limits, errata_selection=selections[pin.revision], options=options, stage=stage,
+            )  # fmt: skip
+        except CodegenError:
+            continue
+    return found
+
+
 def _elsewhere(
-    chosen: Mapping[str, bytes], selections: Mapping[str, errata.Selection], source: str | None, limits: Limits
+    chosen: Mapping[str, bytes],
+    selections: Mapping[str, errata.Selection],
+    source: str | None,
+    limits: Limits,
+    analysed: Mapping[str, Analysed],
 ) -> dict[str, ir.Elsewhere]:
     """What every pinned revision defines, per revision: the tables of each package's history.py.
-    The chosen revisions are read as their models are (their errata selection); the others with
-    their built-in errata, from the spec source or the shipped copies, never downloaded: one that
-    cannot be read so is left out of the tables, as is one that does not load."""
+    The chosen revisions are read as their models are (their errata selection: the documents
+    analysed already, when links stay as the spec writes them); the others with their built-in
+    errata, from the spec source or the shipped copies, never downloaded: one that cannot be read
+    so is left out of the tables, as is one that does not load."""
+    from codegen.emit.pipeline import prepared
+    from codegen.surface import history
+
     documents: list[tuple[str, Mapping[str, Any]]] = []
     for pin in spec.load_manifest():
+        if pin.revision in analysed:
+            documents.append((pin.revision, analysed[pin.revision].doc.document))
+            continue
         try:
             if pin.revision in chosen:
                 raw = prepared(pin.revision, chosen[pin.revision], limits, errata_selection=selections[pin.revision])
@@ -238,13 +292,36 @@ def _elsewhere(
         return history.elsewhere(documents)
 
 
-def _surface(chosen: Sequence[spec.Pin], built: Sequence[BuiltRevision], limits: Limits, options: ir.Options) -> BuiltRevision:
-    """The surface package over the revisions built, oldest first (the pins' own order), from the
-    schemas their models were generated from."""
+def _surface(
+    chosen: Sequence[spec.Pin],
+    data: Mapping[str, bytes],
+    selections: Mapping[str, errata.Selection],
+    limits: Limits,
+    options: ir.Options,
+    analysed: Mapping[str, Analysed],
+    out: Path | None,
+) -> BuiltRevision:
+    """The surface package over the chosen revisions, oldest first (the pins' own order), from the
+    schemas their models are generated from (as analysed for their builds, or read and analysed
+    here as their builds do); import-checked when out is given (a worker's task, beside the
+    revisions' builds)."""
+    from codegen.emit import smoke
+    from codegen.emit.pipeline import analyse
+    from codegen.surface import build as surface_build, tables as surface_tables
+
     order = [pin.revision for pin in spec.load_manifest()]
-    pairs = sorted(zip(chosen, built, strict=True), key=lambda pair: order.index(pair[0].revision))
-    revised = [surface_tables.Revised(pin.revision, pin.package, item.document, item.revision) for pin, item in pairs]
-    return surface_build.build_surface(revised, limits=limits, options=options)
+    revised: list[surface_tables.Revised] = []
+    for pin in sorted(chosen, key=lambda pin: order.index(pin.revision)):
+        done = analysed.get(pin.revision) or analyse(
+            pin.revision, pin.package, data[pin.revision], pin.sha256,
+            limits=limits, errata_selection=selections[pin.revision], options=options,
+        )  # fmt: skip
+        revised.append(surface_tables.Revised(pin.revision, pin.package, done.doc.document, done.model))
+    spanned = surface_build.build_surface(revised, limits=limits, options=options)
+    if out is not None:
+        files = {f"{surface_build.PACKAGE}/{name}": text for name, text in spanned.files.items()}
+        smoke.check({**files, **smoke.standin_bases(files, [spanned.revision], out)}, revision=spanned.revision.revision)
+    return spanned
 
 
 def generate_schema(
@@ -281,6 +358,8 @@ def generate_schema(
     selection = errata.Selection(pinned, files, frozenset(disabled_errata))
     try:
         selection.check_scopes(frozenset(pin.revision for pin in spec.load_manifest()) | {label})
+        from codegen.emit.pipeline import build_revision
+
         item = build_revision(
             label,
             out.name,
@@ -349,60 +428,25 @@ def _finish(
     prune: bool,
     standins: Mapping[str, str] | None = None,
     ignore_bytecode: bool = False,
+    import_check: Mapping[str, str] | None = None,
 ) -> GenerateResult:
+    """import_check: the files to import-check before writing, when not all of them (the others
+    were checked where they were built)."""
     summaries = tuple(RevisionSummary.of(r) for r in revisions)
     if check:
         lines, differing = output.drift_report(fileset, ignore_bytecode=ignore_bytecode)
         return GenerateResult(fileset, summaries, drift=tuple(lines), drifted=tuple(differing))
+    from codegen.emit import smoke
+
     # before anything is written
+    checked = fileset.files if import_check is None else import_check
     smoke.check(
-        {**fileset.files, **_standin_bases(fileset.files, revisions, fileset.root)},
+        {**checked, **smoke.standin_bases(checked, revisions if import_check is None else [], fileset.root)},
         revision=label,
         optional=optional,
         standins=standins,
     )
     return GenerateResult(fileset, summaries, written=output.write(fileset, prune=prune))
-
-
-def _standin_bases(files: Mapping[str, str], revisions: list[ir.Revision], root: Path) -> dict[str, str]:
-    """_base.py of each revision package with pydantic's BaseModel in place of a user base class
-    that cannot be imported where the generator runs (a src/ layout): the import check then runs
-    the rest of the package as written. The written files keep the user's base class."""
-    standins: dict[str, str] = {}
-    for revision in revisions:
-        base = revision.options.base_class
-        if base and not _importable(base.rpartition(".")[0]):
-            _locate_base_module(base, root)
-            plain = render.base_module(replace(revision.options, base_class=None), header(revision.revision, revision.sha256))
-            where = f"{revision.package}/_base.py" if f"{revision.package}/_base.py" in files else "_base.py"
-            standins[where] = format_python(plain, name="_base.py", revision=revision.revision)
-    return standins
-
-
-def _locate_base_module(base: str, out: Path) -> None:
-    """A base class whose module cannot be imported where mcp-codegen runs must at least exist in
-    the project the package goes into (a src/ layout not installed here): its module file under a
-    folder above the output. Otherwise the package would fail at its first import: MCG010 now."""
-    module = base.rpartition(".")[0]
-    relative = Path(*module.split("."))
-    for folder in [p for p in Path(os.path.abspath(out)).parents][:8]:
-        for top in (folder, folder / "src"):
-            if (top / relative).with_suffix(".py").is_file() or (top / relative / "__init__.py").is_file():
-                return
-    raise fail(
-        "MCG010",
-        f"base-class {base}: module {module} cannot be imported here, and no {relative}.py is in a folder above {out}",
-        hint="install the package that defines it, or fix base-class (a dotted path: module.Class)",
-    )
-
-
-def _importable(module: str) -> bool:
-    import importlib.util
-
-    try:
-        return importlib.util.find_spec(module) is not None
-    except (ImportError, ValueError):
-        return False
 
 
 DEFAULT_TOOLS_MODELS = "mcp_models.v2026_07_28"
@@ -427,7 +471,9 @@ def generate_tools(
     the newest released one generated>, where root is models_root (the configured `package` of the
     generated models), else the one package generated by mcp-codegen beside out (so that
     `--out src/acme/tools` next to `src/acme/_mcp` imports `acme._mcp`), else mcp_models."""
+    from codegen.emit import smoke
     from codegen.tools import package as tools
+
     if (tools_file is None) == (server is None):
         raise fail("MCG008", "give exactly one of a tools/list file or a server command")
     output.guard_root(out, checking=check)  # before a server is started
@@ -456,8 +502,8 @@ def generate_tools(
     # the spec models may not be importable here (generated later, or in the user's source tree):
     # a stand-in lets the import check run the tools package all the same
     root = package.split(".")[0]
-    standins = None if _importable(package) else smoke.models_standin(package)
-    optional = (root,) if standins is not None and _importable(root) else ()
+    standins = None if smoke.importable(package) else smoke.models_standin(package)
+    optional = (root,) if standins is not None and smoke.importable(root) else ()
     finished = _finish(
         output.FileSet(out, files),
         [],
@@ -582,7 +628,7 @@ def _safe_label(label: str) -> str:
 # -- The rest of what the CLI runs: pins, examples, diff. The CLI imports no stage module itself. --
 
 Options = ir.Options  # how to shape the output (the CLI builds one from flags and config)
-STAGES = PIPELINE_STAGES  # the stages of one revision, as a progress display reports them
+STAGES = EMIT_STAGES  # the stages of one revision, as a progress display reports them
 Interrupted = output.Interrupted
 stop_on_signals = output.stop_on_signals
 

@@ -8,6 +8,7 @@ known to have become exactly the class the IR named.
 from __future__ import annotations
 
 import ast
+import hashlib
 import json
 import warnings
 from collections import defaultdict
@@ -126,14 +127,44 @@ def engine_options(revision: ir.Revision, header: str) -> dict[str, Any]:
     }
 
 
-def generate_models(lowered: Mapping[str, Any], revision: ir.Revision, header: str) -> tuple[str, tuple[str, ...]]:
-    """Run the engine on the lowered schema: the models module source and its names in definition order."""
+def generate_models(lowered: Mapping[str, Any], revision: ir.Revision) -> tuple[str, tuple[str, ...]]:
+    """Run the engine on the lowered schema: the models module source (from its `__all__` on: the
+    caller puts its stamp above) and its names in definition order. Nothing in either depends on
+    the revision's label, so two revisions of one schema can share them."""
+    options = engine_options(revision, exports_header(revision))
+    key = _run_key(lowered, options)
+    if key not in _runs:
+        _runs[key] = run_engine(lowered, revision, options)
+        while len(_runs) > _RUNS_KEPT:
+            del _runs[next(iter(_runs))]
+    return _runs[key]
+
+
+# The engine's last few results in this process, by what it was given (the lowered schema in its
+# order, every option): the draft revision while it is the newest release's schema, say, is
+# generated once. The engine is deterministic, so a result is as good as a second run.
+_runs: dict[str, tuple[str, tuple[str, ...]]] = {}
+_RUNS_KEPT = 4
+
+
+def _run_key(lowered: Mapping[str, Any], options: Mapping[str, Any]) -> str:
+    digest = hashlib.sha256(json.dumps(lowered, default=repr).encode())
+    digest.update(json.dumps(options, sort_keys=True, default=repr).encode())
+    return digest.hexdigest()
+
+
+def exports_header(revision: ir.Revision) -> str:
+    """The module's __all__: it travels in the engine's own file-header option (it lands before the
+    classes; names in __all__ may be defined further down)."""
+    exports = ", ".join(f'"{name}"' for name in sorted(e.name for e in revision.entities))
+    return f"__all__ = [{exports}]"
+
+
+def run_engine(lowered: Mapping[str, Any], revision: ir.Revision, options: Mapping[str, Any]) -> tuple[str, tuple[str, ...]]:
+    """The engine's module for lowered under options, checked against the IR, and its names in
+    definition order."""
     import datamodel_code_generator as dcg
 
-    # the module's __all__ travels in the engine's own file-header option (it lands after the
-    # __future__ import, before the classes; names in __all__ may be defined further down)
-    exports = ", ".join(f'"{name}"' for name in sorted(e.name for e in revision.entities))
-    options = engine_options(revision, f"{header}\n\n__all__ = [{exports}]")
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

@@ -14,8 +14,7 @@ from codegen.errors import CodegenError
 from codegen.emit.format import format_files
 from codegen.limits import Limits
 from codegen.emit.stamp import header
-# The stages of one revision, in order, as reported to a progress display.
-STAGES = ("load", "analyze", "models", "package", "format")
+from codegen.emit import STAGES as STAGES  # the stages of one revision, reported in order
 
 
 @dataclass(frozen=True)
@@ -32,10 +31,48 @@ class BuiltRevision:
     revision: ir.Revision
     files: dict[str, str]  # relative to the revision package
     exports: tuple[str, ...] = ()  # the package's names in definition order (a safe import order)
-    # the schema the models were generated from: normalised (`$defs`), errata applied (the surface reads it)
-    document: Mapping[str, Any] = field(default_factory=dict[str, Any])
+    root: Mapping[str, str] = field(default_factory=dict[str, str])  # what it adds to the root package (latest.py)
 
 
+
+
+@dataclass(frozen=True)
+class Analysed:
+    """A revision read and analysed: the first stages of build_revision, done once where the
+    revision is also needed whole (the surface, history.py's tables) and handed to its build."""
+
+    doc: load.SchemaDoc
+    model: ir.Revision
+    work: budget.Budget  # the revision's work budget, with what these stages spent (the build goes on)
+
+
+def analyse(
+    revision: str,
+    package: str,
+    data: bytes,
+    sha256: str,
+    *,
+    limits: Limits,
+    errata_file: Path | None = None,
+    use_errata: bool = True,
+    errata_selection: errata.Selection | None = None,
+    options: ir.Options | None = None,
+    stage: Callable[[str], None] | None = None,
+) -> Analysed:
+    """The revision's schema prepared and loaded (`load`), and its IR (`analyze`)."""
+    enter: Callable[[str], None] = stage or _no_stage
+    try:
+        enter("load")
+        raw = prepared(revision, data, limits, errata_file, use_errata, errata_selection, options)
+        with budget.scope(schemas.count_subschemas(raw), revision):
+            doc = load.to_schema_doc(raw, revision, limits)
+            enter("analyze")
+            model = analyze.analyze(doc, package=package, sha256=sha256, options=options)
+            work = budget.current()
+    except CodegenError as exc:
+        raise exc.with_revision(revision) from exc
+    assert work is not None  # the scope's
+    return Analysed(doc, model, work)
 
 
 def build_revision(
@@ -52,17 +89,21 @@ def build_revision(
     options: ir.Options | None = None,
     stage: Callable[[str], None] | None = None,
     elsewhere: ir.Elsewhere | None = None,
+    analysed: Analysed | None = None,
 ) -> BuiltRevision:
     """The formatted files of one revision package; stage(name) is called as each of STAGES starts.
-    elsewhere: what the other pinned revisions define at its places (its history.py)."""
+    elsewhere: what the other pinned revisions define at its places (its history.py). analysed:
+    its first stages, done already (by `analyse` with the same arguments, which reported them)."""
     enter: Callable[[str], None] = stage or _no_stage
+    if analysed is None:
+        analysed = analyse(
+            revision, package, data, sha256,
+            limits=limits, errata_file=errata_file, use_errata=use_errata, errata_selection=errata_selection,
+            options=options, stage=enter,
+        )  # fmt: skip
+    doc, model = analysed.doc, analysed.model
     try:
-        enter("load")
-        raw = prepared(revision, data, limits, errata_file, use_errata, errata_selection, options)
-        with budget.scope(schemas.count_subschemas(raw), revision):
-            doc = load.to_schema_doc(raw, revision, limits)
-            enter("analyze")
-            model = analyze.analyze(doc, package=package, sha256=sha256, options=options)
+        with budget.resume(analysed.work):
             enter("models")
             models, order = build_models(doc, model, header(revision, sha256), limits)
         enter("package")
@@ -83,7 +124,7 @@ def build_revision(
         raise exc.with_revision(revision) from exc
     by_name = {e.name: e.export_name for e in model.entities}
     api_names = render.messages_api(model) if "messages.py" in files else ()
-    return BuiltRevision(model, files, tuple(by_name[name] for name in order) + api_names, doc.document)
+    return BuiltRevision(model, files, tuple(by_name[name] for name in order) + api_names)
 
 
 def prepared(
@@ -111,7 +152,8 @@ def build_models(doc: load.SchemaDoc, model: ir.Revision, stamp: str, limits: Li
     """The engine's models module for an analysed schema, and its names in definition order; the
     schema's members are counted against limits first, as they are what generating costs."""
     load.check_members(doc.document, doc.revision, limits)
-    return dcg.generate_models(lower.lower(doc, model), model, stamp)
+    module, order = dcg.generate_models(lower.lower(doc, model), model)
+    return f"{stamp}\n\n{module}", order
 
 
 def root_files(
@@ -121,7 +163,8 @@ def root_files(
     drafts: Sequence[str] = (),
     surface: bool = False,
 ) -> dict[str, str]:
-    """The root package: the version registry, `latest`, py.typed. drafts: revisions not released."""
+    """The root package: the version registry, `latest`, py.typed. drafts: revisions not released.
+    A latest.py the newest release's worker made already (BuiltRevision.root) is taken as it is."""
     files = render.root_files(
         revisions,
         header(),
@@ -130,8 +173,15 @@ def root_files(
         drafts=drafts,
         surface=surface,
     )
+    made = dict(latest.root) if latest else {}
     formatter = revisions[0].options.formatter if revisions else "black"
-    return format_files(files, formatter=formatter)
+    return {**format_files({k: v for k, v in files.items() if k not in made}, formatter=formatter), **made}
+
+
+def latest_module(latest: BuiltRevision) -> str:
+    """latest.py of the root package, formatted: the names of latest, the newest released revision."""
+    text = render.latest_module(header(), latest.revision, latest.exports)
+    return format_files({"latest.py": text}, formatter=latest.revision.options.formatter)["latest.py"]
 
 
 def _no_stage(name: str) -> None:

@@ -626,5 +626,10 @@ def root_files(
         "py.typed": "",
     }
     if latest is not None:
-        files["latest.py"] = render("latest.py.jinja2", header=header, revision=latest, exports=list(latest_exports))
+        files["latest.py"] = latest_module(header, latest, latest_exports)
     return files
+
+
+def latest_module(header: str, latest: ir.Revision, exports: Sequence[str]) -> str:
+    """latest.py of the root package: the newest released revision's names."""
+    return render("latest.py.jinja2", header=header, revision=latest, exports=list(exports))

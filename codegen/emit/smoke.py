@@ -14,18 +14,24 @@ cost of building the validators is bounded by the limits on the schema (patterns
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import inspect
 import itertools
+import os
 import pkgutil
 import sys
 import tempfile
-from collections.abc import Generator, Iterator, Mapping
+from collections.abc import Generator, Iterator, Mapping, Sequence
+from dataclasses import replace
 from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 from typing import Any, cast
 
 from codegen import safeio
+from codegen.analysis import ir
+from codegen.emit import render
+from codegen.emit.stamp import header
 from codegen.errors import fail
 
 _names = itertools.count()
@@ -53,9 +59,13 @@ def check(
     with _importable(files, standins or {}) as package:
         try:
             with _frames_at_most(IMPORT_FRAMES):
+                built: set[int] = set()  # a model or alias several modules export is built once
                 for module in _modules(package, optional):
                     for attribute in sorted(getattr(module, "__all__", ())):
                         value = getattr(module, attribute)
+                        if id(value) in built:
+                            continue
+                        built.add(id(value))
                         if isinstance(value, type) and issubclass(value, BaseModel):
                             value.model_rebuild(force=True)
                         elif isinstance(value, TypeAliasType):
@@ -162,3 +172,42 @@ def _load(name: str, optional: tuple[str, ...]) -> ModuleType | None:
         if (exc.name or "").split(".")[0] in optional:
             return None
         raise
+
+
+def standin_bases(files: Mapping[str, str], revisions: Sequence[ir.Revision], root: Path) -> dict[str, str]:
+    """_base.py of each revision package with pydantic's BaseModel in place of a user base class
+    that cannot be imported where the generator runs (a src/ layout): the import check then runs
+    the rest of the package as written. The written files keep the user's base class."""
+    standins: dict[str, str] = {}
+    for revision in revisions:
+        base = revision.options.base_class
+        if base and not importable(base.rpartition(".")[0]):
+            _locate_base_module(base, root)
+            plain = render.base_module(replace(revision.options, base_class=None), header(revision.revision, revision.sha256))
+            where = f"{revision.package}/_base.py" if f"{revision.package}/_base.py" in files else "_base.py"
+            standins[where] = plain
+    return standins
+
+
+def _locate_base_module(base: str, out: Path) -> None:
+    """A base class whose module cannot be imported where mcp-codegen runs must at least exist in
+    the project the package goes into (a src/ layout not installed here): its module file under a
+    folder above the output. Otherwise the package would fail at its first import: MCG010 now."""
+    module = base.rpartition(".")[0]
+    relative = Path(*module.split("."))
+    for folder in [p for p in Path(os.path.abspath(out)).parents][:8]:
+        for top in (folder, folder / "src"):
+            if (top / relative).with_suffix(".py").is_file() or (top / relative / "__init__.py").is_file():
+                return
+    raise fail(
+        "MCG010",
+        f"base-class {base}: module {module} cannot be imported here, and no {relative}.py is in a folder above {out}",
+        hint="install the package that defines it, or fix base-class (a dotted path: module.Class)",
+    )
+
+
+def importable(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        return False

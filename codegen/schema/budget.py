@@ -68,6 +68,17 @@ def scope(nodes: int, revision: str | None) -> Generator[Budget, None, None]:
         _current.reset(token)
 
 
+@contextmanager
+def resume(budget: Budget) -> Generator[Budget, None, None]:
+    """The work inside the block goes on charging budget: a later stage of the same work (in this
+    process, or in a worker that was handed the budget with what it had spent)."""
+    token = _current.set(budget)
+    try:
+        yield budget
+    finally:
+        _current.reset(token)
+
+
 def charge(pointer: str, units: int = 1, revision: str | None = None) -> None:
     """Count work against the current budget (nothing happens outside a scope); revision names
     the document pointer is in when it is not the scope's own (one side of a diff)."""

@@ -94,7 +94,7 @@ def build_surface(revisions: Sequence[tables.Revised], *, limits: Limits, option
     except CodegenError as exc:
         raise exc.with_revision(LABEL) from exc
     files = {name: text for name, text in built.files.items() if name != "history.py"}
-    return BuiltRevision(surface, {**files, **formatted}, built.exports, built.document)
+    return BuiltRevision(surface, {**files, **formatted}, built.exports)
 
 
 def _list_results(surface: ir.Revision) -> list[tuple[str, str]]:
