@@ -38,30 +38,71 @@ def elsewhere(documents: Sequence[tuple[str, Mapping[str, JSON]]]) -> dict[str, 
     merged = merge(documents)
     revisions = tuple(revision for revision, _ in documents)
     by_revision = dict(documents)
-    return {revision: _of(revision, merged, by_revision, revisions) for revision in revisions}
+    seen = _Seen()
+    return {revision: _of(revision, merged, by_revision, revisions, seen) for revision in revisions}
+
+
+class _Seen:
+    """What the walk of one `elsewhere` call found, by the place it looked at: every revision asks
+    about the same places of the others. Each entry keeps its inputs alive, so an object's id is
+    not reused while it serves as a key."""
+
+    def __init__(self) -> None:
+        self.places: dict[tuple[str, str, tuple[str, ...]], JSON | None] = {}
+        self.members: dict[tuple[str, int, str], tuple[JSON, list[JSON]]] = {}
+        self.values: dict[tuple[str, int], tuple[JSON, set[Value]]] = {}
+
+    def place(self, merged: Merged, documents: Mapping[str, Mapping[str, JSON]], revision: str, pointer: str, other: str) -> JSON | None:
+        tokens = pointers.split(pointer)
+        surface_name = merged.names[revision].get(tokens[1], tokens[1])
+        origin = merged.origins[other].get(surface_name)
+        if origin is None:
+            return None
+        key = (other, origin, tuple(tokens[2:]))
+        if key not in self.places:
+            self.places[key] = _follow(documents[other], pointers.split(origin) + tokens[2:])
+        return self.places[key]
+
+    def members_of(self, other: str, document: Mapping[str, JSON], place: JSON, key: str) -> list[JSON]:
+        entry = self.members.get((other, id(place), key))
+        if entry is None or entry[0] is not place:
+            entry = self.members[(other, id(place), key)] = (place, _members(document, place, key))
+        return entry[1]
+
+    def values_of(self, other: str, document: Mapping[str, JSON], schema: JSON) -> set[Value]:
+        entry = self.values.get((other, id(schema)))
+        if entry is None or entry[0] is not schema:
+            entry = self.values[(other, id(schema))] = (schema, _values(document, schema, 0))
+        return entry[1]
 
 
 def _of(
-    revision: str, merged: Merged, documents: Mapping[str, Mapping[str, JSON]], revisions: tuple[str, ...]
+    revision: str,
+    merged: Merged,
+    documents: Mapping[str, Mapping[str, JSON]],
+    revisions: tuple[str, ...],
+    seen: _Seen,
 ) -> ir.Elsewhere:
     own = documents[revision]
     keys: dict[str, dict[str, tuple[str, ...]]] = {}
     values: dict[tuple[str, str], dict[Value, tuple[str, ...]]] = {}
     for pointer, node in _places(own):
-        places = {other: _place(merged, documents, revision, pointer, other) for other in revisions}
+        places = {other: seen.place(merged, documents, revision, pointer, other) for other in revisions}
         if is_object(node.get("properties")):
             foreign = _foreign_keys(own, node, places, documents, revisions)
             if foreign:
                 keys[pointer] = foreign
             for key in node["properties"]:
                 inside = {
-                    other: _members(documents[other], place, key) for other, place in places.items() if place is not None
+                    other: seen.members_of(other, documents[other], place, key)
+                    for other, place in places.items()
+                    if place is not None
                 }
-                found = _foreign_values(revision, inside, documents)
+                found = _foreign_values(revision, inside, documents, seen)
                 if found:
                     values[(pointer, key)] = found
         elif pointer.count("/") == 2:  # a definition that is a union or an enum: values at the place itself
-            found = _foreign_values(revision, {o: [p] for o, p in places.items() if p is not None}, documents)
+            found = _foreign_values(revision, {o: [p] for o, p in places.items() if p is not None}, documents, seen)
             if found:
                 values[(pointer, "")] = found
     return ir.Elsewhere(revisions, keys, values)
@@ -81,18 +122,6 @@ def _places(document: Mapping[str, JSON]) -> Iterator[tuple[str, dict[str, JSON]
         for child, keyword, _, sub in reversed(list(schemas.children(node, pointer))):
             if keyword in ("properties", "items", "additionalProperties"):
                 stack.append((child, sub))
-
-
-def _place(
-    merged: Merged, documents: Mapping[str, Mapping[str, JSON]], revision: str, pointer: str, other: str
-) -> JSON | None:
-    """The schema another revision has at a place of revision (by surface definition), or None."""
-    tokens = pointers.split(pointer)
-    surface_name = merged.names[revision].get(tokens[1], tokens[1])
-    origin = merged.origins[other].get(surface_name)
-    if origin is None:
-        return None
-    return _follow(documents[other], pointers.split(origin) + tokens[2:])
 
 
 def _follow(document: Mapping[str, JSON], tokens: Sequence[str]) -> JSON | None:
@@ -153,10 +182,13 @@ def _foreign_keys(
 
 
 def _foreign_values(
-    revision: str, places: Mapping[str, Sequence[JSON]], documents: Mapping[str, Mapping[str, JSON]]
+    revision: str, places: Mapping[str, Sequence[JSON]], documents: Mapping[str, Mapping[str, JSON]], seen: _Seen
 ) -> dict[Value, tuple[str, ...]]:
     """Values other revisions allow at a place (the schemas each has there) that revision does not."""
-    allowed = {other: {v for schema in found for v in _values(documents[other], schema, 0)} for other, found in places.items()}
+    allowed = {
+        other: {v for schema in found for v in seen.values_of(other, documents[other], schema)}
+        for other, found in places.items()
+    }
     mine = allowed.get(revision, set())
     foreign = sorted({value for values in allowed.values() for value in values} - mine)
     return {value: tuple(r for r in allowed if value in allowed[r]) for value in foreign}
