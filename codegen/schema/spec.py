@@ -8,8 +8,6 @@ import keyword
 import os
 import re
 import tomllib
-import urllib.error
-import urllib.request
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -312,6 +310,9 @@ def _is_url(source: str) -> bool:
 
 
 def _download(url: str, pin: Pin) -> bytes:
+    import urllib.error
+    import urllib.request  # only here: most runs read local copies
+
     try:
         with urllib.request.urlopen(url, timeout=_DOWNLOAD_TIMEOUT_S) as response:  # noqa: S310
             data: bytes = response.read()
