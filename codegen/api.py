@@ -145,8 +145,8 @@ def generate(
     selections = {
         pin.revision: errata.Selection(pin.revision, tuple(errata_files), frozenset(disabled_errata)) for pin in chosen
     }
-    for selection in list(selections.values())[:1]:  # the same files for every revision: read them once
-        selection.check_scopes(frozenset(pin.revision for pin in spec.load_manifest()))
+    known = frozenset(pin.revision for pin in spec.load_manifest())
+    errata.check_scopes(errata_files, known, chosen[0].revision if chosen else "errata")
     fingerprint = "".join(s.fingerprint() for s in selections.values()) if errata_files or disabled_errata else ""
     with_surface = surface and len(chosen) >= 2
     fingerprint += "+surface" if with_surface else ""
@@ -357,7 +357,7 @@ def generate_schema(
     files = ((errata_file,) if errata_file else ()) + tuple(errata_files)
     selection = errata.Selection(pinned, files, frozenset(disabled_errata))
     try:
-        selection.check_scopes(frozenset(pin.revision for pin in spec.load_manifest()) | {label})
+        errata.check_scopes(files, frozenset(pin.revision for pin in spec.load_manifest()) | {label}, label)
         from codegen.emit.pipeline import build_revision
 
         item = build_revision(

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -187,19 +188,6 @@ class Selection:
             chosen.extend(e for e in load_errata(revision, path) if e.applies_to(revision))
         return tuple(chosen)
 
-    def check_scopes(self, known: frozenset[str]) -> None:
-        """MCG201 for an erratum of the user's files that names a revision no pin has (a typo would
-        otherwise leave it silently unapplied)."""
-        for path in self.files:
-            for erratum in load_errata(self.builtin or "errata", path):
-                unknown = [name for name in erratum.revisions or () if name not in known]
-                if unknown:
-                    raise fail(
-                        "MCG201",
-                        f"erratum {_clip(erratum.id)!r} in {_clip(path.name)} names revision {_preview(unknown[0])}, which no pin has",
-                        revision=self.builtin or unknown[0],
-                        hint=f"pinned revisions: {_clip(', '.join(sorted(known)), 120)}",
-                    )
 
     def fingerprint(self) -> str:
         """What the selection applies, for the run cache: the user files' bytes and the ids off."""
@@ -207,6 +195,21 @@ class Selection:
         for path in self.files:
             digest.update(_read(path, self.builtin or "errata"))
         return digest.hexdigest()
+
+
+def check_scopes(files: Sequence[Path], known: frozenset[str], label: str) -> None:
+    """MCG201 for an erratum of the user's files that names a revision no pin has (a typo would
+    otherwise leave it silently unapplied). Read once a run: every revision gets the same files."""
+    for path in files:
+        for erratum in load_errata(label, path):
+            unknown = [name for name in erratum.revisions or () if name not in known]
+            if unknown:
+                raise fail(
+                    "MCG201",
+                    f"erratum {_clip(erratum.id)!r} in {_clip(path.name)} names revision {_preview(unknown[0])}, which no pin has",
+                    revision=label,
+                    hint=f"pinned revisions: {_clip(', '.join(sorted(known)), 120)}",
+                )
 
 
 def builtin_ids(revision: str) -> frozenset[str]:
@@ -403,7 +406,7 @@ def _mismatch(
     for pointer, container in _needed(op):
         gap = _missing(document, pointer, container=container)
         if gap is not None:
-            return fail("MCG202", f"{label}: {gap}", revision=revision, pointer=_where(pointer), hint=_layout_hint(document, pointer))
+            return fail("MCG202", f"{label}: {gap}", revision=revision, pointer=_where(pointer), hint=_MISSING_PATH_HINT)
     if isinstance(exc, jsonpatch.JsonPatchTestFailed):
         found = _resolve(document, path)[1]
         return fail(
@@ -476,13 +479,9 @@ def _missing(document: Any, pointer: str, *, container: bool = False) -> str | N
     return None
 
 
-def _layout_hint(document: Any, pointer: str) -> str:
-    tokens = _tokens(pointer)
-    spelled = {"$defs": "definitions", "definitions": "$defs"}
-    other = spelled.get(tokens[0]) if tokens else None
-    if other is not None and is_object(document) and tokens[0] not in document and other in document:
-        return f"this schema keeps its definitions under `{other}`: write the path as /{other}/..."
-    return "if it is for other revisions, list them in its `revisions`; else fix or retire it"
+# A path the schema lacks in either spelling of its definitions folder (ops are read in the
+# schema's own spelling before they run): most often an erratum meant for other revisions.
+_MISSING_PATH_HINT = "if it is for other revisions, list them in its `revisions`; else fix or retire it"
 
 
 def _where(pointer: str) -> str:
