@@ -39,11 +39,12 @@ from typing import (
     Literal,
     TypeAlias,
     TypeVar,
+    Union,
     cast,
     overload,
 )
 
-from pydantic import BaseModel, Tag, TypeAdapter, ValidationError
+from pydantic import BaseModel, Field, Tag, TypeAdapter, ValidationError
 from pydantic_core import MISSING, from_json
 
 from ._base import MCPModel, const, union_arms
@@ -767,21 +768,31 @@ def _load(raw: RawJSON) -> object:
 
 
 # Where a number too large for a double may be (an exponent of three digits or more, 200 digits
-# in a row): pydantic's parser reads such a number as infinity. Searches with a literal first byte;
-# the digit run is looked for only in text holding 200 digits at all (counted in C: the search
-# itself tries every digit).
-_EXPONENT_LOWER = re.compile(rb"e\+?[0-9]{3}").search
-_EXPONENT_UPPER = re.compile(rb"E\+?[0-9]{3}").search
+# in a row): pydantic's parser reads such a number as infinity. The text is first cut down to what
+# numbers are written with (each digit as 0, E as e; letters, signs and spaces dropped, so
+# `1E+400` becomes `0e000`), where one search finds every long exponent. A hit is only a hint
+# (a word such as `file1234` gives one too), which the exact check then weighs.
+_NUMBER_SHAPE = bytes.maketrans(b"0123456789E", b"0000000000e")
+_NOT_NUMBER = bytes(byte for byte in range(256) if byte not in b'0123456789eE.-,:"[]{}')
 _DIGIT_RUN = re.compile(rb"[0-9]{200}").search
-_DIGITS = b"0123456789"
 
 
 def _maybe_huge(raw: bytes | bytearray) -> bool:
-    return (
-        _EXPONENT_LOWER(raw) is not None
-        or _EXPONENT_UPPER(raw) is not None
-        or (len(raw) - len(raw.translate(None, _DIGITS)) >= 200 and _DIGIT_RUN(raw) is not None)
-    )
+    shape = raw.translate(_NUMBER_SHAPE, _NOT_NUMBER)
+    return b"e000" in shape or (shape.count(b"0") >= 200 and _DIGIT_RUN(raw) is not None)
+
+
+def _may_hold_non_json_number(raw: bytes | bytearray) -> bool:
+    """Whether the text holds the word NaN or Infinity anywhere. Capital N and I are rare in
+    messages: one-byte searches (memchr) find where the words could start."""
+    if raw.find(b"N") >= 0 and raw.find(b"NaN") >= 0:
+        return True
+    at = raw.find(b"I")
+    while at >= 0:
+        if raw.startswith(b"Infinity", at):
+            return True
+        at = raw.find(b"I", at + 1)
+    return False
 
 
 def _json_numbers_only(raw: bytes | bytearray | str) -> None:
@@ -791,11 +802,8 @@ def _json_numbers_only(raw: bytes | bytearray | str) -> None:
     those words, or a long exponent or digit run, at all."""
     if isinstance(raw, str):
         raw = raw.encode()
-    # one-byte searches (memchr) first: most messages hold no capital N or I, which the words need
-    if (raw.find(b"N") >= 0 and raw.find(b"NaN") >= 0) or (
-        raw.find(b"I") >= 0 and raw.find(b"Infinity") >= 0
-    ):
-        _load(raw)
+    if _may_hold_non_json_number(raw):
+        _load(raw)  # NaN and Infinity are not JSON: the parser refuses them
     if _maybe_huge(raw) and _holds_infinity(_load(raw)):
         raise MessageError(
             "not JSON this reader keeps: a number does not fit a double (it would be read as infinity)"
@@ -915,76 +923,88 @@ def _kinds(message: Mapping[str, object]) -> tuple[str, ...]:
     raise MessageError("not a JSON-RPC message: it has no `method`, `result` or `error`")
 
 
-_BY_METHOD: dict[bytes, type[MCPModel]] = {
-    b"completion/complete": CompleteRequest,
-    b"elicitation/create": ElicitRequest,
-    b"initialize": InitializeRequest,
-    b"logging/setLevel": SetLevelRequest,
-    b"notifications/cancelled": CancelledNotification,
-    b"notifications/elicitation/complete": ElicitationCompleteNotification,
-    b"notifications/initialized": InitializedNotification,
-    b"notifications/message": LoggingMessageNotification,
-    b"notifications/progress": ProgressNotification,
-    b"notifications/prompts/list_changed": PromptListChangedNotification,
-    b"notifications/resources/list_changed": ResourceListChangedNotification,
-    b"notifications/resources/updated": ResourceUpdatedNotification,
-    b"notifications/roots/list_changed": RootsListChangedNotification,
-    b"notifications/subscriptions/acknowledged": SubscriptionsAcknowledgedNotification,
-    b"notifications/tasks/status": TaskStatusNotification,
-    b"notifications/tools/list_changed": ToolListChangedNotification,
-    b"ping": PingRequest,
-    b"prompts/get": GetPromptRequest,
-    b"prompts/list": ListPromptsRequest,
-    b"resources/list": ListResourcesRequest,
-    b"resources/read": ReadResourceRequest,
-    b"resources/subscribe": SubscribeRequest,
-    b"resources/templates/list": ListResourceTemplatesRequest,
-    b"resources/unsubscribe": UnsubscribeRequest,
-    b"roots/list": ListRootsRequest,
-    b"sampling/createMessage": CreateMessageRequest,
-    b"server/discover": DiscoverRequest,
-    b"subscriptions/listen": SubscriptionsListenRequest,
-    b"tasks/cancel": CancelTaskRequest,
-    b"tasks/get": GetTaskRequest,
-    b"tasks/list": ListTasksRequest,
-    b"tasks/result": GetTaskPayloadRequest,
-    b"tools/call": CallToolRequest,
-    b"tools/list": ListToolsRequest,
+_PINNING_METHOD: dict[str, type[MCPModel]] = {
+    "completion/complete": CompleteRequest,
+    "elicitation/create": ElicitRequest,
+    "initialize": InitializeRequest,
+    "logging/setLevel": SetLevelRequest,
+    "notifications/cancelled": CancelledNotification,
+    "notifications/elicitation/complete": ElicitationCompleteNotification,
+    "notifications/initialized": InitializedNotification,
+    "notifications/message": LoggingMessageNotification,
+    "notifications/progress": ProgressNotification,
+    "notifications/prompts/list_changed": PromptListChangedNotification,
+    "notifications/resources/list_changed": ResourceListChangedNotification,
+    "notifications/resources/updated": ResourceUpdatedNotification,
+    "notifications/roots/list_changed": RootsListChangedNotification,
+    "notifications/subscriptions/acknowledged": SubscriptionsAcknowledgedNotification,
+    "notifications/tasks/status": TaskStatusNotification,
+    "notifications/tools/list_changed": ToolListChangedNotification,
+    "ping": PingRequest,
+    "prompts/get": GetPromptRequest,
+    "prompts/list": ListPromptsRequest,
+    "resources/list": ListResourcesRequest,
+    "resources/read": ReadResourceRequest,
+    "resources/subscribe": SubscribeRequest,
+    "resources/templates/list": ListResourceTemplatesRequest,
+    "resources/unsubscribe": UnsubscribeRequest,
+    "roots/list": ListRootsRequest,
+    "sampling/createMessage": CreateMessageRequest,
+    "server/discover": DiscoverRequest,
+    "subscriptions/listen": SubscriptionsListenRequest,
+    "tasks/cancel": CancelTaskRequest,
+    "tasks/get": GetTaskRequest,
+    "tasks/list": ListTasksRequest,
+    "tasks/result": GetTaskPayloadRequest,
+    "tools/call": CallToolRequest,
+    "tools/list": ListToolsRequest,
 }
-"""Every class that pins `method`, by that method (as it is written in JSON without escapes)."""
+"""Every class that pins `method`, by that method (one class a method: the union below is tagged by it)."""
 _NOTIFICATION_CLASSES = frozenset(NOTIFICATIONS.values()) - frozenset(EMBEDDED_REQUESTS.values())
-_METHOD_VALUE = re.compile(rb'"method"\s*:\s*"([^"\\]*)"')
+_method_union: Callable[[bytes], Message] | None = None
+
+
+def _tagged_by_method() -> Callable[[bytes], Message]:
+    """The JSON validator of one union of every class in _PINNING_METHOD, told apart by `method` in
+    pydantic-core: the tag is read from the parsed text (escapes resolved) and only its class
+    validates. Built the first time a message is read, so the import builds nothing."""
+    global _method_union
+    if _method_union is None:
+        classes = tuple(_PINNING_METHOD.values())
+        # a union of classes named at run time, which type checkers do not follow
+        typing_union: Any = Union
+        tagged: Any = (
+            Annotated[typing_union[classes], Field(discriminator="method")]
+            if len(classes) > 1
+            else classes[0]
+        )
+        _method_union = TypeAdapter(tagged).validator.validate_json
+    return _method_union
 
 
 def _by_method(raw: bytes) -> Message | None:
-    """The typed message in one validation pass when its `method` is known, else None: the general
-    path then decides (and reports), so both paths always agree.
-
-    The method is read from the text at the first `"method"` key; one inside `params` that comes
-    first picks a class whose validation then fails (it pins the top-level method), or no class.
-    """
-    found = _METHOD_VALUE.search(raw)
-    model = _BY_METHOD.get(found.group(1)) if found is not None else None
-    if model is None:
-        return None
+    """The typed message of a request or notification whose `method` pins a class, in one
+    validation pass routed in pydantic-core, else None: the general path then decides (and
+    reports), so both paths always agree."""
     try:
-        parsed = cast(MCPModel, _validate_json(model)(raw))
-        envelope = _ENVELOPE_OF.get(model)
+        parsed = (_method_union or _tagged_by_method())(raw)
+        envelope = _ENVELOPE_OF.get(type(parsed))
         if envelope is not None:
             _validate_json(envelope)(raw)
     except ValidationError:
         return None
-    if model in _NOTIFICATION_CLASSES and _has_extra(parsed, "id"):
+    if type(parsed) in _NOTIFICATION_CLASSES and _has_extra(parsed, "id"):
         return None  # a notification's method with an id: the general path makes it a request
-    return cast(Message, parsed)
+    return parsed
 
 
-# A JSON-RPC id (number or string) right after an `"id"` key, and an error's `"code"`.
-_ID_VALUE = re.compile(rb'"id"\s*:\s*(-?\d{1,20}|"(?:[^"\\]|\\.)*")')
+# A JSON-RPC id (number or string without escapes) right after an `"id"` key, and an error's
+# `"code"`. An id written with escapes is not matched here: the general path reads it.
+_ID_VALUE = re.compile(rb'"id"\s*:\s*(-?[0-9]{1,20}|"[^"\\]*")')
 _CODE_VALUE = re.compile(rb'"code"\s*:\s*(-?\d{1,20})')
 
 
-def _pending_response(raw: bytes, pending: Mapping[str | int, str]) -> Message | None:
+def _pending_response(raw: bytes, pending: Pending) -> Message | None:
     """A response to a pending request in one validation pass, or None to take the general path.
 
     The id is read from the text at the first `"id"` key; one inside the result is caught by
@@ -994,7 +1014,7 @@ def _pending_response(raw: bytes, pending: Mapping[str | int, str]) -> Message |
     if found is None:
         return None
     guessed: str | int = from_json(found.group(1))
-    response = _response_class(pending.get(guessed, ""))
+    response = _response_class(cast("Mapping[str | int, str]", pending).get(guessed, ""))
     if response is None:
         return None
     try:
@@ -1022,17 +1042,6 @@ def _error_response(raw: bytes) -> Message | None:
     except ValidationError:
         return None
     return None if _has_extra(parsed, "method", "result") else cast(Message, parsed)
-
-
-def _typed_from_text(raw: bytes, pending: Mapping[str | int, str] | None) -> Message | None:
-    """The typed message by a fast path, or None when only the general path can tell."""
-    if b'"method"' in raw:
-        return _by_method(raw)  # a request or notification, tagged by `method`
-    if b'"result"' in raw:
-        return _pending_response(raw, pending) if pending else None
-    if b'"error"' in raw:
-        return _error_response(raw)
-    return None
 
 
 def _validated_message(model: type[MCPModel], message: Mapping[str, object]) -> MCPModel:
@@ -1068,17 +1077,27 @@ def parse_message(
     """
     if tolerant:
         return _tolerant_message(raw, pending)
+    if type(raw) is str:
+        raw = raw.encode()
+    if type(raw) is bytes:
+        if _may_hold_non_json_number(raw) or _maybe_huge(raw):
+            _json_numbers_only(raw)  # the exact checks, for the rare text that needs them
+        # the fast paths, inlined: the text names the kind, then the class
+        if b'"method"' in raw:
+            typed = _by_method(raw)  # a request or notification, tagged by `method`
+        elif b'"result"' in raw:
+            typed = _pending_response(raw, pending) if pending else None
+        elif b'"error"' in raw:
+            typed = _error_response(raw)
+        else:
+            typed = None
+        if typed is not None:
+            return typed
+    elif isinstance(raw, bytearray):
+        _json_numbers_only(raw)
     lookup = cast(
         "Mapping[str | int, str] | None", pending
     )  # read by key only: any of the three will do
-    if type(raw) is str:
-        raw = raw.encode()
-    if type(raw) is bytes or isinstance(raw, bytearray):
-        _json_numbers_only(raw)
-    if type(raw) is bytes:
-        typed = _typed_from_text(raw, lookup)
-        if typed is not None:
-            return typed
     message = _object(raw)
     first: ValidationError | None = None
     for kind in _kinds(message):
