@@ -777,14 +777,11 @@ def _tagged_by_method() -> Callable[[bytes], Message]:
     validates. Built the first time a message is read, so the import builds nothing."""
     global _method_union
     if _method_union is None:
-        classes = tuple(_PINNING_METHOD.values())
         # a union of classes named at run time, which type checkers do not follow
         typing_union: Any = Union
-        tagged: Any = (
-            Annotated[typing_union[classes], Field(discriminator="method")]
-            if len(classes) > 1
-            else classes[0]
-        )
+        tagged: Any = Annotated[
+            typing_union[tuple(_PINNING_METHOD.values())], Field(discriminator="method")
+        ]
         _method_union = TypeAdapter(tagged).validator.validate_json
     return _method_union
 
