@@ -125,9 +125,9 @@ def test_a_name_loads_and_builds_only_what_it_names(revision: str, package: str,
     assert isinstance(named, dict)
     prefix = f"mcp_models.{package}"
     assert named["modules"] == sorted(f"{prefix}{suffix}" for suffix in ("", "._base", "._structural", ".models"))
-    assert named["evaluated"] <= named["own_annotations"], "annotations evaluated beyond the classes' own"
     if not named["defer"]:
         pytest.skip("pydantic < 2.14 builds every model when it is defined")
+    assert named["evaluated"] <= named["own_annotations"], "annotations evaluated beyond the classes' own"
     assert named["built"] == [] and named["schemas"] == 0, named
 
     built, allowed = result["built"], result["allowed"]
