@@ -25,6 +25,7 @@ import os
 import statistics
 import subprocess
 import sys
+from collections.abc import Callable
 
 from _common import REPO, spec_source
 
@@ -70,7 +71,7 @@ CONTENDERS = {
 
 
 def sample(parts: dict[str, str]) -> dict[str, float]:
-    code = PROBE.format(generated=str(REPO / "generated"), example=str(spec_source() / EXAMPLE), **parts)
+    code = PROBE.format(example=str(spec_source() / EXAMPLE), **{"generated": str(REPO / "generated"), **parts})
     # bytecode caches on, as in any installed package (a shell may have turned them off)
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     done = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True, env=env)
@@ -83,20 +84,24 @@ def sample(parts: dict[str, str]) -> dict[str, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=15)
+    parser.add_argument("--before", metavar="CHECKOUT", help="also time ours from another checkout's generated/ (a before/after in one run)")
     args = parser.parse_args()
-    runs: dict[str, list[dict[str, float]]] = {name: [] for name in CONTENDERS}
-    names = list(CONTENDERS)
+    contenders = dict(CONTENDERS)
+    if args.before:
+        before = {**CONTENDERS["ours (mcp_models.v2026_07_28)"], "generated": os.path.join(args.before, "generated")}
+        contenders["before (the same, from --before)"] = before
+    runs: dict[str, list[dict[str, float]]] = {name: [] for name in contenders}
+    names = list(contenders)
     for name in names:  # writes the bytecode caches; not timed
-        sample(CONTENDERS[name])
+        sample(contenders[name])
     for index in range(args.rounds):
         for name in names if index % 2 == 0 else reversed(names):
-            runs[name].append(sample(CONTENDERS[name]))
+            runs[name].append(sample(contenders[name]))
 
     def ms(values: list[float]) -> str:
         return f"{statistics.median(values) * 1e3:7.1f} ms [{min(values) * 1e3:.1f} .. {max(values) * 1e3:.1f}]"
 
-    print(f"{args.rounds} fresh interpreters per contender, alternating; medians [min .. max]")
-    ours, peer = names
+    print(f"{args.rounds} fresh interpreters per contender, alternating; medians [min .. max]; load average {os.getloadavg()[0]:.1f}")
     for name in names:
         rows = runs[name]
         print(f"\n{name}")
@@ -104,19 +109,25 @@ def main() -> None:
             print(f"  {key:12} {ms([r[key] for r in rows])}")
         print(f"  {'total':12} {ms([r['import'] + r['names'] + r['first_parse'] for r in rows])}")
         print(f"  {'memory':12} {statistics.median(r['kib'] for r in rows) / 1024:7.1f} MiB more than pydantic alone")
+    ours, peer = names[:2]
+    print_ratios(runs, ours, peer, "ours / sdk generated")
+    if args.before:
+        print_ratios(runs, names[2], peer, "before / sdk generated")
+    print("target: import + names <= 0.5x, memory <= 1.0x; first-parse latency reported")
 
-    def ratio(key: str) -> float:
-        def value(row: dict[str, float]) -> float:
-            return row["import"] + row["names"] + row["first_parse"] if key == "total" else row[key]
 
-        return statistics.median(value(a) / value(b) for a, b in zip(runs[ours], runs[peer], strict=True))
+def print_ratios(runs: dict[str, list[dict[str, float]]], a: str, b: str, label: str) -> None:
+    """Medians of the per-round ratios a / b (each round times both)."""
 
-    print("\nratios ours / sdk generated (median of per-round ratios):")
-    print(f"  import {ratio('import'):.2f}x   import + names {statistics.median((a['import'] + a['names']) / (b['import'] + b['names']) for a, b in zip(runs[ours], runs[peer], strict=True)):.2f}x   total to first typed message {ratio('total'):.2f}x")
-    mem = statistics.median(a["kib"] / b["kib"] for a, b in zip(runs[ours], runs[peer], strict=True))
-    print(f"  memory {mem:.2f}x")
-    print("target: import <= 0.5x, first-parse latency reported")
+    def ratio(value: Callable[[dict[str, float]], float]) -> float:
+        return statistics.median(value(x) / value(y) for x, y in zip(runs[a], runs[b], strict=True))
 
+    imported = ratio(lambda r: r["import"])
+    named = ratio(lambda r: r["import"] + r["names"])
+    total = ratio(lambda r: r["import"] + r["names"] + r["first_parse"])
+    print(f"\nratios {label} (median of per-round ratios):")
+    print(f"  import {imported:.2f}x   import + names {named:.2f}x   total to first typed message {total:.2f}x")
+    print(f"  memory {ratio(lambda r: r['kib']):.2f}x")
 
 if __name__ == "__main__":
     main()

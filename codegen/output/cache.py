@@ -13,7 +13,7 @@ import hashlib
 import json
 import os
 import stat
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any, cast
@@ -52,10 +52,29 @@ def run_key(
         default=str,
     ).encode())  # fmt: skip
     for folder in (_SOURCE, templates_dir(), spec_dir()):
-        for path in sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
-            digest.update(path.relative_to(folder).as_posix().encode())
-            digest.update(path.read_bytes())
+        for relative in _files_under(folder):
+            digest.update(relative.encode())
+            with open(os.path.join(folder, relative), "rb") as handle:
+                digest.update(handle.read())
     return digest.hexdigest()
+
+
+def _files_under(folder: Path) -> list[str]:
+    """Every file below folder as sorted relative POSIX paths: as `rglob("*")` with `is_file()`
+    finds them (linked folders not entered, a dangling link left out), bytecode caches left out.
+    os.scandir rather than pathlib: the no-op run walks ~600 entries, and pathlib's objects were
+    half the cost of the key."""
+    return sorted(_walk(str(folder), ""))
+
+
+def _walk(folder: str, prefix: str) -> Iterator[str]:
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                if entry.name != "__pycache__":
+                    yield from _walk(entry.path, f"{prefix}{entry.name}/")
+            elif entry.is_file():
+                yield prefix + entry.name
 
 
 def _record_path(key: str) -> Path:

@@ -18,8 +18,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import jsonpatch
-import jsonpointer as rfc6901
 
 from codegen.schema import load
 from codegen.errors import CodegenError, fail, flat
@@ -389,6 +387,10 @@ def _growth(document: Any, op: dict[str, Any]) -> _Size:
 
 def _apply_op(document: Any, op: dict[str, Any], erratum: Erratum, index: int, revision: str) -> Any:
     """document with op applied (in place where it can be), or MCG202 saying what did not match."""
+    # imported here: a run that applies no erratum (the no-op) never loads the patch library
+    import jsonpatch
+    import jsonpointer as rfc6901
+
     try:
         return jsonpatch.JsonPatch([op]).apply(document, in_place=True)
     except (jsonpatch.JsonPatchException, rfc6901.JsonPointerException, RecursionError) as exc:
@@ -407,6 +409,8 @@ def _mismatch(
         gap = _missing(document, pointer, container=container)
         if gap is not None:
             return fail("MCG202", f"{label}: {gap}", revision=revision, pointer=_where(pointer), hint=_MISSING_PATH_HINT)
+    import jsonpatch
+
     if isinstance(exc, jsonpatch.JsonPatchTestFailed):
         found = _resolve(document, path)[1]
         return fail(

@@ -145,9 +145,13 @@ class MCPModel(_UserBase):
 
     # Per class, set when the class is made: the constants __init__ fills in, and the values the
     # spec says an absent property means (attribute -> (wire name, value)), filled in when neither
-    # name is given.
-    __mcp_constants__: ClassVar[dict[str, Any]] = {}
-    __mcp_absent__: ClassVar[dict[str, tuple[str, Any]]] = {}
+    # name is given. Annotated for type checkers only: pydantic evaluates every base's annotations
+    # again for each model class it makes (a quarter of a models module's import).
+    if TYPE_CHECKING:
+        __mcp_constants__: ClassVar[dict[str, Any]]
+        __mcp_absent__: ClassVar[dict[str, tuple[str, Any]]]
+    __mcp_constants__ = {}
+    __mcp_absent__ = {}
 
     @classmethod
     def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
