@@ -1,8 +1,8 @@
 """The reading fast paths of issue 23 decide exactly as the exact rules do.
 
-- Every spec example of every revision (and of the surface) reads the same from bytes (the fast
-  paths: a tagged union on `method` routed in pydantic-core, the pending request's response class,
-  the error code's class) as from the decoded object (the general path, the exact rules only).
+- Every spec example of every revision reads the same from bytes (the fast paths: the class of the
+  `method` the text names, the pending request's response class, the error code's class, each
+  validating the bytes in one pass) as from the decoded object (the general path: the exact rules).
 - The text pre-scan that keeps NaN, Infinity and numbers a double cannot hold out of the readers
   is only ever a hint: on drawn JSON text it says "maybe" whenever the exact reading finds such a
   number, whatever the exponent's spelling (`1e400`, `1E+0400`, `-2e308`) or what surrounds it.
@@ -74,7 +74,7 @@ def test_every_example_reads_the_same_from_bytes_and_from_the_decoded_object(rev
 
 
 @pytest.mark.parametrize("revision", [r for r in REVISIONS if (SPEC / r / "examples").is_dir()])
-def test_a_method_the_tagged_union_does_not_know_or_cannot_read_goes_to_the_exact_rules(revision: str) -> None:
+def test_a_method_no_class_pins_or_not_written_plainly_goes_to_the_exact_rules(revision: str) -> None:
     package = _messages(revision)
     request = {"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {}}
     for changed, expected in (
