@@ -788,7 +788,7 @@ def _by_method(raw: bytes, method: bytes) -> Message | None:
 
 # A JSON-RPC id (number or string without escapes) right after an `"id"` key, and an error's
 # `"code"`. An id written with escapes is not matched here: the general path reads it.
-_ID_VALUE = re.compile(rb'"id"\s*:\s*(-?[0-9]{1,20}|"[^"\\]*")')
+_ID_VALUE = re.compile(rb'"id"\s*:\s*(-?[0-9]{1,20}|"[^"\\]*")').search
 _CODE_VALUE = re.compile(rb'"code"\s*:\s*(-?\d{1,20})')
 
 
@@ -798,20 +798,27 @@ def _pending_response(raw: bytes, pending: Pending) -> Message | None:
     The id is read from the text at the first `"id"` key; one inside the result is caught by
     comparing it with the id that validation finds at the top level.
     """
-    found = _ID_VALUE.search(raw)
+    found = _ID_VALUE(raw)
     if found is None:
         return None
-    guessed: str | int = from_json(found.group(1))
-    response = _response_class(cast("Mapping[str | int, str]", pending).get(guessed, ""))
+    text = found.group(1)
+    # a string as written (the pattern takes none with escapes; bytes that are not UTF-8 make a
+    # guess no id equals), else an integer
+    guessed: str | int = text[1:-1].decode("utf-8", "replace") if text[:1] == b'"' else int(text)
+    method = cast("Mapping[str | int, str]", pending).get(guessed)
+    response = _response_class(method) if method is not None else None
     if response is None:
         return None
     try:
-        parsed = cast(MCPModel, _validate_json(response)(raw))
+        parsed: Message = _validate_json(response)(raw)
     except ValidationError:
         return None
-    if getattr(parsed, "id", None) != guessed or _has_extra(parsed, "method", "error"):
+    extra = parsed.__pydantic_extra__
+    if getattr(parsed, "id", None) != guessed or (
+        extra and ("method" in extra or "error" in extra)
+    ):
         return None
-    return cast(Message, parsed)
+    return parsed
 
 
 def _error_response(raw: bytes) -> Message | None:
@@ -874,8 +881,8 @@ def parse_message(
         method = _METHOD_VALUE(raw)
         if method is not None:
             typed = _by_method(raw, method.group(1))  # a request or notification, by its `method`
-        elif b'"method"' in raw:
-            typed = None  # a method the text does not spell plainly: the general path reads it
+        # (a `method` the text does not spell plainly is an extra key of the classes below, which
+        # the fast paths refuse: the general path reads it)
         elif b'"result"' in raw:
             typed = _pending_response(raw, pending) if pending else None
         elif b'"error"' in raw:
