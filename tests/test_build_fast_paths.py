@@ -155,19 +155,42 @@ def test_each_class_builds_as_the_general_init_does(package: str) -> None:
             assert fast == general, (cls.__name__, variant)
 
 
-def test_a_subclass_with_its_own_init_gets_its_own_constants() -> None:
-    from mcp_models.v2026_07_28 import TextContent
+def test_a_subclass_whose_own_init_calls_super_gets_its_own_constants() -> None:
+    from typing import Literal
 
-    class Logged(TextContent):
+    from mcp_models.v2026_07_28 import TextContent
+    from mcp_models.v2026_07_28._base import const
+
+    fast = TextContent.__init__
+    assert fast.__mcp_unchecked__  # type: ignore[attr-defined]  # no subclass calls it through super yet
+
+    class Plain(TextContent):
+        kind: Literal["k"] = const("k")
+
+    assert TextContent.__init__ is fast  # a subclass with an __init__ of its own pays no check
+    assert Plain(text="a").kind == "k"
+
+    class Tagged(TextContent):
+        kind: Literal["k"] = const("k")
+
         def __init__(self, /, **data: Any) -> None:
             super().__init__(**data)
 
-    class Plain(TextContent):
+    class Noted:
+        def __init__(self, /, **data: Any) -> None:
+            super().__init__(**data)
+
+    class Mixed(Noted, Plain):
         pass
 
-    assert Logged(text="a").model_dump() == Plain(text="a").model_dump() == TextContent(text="a").model_dump()
-    assert type(Plain.__init__) is type(TextContent.__init__) and Plain.__init__ is not TextContent.__init__
-    assert Logged.__init__.__qualname__.endswith("Logged.__init__")  # left as written
+    assert TextContent.__init__ is not fast  # now it checks the class
+    assert not TextContent.__init__.__mcp_unchecked__  # type: ignore[attr-defined]
+    assert Plain.__init__.__mcp_unchecked__ is False  # type: ignore[attr-defined]
+    for cls in (Tagged, Mixed):
+        built = cls(text="a")
+        assert (built.kind, built.type, built.model_fields_set) == ("k", "text", {"kind", "text", "type"})
+    assert TextContent(text="a").model_dump_json() == '{"text":"a","type":"text"}'
+    type.__setattr__(TextContent, "__init__", fast)  # as the other tests expect it (Tagged and Mixed are gone)
 
 
 def _tagged_unions(package: str) -> Iterator[tuple[str, Any]]:
