@@ -8,9 +8,10 @@ the schema by mcp-codegen (see its codegen/discriminate.py).
 
 Each union's rules are also written out below as one straight-line function (`_COMPILED`) that
 decides for values of exact JSON types (what pydantic hands over for JSON input) with exact type
-tests, in the rules' order. Any other value (a model instance, a dict or int subclass) and a value
-no rule takes go to the general rule path (`_general`), which alone chooses the error to report:
-both paths pick the same arm for every value.
+tests, in the rules' order, and takes an instance of an arm's own class as that arm (its class
+is its tag, as on the general path). Any other value (an instance of a subclass, a dict or int
+subclass) and a value no rule takes go to the general rule path (`_general`), which alone chooses
+the error to report: both paths pick the same arm for every value.
 """
 
 from __future__ import annotations
@@ -582,12 +583,23 @@ def holding(union: str, value: object) -> tuple[str, ...]:
 # relies on it; a value whose type is not exactly a JSON type there leaves the decision to _general.
 # Each rule looks up what it needs, and checks those types, before it decides.
 _type: Callable[[object], type[Any]] = type
+
+
+def _arm_tags(union: str) -> frozenset[str]:
+    return frozenset(tag for tag, _ in _RULES[union])
+
+
 _EXACT: frozenset[type[Any]] = frozenset({dict, list, str, int, float, bool, type(None), _Absent})
+
+
+_ARMS_0 = _arm_tags("CallToolResultResponseResult")
 
 
 def _pick_0(v0: Any) -> str | None:
     t0 = _type(v0)
     if t0 not in _EXACT:
+        if t0.__name__ in _ARMS_0:  # an instance of an arm: its class is its tag
+            return t0.__name__
         return _general("CallToolResultResponseResult")(v0)
     v1 = v0.get("resultType", _ABSENT) if t0 is dict else _ABSENT
     if v1 in ("input_required",):
@@ -608,9 +620,14 @@ def _pick_0(v0: Any) -> str | None:
     return _general("CallToolResultResponseResult")(v0)
 
 
+_ARMS_1 = _arm_tags("ClientNotification")
+
+
 def _pick_1(v0: Any) -> str | None:
     t0 = _type(v0)
     if t0 not in _EXACT:
+        if t0.__name__ in _ARMS_1:  # an instance of an arm: its class is its tag
+            return t0.__name__
         return _general("ClientNotification")(v0)
     v1 = v0.get("jsonrpc", _ABSENT) if t0 is dict else _ABSENT
     t1 = _type(v1)
@@ -639,9 +656,14 @@ def _pick_1(v0: Any) -> str | None:
     return _general("ClientNotification")(v0)
 
 
+_ARMS_2 = _arm_tags("CreateMessageResultContent")
+
+
 def _pick_2(v0: Any) -> str | None:
     t0 = _type(v0)
     if t0 not in _EXACT:
+        if t0.__name__ in _ARMS_2:  # an instance of an arm: its class is its tag
+            return t0.__name__
         return _general("CreateMessageResultContent")(v0)
     v1 = v0.get("type", _ABSENT) if t0 is dict else _ABSENT
     t1 = _type(v1)
@@ -691,9 +713,14 @@ def _pick_2(v0: Any) -> str | None:
     return _general("CreateMessageResultContent")(v0)
 
 
+_ARMS_3 = _arm_tags("ElicitRequestParams")
+
+
 def _pick_3(v0: Any) -> str | None:
     t0 = _type(v0)
     if t0 not in _EXACT:
+        if t0.__name__ in _ARMS_3:  # an instance of an arm: its class is its tag
+            return t0.__name__
         return _general("ElicitRequestParams")(v0)
     v1 = v0.get("requestedSchema", _ABSENT) if t0 is dict else _ABSENT
     t1 = _type(v1)
@@ -722,9 +749,14 @@ def _pick_3(v0: Any) -> str | None:
     return _general("ElicitRequestParams")(v0)
 
 
+_ARMS_4 = _arm_tags("EmbeddedResourceResource")
+
+
 def _pick_4(v0: Any) -> str | None:
     t0 = _type(v0)
     if t0 not in _EXACT:
+        if t0.__name__ in _ARMS_4:  # an instance of an arm: its class is its tag
+            return t0.__name__
         return _general("EmbeddedResourceResource")(v0)
     v1 = v0.get("text", _ABSENT) if t0 is dict else _ABSENT
     t1 = _type(v1)
@@ -741,9 +773,14 @@ def _pick_4(v0: Any) -> str | None:
     return _general("EmbeddedResourceResource")(v0)
 
 
+_ARMS_5 = _arm_tags("GetPromptResultResponseResult")
+
+
 def _pick_5(v0: Any) -> str | None:
     t0 = _type(v0)
     if t0 not in _EXACT:
+        if t0.__name__ in _ARMS_5:  # an instance of an arm: its class is its tag
+            return t0.__name__
         return _general("GetPromptResultResponseResult")(v0)
     v1 = v0.get("resultType", _ABSENT) if t0 is dict else _ABSENT
     if v1 in ("input_required",):
@@ -764,9 +801,14 @@ def _pick_5(v0: Any) -> str | None:
     return _general("GetPromptResultResponseResult")(v0)
 
 
+_ARMS_6 = _arm_tags("InputResponse")
+
+
 def _pick_6(v0: Any) -> str | None:
     t0 = _type(v0)
     if t0 not in _EXACT:
+        if t0.__name__ in _ARMS_6:  # an instance of an arm: its class is its tag
+            return t0.__name__
         return _general("InputResponse")(v0)
     v1 = v0.get("role", _ABSENT) if t0 is dict else _ABSENT
     t1 = _type(v1)
@@ -793,9 +835,14 @@ def _pick_6(v0: Any) -> str | None:
     return _general("InputResponse")(v0)
 
 
+_ARMS_7 = _arm_tags("JSONRPCBatchRequestItem")
+
+
 def _pick_7(v0: Any) -> str | None:
     t0 = _type(v0)
     if t0 not in _EXACT:
+        if t0.__name__ in _ARMS_7:  # an instance of an arm: its class is its tag
+            return t0.__name__
         return _general("JSONRPCBatchRequestItem")(v0)
     v1 = v0.get("id", _ABSENT) if t0 is dict else _ABSENT
     t1 = _type(v1)
@@ -806,9 +853,14 @@ def _pick_7(v0: Any) -> str | None:
     return "JSONRPCNotification"
 
 
+_ARMS_8 = _arm_tags("JSONRPCMessage")
+
+
 def _pick_8(v0: Any) -> str | None:
     t0 = _type(v0)
     if t0 not in _EXACT:
+        if t0.__name__ in _ARMS_8:  # an instance of an arm: its class is its tag
+            return t0.__name__
         return _general("JSONRPCMessage")(v0)
     v1 = v0.get("jsonrpc", _ABSENT) if t0 is dict else _ABSENT
     t1 = _type(v1)
@@ -865,9 +917,14 @@ def _pick_8(v0: Any) -> str | None:
     return _general("JSONRPCMessage")(v0)
 
 
+_ARMS_9 = _arm_tags("JSONRPCMessageVariantEItem")
+
+
 def _pick_9(v0: Any) -> str | None:
     t0 = _type(v0)
     if t0 not in _EXACT:
+        if t0.__name__ in _ARMS_9:  # an instance of an arm: its class is its tag
+            return t0.__name__
         return _general("JSONRPCMessageVariantEItem")(v0)
     v1 = v0.get("id", _ABSENT) if t0 is dict else _ABSENT
     t1 = _type(v1)
@@ -878,9 +935,14 @@ def _pick_9(v0: Any) -> str | None:
     return "JSONRPCNotification"
 
 
+_ARMS_10 = _arm_tags("JSONRPCResponse")
+
+
 def _pick_10(v0: Any) -> str | None:
     t0 = _type(v0)
     if t0 not in _EXACT:
+        if t0.__name__ in _ARMS_10:  # an instance of an arm: its class is its tag
+            return t0.__name__
         return _general("JSONRPCResponse")(v0)
     v1 = v0.get("id", _ABSENT) if t0 is dict else _ABSENT
     t1 = _type(v1)
@@ -899,9 +961,14 @@ def _pick_10(v0: Any) -> str | None:
     return _general("JSONRPCResponse")(v0)
 
 
+_ARMS_11 = _arm_tags("MultiSelectEnumSchema")
+
+
 def _pick_11(v0: Any) -> str | None:
     t0 = _type(v0)
     if t0 not in _EXACT:
+        if t0.__name__ in _ARMS_11:  # an instance of an arm: its class is its tag
+            return t0.__name__
         return _general("MultiSelectEnumSchema")(v0)
     v1 = v0.get("items", _ABSENT) if t0 is dict else _ABSENT
     t1 = _type(v1)
@@ -922,9 +989,14 @@ def _pick_11(v0: Any) -> str | None:
     return _general("MultiSelectEnumSchema")(v0)
 
 
+_ARMS_12 = _arm_tags("PrimitiveSchemaDefinition")
+
+
 def _pick_12(v0: Any) -> str | None:
     t0 = _type(v0)
     if t0 not in _EXACT:
+        if t0.__name__ in _ARMS_12:  # an instance of an arm: its class is its tag
+            return t0.__name__
         return _general("PrimitiveSchemaDefinition")(v0)
     v1 = v0.get("items", _ABSENT) if t0 is dict else _ABSENT
     t1 = _type(v1)
@@ -967,9 +1039,14 @@ def _pick_12(v0: Any) -> str | None:
     return _general("PrimitiveSchemaDefinition")(v0)
 
 
+_ARMS_13 = _arm_tags("ReadResourceResultContentsItem")
+
+
 def _pick_13(v0: Any) -> str | None:
     t0 = _type(v0)
     if t0 not in _EXACT:
+        if t0.__name__ in _ARMS_13:  # an instance of an arm: its class is its tag
+            return t0.__name__
         return _general("ReadResourceResultContentsItem")(v0)
     v1 = v0.get("text", _ABSENT) if t0 is dict else _ABSENT
     t1 = _type(v1)
@@ -986,9 +1063,14 @@ def _pick_13(v0: Any) -> str | None:
     return _general("ReadResourceResultContentsItem")(v0)
 
 
+_ARMS_14 = _arm_tags("ReadResourceResultResponseResult")
+
+
 def _pick_14(v0: Any) -> str | None:
     t0 = _type(v0)
     if t0 not in _EXACT:
+        if t0.__name__ in _ARMS_14:  # an instance of an arm: its class is its tag
+            return t0.__name__
         return _general("ReadResourceResultResponseResult")(v0)
     v1 = v0.get("resultType", _ABSENT) if t0 is dict else _ABSENT
     if v1 in ("input_required",):
@@ -1009,9 +1091,14 @@ def _pick_14(v0: Any) -> str | None:
     return _general("ReadResourceResultResponseResult")(v0)
 
 
+_ARMS_15 = _arm_tags("SamplingMessageContent")
+
+
 def _pick_15(v0: Any) -> str | None:
     t0 = _type(v0)
     if t0 not in _EXACT:
+        if t0.__name__ in _ARMS_15:  # an instance of an arm: its class is its tag
+            return t0.__name__
         return _general("SamplingMessageContent")(v0)
     v1 = v0.get("type", _ABSENT) if t0 is dict else _ABSENT
     t1 = _type(v1)
@@ -1061,9 +1148,14 @@ def _pick_15(v0: Any) -> str | None:
     return _general("SamplingMessageContent")(v0)
 
 
+_ARMS_16 = _arm_tags("SingleSelectEnumSchema")
+
+
 def _pick_16(v0: Any) -> str | None:
     t0 = _type(v0)
     if t0 not in _EXACT:
+        if t0.__name__ in _ARMS_16:  # an instance of an arm: its class is its tag
+            return t0.__name__
         return _general("SingleSelectEnumSchema")(v0)
     v1 = v0.get("enum", _ABSENT) if t0 is dict else _ABSENT
     t1 = _type(v1)
@@ -1080,9 +1172,14 @@ def _pick_16(v0: Any) -> str | None:
     return _general("SingleSelectEnumSchema")(v0)
 
 
+_ARMS_17 = _arm_tags("elicitation/create result")
+
+
 def _pick_17(v0: Any) -> str | None:
     t0 = _type(v0)
     if t0 not in _EXACT:
+        if t0.__name__ in _ARMS_17:  # an instance of an arm: its class is its tag
+            return t0.__name__
         return _general("elicitation/create result")(v0)
     v1 = v0.get("action", _ABSENT) if t0 is dict else _ABSENT
     t1 = _type(v1)
@@ -1099,9 +1196,14 @@ def _pick_17(v0: Any) -> str | None:
     return _general("elicitation/create result")(v0)
 
 
+_ARMS_18 = _arm_tags("sampling/createMessage result")
+
+
 def _pick_18(v0: Any) -> str | None:
     t0 = _type(v0)
     if t0 not in _EXACT:
+        if t0.__name__ in _ARMS_18:  # an instance of an arm: its class is its tag
+            return t0.__name__
         return _general("sampling/createMessage result")(v0)
     v1 = v0.get("role", _ABSENT) if t0 is dict else _ABSENT
     t1 = _type(v1)
@@ -1122,9 +1224,14 @@ def _pick_18(v0: Any) -> str | None:
     return _general("sampling/createMessage result")(v0)
 
 
+_ARMS_19 = _arm_tags("tools/call result")
+
+
 def _pick_19(v0: Any) -> str | None:
     t0 = _type(v0)
     if t0 not in _EXACT:
+        if t0.__name__ in _ARMS_19:  # an instance of an arm: its class is its tag
+            return t0.__name__
         return _general("tools/call result")(v0)
     v1 = v0.get("task", _ABSENT) if t0 is dict else _ABSENT
     t1 = _type(v1)

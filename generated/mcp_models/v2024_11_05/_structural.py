@@ -8,9 +8,10 @@ the schema by mcp-codegen (see its codegen/discriminate.py).
 
 Each union's rules are also written out below as one straight-line function (`_COMPILED`) that
 decides for values of exact JSON types (what pydantic hands over for JSON input) with exact type
-tests, in the rules' order. Any other value (a model instance, a dict or int subclass) and a value
-no rule takes go to the general rule path (`_general`), which alone chooses the error to report:
-both paths pick the same arm for every value.
+tests, in the rules' order, and takes an instance of an arm's own class as that arm (its class
+is its tag, as on the general path). Any other value (an instance of a subclass, a dict or int
+subclass) and a value no rule takes go to the general rule path (`_general`), which alone chooses
+the error to report: both paths pick the same arm for every value.
 """
 
 from __future__ import annotations
@@ -209,12 +210,23 @@ def holding(union: str, value: object) -> tuple[str, ...]:
 # relies on it; a value whose type is not exactly a JSON type there leaves the decision to _general.
 # Each rule looks up what it needs, and checks those types, before it decides.
 _type: Callable[[object], type[Any]] = type
+
+
+def _arm_tags(union: str) -> frozenset[str]:
+    return frozenset(tag for tag, _ in _RULES[union])
+
+
 _EXACT: frozenset[type[Any]] = frozenset({dict, list, str, int, float, bool, type(None), _Absent})
+
+
+_ARMS_0 = _arm_tags("ClientResult")
 
 
 def _pick_0(v0: Any) -> str | None:
     t0 = _type(v0)
     if t0 not in _EXACT:
+        if t0.__name__ in _ARMS_0:  # an instance of an arm: its class is its tag
+            return t0.__name__
         return _general("ClientResult")(v0)
     v1 = v0.get("role", _ABSENT) if t0 is dict else _ABSENT
     t1 = _type(v1)
@@ -235,9 +247,14 @@ def _pick_0(v0: Any) -> str | None:
     return "Result"
 
 
+_ARMS_1 = _arm_tags("EmbeddedResourceResource")
+
+
 def _pick_1(v0: Any) -> str | None:
     t0 = _type(v0)
     if t0 not in _EXACT:
+        if t0.__name__ in _ARMS_1:  # an instance of an arm: its class is its tag
+            return t0.__name__
         return _general("EmbeddedResourceResource")(v0)
     v1 = v0.get("text", _ABSENT) if t0 is dict else _ABSENT
     t1 = _type(v1)
@@ -254,9 +271,14 @@ def _pick_1(v0: Any) -> str | None:
     return _general("EmbeddedResourceResource")(v0)
 
 
+_ARMS_2 = _arm_tags("JSONRPCMessage")
+
+
 def _pick_2(v0: Any) -> str | None:
     t0 = _type(v0)
     if t0 not in _EXACT:
+        if t0.__name__ in _ARMS_2:  # an instance of an arm: its class is its tag
+            return t0.__name__
         return _general("JSONRPCMessage")(v0)
     v1 = v0.get("error", _ABSENT) if t0 is dict else _ABSENT
     t1 = _type(v1)
@@ -292,9 +314,14 @@ def _pick_2(v0: Any) -> str | None:
     return _general("JSONRPCMessage")(v0)
 
 
+_ARMS_3 = _arm_tags("ReadResourceResultContentsItem")
+
+
 def _pick_3(v0: Any) -> str | None:
     t0 = _type(v0)
     if t0 not in _EXACT:
+        if t0.__name__ in _ARMS_3:  # an instance of an arm: its class is its tag
+            return t0.__name__
         return _general("ReadResourceResultContentsItem")(v0)
     v1 = v0.get("text", _ABSENT) if t0 is dict else _ABSENT
     t1 = _type(v1)

@@ -8,9 +8,10 @@ the schema by mcp-codegen (see its codegen/discriminate.py).
 
 Each union's rules are also written out below as one straight-line function (`_COMPILED`) that
 decides for values of exact JSON types (what pydantic hands over for JSON input) with exact type
-tests, in the rules' order. Any other value (a model instance, a dict or int subclass) and a value
-no rule takes go to the general rule path (`_general`), which alone chooses the error to report:
-both paths pick the same arm for every value.
+tests, in the rules' order, and takes an instance of an arm's own class as that arm (its class
+is its tag, as on the general path). Any other value (an instance of a subclass, a dict or int
+subclass) and a value no rule takes go to the general rule path (`_general`), which alone chooses
+the error to report: both paths pick the same arm for every value.
 """
 
 from __future__ import annotations
@@ -166,12 +167,23 @@ def holding(union: str, value: object) -> tuple[str, ...]:
 # relies on it; a value whose type is not exactly a JSON type there leaves the decision to _general.
 # Each rule looks up what it needs, and checks those types, before it decides.
 _type: Callable[[object], type[Any]] = type
+
+
+def _arm_tags(union: str) -> frozenset[str]:
+    return frozenset(tag for tag, _ in _RULES[union])
+
+
 _EXACT: frozenset[type[Any]] = frozenset({dict, list, str, int, float, bool, type(None), _Absent})
+
+
+_ARMS_0 = _arm_tags("RequestChoice")
 
 
 def _pick_0(v0: Any) -> str | None:
     t0 = _type(v0)
     if t0 not in _EXACT:
+        if t0.__name__ in _ARMS_0:  # an instance of an arm: its class is its tag
+            return t0.__name__
         return _general("RequestChoice")(v0)
     v1 = v0.get("kind", _ABSENT) if t0 is dict else _ABSENT
     if v1 in ("first",) and (t0 is dict and v1 is not _ABSENT):
