@@ -19,6 +19,8 @@
 from __future__ import annotations
 
 import importlib
+import subprocess
+import sys
 from collections.abc import Iterator
 from types import MappingProxyType, ModuleType
 from typing import Annotated, Any, Union, get_args, get_origin
@@ -29,7 +31,7 @@ from pydantic.fields import FieldInfo
 from pydantic_core import MISSING, PydanticSerializationError
 from typing_extensions import TypeAliasType
 
-from .conftest import REVISIONS
+from .conftest import GENERATED, REVISIONS
 from .test_building import _examples, _parse
 from .test_dispatch_fast_paths import _valid_messages
 
@@ -136,7 +138,6 @@ def test_each_class_builds_as_the_general_init_does(package: str) -> None:
         if cls in classes:
             continue
         classes.add(cls)
-        assert cls.__init__.__qualname__ == f"{cls.__qualname__}.__init__"  # its own, not the base's
         keywords = _keywords(model, wire=False)
         variants = [
             keywords,
@@ -153,44 +154,70 @@ def test_each_class_builds_as_the_general_init_does(package: str) -> None:
         for variant in variants:
             fast, general = _both(cls, variant)
             assert fast == general, (cls.__name__, variant)
+            # made on the first build: its own, not the base's
+            assert cls.__init__.__qualname__ == f"{cls.__qualname__}.__init__", cls.__init__.__qualname__
+
+
+# Run in a fresh interpreter: it defines subclasses of generated classes and watches their
+# __init__ change, which no other test may see.
+SUBCLASSES = r"""
+import sys
+from typing import Any, Literal
+sys.path.insert(0, {generated!r})
+from mcp_models.v2026_07_28 import ImageContent, TextContent
+from mcp_models.v2026_07_28._base import _first_init, const
+
+assert TextContent.__init__ is _first_init  # nothing is made for a class until it builds
+TextContent(text="a")
+fast = TextContent.__init__
+assert fast is not _first_init and fast.__mcp_unchecked__  # its own, with no check: no subclass yet
+
+class Plain(TextContent):
+    kind: Literal["k"] = const("k")
+
+assert Plain.__init__ is _first_init and TextContent.__init__ is fast
+assert Plain(text="a").kind == "k"
+
+class Tagged(TextContent):
+    kind: Literal["k"] = const("k")
+
+    def __init__(self, /, **data: Any) -> None:
+        super().__init__(**data)
+
+class Noted:
+    def __init__(self, /, **data: Any) -> None:
+        super().__init__(**data)
+
+class Mixed(Noted, Plain):
+    pass
+
+assert TextContent.__init__ is not fast and not TextContent.__init__.__mcp_unchecked__  # now it checks
+for cls in (Tagged, Mixed):
+    built = cls(text="a")
+    assert (built.kind, built.type, built.model_fields_set) == ("k", "text", {{"kind", "text", "type"}})
+assert TextContent(text="a").model_dump_json() == '{{"text":"a","type":"text"}}'
+
+# the other order: the subclass with an __init__ of its own is made before its parent first builds
+class Early(ImageContent):
+    kind: Literal["e"] = const("e")
+
+    def __init__(self, /, **data: Any) -> None:
+        super().__init__(**data)
+
+assert Early(data="x", mime_type="image/png").kind == "e"  # through the parent's first __init__
+assert ImageContent.__init__ is _first_init
+assert ImageContent(data="x", mime_type="image/png").type == "image"
+assert not ImageContent.__init__.__mcp_unchecked__  # it has a subclass: it checks the class
+built = Early(data="x", mime_type="image/png")
+assert (built.kind, built.type) == ("e", "image")
+print("ok")
+"""
 
 
 def test_a_subclass_whose_own_init_calls_super_gets_its_own_constants() -> None:
-    from typing import Literal
-
-    from mcp_models.v2026_07_28 import TextContent
-    from mcp_models.v2026_07_28._base import const
-
-    fast = TextContent.__init__
-    assert fast.__mcp_unchecked__  # type: ignore[attr-defined]  # no subclass calls it through super yet
-
-    class Plain(TextContent):
-        kind: Literal["k"] = const("k")
-
-    assert TextContent.__init__ is fast  # a subclass with an __init__ of its own pays no check
-    assert Plain(text="a").kind == "k"
-
-    class Tagged(TextContent):
-        kind: Literal["k"] = const("k")
-
-        def __init__(self, /, **data: Any) -> None:
-            super().__init__(**data)
-
-    class Noted:
-        def __init__(self, /, **data: Any) -> None:
-            super().__init__(**data)
-
-    class Mixed(Noted, Plain):
-        pass
-
-    assert TextContent.__init__ is not fast  # now it checks the class
-    assert not TextContent.__init__.__mcp_unchecked__  # type: ignore[attr-defined]
-    assert Plain.__init__.__mcp_unchecked__ is False  # type: ignore[attr-defined]
-    for cls in (Tagged, Mixed):
-        built = cls(text="a")
-        assert (built.kind, built.type, built.model_fields_set) == ("k", "text", {"kind", "text", "type"})
-    assert TextContent(text="a").model_dump_json() == '{"text":"a","type":"text"}'
-    type.__setattr__(TextContent, "__init__", fast)  # as the other tests expect it (Tagged and Mixed are gone)
+    code = SUBCLASSES.format(generated=str(GENERATED))
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=120)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
 
 
 def _tagged_unions(package: str) -> Iterator[tuple[str, Any]]:
