@@ -3,6 +3,9 @@ type, `resultType` as the schema means it, any pydantic-config, and --errata wit
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import importlib
 import json
 import shutil
@@ -140,6 +143,14 @@ def test_pydantic_config_strict_false_overrides_the_default(tmp_path: Path) -> N
     base = (out / "v2025_11_25" / "_base.py").read_text(encoding="utf-8")
     compile(base, "_base.py", "exec")
     assert base.count("strict=") == 1 and "strict=False" in base
+    # and building keeps it: a tuple for a list is taken (the default, strict, refuses it)
+    probe = (
+        "import sys; sys.path.insert(0, sys.argv[1])\n"
+        "from pkg.v2025_11_25 import ListRootsResult, Root\n"
+        "print(ListRootsResult(roots=(Root(uri='file:///a'),)).model_dump_json())\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe, str(out.parent)], capture_output=True, text=True, check=False)
+    assert done.returncode == 0 and done.stdout.strip() == '{"roots":[{"uri":"file:///a"}]}', done.stderr[-2000:]
 
 
 @pytest.mark.parametrize(

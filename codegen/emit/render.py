@@ -227,8 +227,12 @@ def config_entries(options: ir.Options) -> list[tuple[str, str, str]]:
 def base_module(options: ir.Options, header: str) -> str:
     """_base.py: the base class of every model, configured by the options."""
     module, _, name = (options.base_class or "").rpartition(".")
+    entries = config_entries(options)
     return render(
         "_base.py.jinja2",
+        # building passes strict=True only where the models are strict: it then changes nothing
+        # but the cost of a union tagged by a constant (a user's `strict = false` stays in force)
+        build_strict=dict((key, value) for key, value, _ in entries)["strict"] == "True",
         header=header,
         base_class=BASE_CLASS,
         number_type=NUMBER,
@@ -239,7 +243,7 @@ def base_module(options: ir.Options, header: str) -> str:
         user_base=bool(options.base_class),
         user_base_module=module,
         user_base_name=name,
-        config_entries=config_entries(options),
+        config_entries=entries,
     )
 
 
