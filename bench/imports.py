@@ -25,6 +25,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable
 
 from _common import REPO, spec_source
@@ -70,10 +71,15 @@ CONTENDERS = {
 }
 
 
+_BYTECODE = os.path.join(tempfile.gettempdir(), f"mcp-codegen-bench-bytecode-{os.getuid()}")
+
+
 def sample(parts: dict[str, str]) -> dict[str, float]:
     code = PROBE.format(example=str(spec_source() / EXAMPLE), **{"generated": str(REPO / "generated"), **parts})
-    # bytecode caches on, as in any installed package (a shell may have turned them off)
+    # bytecode caches on, as in any installed package (a shell may have turned them off), kept in
+    # one folder of their own: __pycache__ folders in generated/ would be drift to `mcp-codegen check`
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = _BYTECODE
     done = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True, env=env)
     result = json.loads(done.stdout)
     if result["parsed"] != "CallToolRequest":

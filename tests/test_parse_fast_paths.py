@@ -146,7 +146,7 @@ def test_the_number_pre_scan_never_misses_a_number_a_double_cannot_hold(revision
     package = _messages(revision)
     huge: list[bytes] = []
 
-    @settings(max_examples=suite.examples(2000))
+    @settings(max_examples=suite.examples(800))
     @given(raw=_text_with_numbers())
     def check(raw: bytes) -> None:
         if _holds_non_finite(from_json(raw)):
@@ -159,7 +159,7 @@ def test_the_number_pre_scan_never_misses_a_number_a_double_cannot_hold(revision
             package._json_numbers_only(raw)  # a hint is weighed by the exact check: kept
 
     check()
-    assert len(huge) >= 50, "the drawn text seldom held such a number"
+    assert len(huge) >= 25, "the drawn text seldom held such a number"
 
 
 @pytest.mark.parametrize("revision", ["2024-11-05", "2026-07-28"])
