@@ -177,3 +177,22 @@ def test_the_word_pre_scan_finds_nan_and_infinity_wherever_they_are(revision: st
     check()
     for text in (b"", b"NI", b"Na N", b"Infinit", b"INFINITY", b"nan", b'{"I": "N"}'):
         assert not package._may_hold_non_json_number(text), text
+
+
+@pytest.mark.parametrize("revision", list(REVISIONS))
+def test_a_method_beside_a_result_or_error_is_read_by_the_rules(revision: str) -> None:
+    """The long differential run found these: a request's method and id beside an `error` member is
+    an error response by the older schemas' rules, while the text's method picked the request."""
+    package = _messages(revision)
+    methods = sorted(package.REQUESTS)[:3] + ["ping"]
+    for method in methods:
+        for member in ({"error": {"message": "m", "code": -32600}}, {"result": {}}):
+            for with_id in (True, False):
+                message: dict[str, Any] = {"jsonrpc": "2.0", "method": method, "params": {}, **member}
+                if with_id:
+                    message["id"] = 0
+                raw = json.dumps(message).encode()
+                exact = _outcome(package.parse_message, message)
+                assert _outcome(package.parse_message, raw) == exact, raw
+                assert _outcome(package.parse_message, raw, {0: method}) == _outcome(package.parse_message, message, {0: method}), raw
+                assert _outcome(package.parse_envelope, raw) == _outcome(package.parse_envelope, message), raw

@@ -663,10 +663,12 @@ def _envelope_from_text(raw: bytes) -> Envelope | None:
     so a successful validation leaves only escaped keys to contradict the guess."""
     try:
         if b'"method"' in raw:
+            # a `result` or `error` beside the method: which kind the message is, the rules say
             if b'"id"' in raw:
-                return cast(JSONRPCRequest, _validate_json(JSONRPCRequest)(raw))
+                request = cast(JSONRPCRequest, _validate_json(JSONRPCRequest)(raw))
+                return None if _has_extra(request, "result", "error") else request
             notification = cast(JSONRPCNotification, _validate_json(JSONRPCNotification)(raw))
-            return None if _has_extra(notification, "id") else notification
+            return None if _has_extra(notification, "id", "result", "error") else notification
         if b'"result"' in raw:
             result = cast(JSONRPCResultResponse, _validate_json(JSONRPCResultResponse)(raw))
             return None if _has_extra(result, "method", "error") else result
@@ -781,8 +783,13 @@ def _by_method(raw: bytes, method: bytes) -> Message | None:
             _validate_json(envelope)(raw)
     except ValidationError:
         return None
-    if model in _NOTIFICATION_CLASSES and _has_extra(parsed, "id"):
-        return None  # a notification's method with an id: the general path makes it a request
+    extra = parsed.__pydantic_extra__
+    if extra and (
+        "result" in extra or "error" in extra or ("id" in extra and model in _NOTIFICATION_CLASSES)
+    ):
+        # a `result` or `error` beside the method (which kind the message is, the schema's rules
+        # say), or a notification's method with an id: the general path decides
+        return None
     return parsed
 
 
@@ -877,12 +884,12 @@ def parse_message(
     if type(raw) is bytes:
         if _may_hold_non_json_number(raw) or _maybe_huge(raw):
             _json_numbers_only(raw)  # the exact checks, for the rare text that needs them
-        # the fast paths, inlined: the text names the kind, then the class
+        # the fast paths, inlined: the text names the kind, then the class (a `method` the text
+        # does not spell plainly is an extra key of the response classes, which they refuse: the
+        # general path reads it)
         method = _METHOD_VALUE(raw)
         if method is not None:
             typed = _by_method(raw, method.group(1))  # a request or notification, by its `method`
-        # (a `method` the text does not spell plainly is an extra key of the classes below, which
-        # the fast paths refuse: the general path reads it)
         elif b'"result"' in raw:
             typed = _pending_response(raw, pending) if pending else None
         elif b'"error"' in raw:
