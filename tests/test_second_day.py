@@ -379,6 +379,24 @@ def test_empty_result_is_the_result_class_under_its_spec_name(package: str) -> N
         assert isinstance(messages.parse_result("ping", b"{}"), models.EmptyResult)
 
 
+def test_an_alias_whose_model_refers_back_to_it_still_imports(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """A schema that only names a model which refers back to it (the long fuzz run made one): the
+    model is written first, so the name stays a type alias and the module imports; without the
+    cycle it is the plain alias again."""
+    from .test_fuzz import _build, _load
+
+    schema = "https://json-schema.org/draft/2020-12/schema"
+    cycle = {"type": "object", "properties": {"x": {"$ref": "#/$defs/EmptyResult"}}}
+    document = {"$schema": schema, "$defs": {"Result": cycle, "EmptyResult": {"$ref": "#/$defs/Result"}}}
+    built = _build(json.dumps(document).encode())
+    assert "EmptyResult = Result" not in built.files["models.py"].splitlines()
+    _load(built.files, tmp_path_factory)
+    document["$defs"]["Result"] = {"type": "object", "properties": {"x": {"type": "string"}}}
+    built = _build(json.dumps(document).encode())
+    assert "EmptyResult = Result" in built.files["models.py"].splitlines()
+    _load(built.files, tmp_path_factory)
+
+
 # -- 3. a form declared once, read by every revision package and the surface ------------------------
 
 _FORM_PACKAGES = ["v2025_06_18", "v2025_11_25", "v2026_07_28", "draft", "surface"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, cast
 
 from codegen.analysis import absence, discriminate, ir, methods, naming
 from codegen.schema import pointers, schemas
@@ -74,7 +74,11 @@ def analyze(doc: SchemaDoc, *, package: str, sha256: str, options: ir.Options | 
                 entity = replace(entity, open=True)
         elif kind is ir.Kind.UNION:
             entity = _with_arms(entity, node, document, kinds, frozenset(names), flattened)
-        elif _only_names(node) in kinds and kinds[_only_names(node) or ""] is ir.Kind.MODEL:
+        elif (
+            _only_names(node) in kinds
+            and kinds[_only_names(node) or ""] is ir.Kind.MODEL
+            and not _reaches(document, _only_names(node) or "", pointer)
+        ):
             entity = replace(entity, same_as=_only_names(node))
         entities.append(entity)
 
@@ -155,6 +159,37 @@ def _export_name(pointer: str, class_name: str, hoisted: bool, taken: frozenset[
     """A definition is exported under its spec name (see naming.export_name), a hoisted object
     under its class name."""
     return class_name if hoisted else naming.export_name(pointers.split(pointer)[1], class_name, taken)
+
+
+def _reaches(document: Mapping[str, Any], start: str, goal: str) -> bool:
+    """Whether the schema at start refers to goal through its `$ref`s, at any depth. A plain alias
+    (`EmptyResult = Result`) must come after its model; a model that refers back to the alias is
+    written before it, so such an alias stays a type alias (which may name what comes later)."""
+    seen: set[str] = set()
+    pending = [start]
+    while pending:
+        pointer = pending.pop()
+        if pointer in seen:
+            continue
+        seen.add(pointer)
+        try:
+            nodes: list[object] = [pointers.resolve(document, pointer)]
+        except KeyError:
+            return True  # a reference that names nothing: the type alias is the safe choice
+        while nodes:
+            value = nodes.pop()
+            if isinstance(value, dict):
+                members = cast("dict[str, object]", value)
+                ref = members.get("$ref")
+                if isinstance(ref, str):
+                    if ref == goal:
+                        return True
+                    if ref.startswith("#"):
+                        pending.append(ref)
+                nodes.extend(members.values())
+            elif isinstance(value, list):
+                nodes.extend(cast("list[object]", value))
+    return False
 
 
 def _only_names(node: Mapping[str, Any]) -> str | None:
