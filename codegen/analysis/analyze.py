@@ -10,7 +10,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, cast
 
-from codegen.analysis import absence, discriminate, ir, methods, naming
+from codegen.analysis import absence, discriminate, ir, methods, naming, specific
 from codegen.schema import pointers, schemas
 from codegen.errors import fail
 from codegen.schema.load import DEFS, SchemaDoc
@@ -257,7 +257,9 @@ def _with_arms(
         return replace(entity, arms=arms, smart_reason=reason)
     found = discriminate.structural_dispatch(arms, lambda ref: _resolve(document, ref), flattened)
     if isinstance(found, str):
-        return replace(entity, arms=arms, smart_reason=found)
+        models = all(kinds.get(_model_target(document, arm)) is ir.Kind.MODEL for arm in arms)
+        facts = specific.specificity(arms, lambda ref: _resolve(document, ref), flattened) if models else None
+        return replace(entity, arms=arms, smart_reason=found, specific=facts)
     return replace(entity, arms=arms, dispatch=found)
 
 

@@ -69,6 +69,32 @@ class Dispatch:
 
 
 @dataclass(frozen=True)
+class ShapeKey:
+    """A key an object model declares: a signature of what validates its value (equal
+    signatures validate alike) and, for an object model's own keys, that model's shape."""
+
+    key: str
+    signature: int
+    nested: Shape | None = None
+
+
+@dataclass(frozen=True)
+class Shape:
+    """The keys an object model requires and declares (specific.py)."""
+
+    required: tuple[str, ...]
+    keys: tuple[ShapeKey, ...]
+
+
+@dataclass(frozen=True)
+class Specificity:
+    """A union of models left to pydantic's smart mode, with each arm's shape, in union order: the
+    generated package predicts the smart union's winner from a value's keys (specific.py)."""
+
+    arms: tuple[tuple[str, Shape], ...]
+
+
+@dataclass(frozen=True)
 class Entity:
     """One generated top-level name: a spec definition or an inline object hoisted out of one."""
 
@@ -84,6 +110,7 @@ class Entity:
     tag: Tag | None = None
     dispatch: Dispatch | None = None
     smart_reason: str | None = None  # why a union is left to pydantic's smart mode
+    specific: Specificity | None = None  # a smart union of models: its arms' shapes
     same_as: str | None = None  # an alias that only names a model (EmptyResult): that model's pointer
 
     @property

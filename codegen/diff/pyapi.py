@@ -94,7 +94,17 @@ def read_module(source: str) -> dict[str, PyType]:
                 types[name] = PyType(name, "alias", members=members_of(value.args[1]))
             elif isinstance(value, ast.Name) and value.id in types and types[value.id].kind == "class":
                 types[name] = PyType(name, "alias", members=frozenset({value.id}))  # `EmptyResult = Result`
-    return types
+    # a private alias (a union's smart union, tried after its most specific arm) is not API: a
+    # public alias naming it names its members
+    private = {name: t.members for name, t in types.items() if name.startswith("_") and t.kind == "alias"}
+    return {
+        name: replace(t, members=_inlined(t.members, private)) for name, t in types.items() if name not in private
+    }
+
+
+def _inlined(members: frozenset[str], private: Mapping[str, frozenset[str]]) -> frozenset[str]:
+    named = members & private.keys()
+    return (members - named).union(*(private[name] for name in named)) if named else members
 
 
 def members_of(node: ast.expr) -> frozenset[str]:

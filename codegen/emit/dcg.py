@@ -15,13 +15,15 @@ from collections import defaultdict
 from collections.abc import Mapping
 from typing import Any
 
-from codegen.analysis import ir
+from codegen.analysis import ir, specific
 from codegen.analysis.naming import BASE_CLASS, CONSTANT_DEFAULT, NUMBER, STRUCTURAL
 from codegen.errors import fail, flat
 from codegen.resources import templates_dir
 
 BASE_MODULE = "_base"
 STRUCTURAL_MODULE = "_structural"
+MOST_SPECIFIC = "most_specific"
+LEFT_TO_RIGHT = "LEFT_TO_RIGHT"
 # MISSING from pydantic_core: pydantic re-exports it lazily, and pyright then sees an `object`, not
 # the sentinel type (`str | MISSING` would read as `str | Unknown` in strict mode).
 IMPORT_OVERRIDES = {BASE_CLASS: f".{BASE_MODULE}", NUMBER: f".{BASE_MODULE}", "MISSING": "pydantic_core"}
@@ -48,6 +50,14 @@ def engine_options(revision: ir.Revision, header: str) -> dict[str, Any]:
     template_data: dict[str, dict[str, Any]] = defaultdict(dict)
     additional_imports: list[str] = []
     import_overrides = dict(IMPORT_OVERRIDES)
+    specific_unions = specific.in_use(revision)
+    for entity in specific_unions:
+        assert entity.specific is not None
+        data = template_data[entity.pointer_in_engine_input]
+        data["specific_arms"] = [revision.name_of(arm) for arm, _ in entity.specific.arms]
+        data["any_arm"] = specific.any_arm_name(entity.name)
+        # keys from the schema enter the source as JSON string literals (ASCII, escaped: Python ones too)
+        data["specific_nested"] = "(" + "".join(f"{json.dumps(key)}, " for key in specific.nested_keys(entity.specific)) + ")"
     for entity in revision.entities:
         if entity.dispatch is not None:
             arms = [revision.name_of(arm) for arm in entity.arm_order]
@@ -75,6 +85,17 @@ def engine_options(revision: ir.Revision, header: str) -> dict[str, Any]:
             f"{STRUCTURAL_MODULE}.{STRUCTURAL}",
         ]
         import_overrides[STRUCTURAL] = f".{STRUCTURAL_MODULE}"
+    if specific_unions:
+        additional_imports += [
+            "typing.Annotated",
+            "typing.Union",
+            "pydantic.SerializeAsAny",
+            "pydantic.Tag",
+            f"{BASE_MODULE}.{MOST_SPECIFIC}",
+            f"{BASE_MODULE}.{LEFT_TO_RIGHT}",
+        ]
+        import_overrides[MOST_SPECIFIC] = f".{BASE_MODULE}"
+        import_overrides[LEFT_TO_RIGHT] = f".{BASE_MODULE}"
     if revision.options.extra_keys == "sieve" and any(e.open for e in revision.entities):
         additional_imports.append("pydantic.ConfigDict")
     if any(field.constant or field.absent_means for entity in revision.entities for field in entity.fields):
@@ -203,6 +224,8 @@ def _check_names(source: str, revision: ir.Revision) -> tuple[str, ...]:
         elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
             order.append(node.target.id)
     order = [name for name in order if not (name.startswith("__") and name.endswith("__"))]
+    helpers = {specific.any_arm_name(e.name) for e in specific.in_use(revision)}
+    order = [name for name in order if name not in helpers]  # a union's private companion
     defined = set(order)
     expected = {entity.name for entity in revision.entities}
     missing = sorted(expected - defined)

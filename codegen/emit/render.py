@@ -7,7 +7,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from codegen.analysis import ir, methods
+from codegen.analysis import ir, methods, specific
 from codegen.analysis.naming import BASE_CLASS, MESSAGES_API, NUMBER, PACKAGE_NAMES
 from codegen.errors import fail
 from codegen.emit.form_facts import form_facts
@@ -81,11 +81,14 @@ def revision_files(
         "__init__.py": package_init(
             revision, header, order, has_messages=messages is not None, messages_api=messages_api(revision)
         ),
-        "_base.py": base_module(revision.options, header),
+        "_base.py": base_module(revision.options, header, most_specific=bool(specific.in_use(revision))),
     }
     structural = structural_module(revision, header)
     if structural is not None:
         files["_structural.py"] = structural
+    most_specific = specific_module(revision, header)
+    if most_specific is not None:
+        files["_specific.py"] = most_specific
     if elsewhere is not None:  # a pinned revision: other revisions to name
         files["history.py"] = history_module(revision, header, elsewhere, messages is not None)
     if messages is not None:
@@ -224,8 +227,9 @@ def config_entries(options: ir.Options) -> list[tuple[str, str, str]]:
     return entries + [(key, value, "") for key, value in user.items()]
 
 
-def base_module(options: ir.Options, header: str) -> str:
-    """_base.py: the base class of every model, configured by the options."""
+def base_module(options: ir.Options, header: str, *, most_specific: bool = False) -> str:
+    """_base.py: the base class of every model, configured by the options; most_specific: with the
+    discriminator of the package's smart unions of models (_specific.py)."""
     module, _, name = (options.base_class or "").rpartition(".")
     entries = config_entries(options)
     return render(
@@ -244,6 +248,7 @@ def base_module(options: ir.Options, header: str) -> str:
         user_base_module=module,
         user_base_name=name,
         config_entries=entries,
+        most_specific=most_specific,
     )
 
 
@@ -458,6 +463,33 @@ def structural_module(revision: ir.Revision, header: str) -> str | None:
             }
         )
     return render("_structural.py.jinja2", header=header, unions=views)
+
+
+def specific_module(revision: ir.Revision, header: str) -> str | None:
+    """_specific.py: the arms' shapes of the revision's smart unions of models (specific.py)."""
+    unions = specific.in_use(revision)
+    if not unions:
+        return None
+    views: list[dict[str, object]] = []
+    for union in unions:
+        assert union.specific is not None
+        views.append(
+            {
+                "name": union.name,
+                "arms": [(revision.name_of(arm), _shape_source(shape)) for arm, shape in union.specific.arms],
+            }
+        )
+    names = ", ".join(union.name for union in unions)
+    return render("_specific.py.jinja2", header=header, unions=views, names=names)
+
+
+def _shape_source(shape: ir.Shape) -> str:
+    """A shape as the constant table _specific.py.jinja2 holds; keys enter only as literals."""
+    keys = "".join(
+        f"({_literal(k.key)}, {k.signature}, {_shape_source(k.nested) if k.nested else 'None'}), " for k in shape.keys
+    )
+    required = "(" + "".join(f"{_literal(key)}, " for key in shape.required) + ")"
+    return f"({required}, ({keys}))"
 
 
 # The JSON types a compiled test knows, and the names of the exact types a value may have there

@@ -196,7 +196,7 @@ from pydantic import Field, SerializeAsAny, StrictBool, StrictFloat, StrictInt, 
 from pydantic_core import MISSING
 from typing_extensions import TypeAliasType
 
-from ._base import JSONNumber, MCPModel, const
+from ._base import LEFT_TO_RIGHT, JSONNumber, MCPModel, const, most_specific
 from ._structural import structural
 
 
@@ -3478,8 +3478,8 @@ ReadResourceResultResponseResult = TypeAliasType(
 )
 
 
-ServerResult = TypeAliasType(
-    "ServerResult",
+_ServerResultAnyArm = TypeAliasType(
+    "_ServerResultAnyArm",
     Result
     | InputRequiredResult
     | DiscoverResult
@@ -3492,6 +3492,83 @@ ServerResult = TypeAliasType(
     | ListToolsResult
     | CallToolResult
     | CompleteResult,
+)
+ServerResult = TypeAliasType(
+    "ServerResult",
+    SerializeAsAny[
+        Annotated[
+            Union[  # noqa: UP007 - one union at import, where `|` would build one per arm
+                Annotated[
+                    Result | Annotated[_ServerResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("Result"),
+                ],
+                Annotated[
+                    InputRequiredResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("InputRequiredResult"),
+                ],
+                Annotated[
+                    DiscoverResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("DiscoverResult"),
+                ],
+                Annotated[
+                    ListResourcesResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("ListResourcesResult"),
+                ],
+                Annotated[
+                    ListResourceTemplatesResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("ListResourceTemplatesResult"),
+                ],
+                Annotated[
+                    ReadResourceResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("ReadResourceResult"),
+                ],
+                Annotated[
+                    SubscriptionsListenResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("SubscriptionsListenResult"),
+                ],
+                Annotated[
+                    ListPromptsResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("ListPromptsResult"),
+                ],
+                Annotated[
+                    GetPromptResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("GetPromptResult"),
+                ],
+                Annotated[
+                    ListToolsResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("ListToolsResult"),
+                ],
+                Annotated[
+                    CallToolResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("CallToolResult"),
+                ],
+                Annotated[
+                    CompleteResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("CompleteResult"),
+                ],
+                Annotated[_ServerResultAnyArm, Tag("*")],
+            ],
+            most_specific(
+                "ServerResult",
+                (
+                    "_meta",
+                    "completion",
+                ),
+            ),
+        ]
+    ],
 )
 
 

@@ -263,7 +263,7 @@ from pydantic import Field, SerializeAsAny, StrictBool, StrictFloat, StrictInt, 
 from pydantic_core import MISSING
 from typing_extensions import TypeAliasType
 
-from ._base import JSONNumber, MCPModel, const
+from ._base import LEFT_TO_RIGHT, JSONNumber, MCPModel, const, most_specific
 from ._structural import structural
 
 
@@ -3677,8 +3677,31 @@ class ListResourcesResultResponse(MCPModel):
     result: ListResourcesResult
 
 
+_ListRootsRequestParamsAnyArm = TypeAliasType(
+    "_ListRootsRequestParamsAnyArm",
+    ListRootsRequestParamsVariantA | RequestParams,
+)
 ListRootsRequestParams = TypeAliasType(
-    "ListRootsRequestParams", ListRootsRequestParamsVariantA | RequestParams
+    "ListRootsRequestParams",
+    SerializeAsAny[
+        Annotated[
+            Union[  # noqa: UP007 - one union at import, where `|` would build one per arm
+                Annotated[
+                    ListRootsRequestParamsVariantA
+                    | Annotated[_ListRootsRequestParamsAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("ListRootsRequestParamsVariantA"),
+                ],
+                Annotated[
+                    RequestParams | Annotated[_ListRootsRequestParamsAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("RequestParams"),
+                ],
+                Annotated[_ListRootsRequestParamsAnyArm, Tag("*")],
+            ],
+            most_specific("ListRootsRequestParams", ("_meta",)),
+        ]
+    ],
 )
 
 
@@ -4134,14 +4157,55 @@ ContentBlock = TypeAliasType(
 )
 
 
-EnumSchema = TypeAliasType(
-    "EnumSchema",
+_EnumSchemaAnyArm = TypeAliasType(
+    "_EnumSchemaAnyArm",
     UntitledSingleSelectEnumSchema
     | TitledSingleSelectEnumSchema
     | UntitledMultiSelectEnumSchema
     | TitledMultiSelectEnumSchema
     | LegacyTitledEnumSchema
     | EnumSchemaString,
+)
+EnumSchema = TypeAliasType(
+    "EnumSchema",
+    SerializeAsAny[
+        Annotated[
+            Union[  # noqa: UP007 - one union at import, where `|` would build one per arm
+                Annotated[
+                    UntitledSingleSelectEnumSchema | Annotated[_EnumSchemaAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("UntitledSingleSelectEnumSchema"),
+                ],
+                Annotated[
+                    TitledSingleSelectEnumSchema | Annotated[_EnumSchemaAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("TitledSingleSelectEnumSchema"),
+                ],
+                Annotated[
+                    UntitledMultiSelectEnumSchema | Annotated[_EnumSchemaAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("UntitledMultiSelectEnumSchema"),
+                ],
+                Annotated[
+                    TitledMultiSelectEnumSchema | Annotated[_EnumSchemaAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("TitledMultiSelectEnumSchema"),
+                ],
+                Annotated[
+                    LegacyTitledEnumSchema | Annotated[_EnumSchemaAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("LegacyTitledEnumSchema"),
+                ],
+                Annotated[
+                    EnumSchemaString | Annotated[_EnumSchemaAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("EnumSchemaString"),
+                ],
+                Annotated[_EnumSchemaAnyArm, Tag("*")],
+            ],
+            most_specific("EnumSchema", ("items",)),
+        ]
+    ],
 )
 
 
@@ -4975,8 +5039,8 @@ class CallToolRequestParams(MCPModel):
     """
 
 
-ClientResult = TypeAliasType(
-    "ClientResult",
+_ClientResultAnyArm = TypeAliasType(
+    "_ClientResultAnyArm",
     Result
     | GetTaskResult
     | GetTaskPayloadResult
@@ -4985,6 +5049,57 @@ ClientResult = TypeAliasType(
     | CreateMessageResult
     | ListRootsResult
     | ElicitResult,
+)
+ClientResult = TypeAliasType(
+    "ClientResult",
+    SerializeAsAny[
+        Annotated[
+            Union[  # noqa: UP007 - one union at import, where `|` would build one per arm
+                Annotated[
+                    Result | Annotated[_ClientResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("Result"),
+                ],
+                Annotated[
+                    GetTaskResult | Annotated[_ClientResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("GetTaskResult"),
+                ],
+                Annotated[
+                    GetTaskPayloadResult | Annotated[_ClientResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("GetTaskPayloadResult"),
+                ],
+                Annotated[
+                    CancelTaskResult | Annotated[_ClientResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("CancelTaskResult"),
+                ],
+                Annotated[
+                    ListTasksResult | Annotated[_ClientResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("ListTasksResult"),
+                ],
+                Annotated[
+                    CreateMessageResult | Annotated[_ClientResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("CreateMessageResult"),
+                ],
+                Annotated[
+                    ListRootsResult | Annotated[_ClientResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("ListRootsResult"),
+                ],
+                Annotated[
+                    ElicitResult | Annotated[_ClientResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("ElicitResult"),
+                ],
+                Annotated[_ClientResultAnyArm, Tag("*")],
+            ],
+            most_specific("ClientResult", ("_meta",)),
+        ]
+    ],
 )
 
 
@@ -5129,8 +5244,8 @@ ServerRequest = TypeAliasType(
 )
 
 
-ServerResult = TypeAliasType(
-    "ServerResult",
+_ServerResultAnyArm = TypeAliasType(
+    "_ServerResultAnyArm",
     Result
     | InputRequiredResult
     | DiscoverResult
@@ -5148,6 +5263,109 @@ ServerResult = TypeAliasType(
     | GetTaskPayloadResult
     | CancelTaskResult
     | ListTasksResult,
+)
+ServerResult = TypeAliasType(
+    "ServerResult",
+    SerializeAsAny[
+        Annotated[
+            Union[  # noqa: UP007 - one union at import, where `|` would build one per arm
+                Annotated[
+                    Result | Annotated[_ServerResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("Result"),
+                ],
+                Annotated[
+                    InputRequiredResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("InputRequiredResult"),
+                ],
+                Annotated[
+                    DiscoverResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("DiscoverResult"),
+                ],
+                Annotated[
+                    ListResourcesResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("ListResourcesResult"),
+                ],
+                Annotated[
+                    ListResourceTemplatesResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("ListResourceTemplatesResult"),
+                ],
+                Annotated[
+                    ReadResourceResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("ReadResourceResult"),
+                ],
+                Annotated[
+                    SubscriptionsListenResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("SubscriptionsListenResult"),
+                ],
+                Annotated[
+                    ListPromptsResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("ListPromptsResult"),
+                ],
+                Annotated[
+                    GetPromptResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("GetPromptResult"),
+                ],
+                Annotated[
+                    ListToolsResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("ListToolsResult"),
+                ],
+                Annotated[
+                    CallToolResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("CallToolResult"),
+                ],
+                Annotated[
+                    CompleteResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("CompleteResult"),
+                ],
+                Annotated[
+                    InitializeResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("InitializeResult"),
+                ],
+                Annotated[
+                    GetTaskResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("GetTaskResult"),
+                ],
+                Annotated[
+                    GetTaskPayloadResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("GetTaskPayloadResult"),
+                ],
+                Annotated[
+                    CancelTaskResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("CancelTaskResult"),
+                ],
+                Annotated[
+                    ListTasksResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("ListTasksResult"),
+                ],
+                Annotated[_ServerResultAnyArm, Tag("*")],
+            ],
+            most_specific(
+                "ServerResult",
+                (
+                    "_meta",
+                    "completion",
+                    "serverInfo",
+                ),
+            ),
+        ]
+    ],
 )
 
 

@@ -137,13 +137,13 @@ __all__ = [
     "UnsubscribeRequestParams",
 ]
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Union
 
 from pydantic import Field, SerializeAsAny, StrictBool, StrictFloat, StrictInt, StrictStr, Tag
 from pydantic_core import MISSING
 from typing_extensions import TypeAliasType
 
-from ._base import JSONNumber, MCPModel, const
+from ._base import LEFT_TO_RIGHT, JSONNumber, MCPModel, const, most_specific
 from ._structural import structural
 
 
@@ -1661,8 +1661,8 @@ JSONRPCMessage = TypeAliasType(
 )
 
 
-ServerResult = TypeAliasType(
-    "ServerResult",
+_ServerResultAnyArm = TypeAliasType(
+    "_ServerResultAnyArm",
     Result
     | InitializeResult
     | ListResourcesResult
@@ -1673,6 +1673,73 @@ ServerResult = TypeAliasType(
     | ListToolsResult
     | CallToolResult
     | CompleteResult,
+)
+ServerResult = TypeAliasType(
+    "ServerResult",
+    SerializeAsAny[
+        Annotated[
+            Union[  # noqa: UP007 - one union at import, where `|` would build one per arm
+                Annotated[
+                    Result | Annotated[_ServerResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("Result"),
+                ],
+                Annotated[
+                    InitializeResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("InitializeResult"),
+                ],
+                Annotated[
+                    ListResourcesResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("ListResourcesResult"),
+                ],
+                Annotated[
+                    ListResourceTemplatesResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("ListResourceTemplatesResult"),
+                ],
+                Annotated[
+                    ReadResourceResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("ReadResourceResult"),
+                ],
+                Annotated[
+                    ListPromptsResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("ListPromptsResult"),
+                ],
+                Annotated[
+                    GetPromptResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("GetPromptResult"),
+                ],
+                Annotated[
+                    ListToolsResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("ListToolsResult"),
+                ],
+                Annotated[
+                    CallToolResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("CallToolResult"),
+                ],
+                Annotated[
+                    CompleteResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("CompleteResult"),
+                ],
+                Annotated[_ServerResultAnyArm, Tag("*")],
+            ],
+            most_specific(
+                "ServerResult",
+                (
+                    "completion",
+                    "serverInfo",
+                ),
+            ),
+        ]
+    ],
 )
 
 

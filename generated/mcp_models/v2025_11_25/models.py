@@ -200,13 +200,13 @@ __all__ = [
     "UntitledSingleSelectEnumSchema",
 ]
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Union
 
 from pydantic import Field, SerializeAsAny, StrictBool, StrictFloat, StrictInt, StrictStr, Tag
 from pydantic_core import MISSING
 from typing_extensions import TypeAliasType
 
-from ._base import JSONNumber, MCPModel, const
+from ._base import LEFT_TO_RIGHT, JSONNumber, MCPModel, const, most_specific
 from ._structural import structural
 
 
@@ -3236,8 +3236,8 @@ SamplingMessageContentVariantF = TypeAliasType(
 )
 
 
-ServerResult = TypeAliasType(
-    "ServerResult",
+_ServerResultAnyArm = TypeAliasType(
+    "_ServerResultAnyArm",
     Result
     | InitializeResult
     | ListResourcesResult
@@ -3252,6 +3252,93 @@ ServerResult = TypeAliasType(
     | CancelTaskResult
     | ListTasksResult
     | CompleteResult,
+)
+ServerResult = TypeAliasType(
+    "ServerResult",
+    SerializeAsAny[
+        Annotated[
+            Union[  # noqa: UP007 - one union at import, where `|` would build one per arm
+                Annotated[
+                    Result | Annotated[_ServerResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("Result"),
+                ],
+                Annotated[
+                    InitializeResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("InitializeResult"),
+                ],
+                Annotated[
+                    ListResourcesResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("ListResourcesResult"),
+                ],
+                Annotated[
+                    ListResourceTemplatesResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("ListResourceTemplatesResult"),
+                ],
+                Annotated[
+                    ReadResourceResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("ReadResourceResult"),
+                ],
+                Annotated[
+                    ListPromptsResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("ListPromptsResult"),
+                ],
+                Annotated[
+                    GetPromptResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("GetPromptResult"),
+                ],
+                Annotated[
+                    ListToolsResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("ListToolsResult"),
+                ],
+                Annotated[
+                    CallToolResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("CallToolResult"),
+                ],
+                Annotated[
+                    GetTaskResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("GetTaskResult"),
+                ],
+                Annotated[
+                    GetTaskPayloadResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("GetTaskPayloadResult"),
+                ],
+                Annotated[
+                    CancelTaskResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("CancelTaskResult"),
+                ],
+                Annotated[
+                    ListTasksResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("ListTasksResult"),
+                ],
+                Annotated[
+                    CompleteResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("CompleteResult"),
+                ],
+                Annotated[_ServerResultAnyArm, Tag("*")],
+            ],
+            most_specific(
+                "ServerResult",
+                (
+                    "completion",
+                    "serverInfo",
+                ),
+            ),
+        ]
+    ],
 )
 
 
@@ -3495,8 +3582,8 @@ class CreateMessageResult(MCPModel):
     """
 
 
-ClientResult = TypeAliasType(
-    "ClientResult",
+_ClientResultAnyArm = TypeAliasType(
+    "_ClientResultAnyArm",
     Result
     | GetTaskResult
     | GetTaskPayloadResult
@@ -3505,6 +3592,57 @@ ClientResult = TypeAliasType(
     | CreateMessageResult
     | ListRootsResult
     | ElicitResult,
+)
+ClientResult = TypeAliasType(
+    "ClientResult",
+    SerializeAsAny[
+        Annotated[
+            Union[  # noqa: UP007 - one union at import, where `|` would build one per arm
+                Annotated[
+                    Result | Annotated[_ClientResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("Result"),
+                ],
+                Annotated[
+                    GetTaskResult | Annotated[_ClientResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("GetTaskResult"),
+                ],
+                Annotated[
+                    GetTaskPayloadResult | Annotated[_ClientResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("GetTaskPayloadResult"),
+                ],
+                Annotated[
+                    CancelTaskResult | Annotated[_ClientResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("CancelTaskResult"),
+                ],
+                Annotated[
+                    ListTasksResult | Annotated[_ClientResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("ListTasksResult"),
+                ],
+                Annotated[
+                    CreateMessageResult | Annotated[_ClientResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("CreateMessageResult"),
+                ],
+                Annotated[
+                    ListRootsResult | Annotated[_ClientResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("ListRootsResult"),
+                ],
+                Annotated[
+                    ElicitResult | Annotated[_ClientResultAnyArm, Tag("*")],
+                    LEFT_TO_RIGHT,
+                    Tag("ElicitResult"),
+                ],
+                Annotated[_ClientResultAnyArm, Tag("*")],
+            ],
+            most_specific("ClientResult", ()),
+        ]
+    ],
 )
 
 

@@ -26,6 +26,7 @@ optional field that was absent (`MISSING`) is never dumped.
 
 from __future__ import annotations
 
+import importlib
 import sys
 import types
 from collections.abc import Callable
@@ -45,11 +46,11 @@ from typing import (
 )
 
 from pydantic import BaseModel as _UserBase
-from pydantic import ConfigDict, StrictFloat, StrictInt, Tag
+from pydantic import ConfigDict, Discriminator, Field, StrictFloat, StrictInt, Tag
 from pydantic.version import VERSION as _PYDANTIC_VERSION
 from pydantic_core import PydanticUndefined
 
-__all__ = ["JSONNumber", "MCPModel", "const", "union_arms"]
+__all__ = ["LEFT_TO_RIGHT", "JSONNumber", "MCPModel", "const", "most_specific", "union_arms"]
 
 _T = TypeVar("_T")
 
@@ -67,6 +68,47 @@ _DEFER_BUILD = _PYDANTIC >= (2, 14)
 # itself) but warns "PydanticSerializationUnexpectedValue". There model_dump and model_dump_json
 # leave out those warnings unless asked for (`warnings=True`).
 SPURIOUS_UNION_WARNINGS = _PYDANTIC < (2, 13)
+
+
+# A smart union of models tries the arm a value's keys single out first, then the smart union over
+# every arm (`LEFT_TO_RIGHT` is the mode of that pair, one object for all). _specific.py decides,
+# loaded on the first value to decide for; the answer is kept by the keys the decision reads: the
+# value's, and those of the objects it holds under `nested` keys.
+LEFT_TO_RIGHT: Any = Field(union_mode="left_to_right")
+_ANY_ARM = "*"  # the smart union over every arm
+_KEPT = 256  # answers kept per union
+_JSON_LEAVES = frozenset({list, str, int, float, bool, type(None)})
+_DICT: Any = dict  # typed Any: `type(v) is _DICT` leaves v's type to the checkers as it was
+_ABSENT: Any = object()
+
+
+def most_specific(union: str, nested: tuple[str, ...] = ()) -> Discriminator:
+    """The pydantic discriminator of a smart union of models (see _specific.py)."""
+    kept: dict[tuple[object, ...], str] = {}
+
+    def pick(value: Any) -> str:
+        if type(value) is not _DICT:
+            return _ANY_ARM  # a model instance, a Mapping: only the smart union decides alike
+        key: tuple[object, ...] = tuple(value)
+        for name in nested:
+            inner: Any = value.get(name, _ABSENT)
+            if inner is _ABSENT:
+                continue
+            if type(inner) is _DICT:
+                key += (name, tuple(inner))
+            elif type(inner) in _JSON_LEAVES:
+                key += (name, None)
+            else:
+                return _ANY_ARM  # a model held inside
+        choice = kept.get(key)
+        if choice is None:
+            specific: Any = importlib.import_module(f"{__package__}._specific")
+            choice = str(specific.decide(union, value))
+            if len(kept) < _KEPT:
+                kept[key] = choice
+        return choice
+
+    return Discriminator(pick)
 
 
 def const(value: _T) -> _T:
@@ -98,7 +140,13 @@ def union_arms(alias: object) -> tuple[Any, ...]:
         raise TypeError(
             f"{getattr(alias, '__name__', alias)} is an alias of {value!r}, not a union"
         )
-    return tuple(_arm(arm, namespace) for arm in get_args(value))
+    choices = get_args(value)
+    last = choices[-1]
+    if get_origin(last) is Annotated and Tag("*") in get_args(last)[1:]:
+        # a smart union of models tried by its most specific arm first (_specific.py): its arms
+        # are those of the smart union over every arm it falls back to
+        return union_arms(get_args(last)[0])
+    return tuple(_arm(arm, namespace) for arm in choices)
 
 
 def _arm(arm: Any, namespace: dict[str, Any]) -> Any:

@@ -98,7 +98,13 @@ def union_arms(alias: object) -> tuple[Any, ...]:
         raise TypeError(
             f"{getattr(alias, '__name__', alias)} is an alias of {value!r}, not a union"
         )
-    return tuple(_arm(arm, namespace) for arm in get_args(value))
+    choices = get_args(value)
+    last = choices[-1]
+    if get_origin(last) is Annotated and Tag("*") in get_args(last)[1:]:
+        # a smart union of models tried by its most specific arm first (_specific.py): its arms
+        # are those of the smart union over every arm it falls back to
+        return union_arms(get_args(last)[0])
+    return tuple(_arm(arm, namespace) for arm in choices)
 
 
 def _arm(arm: Any, namespace: dict[str, Any]) -> Any:
