@@ -213,7 +213,7 @@ def _user(names: list[str]) -> dict[str, Any]:
 
 
 def test_definitions_named_like_the_models_imports_get_the_model_suffix(tmp_path: Path, env: dict[str, str]) -> None:
-    names = [*IMPORTED_NAMES, "MISSING", "const", "structural"]
+    names = [*IMPORTED_NAMES, "MISSING", "const", "structural", "most_specific"]
     definitions = {name: {"type": "object", "properties": {"v": {"type": "integer"}}} for name in names}
     result, out = _generate(tmp_path, env, "r3_imports", {"$defs": {**definitions, "User": _user(names)}})
     source = (out / "models.py").read_text(encoding="utf-8")
@@ -224,6 +224,7 @@ def test_definitions_named_like_the_models_imports_get_the_model_suffix(tmp_path
             assert cls(v=1).model_dump(mode="json") == {"v": 1}
         assert package.MISSINGModel.__name__ == "MISSINGModel"  # the package never exports a MISSING
         assert package.const.__name__ == "Const" and package.const(v=1).v == 1  # the definition, not _base's helper
+        assert package.most_specific.__name__ == "MostSpecific"  # likewise
         user = package.User.model_validate_json('{"kind": "user", "f0": {"v": 2}, "label": "ab", "score": 1}')
         assert isinstance(user.f0, package.StrictStr) and user.f0.v == 2
         assert package.User(label="ab").model_dump(mode="json") == {"kind": "user", "label": "ab"}

@@ -38,7 +38,7 @@ _BUILTINS = frozenset(name for name in dir(builtins) if not name.startswith("_")
 # (messages, narrowing, elicitation, forms), besides the libraries': a class must not take one.
 # tests/test_hardening_r3_names.py parses every generated module to keep this list complete.
 HELPER_NAMES = frozenset({
-    BASE_CLASS, CONSTANT_DEFAULT, STRUCTURAL, NUMBER, "union_arms",
+    BASE_CLASS, CONSTANT_DEFAULT, STRUCTURAL, NUMBER, "union_arms", "AS_ANY", "LEFT_TO_RIGHT", "most_specific",
     # messages.py
     "AnyError", "AnyResult", "EMBEDDED_REQUESTS", "ERROR_OBJECTS", "ERROR_RESPONSES", "Envelope", "ErrorResponse",
     "Message", "MessageError", "NOTIFICATIONS", "PARAMS", "REQUESTS", "RESPONSES", "RESULTS", "RESULT_CLASSES",

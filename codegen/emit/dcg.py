@@ -24,6 +24,7 @@ BASE_MODULE = "_base"
 STRUCTURAL_MODULE = "_structural"
 MOST_SPECIFIC = "most_specific"
 LEFT_TO_RIGHT = "LEFT_TO_RIGHT"
+AS_ANY = "AS_ANY"
 # MISSING from pydantic_core: pydantic re-exports it lazily, and pyright then sees an `object`, not
 # the sentinel type (`str | MISSING` would read as `str | Unknown` in strict mode).
 IMPORT_OVERRIDES = {BASE_CLASS: f".{BASE_MODULE}", NUMBER: f".{BASE_MODULE}", "MISSING": "pydantic_core"}
@@ -80,21 +81,23 @@ def engine_options(revision: ir.Revision, header: str) -> dict[str, Any]:
         additional_imports += [
             "typing.Annotated",
             "typing.Union",
-            "pydantic.SerializeAsAny",
+            f"{BASE_MODULE}.{AS_ANY}",
             "pydantic.Tag",
             f"{STRUCTURAL_MODULE}.{STRUCTURAL}",
         ]
         import_overrides[STRUCTURAL] = f".{STRUCTURAL_MODULE}"
+        import_overrides[AS_ANY] = f".{BASE_MODULE}"
     if specific_unions:
         additional_imports += [
             "typing.Annotated",
             "typing.Union",
-            "pydantic.SerializeAsAny",
+            f"{BASE_MODULE}.{AS_ANY}",
             "pydantic.Tag",
             f"{BASE_MODULE}.{MOST_SPECIFIC}",
             f"{BASE_MODULE}.{LEFT_TO_RIGHT}",
         ]
         import_overrides[MOST_SPECIFIC] = f".{BASE_MODULE}"
+        import_overrides[AS_ANY] = f".{BASE_MODULE}"
         import_overrides[LEFT_TO_RIGHT] = f".{BASE_MODULE}"
     if revision.options.extra_keys == "sieve" and any(e.open for e in revision.entities):
         additional_imports.append("pydantic.ConfigDict")

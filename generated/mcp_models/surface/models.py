@@ -259,11 +259,11 @@ __all__ = [
 
 from typing import Annotated, Any, Literal, Optional, Union
 
-from pydantic import Field, SerializeAsAny, StrictBool, StrictFloat, StrictInt, StrictStr, Tag
+from pydantic import Field, StrictBool, StrictFloat, StrictInt, StrictStr, Tag
 from pydantic_core import MISSING
 from typing_extensions import TypeAliasType
 
-from ._base import LEFT_TO_RIGHT, JSONNumber, MCPModel, const, most_specific
+from ._base import AS_ANY, LEFT_TO_RIGHT, JSONNumber, MCPModel, const, most_specific
 from ._structural import structural
 
 
@@ -2219,12 +2219,11 @@ class ElicitationCompleteNotification(MCPModel):
 
 EmbeddedResourceResource = TypeAliasType(
     "EmbeddedResourceResource",
-    SerializeAsAny[
-        Annotated[
-            Annotated["TextResourceContents", Tag("TextResourceContents")]
-            | Annotated["BlobResourceContents", Tag("BlobResourceContents")],
-            structural("EmbeddedResourceResource"),
-        ]
+    Annotated[
+        Annotated["TextResourceContents", Tag("TextResourceContents")]
+        | Annotated["BlobResourceContents", Tag("BlobResourceContents")],
+        structural("EmbeddedResourceResource"),
+        AS_ANY,
     ],
 )
 
@@ -2596,12 +2595,11 @@ class Prompt(MCPModel):
 
 ReadResourceResultContentsItem = TypeAliasType(
     "ReadResourceResultContentsItem",
-    SerializeAsAny[
-        Annotated[
-            Annotated["TextResourceContents", Tag("TextResourceContents")]
-            | Annotated["BlobResourceContents", Tag("BlobResourceContents")],
-            structural("ReadResourceResultContentsItem"),
-        ]
+    Annotated[
+        Annotated["TextResourceContents", Tag("TextResourceContents")]
+        | Annotated["BlobResourceContents", Tag("BlobResourceContents")],
+        structural("ReadResourceResultContentsItem"),
+        AS_ANY,
     ],
 )
 
@@ -3388,24 +3386,22 @@ EmptyResult = Result
 
 JSONRPCBatchRequestItem = TypeAliasType(
     "JSONRPCBatchRequestItem",
-    SerializeAsAny[
-        Annotated[
-            Annotated["JSONRPCRequest", Tag("JSONRPCRequest")]
-            | Annotated["JSONRPCNotification", Tag("JSONRPCNotification")],
-            structural("JSONRPCBatchRequestItem"),
-        ]
+    Annotated[
+        Annotated["JSONRPCRequest", Tag("JSONRPCRequest")]
+        | Annotated["JSONRPCNotification", Tag("JSONRPCNotification")],
+        structural("JSONRPCBatchRequestItem"),
+        AS_ANY,
     ],
 )
 
 
 JSONRPCMessageVariantEItem = TypeAliasType(
     "JSONRPCMessageVariantEItem",
-    SerializeAsAny[
-        Annotated[
-            Annotated["JSONRPCRequest", Tag("JSONRPCRequest")]
-            | Annotated["JSONRPCNotification", Tag("JSONRPCNotification")],
-            structural("JSONRPCMessageVariantEItem"),
-        ]
+    Annotated[
+        Annotated["JSONRPCRequest", Tag("JSONRPCRequest")]
+        | Annotated["JSONRPCNotification", Tag("JSONRPCNotification")],
+        structural("JSONRPCMessageVariantEItem"),
+        AS_ANY,
     ],
 )
 
@@ -3683,24 +3679,22 @@ _ListRootsRequestParamsAnyArm = TypeAliasType(
 )
 ListRootsRequestParams = TypeAliasType(
     "ListRootsRequestParams",
-    SerializeAsAny[
-        Annotated[
-            Union[  # noqa: UP007 - one union at import, where `|` would build one per arm
-                Annotated[
-                    ListRootsRequestParamsVariantA
-                    | Annotated[_ListRootsRequestParamsAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("ListRootsRequestParamsVariantA"),
-                ],
-                Annotated[
-                    RequestParams | Annotated[_ListRootsRequestParamsAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("RequestParams"),
-                ],
-                Annotated[_ListRootsRequestParamsAnyArm, Tag("*")],
+    Annotated[
+        Union[  # noqa: UP007 - one union at import, where `|` would build one per arm
+            Annotated[
+                ListRootsRequestParamsVariantA | Annotated[_ListRootsRequestParamsAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("ListRootsRequestParamsVariantA"),
             ],
-            most_specific("ListRootsRequestParams", ("_meta",)),
-        ]
+            Annotated[
+                RequestParams | Annotated[_ListRootsRequestParamsAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("RequestParams"),
+            ],
+            Annotated[_ListRootsRequestParamsAnyArm, Tag("*")],
+        ],
+        most_specific("ListRootsRequestParams", ("_meta",)),
+        AS_ANY,
     ],
 )
 
@@ -3972,12 +3966,11 @@ class SetLevelRequest(MCPModel):
 
 SingleSelectEnumSchema = TypeAliasType(
     "SingleSelectEnumSchema",
-    SerializeAsAny[
-        Annotated[
-            Annotated["UntitledSingleSelectEnumSchema", Tag("UntitledSingleSelectEnumSchema")]
-            | Annotated["TitledSingleSelectEnumSchema", Tag("TitledSingleSelectEnumSchema")],
-            structural("SingleSelectEnumSchema"),
-        ]
+    Annotated[
+        Annotated["UntitledSingleSelectEnumSchema", Tag("UntitledSingleSelectEnumSchema")]
+        | Annotated["TitledSingleSelectEnumSchema", Tag("TitledSingleSelectEnumSchema")],
+        structural("SingleSelectEnumSchema"),
+        AS_ANY,
     ],
 )
 
@@ -4117,16 +4110,15 @@ class ClientCapabilities(MCPModel):
 
 ClientNotification = TypeAliasType(
     "ClientNotification",
-    SerializeAsAny[
-        Annotated[
-            Annotated["ClientNotification20", Tag("ClientNotification20")]
-            | Annotated["TaskStatusNotification", Tag("TaskStatusNotification")]
-            | Annotated["CancelledNotification", Tag("CancelledNotification")]
-            | Annotated["ProgressNotification", Tag("ProgressNotification")]
-            | Annotated["InitializedNotification", Tag("InitializedNotification")]
-            | Annotated["RootsListChangedNotification", Tag("RootsListChangedNotification")],
-            structural("ClientNotification"),
-        ]
+    Annotated[
+        Annotated["ClientNotification20", Tag("ClientNotification20")]
+        | Annotated["TaskStatusNotification", Tag("TaskStatusNotification")]
+        | Annotated["CancelledNotification", Tag("CancelledNotification")]
+        | Annotated["ProgressNotification", Tag("ProgressNotification")]
+        | Annotated["InitializedNotification", Tag("InitializedNotification")]
+        | Annotated["RootsListChangedNotification", Tag("RootsListChangedNotification")],
+        structural("ClientNotification"),
+        AS_ANY,
     ],
 )
 
@@ -4168,43 +4160,42 @@ _EnumSchemaAnyArm = TypeAliasType(
 )
 EnumSchema = TypeAliasType(
     "EnumSchema",
-    SerializeAsAny[
-        Annotated[
-            Union[  # noqa: UP007 - one union at import, where `|` would build one per arm
-                Annotated[
-                    UntitledSingleSelectEnumSchema | Annotated[_EnumSchemaAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("UntitledSingleSelectEnumSchema"),
-                ],
-                Annotated[
-                    TitledSingleSelectEnumSchema | Annotated[_EnumSchemaAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("TitledSingleSelectEnumSchema"),
-                ],
-                Annotated[
-                    UntitledMultiSelectEnumSchema | Annotated[_EnumSchemaAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("UntitledMultiSelectEnumSchema"),
-                ],
-                Annotated[
-                    TitledMultiSelectEnumSchema | Annotated[_EnumSchemaAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("TitledMultiSelectEnumSchema"),
-                ],
-                Annotated[
-                    LegacyTitledEnumSchema | Annotated[_EnumSchemaAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("LegacyTitledEnumSchema"),
-                ],
-                Annotated[
-                    EnumSchemaString | Annotated[_EnumSchemaAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("EnumSchemaString"),
-                ],
-                Annotated[_EnumSchemaAnyArm, Tag("*")],
+    Annotated[
+        Union[  # noqa: UP007 - one union at import, where `|` would build one per arm
+            Annotated[
+                UntitledSingleSelectEnumSchema | Annotated[_EnumSchemaAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("UntitledSingleSelectEnumSchema"),
             ],
-            most_specific("EnumSchema", ("items",)),
-        ]
+            Annotated[
+                TitledSingleSelectEnumSchema | Annotated[_EnumSchemaAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("TitledSingleSelectEnumSchema"),
+            ],
+            Annotated[
+                UntitledMultiSelectEnumSchema | Annotated[_EnumSchemaAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("UntitledMultiSelectEnumSchema"),
+            ],
+            Annotated[
+                TitledMultiSelectEnumSchema | Annotated[_EnumSchemaAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("TitledMultiSelectEnumSchema"),
+            ],
+            Annotated[
+                LegacyTitledEnumSchema | Annotated[_EnumSchemaAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("LegacyTitledEnumSchema"),
+            ],
+            Annotated[
+                EnumSchemaString | Annotated[_EnumSchemaAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("EnumSchemaString"),
+            ],
+            Annotated[_EnumSchemaAnyArm, Tag("*")],
+        ],
+        most_specific("EnumSchema", ("items",)),
+        AS_ANY,
     ],
 )
 
@@ -4246,12 +4237,11 @@ A JSON-RPC batch request, as described in https://www.jsonrpc.org/specification#
 
 JSONRPCResponse = TypeAliasType(
     "JSONRPCResponse",
-    SerializeAsAny[
-        Annotated[
-            Annotated["JSONRPCResultResponse", Tag("JSONRPCResultResponse")]
-            | Annotated["JSONRPCErrorResponse", Tag("JSONRPCErrorResponse")],
-            structural("JSONRPCResponse"),
-        ]
+    Annotated[
+        Annotated["JSONRPCResultResponse", Tag("JSONRPCResultResponse")]
+        | Annotated["JSONRPCErrorResponse", Tag("JSONRPCErrorResponse")],
+        structural("JSONRPCResponse"),
+        AS_ANY,
     ],
 )
 
@@ -4288,30 +4278,28 @@ class MissingRequiredClientCapabilityErrorErrorData(MCPModel):
 
 MultiSelectEnumSchema = TypeAliasType(
     "MultiSelectEnumSchema",
-    SerializeAsAny[
-        Annotated[
-            Annotated["UntitledMultiSelectEnumSchema", Tag("UntitledMultiSelectEnumSchema")]
-            | Annotated["TitledMultiSelectEnumSchema", Tag("TitledMultiSelectEnumSchema")],
-            structural("MultiSelectEnumSchema"),
-        ]
+    Annotated[
+        Annotated["UntitledMultiSelectEnumSchema", Tag("UntitledMultiSelectEnumSchema")]
+        | Annotated["TitledMultiSelectEnumSchema", Tag("TitledMultiSelectEnumSchema")],
+        structural("MultiSelectEnumSchema"),
+        AS_ANY,
     ],
 )
 
 
 PrimitiveSchemaDefinition = TypeAliasType(
     "PrimitiveSchemaDefinition",
-    SerializeAsAny[
-        Annotated[
-            Annotated["UntitledMultiSelectEnumSchema", Tag("UntitledMultiSelectEnumSchema")]
-            | Annotated["TitledMultiSelectEnumSchema", Tag("TitledMultiSelectEnumSchema")]
-            | Annotated["LegacyTitledEnumSchema", Tag("LegacyTitledEnumSchema")]
-            | Annotated["UntitledSingleSelectEnumSchema", Tag("UntitledSingleSelectEnumSchema")]
-            | Annotated["TitledSingleSelectEnumSchema", Tag("TitledSingleSelectEnumSchema")]
-            | Annotated["StringSchema", Tag("StringSchema")]
-            | Annotated["BooleanSchema", Tag("BooleanSchema")]
-            | Annotated["NumberSchema", Tag("NumberSchema")],
-            structural("PrimitiveSchemaDefinition"),
-        ]
+    Annotated[
+        Annotated["UntitledMultiSelectEnumSchema", Tag("UntitledMultiSelectEnumSchema")]
+        | Annotated["TitledMultiSelectEnumSchema", Tag("TitledMultiSelectEnumSchema")]
+        | Annotated["LegacyTitledEnumSchema", Tag("LegacyTitledEnumSchema")]
+        | Annotated["UntitledSingleSelectEnumSchema", Tag("UntitledSingleSelectEnumSchema")]
+        | Annotated["TitledSingleSelectEnumSchema", Tag("TitledSingleSelectEnumSchema")]
+        | Annotated["StringSchema", Tag("StringSchema")]
+        | Annotated["BooleanSchema", Tag("BooleanSchema")]
+        | Annotated["NumberSchema", Tag("NumberSchema")],
+        structural("PrimitiveSchemaDefinition"),
+        AS_ANY,
     ],
 )
 
@@ -4748,28 +4736,26 @@ class ElicitRequestFormParams(MCPModel):
 
 ElicitRequestParams = TypeAliasType(
     "ElicitRequestParams",
-    SerializeAsAny[
-        Annotated[
-            Annotated["ElicitRequestFormParams", Tag("ElicitRequestFormParams")]
-            | Annotated["ElicitRequestURLParams", Tag("ElicitRequestURLParams")],
-            structural("ElicitRequestParams"),
-        ]
+    Annotated[
+        Annotated["ElicitRequestFormParams", Tag("ElicitRequestFormParams")]
+        | Annotated["ElicitRequestURLParams", Tag("ElicitRequestURLParams")],
+        structural("ElicitRequestParams"),
+        AS_ANY,
     ],
 )
 
 
 JSONRPCMessage = TypeAliasType(
     "JSONRPCMessage",
-    SerializeAsAny[
-        Annotated[
-            Annotated["JSONRPCRequest", Tag("JSONRPCRequest")]
-            | Annotated["JSONRPCResultResponse", Tag("JSONRPCResultResponse")]
-            | Annotated["JSONRPCNotification", Tag("JSONRPCNotification")]
-            | Annotated["JSONRPCErrorResponse", Tag("JSONRPCErrorResponse")]
-            | Annotated["JSONRPCMessageVariantE", Tag("JSONRPCMessageVariantE")]
-            | Annotated["JSONRPCMessageVariantF", Tag("JSONRPCMessageVariantF")],
-            structural("JSONRPCMessage"),
-        ]
+    Annotated[
+        Annotated["JSONRPCRequest", Tag("JSONRPCRequest")]
+        | Annotated["JSONRPCResultResponse", Tag("JSONRPCResultResponse")]
+        | Annotated["JSONRPCNotification", Tag("JSONRPCNotification")]
+        | Annotated["JSONRPCErrorResponse", Tag("JSONRPCErrorResponse")]
+        | Annotated["JSONRPCMessageVariantE", Tag("JSONRPCMessageVariantE")]
+        | Annotated["JSONRPCMessageVariantF", Tag("JSONRPCMessageVariantF")],
+        structural("JSONRPCMessage"),
+        AS_ANY,
     ],
 )
 
@@ -4790,34 +4776,32 @@ class MissingRequiredClientCapabilityError(MCPModel):
 
 SamplingMessageContent = TypeAliasType(
     "SamplingMessageContent",
-    SerializeAsAny[
-        Annotated[
-            Annotated["ToolUseContent", Tag("ToolUseContent")]
-            | Annotated["ImageContent", Tag("ImageContent")]
-            | Annotated["AudioContent", Tag("AudioContent")]
-            | Annotated["ToolResultContent", Tag("ToolResultContent")]
-            | Annotated["TextContent", Tag("TextContent")]
-            | Annotated["SamplingMessageContentVariantF", Tag("SamplingMessageContentVariantF")],
-            structural("SamplingMessageContent"),
-        ]
+    Annotated[
+        Annotated["ToolUseContent", Tag("ToolUseContent")]
+        | Annotated["ImageContent", Tag("ImageContent")]
+        | Annotated["AudioContent", Tag("AudioContent")]
+        | Annotated["ToolResultContent", Tag("ToolResultContent")]
+        | Annotated["TextContent", Tag("TextContent")]
+        | Annotated["SamplingMessageContentVariantF", Tag("SamplingMessageContentVariantF")],
+        structural("SamplingMessageContent"),
+        AS_ANY,
     ],
 )
 
 
 CreateMessageResultContent = TypeAliasType(
     "CreateMessageResultContent",
-    SerializeAsAny[
-        Annotated[
-            Annotated["ToolUseContent", Tag("ToolUseContent")]
-            | Annotated["ImageContent", Tag("ImageContent")]
-            | Annotated["AudioContent", Tag("AudioContent")]
-            | Annotated["ToolResultContent", Tag("ToolResultContent")]
-            | Annotated["TextContent", Tag("TextContent")]
-            | Annotated[
-                "CreateMessageResultContentVariantF", Tag("CreateMessageResultContentVariantF")
-            ],
-            structural("CreateMessageResultContent"),
-        ]
+    Annotated[
+        Annotated["ToolUseContent", Tag("ToolUseContent")]
+        | Annotated["ImageContent", Tag("ImageContent")]
+        | Annotated["AudioContent", Tag("AudioContent")]
+        | Annotated["ToolResultContent", Tag("ToolResultContent")]
+        | Annotated["TextContent", Tag("TextContent")]
+        | Annotated[
+            "CreateMessageResultContentVariantF", Tag("CreateMessageResultContentVariantF")
+        ],
+        structural("CreateMessageResultContent"),
+        AS_ANY,
     ],
 )
 
@@ -4957,13 +4941,12 @@ class CreateMessageResult(MCPModel):
 
 InputResponse = TypeAliasType(
     "InputResponse",
-    SerializeAsAny[
-        Annotated[
-            Annotated["CreateMessageResult", Tag("CreateMessageResult")]
-            | Annotated["ElicitResult", Tag("ElicitResult")]
-            | Annotated["ListRootsResult", Tag("ListRootsResult")],
-            structural("InputResponse"),
-        ]
+    Annotated[
+        Annotated["CreateMessageResult", Tag("CreateMessageResult")]
+        | Annotated["ElicitResult", Tag("ElicitResult")]
+        | Annotated["ListRootsResult", Tag("ListRootsResult")],
+        structural("InputResponse"),
+        AS_ANY,
     ],
 )
 
@@ -5052,53 +5035,52 @@ _ClientResultAnyArm = TypeAliasType(
 )
 ClientResult = TypeAliasType(
     "ClientResult",
-    SerializeAsAny[
-        Annotated[
-            Union[  # noqa: UP007 - one union at import, where `|` would build one per arm
-                Annotated[
-                    Result | Annotated[_ClientResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("Result"),
-                ],
-                Annotated[
-                    GetTaskResult | Annotated[_ClientResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("GetTaskResult"),
-                ],
-                Annotated[
-                    GetTaskPayloadResult | Annotated[_ClientResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("GetTaskPayloadResult"),
-                ],
-                Annotated[
-                    CancelTaskResult | Annotated[_ClientResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("CancelTaskResult"),
-                ],
-                Annotated[
-                    ListTasksResult | Annotated[_ClientResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("ListTasksResult"),
-                ],
-                Annotated[
-                    CreateMessageResult | Annotated[_ClientResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("CreateMessageResult"),
-                ],
-                Annotated[
-                    ListRootsResult | Annotated[_ClientResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("ListRootsResult"),
-                ],
-                Annotated[
-                    ElicitResult | Annotated[_ClientResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("ElicitResult"),
-                ],
-                Annotated[_ClientResultAnyArm, Tag("*")],
+    Annotated[
+        Union[  # noqa: UP007 - one union at import, where `|` would build one per arm
+            Annotated[
+                Result | Annotated[_ClientResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("Result"),
             ],
-            most_specific("ClientResult", ("_meta",)),
-        ]
+            Annotated[
+                GetTaskResult | Annotated[_ClientResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("GetTaskResult"),
+            ],
+            Annotated[
+                GetTaskPayloadResult | Annotated[_ClientResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("GetTaskPayloadResult"),
+            ],
+            Annotated[
+                CancelTaskResult | Annotated[_ClientResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("CancelTaskResult"),
+            ],
+            Annotated[
+                ListTasksResult | Annotated[_ClientResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("ListTasksResult"),
+            ],
+            Annotated[
+                CreateMessageResult | Annotated[_ClientResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("CreateMessageResult"),
+            ],
+            Annotated[
+                ListRootsResult | Annotated[_ClientResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("ListRootsResult"),
+            ],
+            Annotated[
+                ElicitResult | Annotated[_ClientResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("ElicitResult"),
+            ],
+            Annotated[_ClientResultAnyArm, Tag("*")],
+        ],
+        most_specific("ClientResult", ("_meta",)),
+        AS_ANY,
     ],
 )
 
@@ -5218,12 +5200,11 @@ class ReadResourceRequest(MCPModel):
 
 ReadResourceResultResponseResult = TypeAliasType(
     "ReadResourceResultResponseResult",
-    SerializeAsAny[
-        Annotated[
-            Annotated["InputRequiredResult", Tag("InputRequiredResult")]
-            | Annotated["ReadResourceResult", Tag("ReadResourceResult")],
-            structural("ReadResourceResultResponseResult"),
-        ]
+    Annotated[
+        Annotated["InputRequiredResult", Tag("InputRequiredResult")]
+        | Annotated["ReadResourceResult", Tag("ReadResourceResult")],
+        structural("ReadResourceResultResponseResult"),
+        AS_ANY,
     ],
 )
 
@@ -5266,105 +5247,104 @@ _ServerResultAnyArm = TypeAliasType(
 )
 ServerResult = TypeAliasType(
     "ServerResult",
-    SerializeAsAny[
-        Annotated[
-            Union[  # noqa: UP007 - one union at import, where `|` would build one per arm
-                Annotated[
-                    Result | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("Result"),
-                ],
-                Annotated[
-                    InputRequiredResult | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("InputRequiredResult"),
-                ],
-                Annotated[
-                    DiscoverResult | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("DiscoverResult"),
-                ],
-                Annotated[
-                    ListResourcesResult | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("ListResourcesResult"),
-                ],
-                Annotated[
-                    ListResourceTemplatesResult | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("ListResourceTemplatesResult"),
-                ],
-                Annotated[
-                    ReadResourceResult | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("ReadResourceResult"),
-                ],
-                Annotated[
-                    SubscriptionsListenResult | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("SubscriptionsListenResult"),
-                ],
-                Annotated[
-                    ListPromptsResult | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("ListPromptsResult"),
-                ],
-                Annotated[
-                    GetPromptResult | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("GetPromptResult"),
-                ],
-                Annotated[
-                    ListToolsResult | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("ListToolsResult"),
-                ],
-                Annotated[
-                    CallToolResult | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("CallToolResult"),
-                ],
-                Annotated[
-                    CompleteResult | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("CompleteResult"),
-                ],
-                Annotated[
-                    InitializeResult | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("InitializeResult"),
-                ],
-                Annotated[
-                    GetTaskResult | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("GetTaskResult"),
-                ],
-                Annotated[
-                    GetTaskPayloadResult | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("GetTaskPayloadResult"),
-                ],
-                Annotated[
-                    CancelTaskResult | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("CancelTaskResult"),
-                ],
-                Annotated[
-                    ListTasksResult | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("ListTasksResult"),
-                ],
-                Annotated[_ServerResultAnyArm, Tag("*")],
+    Annotated[
+        Union[  # noqa: UP007 - one union at import, where `|` would build one per arm
+            Annotated[
+                Result | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("Result"),
             ],
-            most_specific(
-                "ServerResult",
-                (
-                    "_meta",
-                    "completion",
-                    "serverInfo",
-                ),
+            Annotated[
+                InputRequiredResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("InputRequiredResult"),
+            ],
+            Annotated[
+                DiscoverResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("DiscoverResult"),
+            ],
+            Annotated[
+                ListResourcesResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("ListResourcesResult"),
+            ],
+            Annotated[
+                ListResourceTemplatesResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("ListResourceTemplatesResult"),
+            ],
+            Annotated[
+                ReadResourceResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("ReadResourceResult"),
+            ],
+            Annotated[
+                SubscriptionsListenResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("SubscriptionsListenResult"),
+            ],
+            Annotated[
+                ListPromptsResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("ListPromptsResult"),
+            ],
+            Annotated[
+                GetPromptResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("GetPromptResult"),
+            ],
+            Annotated[
+                ListToolsResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("ListToolsResult"),
+            ],
+            Annotated[
+                CallToolResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("CallToolResult"),
+            ],
+            Annotated[
+                CompleteResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("CompleteResult"),
+            ],
+            Annotated[
+                InitializeResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("InitializeResult"),
+            ],
+            Annotated[
+                GetTaskResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("GetTaskResult"),
+            ],
+            Annotated[
+                GetTaskPayloadResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("GetTaskPayloadResult"),
+            ],
+            Annotated[
+                CancelTaskResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("CancelTaskResult"),
+            ],
+            Annotated[
+                ListTasksResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("ListTasksResult"),
+            ],
+            Annotated[_ServerResultAnyArm, Tag("*")],
+        ],
+        most_specific(
+            "ServerResult",
+            (
+                "_meta",
+                "completion",
+                "serverInfo",
             ),
-        ]
+        ),
+        AS_ANY,
     ],
 )
 
@@ -5388,12 +5368,11 @@ class CallToolRequest(MCPModel):
 
 CallToolResultResponseResult = TypeAliasType(
     "CallToolResultResponseResult",
-    SerializeAsAny[
-        Annotated[
-            Annotated["InputRequiredResult", Tag("InputRequiredResult")]
-            | Annotated["CallToolResult", Tag("CallToolResult")],
-            structural("CallToolResultResponseResult"),
-        ]
+    Annotated[
+        Annotated["InputRequiredResult", Tag("InputRequiredResult")]
+        | Annotated["CallToolResult", Tag("CallToolResult")],
+        structural("CallToolResultResponseResult"),
+        AS_ANY,
     ],
 )
 
@@ -5417,12 +5396,11 @@ class GetPromptRequest(MCPModel):
 
 GetPromptResultResponseResult = TypeAliasType(
     "GetPromptResultResponseResult",
-    SerializeAsAny[
-        Annotated[
-            Annotated["InputRequiredResult", Tag("InputRequiredResult")]
-            | Annotated["GetPromptResult", Tag("GetPromptResult")],
-            structural("GetPromptResultResponseResult"),
-        ]
+    Annotated[
+        Annotated["InputRequiredResult", Tag("InputRequiredResult")]
+        | Annotated["GetPromptResult", Tag("GetPromptResult")],
+        structural("GetPromptResultResponseResult"),
+        AS_ANY,
     ],
 )
 

@@ -143,11 +143,11 @@ __all__ = [
 
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import Field, SerializeAsAny, StrictBool, StrictFloat, StrictInt, StrictStr, Tag
+from pydantic import Field, StrictBool, StrictFloat, StrictInt, StrictStr, Tag
 from pydantic_core import MISSING
 from typing_extensions import TypeAliasType
 
-from ._base import LEFT_TO_RIGHT, JSONNumber, MCPModel, const, most_specific
+from ._base import AS_ANY, LEFT_TO_RIGHT, JSONNumber, MCPModel, const, most_specific
 from ._structural import structural
 
 
@@ -795,12 +795,11 @@ class CompleteResult(MCPModel):
 
 EmbeddedResourceResource = TypeAliasType(
     "EmbeddedResourceResource",
-    SerializeAsAny[
-        Annotated[
-            Annotated["TextResourceContents", Tag("TextResourceContents")]
-            | Annotated["BlobResourceContents", Tag("BlobResourceContents")],
-            structural("EmbeddedResourceResource"),
-        ]
+    Annotated[
+        Annotated["TextResourceContents", Tag("TextResourceContents")]
+        | Annotated["BlobResourceContents", Tag("BlobResourceContents")],
+        structural("EmbeddedResourceResource"),
+        AS_ANY,
     ],
 )
 
@@ -1035,12 +1034,11 @@ class ReadResourceRequest(MCPModel):
 
 ReadResourceResultContentsItem = TypeAliasType(
     "ReadResourceResultContentsItem",
-    SerializeAsAny[
-        Annotated[
-            Annotated["TextResourceContents", Tag("TextResourceContents")]
-            | Annotated["BlobResourceContents", Tag("BlobResourceContents")],
-            structural("ReadResourceResultContentsItem"),
-        ]
+    Annotated[
+        Annotated["TextResourceContents", Tag("TextResourceContents")]
+        | Annotated["BlobResourceContents", Tag("BlobResourceContents")],
+        structural("ReadResourceResultContentsItem"),
+        AS_ANY,
     ],
 )
 
@@ -1335,24 +1333,22 @@ class InitializeResult(MCPModel):
 
 JSONRPCBatchResponseItem = TypeAliasType(
     "JSONRPCBatchResponseItem",
-    SerializeAsAny[
-        Annotated[
-            Annotated["JSONRPCError", Tag("JSONRPCError")]
-            | Annotated["JSONRPCResponse", Tag("JSONRPCResponse")],
-            structural("JSONRPCBatchResponseItem"),
-        ]
+    Annotated[
+        Annotated["JSONRPCError", Tag("JSONRPCError")]
+        | Annotated["JSONRPCResponse", Tag("JSONRPCResponse")],
+        structural("JSONRPCBatchResponseItem"),
+        AS_ANY,
     ],
 )
 
 
 JSONRPCMessageVariantFItem = TypeAliasType(
     "JSONRPCMessageVariantFItem",
-    SerializeAsAny[
-        Annotated[
-            Annotated["JSONRPCError", Tag("JSONRPCError")]
-            | Annotated["JSONRPCResponse", Tag("JSONRPCResponse")],
-            structural("JSONRPCMessageVariantFItem"),
-        ]
+    Annotated[
+        Annotated["JSONRPCError", Tag("JSONRPCError")]
+        | Annotated["JSONRPCResponse", Tag("JSONRPCResponse")],
+        structural("JSONRPCMessageVariantFItem"),
+        AS_ANY,
     ],
 )
 
@@ -1660,13 +1656,12 @@ ClientRequest = TypeAliasType(
 
 ClientResult = TypeAliasType(
     "ClientResult",
-    SerializeAsAny[
-        Annotated[
-            Annotated["CreateMessageResult", Tag("CreateMessageResult")]
-            | Annotated["ListRootsResult", Tag("ListRootsResult")]
-            | Annotated["Result", Tag("Result")],
-            structural("ClientResult"),
-        ]
+    Annotated[
+        Annotated["CreateMessageResult", Tag("CreateMessageResult")]
+        | Annotated["ListRootsResult", Tag("ListRootsResult")]
+        | Annotated["Result", Tag("Result")],
+        structural("ClientResult"),
+        AS_ANY,
     ],
 )
 
@@ -1719,24 +1714,22 @@ class GetPromptResult(MCPModel):
 
 JSONRPCBatchRequestItem = TypeAliasType(
     "JSONRPCBatchRequestItem",
-    SerializeAsAny[
-        Annotated[
-            Annotated["JSONRPCRequest", Tag("JSONRPCRequest")]
-            | Annotated["JSONRPCNotification", Tag("JSONRPCNotification")],
-            structural("JSONRPCBatchRequestItem"),
-        ]
+    Annotated[
+        Annotated["JSONRPCRequest", Tag("JSONRPCRequest")]
+        | Annotated["JSONRPCNotification", Tag("JSONRPCNotification")],
+        structural("JSONRPCBatchRequestItem"),
+        AS_ANY,
     ],
 )
 
 
 JSONRPCMessageVariantCItem = TypeAliasType(
     "JSONRPCMessageVariantCItem",
-    SerializeAsAny[
-        Annotated[
-            Annotated["JSONRPCRequest", Tag("JSONRPCRequest")]
-            | Annotated["JSONRPCNotification", Tag("JSONRPCNotification")],
-            structural("JSONRPCMessageVariantCItem"),
-        ]
+    Annotated[
+        Annotated["JSONRPCRequest", Tag("JSONRPCRequest")]
+        | Annotated["JSONRPCNotification", Tag("JSONRPCNotification")],
+        structural("JSONRPCMessageVariantCItem"),
+        AS_ANY,
     ],
 )
 
@@ -1756,69 +1749,68 @@ _ServerResultAnyArm = TypeAliasType(
 )
 ServerResult = TypeAliasType(
     "ServerResult",
-    SerializeAsAny[
-        Annotated[
-            Union[  # noqa: UP007 - one union at import, where `|` would build one per arm
-                Annotated[
-                    Result | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("Result"),
-                ],
-                Annotated[
-                    InitializeResult | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("InitializeResult"),
-                ],
-                Annotated[
-                    ListResourcesResult | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("ListResourcesResult"),
-                ],
-                Annotated[
-                    ListResourceTemplatesResult | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("ListResourceTemplatesResult"),
-                ],
-                Annotated[
-                    ReadResourceResult | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("ReadResourceResult"),
-                ],
-                Annotated[
-                    ListPromptsResult | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("ListPromptsResult"),
-                ],
-                Annotated[
-                    GetPromptResult | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("GetPromptResult"),
-                ],
-                Annotated[
-                    ListToolsResult | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("ListToolsResult"),
-                ],
-                Annotated[
-                    CallToolResult | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("CallToolResult"),
-                ],
-                Annotated[
-                    CompleteResult | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("CompleteResult"),
-                ],
-                Annotated[_ServerResultAnyArm, Tag("*")],
+    Annotated[
+        Union[  # noqa: UP007 - one union at import, where `|` would build one per arm
+            Annotated[
+                Result | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("Result"),
             ],
-            most_specific(
-                "ServerResult",
-                (
-                    "completion",
-                    "serverInfo",
-                ),
+            Annotated[
+                InitializeResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("InitializeResult"),
+            ],
+            Annotated[
+                ListResourcesResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("ListResourcesResult"),
+            ],
+            Annotated[
+                ListResourceTemplatesResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("ListResourceTemplatesResult"),
+            ],
+            Annotated[
+                ReadResourceResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("ReadResourceResult"),
+            ],
+            Annotated[
+                ListPromptsResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("ListPromptsResult"),
+            ],
+            Annotated[
+                GetPromptResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("GetPromptResult"),
+            ],
+            Annotated[
+                ListToolsResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("ListToolsResult"),
+            ],
+            Annotated[
+                CallToolResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("CallToolResult"),
+            ],
+            Annotated[
+                CompleteResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("CompleteResult"),
+            ],
+            Annotated[_ServerResultAnyArm, Tag("*")],
+        ],
+        most_specific(
+            "ServerResult",
+            (
+                "completion",
+                "serverInfo",
             ),
-        ]
+        ),
+        AS_ANY,
     ],
 )
 
@@ -1852,15 +1844,14 @@ ServerRequest = TypeAliasType(
 
 JSONRPCMessage = TypeAliasType(
     "JSONRPCMessage",
-    SerializeAsAny[
-        Annotated[
-            Annotated["JSONRPCError", Tag("JSONRPCError")]
-            | Annotated["JSONRPCRequest", Tag("JSONRPCRequest")]
-            | Annotated["JSONRPCResponse", Tag("JSONRPCResponse")]
-            | Annotated["JSONRPCNotification", Tag("JSONRPCNotification")]
-            | Annotated["JSONRPCMessageVariantC", Tag("JSONRPCMessageVariantC")]
-            | Annotated["JSONRPCMessageVariantF", Tag("JSONRPCMessageVariantF")],
-            structural("JSONRPCMessage"),
-        ]
+    Annotated[
+        Annotated["JSONRPCError", Tag("JSONRPCError")]
+        | Annotated["JSONRPCRequest", Tag("JSONRPCRequest")]
+        | Annotated["JSONRPCResponse", Tag("JSONRPCResponse")]
+        | Annotated["JSONRPCNotification", Tag("JSONRPCNotification")]
+        | Annotated["JSONRPCMessageVariantC", Tag("JSONRPCMessageVariantC")]
+        | Annotated["JSONRPCMessageVariantF", Tag("JSONRPCMessageVariantF")],
+        structural("JSONRPCMessage"),
+        AS_ANY,
     ],
 )

@@ -147,11 +147,11 @@ __all__ = [
 
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import Field, SerializeAsAny, StrictBool, StrictFloat, StrictInt, StrictStr, Tag
+from pydantic import Field, StrictBool, StrictFloat, StrictInt, StrictStr, Tag
 from pydantic_core import MISSING
 from typing_extensions import TypeAliasType
 
-from ._base import LEFT_TO_RIGHT, JSONNumber, MCPModel, const, most_specific
+from ._base import AS_ANY, LEFT_TO_RIGHT, JSONNumber, MCPModel, const, most_specific
 from ._structural import structural
 
 
@@ -963,12 +963,11 @@ class CompleteResult(MCPModel):
 
 EmbeddedResourceResource = TypeAliasType(
     "EmbeddedResourceResource",
-    SerializeAsAny[
-        Annotated[
-            Annotated["TextResourceContents", Tag("TextResourceContents")]
-            | Annotated["BlobResourceContents", Tag("BlobResourceContents")],
-            structural("EmbeddedResourceResource"),
-        ]
+    Annotated[
+        Annotated["TextResourceContents", Tag("TextResourceContents")]
+        | Annotated["BlobResourceContents", Tag("BlobResourceContents")],
+        structural("EmbeddedResourceResource"),
+        AS_ANY,
     ],
 )
 
@@ -1161,14 +1160,13 @@ class PingRequestParamsMeta(MCPModel):
 
 PrimitiveSchemaDefinition = TypeAliasType(
     "PrimitiveSchemaDefinition",
-    SerializeAsAny[
-        Annotated[
-            Annotated["EnumSchema", Tag("EnumSchema")]
-            | Annotated["StringSchema", Tag("StringSchema")]
-            | Annotated["BooleanSchema", Tag("BooleanSchema")]
-            | Annotated["NumberSchema", Tag("NumberSchema")],
-            structural("PrimitiveSchemaDefinition"),
-        ]
+    Annotated[
+        Annotated["EnumSchema", Tag("EnumSchema")]
+        | Annotated["StringSchema", Tag("StringSchema")]
+        | Annotated["BooleanSchema", Tag("BooleanSchema")]
+        | Annotated["NumberSchema", Tag("NumberSchema")],
+        structural("PrimitiveSchemaDefinition"),
+        AS_ANY,
     ],
 )
 
@@ -1246,12 +1244,11 @@ class ReadResourceRequest(MCPModel):
 
 ReadResourceResultContentsItem = TypeAliasType(
     "ReadResourceResultContentsItem",
-    SerializeAsAny[
-        Annotated[
-            Annotated["TextResourceContents", Tag("TextResourceContents")]
-            | Annotated["BlobResourceContents", Tag("BlobResourceContents")],
-            structural("ReadResourceResultContentsItem"),
-        ]
+    Annotated[
+        Annotated["TextResourceContents", Tag("TextResourceContents")]
+        | Annotated["BlobResourceContents", Tag("BlobResourceContents")],
+        structural("ReadResourceResultContentsItem"),
+        AS_ANY,
     ],
 )
 
@@ -1977,14 +1974,13 @@ ClientRequest = TypeAliasType(
 
 ClientResult = TypeAliasType(
     "ClientResult",
-    SerializeAsAny[
-        Annotated[
-            Annotated["CreateMessageResult", Tag("CreateMessageResult")]
-            | Annotated["ElicitResult", Tag("ElicitResult")]
-            | Annotated["ListRootsResult", Tag("ListRootsResult")]
-            | Annotated["Result", Tag("Result")],
-            structural("ClientResult"),
-        ]
+    Annotated[
+        Annotated["CreateMessageResult", Tag("CreateMessageResult")]
+        | Annotated["ElicitResult", Tag("ElicitResult")]
+        | Annotated["ListRootsResult", Tag("ListRootsResult")]
+        | Annotated["Result", Tag("Result")],
+        structural("ClientResult"),
+        AS_ANY,
     ],
 )
 
@@ -2048,14 +2044,13 @@ class GetPromptResult(MCPModel):
 
 JSONRPCMessage = TypeAliasType(
     "JSONRPCMessage",
-    SerializeAsAny[
-        Annotated[
-            Annotated["JSONRPCError", Tag("JSONRPCError")]
-            | Annotated["JSONRPCRequest", Tag("JSONRPCRequest")]
-            | Annotated["JSONRPCResponse", Tag("JSONRPCResponse")]
-            | Annotated["JSONRPCNotification", Tag("JSONRPCNotification")],
-            structural("JSONRPCMessage"),
-        ]
+    Annotated[
+        Annotated["JSONRPCError", Tag("JSONRPCError")]
+        | Annotated["JSONRPCRequest", Tag("JSONRPCRequest")]
+        | Annotated["JSONRPCResponse", Tag("JSONRPCResponse")]
+        | Annotated["JSONRPCNotification", Tag("JSONRPCNotification")],
+        structural("JSONRPCMessage"),
+        AS_ANY,
     ],
 )
 
@@ -2075,69 +2070,68 @@ _ServerResultAnyArm = TypeAliasType(
 )
 ServerResult = TypeAliasType(
     "ServerResult",
-    SerializeAsAny[
-        Annotated[
-            Union[  # noqa: UP007 - one union at import, where `|` would build one per arm
-                Annotated[
-                    Result | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("Result"),
-                ],
-                Annotated[
-                    InitializeResult | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("InitializeResult"),
-                ],
-                Annotated[
-                    ListResourcesResult | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("ListResourcesResult"),
-                ],
-                Annotated[
-                    ListResourceTemplatesResult | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("ListResourceTemplatesResult"),
-                ],
-                Annotated[
-                    ReadResourceResult | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("ReadResourceResult"),
-                ],
-                Annotated[
-                    ListPromptsResult | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("ListPromptsResult"),
-                ],
-                Annotated[
-                    GetPromptResult | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("GetPromptResult"),
-                ],
-                Annotated[
-                    ListToolsResult | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("ListToolsResult"),
-                ],
-                Annotated[
-                    CallToolResult | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("CallToolResult"),
-                ],
-                Annotated[
-                    CompleteResult | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("CompleteResult"),
-                ],
-                Annotated[_ServerResultAnyArm, Tag("*")],
+    Annotated[
+        Union[  # noqa: UP007 - one union at import, where `|` would build one per arm
+            Annotated[
+                Result | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("Result"),
             ],
-            most_specific(
-                "ServerResult",
-                (
-                    "completion",
-                    "serverInfo",
-                ),
+            Annotated[
+                InitializeResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("InitializeResult"),
+            ],
+            Annotated[
+                ListResourcesResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("ListResourcesResult"),
+            ],
+            Annotated[
+                ListResourceTemplatesResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("ListResourceTemplatesResult"),
+            ],
+            Annotated[
+                ReadResourceResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("ReadResourceResult"),
+            ],
+            Annotated[
+                ListPromptsResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("ListPromptsResult"),
+            ],
+            Annotated[
+                GetPromptResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("GetPromptResult"),
+            ],
+            Annotated[
+                ListToolsResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("ListToolsResult"),
+            ],
+            Annotated[
+                CallToolResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("CallToolResult"),
+            ],
+            Annotated[
+                CompleteResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("CompleteResult"),
+            ],
+            Annotated[_ServerResultAnyArm, Tag("*")],
+        ],
+        most_specific(
+            "ServerResult",
+            (
+                "completion",
+                "serverInfo",
             ),
-        ]
+        ),
+        AS_ANY,
     ],
 )
 

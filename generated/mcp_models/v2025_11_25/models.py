@@ -202,11 +202,11 @@ __all__ = [
 
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import Field, SerializeAsAny, StrictBool, StrictFloat, StrictInt, StrictStr, Tag
+from pydantic import Field, StrictBool, StrictFloat, StrictInt, StrictStr, Tag
 from pydantic_core import MISSING
 from typing_extensions import TypeAliasType
 
-from ._base import LEFT_TO_RIGHT, JSONNumber, MCPModel, const, most_specific
+from ._base import AS_ANY, LEFT_TO_RIGHT, JSONNumber, MCPModel, const, most_specific
 from ._structural import structural
 
 
@@ -1548,12 +1548,11 @@ class ElicitationCompleteNotification(MCPModel):
 
 EmbeddedResourceResource = TypeAliasType(
     "EmbeddedResourceResource",
-    SerializeAsAny[
-        Annotated[
-            Annotated["TextResourceContents", Tag("TextResourceContents")]
-            | Annotated["BlobResourceContents", Tag("BlobResourceContents")],
-            structural("EmbeddedResourceResource"),
-        ]
+    Annotated[
+        Annotated["TextResourceContents", Tag("TextResourceContents")]
+        | Annotated["BlobResourceContents", Tag("BlobResourceContents")],
+        structural("EmbeddedResourceResource"),
+        AS_ANY,
     ],
 )
 
@@ -1836,12 +1835,11 @@ class ReadResourceRequestParams(MCPModel):
 
 ReadResourceResultContentsItem = TypeAliasType(
     "ReadResourceResultContentsItem",
-    SerializeAsAny[
-        Annotated[
-            Annotated["TextResourceContents", Tag("TextResourceContents")]
-            | Annotated["BlobResourceContents", Tag("BlobResourceContents")],
-            structural("ReadResourceResultContentsItem"),
-        ]
+    Annotated[
+        Annotated["TextResourceContents", Tag("TextResourceContents")]
+        | Annotated["BlobResourceContents", Tag("BlobResourceContents")],
+        structural("ReadResourceResultContentsItem"),
+        AS_ANY,
     ],
 )
 
@@ -2510,26 +2508,24 @@ class GetPromptRequestParams(MCPModel):
 
 JSONRPCMessage = TypeAliasType(
     "JSONRPCMessage",
-    SerializeAsAny[
-        Annotated[
-            Annotated["JSONRPCRequest", Tag("JSONRPCRequest")]
-            | Annotated["JSONRPCResultResponse", Tag("JSONRPCResultResponse")]
-            | Annotated["JSONRPCNotification", Tag("JSONRPCNotification")]
-            | Annotated["JSONRPCErrorResponse", Tag("JSONRPCErrorResponse")],
-            structural("JSONRPCMessage"),
-        ]
+    Annotated[
+        Annotated["JSONRPCRequest", Tag("JSONRPCRequest")]
+        | Annotated["JSONRPCResultResponse", Tag("JSONRPCResultResponse")]
+        | Annotated["JSONRPCNotification", Tag("JSONRPCNotification")]
+        | Annotated["JSONRPCErrorResponse", Tag("JSONRPCErrorResponse")],
+        structural("JSONRPCMessage"),
+        AS_ANY,
     ],
 )
 
 
 JSONRPCResponse = TypeAliasType(
     "JSONRPCResponse",
-    SerializeAsAny[
-        Annotated[
-            Annotated["JSONRPCResultResponse", Tag("JSONRPCResultResponse")]
-            | Annotated["JSONRPCErrorResponse", Tag("JSONRPCErrorResponse")],
-            structural("JSONRPCResponse"),
-        ]
+    Annotated[
+        Annotated["JSONRPCResultResponse", Tag("JSONRPCResultResponse")]
+        | Annotated["JSONRPCErrorResponse", Tag("JSONRPCErrorResponse")],
+        structural("JSONRPCResponse"),
+        AS_ANY,
     ],
 )
 
@@ -2745,12 +2741,11 @@ class SetLevelRequest(MCPModel):
 
 SingleSelectEnumSchema = TypeAliasType(
     "SingleSelectEnumSchema",
-    SerializeAsAny[
-        Annotated[
-            Annotated["UntitledSingleSelectEnumSchema", Tag("UntitledSingleSelectEnumSchema")]
-            | Annotated["TitledSingleSelectEnumSchema", Tag("TitledSingleSelectEnumSchema")],
-            structural("SingleSelectEnumSchema"),
-        ]
+    Annotated[
+        Annotated["UntitledSingleSelectEnumSchema", Tag("UntitledSingleSelectEnumSchema")]
+        | Annotated["TitledSingleSelectEnumSchema", Tag("TitledSingleSelectEnumSchema")],
+        structural("SingleSelectEnumSchema"),
+        AS_ANY,
     ],
 )
 
@@ -2886,15 +2881,14 @@ ContentBlock = TypeAliasType(
 
 EnumSchema = TypeAliasType(
     "EnumSchema",
-    SerializeAsAny[
-        Annotated[
-            Annotated["UntitledMultiSelectEnumSchema", Tag("UntitledMultiSelectEnumSchema")]
-            | Annotated["TitledMultiSelectEnumSchema", Tag("TitledMultiSelectEnumSchema")]
-            | Annotated["LegacyTitledEnumSchema", Tag("LegacyTitledEnumSchema")]
-            | Annotated["UntitledSingleSelectEnumSchema", Tag("UntitledSingleSelectEnumSchema")]
-            | Annotated["TitledSingleSelectEnumSchema", Tag("TitledSingleSelectEnumSchema")],
-            structural("EnumSchema"),
-        ]
+    Annotated[
+        Annotated["UntitledMultiSelectEnumSchema", Tag("UntitledMultiSelectEnumSchema")]
+        | Annotated["TitledMultiSelectEnumSchema", Tag("TitledMultiSelectEnumSchema")]
+        | Annotated["LegacyTitledEnumSchema", Tag("LegacyTitledEnumSchema")]
+        | Annotated["UntitledSingleSelectEnumSchema", Tag("UntitledSingleSelectEnumSchema")]
+        | Annotated["TitledSingleSelectEnumSchema", Tag("TitledSingleSelectEnumSchema")],
+        structural("EnumSchema"),
+        AS_ANY,
     ],
 )
 
@@ -2984,12 +2978,11 @@ class ListToolsRequest(MCPModel):
 
 MultiSelectEnumSchema = TypeAliasType(
     "MultiSelectEnumSchema",
-    SerializeAsAny[
-        Annotated[
-            Annotated["UntitledMultiSelectEnumSchema", Tag("UntitledMultiSelectEnumSchema")]
-            | Annotated["TitledMultiSelectEnumSchema", Tag("TitledMultiSelectEnumSchema")],
-            structural("MultiSelectEnumSchema"),
-        ]
+    Annotated[
+        Annotated["UntitledMultiSelectEnumSchema", Tag("UntitledMultiSelectEnumSchema")]
+        | Annotated["TitledMultiSelectEnumSchema", Tag("TitledMultiSelectEnumSchema")],
+        structural("MultiSelectEnumSchema"),
+        AS_ANY,
     ],
 )
 
@@ -3003,18 +2996,17 @@ class PaginatedRequest(MCPModel):
 
 PrimitiveSchemaDefinition = TypeAliasType(
     "PrimitiveSchemaDefinition",
-    SerializeAsAny[
-        Annotated[
-            Annotated["UntitledMultiSelectEnumSchema", Tag("UntitledMultiSelectEnumSchema")]
-            | Annotated["TitledMultiSelectEnumSchema", Tag("TitledMultiSelectEnumSchema")]
-            | Annotated["LegacyTitledEnumSchema", Tag("LegacyTitledEnumSchema")]
-            | Annotated["UntitledSingleSelectEnumSchema", Tag("UntitledSingleSelectEnumSchema")]
-            | Annotated["TitledSingleSelectEnumSchema", Tag("TitledSingleSelectEnumSchema")]
-            | Annotated["StringSchema", Tag("StringSchema")]
-            | Annotated["BooleanSchema", Tag("BooleanSchema")]
-            | Annotated["NumberSchema", Tag("NumberSchema")],
-            structural("PrimitiveSchemaDefinition"),
-        ]
+    Annotated[
+        Annotated["UntitledMultiSelectEnumSchema", Tag("UntitledMultiSelectEnumSchema")]
+        | Annotated["TitledMultiSelectEnumSchema", Tag("TitledMultiSelectEnumSchema")]
+        | Annotated["LegacyTitledEnumSchema", Tag("LegacyTitledEnumSchema")]
+        | Annotated["UntitledSingleSelectEnumSchema", Tag("UntitledSingleSelectEnumSchema")]
+        | Annotated["TitledSingleSelectEnumSchema", Tag("TitledSingleSelectEnumSchema")]
+        | Annotated["StringSchema", Tag("StringSchema")]
+        | Annotated["BooleanSchema", Tag("BooleanSchema")]
+        | Annotated["NumberSchema", Tag("NumberSchema")],
+        structural("PrimitiveSchemaDefinition"),
+        AS_ANY,
     ],
 )
 
@@ -3255,89 +3247,88 @@ _ServerResultAnyArm = TypeAliasType(
 )
 ServerResult = TypeAliasType(
     "ServerResult",
-    SerializeAsAny[
-        Annotated[
-            Union[  # noqa: UP007 - one union at import, where `|` would build one per arm
-                Annotated[
-                    Result | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("Result"),
-                ],
-                Annotated[
-                    InitializeResult | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("InitializeResult"),
-                ],
-                Annotated[
-                    ListResourcesResult | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("ListResourcesResult"),
-                ],
-                Annotated[
-                    ListResourceTemplatesResult | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("ListResourceTemplatesResult"),
-                ],
-                Annotated[
-                    ReadResourceResult | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("ReadResourceResult"),
-                ],
-                Annotated[
-                    ListPromptsResult | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("ListPromptsResult"),
-                ],
-                Annotated[
-                    GetPromptResult | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("GetPromptResult"),
-                ],
-                Annotated[
-                    ListToolsResult | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("ListToolsResult"),
-                ],
-                Annotated[
-                    CallToolResult | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("CallToolResult"),
-                ],
-                Annotated[
-                    GetTaskResult | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("GetTaskResult"),
-                ],
-                Annotated[
-                    GetTaskPayloadResult | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("GetTaskPayloadResult"),
-                ],
-                Annotated[
-                    CancelTaskResult | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("CancelTaskResult"),
-                ],
-                Annotated[
-                    ListTasksResult | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("ListTasksResult"),
-                ],
-                Annotated[
-                    CompleteResult | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("CompleteResult"),
-                ],
-                Annotated[_ServerResultAnyArm, Tag("*")],
+    Annotated[
+        Union[  # noqa: UP007 - one union at import, where `|` would build one per arm
+            Annotated[
+                Result | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("Result"),
             ],
-            most_specific(
-                "ServerResult",
-                (
-                    "completion",
-                    "serverInfo",
-                ),
+            Annotated[
+                InitializeResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("InitializeResult"),
+            ],
+            Annotated[
+                ListResourcesResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("ListResourcesResult"),
+            ],
+            Annotated[
+                ListResourceTemplatesResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("ListResourceTemplatesResult"),
+            ],
+            Annotated[
+                ReadResourceResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("ReadResourceResult"),
+            ],
+            Annotated[
+                ListPromptsResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("ListPromptsResult"),
+            ],
+            Annotated[
+                GetPromptResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("GetPromptResult"),
+            ],
+            Annotated[
+                ListToolsResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("ListToolsResult"),
+            ],
+            Annotated[
+                CallToolResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("CallToolResult"),
+            ],
+            Annotated[
+                GetTaskResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("GetTaskResult"),
+            ],
+            Annotated[
+                GetTaskPayloadResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("GetTaskPayloadResult"),
+            ],
+            Annotated[
+                CancelTaskResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("CancelTaskResult"),
+            ],
+            Annotated[
+                ListTasksResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("ListTasksResult"),
+            ],
+            Annotated[
+                CompleteResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("CompleteResult"),
+            ],
+            Annotated[_ServerResultAnyArm, Tag("*")],
+        ],
+        most_specific(
+            "ServerResult",
+            (
+                "completion",
+                "serverInfo",
             ),
-        ]
+        ),
+        AS_ANY,
     ],
 )
 
@@ -3419,46 +3410,43 @@ class ElicitRequestFormParams(MCPModel):
 
 ElicitRequestParams = TypeAliasType(
     "ElicitRequestParams",
-    SerializeAsAny[
-        Annotated[
-            Annotated["ElicitRequestFormParams", Tag("ElicitRequestFormParams")]
-            | Annotated["ElicitRequestURLParams", Tag("ElicitRequestURLParams")],
-            structural("ElicitRequestParams"),
-        ]
+    Annotated[
+        Annotated["ElicitRequestFormParams", Tag("ElicitRequestFormParams")]
+        | Annotated["ElicitRequestURLParams", Tag("ElicitRequestURLParams")],
+        structural("ElicitRequestParams"),
+        AS_ANY,
     ],
 )
 
 
 SamplingMessageContent = TypeAliasType(
     "SamplingMessageContent",
-    SerializeAsAny[
-        Annotated[
-            Annotated["ToolUseContent", Tag("ToolUseContent")]
-            | Annotated["ImageContent", Tag("ImageContent")]
-            | Annotated["AudioContent", Tag("AudioContent")]
-            | Annotated["ToolResultContent", Tag("ToolResultContent")]
-            | Annotated["TextContent", Tag("TextContent")]
-            | Annotated["SamplingMessageContentVariantF", Tag("SamplingMessageContentVariantF")],
-            structural("SamplingMessageContent"),
-        ]
+    Annotated[
+        Annotated["ToolUseContent", Tag("ToolUseContent")]
+        | Annotated["ImageContent", Tag("ImageContent")]
+        | Annotated["AudioContent", Tag("AudioContent")]
+        | Annotated["ToolResultContent", Tag("ToolResultContent")]
+        | Annotated["TextContent", Tag("TextContent")]
+        | Annotated["SamplingMessageContentVariantF", Tag("SamplingMessageContentVariantF")],
+        structural("SamplingMessageContent"),
+        AS_ANY,
     ],
 )
 
 
 CreateMessageResultContent = TypeAliasType(
     "CreateMessageResultContent",
-    SerializeAsAny[
-        Annotated[
-            Annotated["ToolUseContent", Tag("ToolUseContent")]
-            | Annotated["ImageContent", Tag("ImageContent")]
-            | Annotated["AudioContent", Tag("AudioContent")]
-            | Annotated["ToolResultContent", Tag("ToolResultContent")]
-            | Annotated["TextContent", Tag("TextContent")]
-            | Annotated[
-                "CreateMessageResultContentVariantF", Tag("CreateMessageResultContentVariantF")
-            ],
-            structural("CreateMessageResultContent"),
-        ]
+    Annotated[
+        Annotated["ToolUseContent", Tag("ToolUseContent")]
+        | Annotated["ImageContent", Tag("ImageContent")]
+        | Annotated["AudioContent", Tag("AudioContent")]
+        | Annotated["ToolResultContent", Tag("ToolResultContent")]
+        | Annotated["TextContent", Tag("TextContent")]
+        | Annotated[
+            "CreateMessageResultContentVariantF", Tag("CreateMessageResultContentVariantF")
+        ],
+        structural("CreateMessageResultContent"),
+        AS_ANY,
     ],
 )
 
@@ -3595,53 +3583,52 @@ _ClientResultAnyArm = TypeAliasType(
 )
 ClientResult = TypeAliasType(
     "ClientResult",
-    SerializeAsAny[
-        Annotated[
-            Union[  # noqa: UP007 - one union at import, where `|` would build one per arm
-                Annotated[
-                    Result | Annotated[_ClientResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("Result"),
-                ],
-                Annotated[
-                    GetTaskResult | Annotated[_ClientResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("GetTaskResult"),
-                ],
-                Annotated[
-                    GetTaskPayloadResult | Annotated[_ClientResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("GetTaskPayloadResult"),
-                ],
-                Annotated[
-                    CancelTaskResult | Annotated[_ClientResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("CancelTaskResult"),
-                ],
-                Annotated[
-                    ListTasksResult | Annotated[_ClientResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("ListTasksResult"),
-                ],
-                Annotated[
-                    CreateMessageResult | Annotated[_ClientResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("CreateMessageResult"),
-                ],
-                Annotated[
-                    ListRootsResult | Annotated[_ClientResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("ListRootsResult"),
-                ],
-                Annotated[
-                    ElicitResult | Annotated[_ClientResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("ElicitResult"),
-                ],
-                Annotated[_ClientResultAnyArm, Tag("*")],
+    Annotated[
+        Union[  # noqa: UP007 - one union at import, where `|` would build one per arm
+            Annotated[
+                Result | Annotated[_ClientResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("Result"),
             ],
-            most_specific("ClientResult", ()),
-        ]
+            Annotated[
+                GetTaskResult | Annotated[_ClientResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("GetTaskResult"),
+            ],
+            Annotated[
+                GetTaskPayloadResult | Annotated[_ClientResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("GetTaskPayloadResult"),
+            ],
+            Annotated[
+                CancelTaskResult | Annotated[_ClientResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("CancelTaskResult"),
+            ],
+            Annotated[
+                ListTasksResult | Annotated[_ClientResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("ListTasksResult"),
+            ],
+            Annotated[
+                CreateMessageResult | Annotated[_ClientResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("CreateMessageResult"),
+            ],
+            Annotated[
+                ListRootsResult | Annotated[_ClientResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("ListRootsResult"),
+            ],
+            Annotated[
+                ElicitResult | Annotated[_ClientResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("ElicitResult"),
+            ],
+            Annotated[_ClientResultAnyArm, Tag("*")],
+        ],
+        most_specific("ClientResult", ()),
+        AS_ANY,
     ],
 )
 

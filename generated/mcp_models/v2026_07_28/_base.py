@@ -44,13 +44,27 @@ from typing import (
     get_args,
     get_origin,
 )
+from weakref import WeakKeyDictionary
 
 from pydantic import BaseModel as _UserBase
-from pydantic import ConfigDict, Discriminator, Field, StrictFloat, StrictInt, Tag
+from pydantic import ConfigDict, StrictFloat, StrictInt, Tag
 from pydantic.version import VERSION as _PYDANTIC_VERSION
-from pydantic_core import PydanticUndefined
+from pydantic_core import PydanticUndefined, core_schema
 
-__all__ = ["LEFT_TO_RIGHT", "JSONNumber", "MCPModel", "const", "most_specific", "union_arms"]
+if TYPE_CHECKING:
+    from pydantic import GetCoreSchemaHandler
+    from pydantic_core import CoreSchema
+from pydantic import Discriminator, Field
+
+__all__ = [
+    "AS_ANY",
+    "LEFT_TO_RIGHT",
+    "JSONNumber",
+    "MCPModel",
+    "const",
+    "most_specific",
+    "union_arms",
+]
 
 _T = TypeVar("_T")
 
@@ -111,6 +125,27 @@ def most_specific(union: str, nested: tuple[str, ...] = ()) -> Discriminator:
     return Discriminator(pick)
 
 
+class _DumpedAsItsOwnClass:
+    """Metadata of a union whose arms are told apart when read: a value dumps as its own class, not
+    by asking the union again (pydantic's SerializeAsAny does the same; this one spares the import
+    of pydantic's serializer helpers, a millisecond of every process that imports the models)."""
+
+    __hash__ = object.__hash__
+
+    def __get_pydantic_core_schema__(
+        self, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        schema = handler(source)
+        target = cast("dict[str, Any]", schema)
+        while target["type"] == "definitions":
+            target = cast("dict[str, Any]", target["schema"])
+        target["serialization"] = core_schema.simple_ser_schema("any")
+        return schema
+
+
+AS_ANY: Any = _DumpedAsItsOwnClass()
+
+
 def const(value: _T) -> _T:
     """The default a type checker sees for a constant property: omitted keywords are filled in.
 
@@ -155,6 +190,35 @@ def _arm(arm: Any, namespace: dict[str, Any]) -> Any:
     if isinstance(arm, ForwardRef) and arm.__forward_arg__ in namespace:
         arm = namespace[arm.__forward_arg__]  # a class the models module defines further down
     return arm
+
+
+class _PerClass:
+    """A class attribute made from each class the first time it is read there, then kept for it."""
+
+    def __init__(self, make: Callable[[type[Any]], Any]) -> None:
+        self._make = make
+        self._made: WeakKeyDictionary[type[Any], Any] = WeakKeyDictionary()
+
+    def __get__(self, instance: object, owner: type[Any]) -> Any:
+        made = self._made.get(owner, _NOT_MADE)
+        if made is _NOT_MADE:
+            made = self._made[owner] = self._make(owner)
+        return made
+
+
+_NOT_MADE: Any = object()
+
+
+def _absent_of(cls: type[MCPModel]) -> dict[str, tuple[str, Any]]:
+    """Attribute -> (wire name, value) of each property whose absence the spec gives a meaning."""
+    stated: dict[str, Any] = dict(getattr(cls, "__mcp_absent_means__", ()))
+    if not stated:
+        return {}
+    return {
+        name: (info.alias, stated[info.alias])
+        for name, info in cls.model_fields.items()
+        if isinstance(info.alias, str) and info.alias in stated
+    } | {name: (name, stated[name]) for name in cls.model_fields if name in stated}
 
 
 def _constants_of(cls: type[MCPModel]) -> dict[str, Any]:
@@ -266,26 +330,22 @@ class MCPModel(_UserBase):
         defer_build=_DEFER_BUILD,  # validators are built on first use: a fast import
     )
 
-    # Per class, set when the class is made: the constants __init__ fills in, and the values the
-    # spec says an absent property means (attribute -> (wire name, value)), filled in when neither
-    # name is given. Annotated for type checkers only: pydantic evaluates every base's annotations
-    # again for each model class it makes (a quarter of a models module's import).
+    # Per class: the constants __init__ fills in, and the values the spec says an absent property
+    # means (attribute -> (wire name, value)), filled in when neither name is given. Made from a
+    # class the first time it is built (or asked): a class never built costs nothing for them
+    # (making them for every class when it was made was a twentieth of a models module's import).
+    # Annotated for type checkers only: pydantic evaluates every base's annotations again for each
+    # model class it makes.
     if TYPE_CHECKING:
         __mcp_constants__: ClassVar[dict[str, Any]]
         __mcp_absent__: ClassVar[dict[str, tuple[str, Any]]]
-    __mcp_constants__ = {}
-    __mcp_absent__ = {}
+    else:
+        __mcp_constants__ = _PerClass(_constants_of)
+        __mcp_absent__ = _PerClass(_absent_of)
 
     @classmethod
     def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
         super().__pydantic_init_subclass__(**kwargs)
-        cls.__mcp_constants__ = _constants_of(cls)
-        stated: dict[str, Any] = dict(getattr(cls, "__mcp_absent_means__", ()))
-        cls.__mcp_absent__ = {
-            name: (info.alias, stated[info.alias])
-            for name, info in cls.model_fields.items()
-            if isinstance(info.alias, str) and info.alias in stated
-        } | {name: (name, stated[name]) for name in cls.model_fields if name in stated}
         if getattr(
             cls.__init__, "__pydantic_base_init__", False
         ):  # not one a subclass or mixin wrote

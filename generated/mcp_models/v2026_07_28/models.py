@@ -192,11 +192,11 @@ __all__ = [
 
 from typing import Annotated, Any, Literal, Optional, Union
 
-from pydantic import Field, SerializeAsAny, StrictBool, StrictFloat, StrictInt, StrictStr, Tag
+from pydantic import Field, StrictBool, StrictFloat, StrictInt, StrictStr, Tag
 from pydantic_core import MISSING
 from typing_extensions import TypeAliasType
 
-from ._base import LEFT_TO_RIGHT, JSONNumber, MCPModel, const, most_specific
+from ._base import AS_ANY, LEFT_TO_RIGHT, JSONNumber, MCPModel, const, most_specific
 from ._structural import structural
 
 
@@ -1324,12 +1324,11 @@ class CompleteResultResponse(MCPModel):
 
 EmbeddedResourceResource = TypeAliasType(
     "EmbeddedResourceResource",
-    SerializeAsAny[
-        Annotated[
-            Annotated["TextResourceContents", Tag("TextResourceContents")]
-            | Annotated["BlobResourceContents", Tag("BlobResourceContents")],
-            structural("EmbeddedResourceResource"),
-        ]
+    Annotated[
+        Annotated["TextResourceContents", Tag("TextResourceContents")]
+        | Annotated["BlobResourceContents", Tag("BlobResourceContents")],
+        structural("EmbeddedResourceResource"),
+        AS_ANY,
     ],
 )
 
@@ -1539,12 +1538,11 @@ class PromptListChangedNotification(MCPModel):
 
 ReadResourceResultContentsItem = TypeAliasType(
     "ReadResourceResultContentsItem",
-    SerializeAsAny[
-        Annotated[
-            Annotated["TextResourceContents", Tag("TextResourceContents")]
-            | Annotated["BlobResourceContents", Tag("BlobResourceContents")],
-            structural("ReadResourceResultContentsItem"),
-        ]
+    Annotated[
+        Annotated["TextResourceContents", Tag("TextResourceContents")]
+        | Annotated["BlobResourceContents", Tag("BlobResourceContents")],
+        structural("ReadResourceResultContentsItem"),
+        AS_ANY,
     ],
 )
 
@@ -2535,12 +2533,11 @@ class ResourceUpdatedNotification(MCPModel):
 
 SingleSelectEnumSchema = TypeAliasType(
     "SingleSelectEnumSchema",
-    SerializeAsAny[
-        Annotated[
-            Annotated["UntitledSingleSelectEnumSchema", Tag("UntitledSingleSelectEnumSchema")]
-            | Annotated["TitledSingleSelectEnumSchema", Tag("TitledSingleSelectEnumSchema")],
-            structural("SingleSelectEnumSchema"),
-        ]
+    Annotated[
+        Annotated["UntitledSingleSelectEnumSchema", Tag("UntitledSingleSelectEnumSchema")]
+        | Annotated["TitledSingleSelectEnumSchema", Tag("TitledSingleSelectEnumSchema")],
+        structural("SingleSelectEnumSchema"),
+        AS_ANY,
     ],
 )
 
@@ -2670,41 +2667,38 @@ ContentBlock = TypeAliasType(
 
 EnumSchema = TypeAliasType(
     "EnumSchema",
-    SerializeAsAny[
-        Annotated[
-            Annotated["UntitledMultiSelectEnumSchema", Tag("UntitledMultiSelectEnumSchema")]
-            | Annotated["TitledMultiSelectEnumSchema", Tag("TitledMultiSelectEnumSchema")]
-            | Annotated["LegacyTitledEnumSchema", Tag("LegacyTitledEnumSchema")]
-            | Annotated["UntitledSingleSelectEnumSchema", Tag("UntitledSingleSelectEnumSchema")]
-            | Annotated["TitledSingleSelectEnumSchema", Tag("TitledSingleSelectEnumSchema")],
-            structural("EnumSchema"),
-        ]
+    Annotated[
+        Annotated["UntitledMultiSelectEnumSchema", Tag("UntitledMultiSelectEnumSchema")]
+        | Annotated["TitledMultiSelectEnumSchema", Tag("TitledMultiSelectEnumSchema")]
+        | Annotated["LegacyTitledEnumSchema", Tag("LegacyTitledEnumSchema")]
+        | Annotated["UntitledSingleSelectEnumSchema", Tag("UntitledSingleSelectEnumSchema")]
+        | Annotated["TitledSingleSelectEnumSchema", Tag("TitledSingleSelectEnumSchema")],
+        structural("EnumSchema"),
+        AS_ANY,
     ],
 )
 
 
 JSONRPCMessage = TypeAliasType(
     "JSONRPCMessage",
-    SerializeAsAny[
-        Annotated[
-            Annotated["JSONRPCRequest", Tag("JSONRPCRequest")]
-            | Annotated["JSONRPCResultResponse", Tag("JSONRPCResultResponse")]
-            | Annotated["JSONRPCNotification", Tag("JSONRPCNotification")]
-            | Annotated["JSONRPCErrorResponse", Tag("JSONRPCErrorResponse")],
-            structural("JSONRPCMessage"),
-        ]
+    Annotated[
+        Annotated["JSONRPCRequest", Tag("JSONRPCRequest")]
+        | Annotated["JSONRPCResultResponse", Tag("JSONRPCResultResponse")]
+        | Annotated["JSONRPCNotification", Tag("JSONRPCNotification")]
+        | Annotated["JSONRPCErrorResponse", Tag("JSONRPCErrorResponse")],
+        structural("JSONRPCMessage"),
+        AS_ANY,
     ],
 )
 
 
 JSONRPCResponse = TypeAliasType(
     "JSONRPCResponse",
-    SerializeAsAny[
-        Annotated[
-            Annotated["JSONRPCResultResponse", Tag("JSONRPCResultResponse")]
-            | Annotated["JSONRPCErrorResponse", Tag("JSONRPCErrorResponse")],
-            structural("JSONRPCResponse"),
-        ]
+    Annotated[
+        Annotated["JSONRPCResultResponse", Tag("JSONRPCResultResponse")]
+        | Annotated["JSONRPCErrorResponse", Tag("JSONRPCErrorResponse")],
+        structural("JSONRPCResponse"),
+        AS_ANY,
     ],
 )
 
@@ -2728,30 +2722,28 @@ class MissingRequiredClientCapabilityErrorErrorData(MCPModel):
 
 MultiSelectEnumSchema = TypeAliasType(
     "MultiSelectEnumSchema",
-    SerializeAsAny[
-        Annotated[
-            Annotated["UntitledMultiSelectEnumSchema", Tag("UntitledMultiSelectEnumSchema")]
-            | Annotated["TitledMultiSelectEnumSchema", Tag("TitledMultiSelectEnumSchema")],
-            structural("MultiSelectEnumSchema"),
-        ]
+    Annotated[
+        Annotated["UntitledMultiSelectEnumSchema", Tag("UntitledMultiSelectEnumSchema")]
+        | Annotated["TitledMultiSelectEnumSchema", Tag("TitledMultiSelectEnumSchema")],
+        structural("MultiSelectEnumSchema"),
+        AS_ANY,
     ],
 )
 
 
 PrimitiveSchemaDefinition = TypeAliasType(
     "PrimitiveSchemaDefinition",
-    SerializeAsAny[
-        Annotated[
-            Annotated["UntitledMultiSelectEnumSchema", Tag("UntitledMultiSelectEnumSchema")]
-            | Annotated["TitledMultiSelectEnumSchema", Tag("TitledMultiSelectEnumSchema")]
-            | Annotated["LegacyTitledEnumSchema", Tag("LegacyTitledEnumSchema")]
-            | Annotated["UntitledSingleSelectEnumSchema", Tag("UntitledSingleSelectEnumSchema")]
-            | Annotated["TitledSingleSelectEnumSchema", Tag("TitledSingleSelectEnumSchema")]
-            | Annotated["StringSchema", Tag("StringSchema")]
-            | Annotated["BooleanSchema", Tag("BooleanSchema")]
-            | Annotated["NumberSchema", Tag("NumberSchema")],
-            structural("PrimitiveSchemaDefinition"),
-        ]
+    Annotated[
+        Annotated["UntitledMultiSelectEnumSchema", Tag("UntitledMultiSelectEnumSchema")]
+        | Annotated["TitledMultiSelectEnumSchema", Tag("TitledMultiSelectEnumSchema")]
+        | Annotated["LegacyTitledEnumSchema", Tag("LegacyTitledEnumSchema")]
+        | Annotated["UntitledSingleSelectEnumSchema", Tag("UntitledSingleSelectEnumSchema")]
+        | Annotated["TitledSingleSelectEnumSchema", Tag("TitledSingleSelectEnumSchema")]
+        | Annotated["StringSchema", Tag("StringSchema")]
+        | Annotated["BooleanSchema", Tag("BooleanSchema")]
+        | Annotated["NumberSchema", Tag("NumberSchema")],
+        structural("PrimitiveSchemaDefinition"),
+        AS_ANY,
     ],
 )
 
@@ -3125,12 +3117,11 @@ class ElicitRequestFormParams(MCPModel):
 
 ElicitRequestParams = TypeAliasType(
     "ElicitRequestParams",
-    SerializeAsAny[
-        Annotated[
-            Annotated["ElicitRequestFormParams", Tag("ElicitRequestFormParams")]
-            | Annotated["ElicitRequestURLParams", Tag("ElicitRequestURLParams")],
-            structural("ElicitRequestParams"),
-        ]
+    Annotated[
+        Annotated["ElicitRequestFormParams", Tag("ElicitRequestFormParams")]
+        | Annotated["ElicitRequestURLParams", Tag("ElicitRequestURLParams")],
+        structural("ElicitRequestParams"),
+        AS_ANY,
     ],
 )
 
@@ -3200,34 +3191,32 @@ class PaginatedRequest(MCPModel):
 
 SamplingMessageContent = TypeAliasType(
     "SamplingMessageContent",
-    SerializeAsAny[
-        Annotated[
-            Annotated["ToolUseContent", Tag("ToolUseContent")]
-            | Annotated["ImageContent", Tag("ImageContent")]
-            | Annotated["AudioContent", Tag("AudioContent")]
-            | Annotated["ToolResultContent", Tag("ToolResultContent")]
-            | Annotated["TextContent", Tag("TextContent")]
-            | Annotated["SamplingMessageContentVariantF", Tag("SamplingMessageContentVariantF")],
-            structural("SamplingMessageContent"),
-        ]
+    Annotated[
+        Annotated["ToolUseContent", Tag("ToolUseContent")]
+        | Annotated["ImageContent", Tag("ImageContent")]
+        | Annotated["AudioContent", Tag("AudioContent")]
+        | Annotated["ToolResultContent", Tag("ToolResultContent")]
+        | Annotated["TextContent", Tag("TextContent")]
+        | Annotated["SamplingMessageContentVariantF", Tag("SamplingMessageContentVariantF")],
+        structural("SamplingMessageContent"),
+        AS_ANY,
     ],
 )
 
 
 CreateMessageResultContent = TypeAliasType(
     "CreateMessageResultContent",
-    SerializeAsAny[
-        Annotated[
-            Annotated["ToolUseContent", Tag("ToolUseContent")]
-            | Annotated["ImageContent", Tag("ImageContent")]
-            | Annotated["AudioContent", Tag("AudioContent")]
-            | Annotated["ToolResultContent", Tag("ToolResultContent")]
-            | Annotated["TextContent", Tag("TextContent")]
-            | Annotated[
-                "CreateMessageResultContentVariantF", Tag("CreateMessageResultContentVariantF")
-            ],
-            structural("CreateMessageResultContent"),
-        ]
+    Annotated[
+        Annotated["ToolUseContent", Tag("ToolUseContent")]
+        | Annotated["ImageContent", Tag("ImageContent")]
+        | Annotated["AudioContent", Tag("AudioContent")]
+        | Annotated["ToolResultContent", Tag("ToolResultContent")]
+        | Annotated["TextContent", Tag("TextContent")]
+        | Annotated[
+            "CreateMessageResultContentVariantF", Tag("CreateMessageResultContentVariantF")
+        ],
+        structural("CreateMessageResultContent"),
+        AS_ANY,
     ],
 )
 
@@ -3333,13 +3322,12 @@ class CreateMessageResult(MCPModel):
 
 InputResponse = TypeAliasType(
     "InputResponse",
-    SerializeAsAny[
-        Annotated[
-            Annotated["CreateMessageResult", Tag("CreateMessageResult")]
-            | Annotated["ElicitResult", Tag("ElicitResult")]
-            | Annotated["ListRootsResult", Tag("ListRootsResult")],
-            structural("InputResponse"),
-        ]
+    Annotated[
+        Annotated["CreateMessageResult", Tag("CreateMessageResult")]
+        | Annotated["ElicitResult", Tag("ElicitResult")]
+        | Annotated["ListRootsResult", Tag("ListRootsResult")],
+        structural("InputResponse"),
+        AS_ANY,
     ],
 )
 
@@ -3468,12 +3456,11 @@ class ReadResourceRequest(MCPModel):
 
 ReadResourceResultResponseResult = TypeAliasType(
     "ReadResourceResultResponseResult",
-    SerializeAsAny[
-        Annotated[
-            Annotated["InputRequiredResult", Tag("InputRequiredResult")]
-            | Annotated["ReadResourceResult", Tag("ReadResourceResult")],
-            structural("ReadResourceResultResponseResult"),
-        ]
+    Annotated[
+        Annotated["InputRequiredResult", Tag("InputRequiredResult")]
+        | Annotated["ReadResourceResult", Tag("ReadResourceResult")],
+        structural("ReadResourceResultResponseResult"),
+        AS_ANY,
     ],
 )
 
@@ -3495,79 +3482,78 @@ _ServerResultAnyArm = TypeAliasType(
 )
 ServerResult = TypeAliasType(
     "ServerResult",
-    SerializeAsAny[
-        Annotated[
-            Union[  # noqa: UP007 - one union at import, where `|` would build one per arm
-                Annotated[
-                    Result | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("Result"),
-                ],
-                Annotated[
-                    InputRequiredResult | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("InputRequiredResult"),
-                ],
-                Annotated[
-                    DiscoverResult | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("DiscoverResult"),
-                ],
-                Annotated[
-                    ListResourcesResult | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("ListResourcesResult"),
-                ],
-                Annotated[
-                    ListResourceTemplatesResult | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("ListResourceTemplatesResult"),
-                ],
-                Annotated[
-                    ReadResourceResult | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("ReadResourceResult"),
-                ],
-                Annotated[
-                    SubscriptionsListenResult | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("SubscriptionsListenResult"),
-                ],
-                Annotated[
-                    ListPromptsResult | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("ListPromptsResult"),
-                ],
-                Annotated[
-                    GetPromptResult | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("GetPromptResult"),
-                ],
-                Annotated[
-                    ListToolsResult | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("ListToolsResult"),
-                ],
-                Annotated[
-                    CallToolResult | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("CallToolResult"),
-                ],
-                Annotated[
-                    CompleteResult | Annotated[_ServerResultAnyArm, Tag("*")],
-                    LEFT_TO_RIGHT,
-                    Tag("CompleteResult"),
-                ],
-                Annotated[_ServerResultAnyArm, Tag("*")],
+    Annotated[
+        Union[  # noqa: UP007 - one union at import, where `|` would build one per arm
+            Annotated[
+                Result | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("Result"),
             ],
-            most_specific(
-                "ServerResult",
-                (
-                    "_meta",
-                    "completion",
-                ),
+            Annotated[
+                InputRequiredResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("InputRequiredResult"),
+            ],
+            Annotated[
+                DiscoverResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("DiscoverResult"),
+            ],
+            Annotated[
+                ListResourcesResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("ListResourcesResult"),
+            ],
+            Annotated[
+                ListResourceTemplatesResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("ListResourceTemplatesResult"),
+            ],
+            Annotated[
+                ReadResourceResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("ReadResourceResult"),
+            ],
+            Annotated[
+                SubscriptionsListenResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("SubscriptionsListenResult"),
+            ],
+            Annotated[
+                ListPromptsResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("ListPromptsResult"),
+            ],
+            Annotated[
+                GetPromptResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("GetPromptResult"),
+            ],
+            Annotated[
+                ListToolsResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("ListToolsResult"),
+            ],
+            Annotated[
+                CallToolResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("CallToolResult"),
+            ],
+            Annotated[
+                CompleteResult | Annotated[_ServerResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("CompleteResult"),
+            ],
+            Annotated[_ServerResultAnyArm, Tag("*")],
+        ],
+        most_specific(
+            "ServerResult",
+            (
+                "_meta",
+                "completion",
             ),
-        ]
+        ),
+        AS_ANY,
     ],
 )
 
@@ -3585,12 +3571,11 @@ class CallToolRequest(MCPModel):
 
 CallToolResultResponseResult = TypeAliasType(
     "CallToolResultResponseResult",
-    SerializeAsAny[
-        Annotated[
-            Annotated["InputRequiredResult", Tag("InputRequiredResult")]
-            | Annotated["CallToolResult", Tag("CallToolResult")],
-            structural("CallToolResultResponseResult"),
-        ]
+    Annotated[
+        Annotated["InputRequiredResult", Tag("InputRequiredResult")]
+        | Annotated["CallToolResult", Tag("CallToolResult")],
+        structural("CallToolResultResponseResult"),
+        AS_ANY,
     ],
 )
 
@@ -3608,12 +3593,11 @@ class GetPromptRequest(MCPModel):
 
 GetPromptResultResponseResult = TypeAliasType(
     "GetPromptResultResponseResult",
-    SerializeAsAny[
-        Annotated[
-            Annotated["InputRequiredResult", Tag("InputRequiredResult")]
-            | Annotated["GetPromptResult", Tag("GetPromptResult")],
-            structural("GetPromptResultResponseResult"),
-        ]
+    Annotated[
+        Annotated["InputRequiredResult", Tag("InputRequiredResult")]
+        | Annotated["GetPromptResult", Tag("GetPromptResult")],
+        structural("GetPromptResultResponseResult"),
+        AS_ANY,
     ],
 )
 

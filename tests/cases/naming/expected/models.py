@@ -17,11 +17,11 @@ __all__ = [
 
 from typing import Annotated, Literal
 
-from pydantic import Field, SerializeAsAny, StrictBool, StrictFloat, StrictInt, StrictStr, Tag
+from pydantic import Field, StrictBool, StrictFloat, StrictInt, StrictStr, Tag
 from pydantic_core import MISSING
 from typing_extensions import TypeAliasType
 
-from ._base import MCPModel, const
+from ._base import AS_ANY, MCPModel, const
 from ._structural import structural
 
 
@@ -71,12 +71,11 @@ class RequestParamsMeta(MCPModel):
 
 RequestChoice = TypeAliasType(
     "RequestChoice",
-    SerializeAsAny[
-        Annotated[
-            Annotated["RequestChoiceFirst", Tag("RequestChoiceFirst")]
-            | Annotated["RequestChoiceVariantB", Tag("RequestChoiceVariantB")],
-            structural("RequestChoice"),
-        ]
+    Annotated[
+        Annotated["RequestChoiceFirst", Tag("RequestChoiceFirst")]
+        | Annotated["RequestChoiceVariantB", Tag("RequestChoiceVariantB")],
+        structural("RequestChoice"),
+        AS_ANY,
     ],
 )
 

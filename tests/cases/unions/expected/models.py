@@ -5,10 +5,10 @@ __all__ = ["Alias", "Block", "ImageBlock", "Loose", "LooseVariantB", "TextBlock"
 
 from typing import Annotated, Literal
 
-from pydantic import Field, SerializeAsAny, StrictStr, Tag
+from pydantic import Field, StrictStr, Tag
 from typing_extensions import TypeAliasType
 
-from ._base import MCPModel, const
+from ._base import AS_ANY, MCPModel, const
 from ._structural import structural
 
 
@@ -33,11 +33,9 @@ Block = TypeAliasType("Block", Annotated[TextBlock | ImageBlock, Field(discrimin
 
 Loose = TypeAliasType(
     "Loose",
-    SerializeAsAny[
-        Annotated[
-            Annotated["TextBlock", Tag("TextBlock")]
-            | Annotated["LooseVariantB", Tag("LooseVariantB")],
-            structural("Loose"),
-        ]
+    Annotated[
+        Annotated["TextBlock", Tag("TextBlock")] | Annotated["LooseVariantB", Tag("LooseVariantB")],
+        structural("Loose"),
+        AS_ANY,
     ],
 )
