@@ -195,6 +195,23 @@ def test_choices_kept_are_bounded() -> None:
     assert pick({"resultType": "complete", "tools": [], "cacheScope": "public", "ttlMs": 1}) == "ListToolsResult"
 
 
+def test_a_value_with_many_keys_is_decided_but_not_kept() -> None:
+    """What is kept is bounded in size too: an answer keyed by thousands of keys is not kept."""
+    base = importlib.import_module("mcp_models.v2026_07_28._base")
+    pick = _picker("v2026_07_28", "ServerResult")
+    closure = {name: cell.cell_contents for name, cell in zip(pick.__code__.co_freevars, pick.__closure__ or (), strict=True)}
+    kept: dict[object, str] = closure["kept"]
+    kept.clear()
+    wide = {"resultType": "complete", **{f"x-{index}": index for index in range(base._KEPT_WIDTH)}}
+    assert pick(wide) == "Result" and len(kept) == 0
+    held = {"resultType": "complete", "_meta": {f"x-{index}": index for index in range(base._KEPT_WIDTH)}}
+    assert pick(held) == "Result" and len(kept) == 0
+    assert pick({"resultType": "complete", "_meta": {}}) == "Result" and len(kept) == 1
+    plain = TypeAdapter(importlib.import_module("mcp_models.v2026_07_28.models")._ServerResultAnyArm)
+    union = TypeAdapter(importlib.import_module("mcp_models.v2026_07_28.models").ServerResult)
+    assert _outcome(union.validate_python, wide) == _outcome(plain.validate_python, wide)
+
+
 def test_a_value_that_could_be_two_arms_goes_to_the_smart_union() -> None:
     pick = _picker("v2026_07_28", "ServerResult")
     # tools and content: ListToolsResult and CallToolResult each fill a key the other lacks

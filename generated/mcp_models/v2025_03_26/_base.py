@@ -91,6 +91,9 @@ SPURIOUS_UNION_WARNINGS = _PYDANTIC < (2, 13)
 LEFT_TO_RIGHT: Any = Field(union_mode="left_to_right")
 _ANY_ARM = "*"  # the smart union over every arm
 _KEPT = 256  # answers kept per union
+_KEPT_WIDTH = (
+    64  # keys a kept answer may be keyed by (a value with thousands of keys is decided, not kept)
+)
 _JSON_LEAVES = frozenset({list, str, int, float, bool, type(None)})
 _DICT: Any = dict  # typed Any: `type(v) is _DICT` leaves v's type to the checkers as it was
 _ABSENT: Any = object()
@@ -104,12 +107,14 @@ def most_specific(union: str, nested: tuple[str, ...] = ()) -> Discriminator:
         if type(value) is not _DICT:
             return _ANY_ARM  # a model instance, a Mapping: only the smart union decides alike
         key: tuple[object, ...] = tuple(value)
+        width = len(key)
         for name in nested:
             inner: Any = value.get(name, _ABSENT)
             if inner is _ABSENT:
                 continue
             if type(inner) is _DICT:
                 key += (name, tuple(inner))
+                width += len(inner)
             elif type(inner) in _JSON_LEAVES:
                 key += (name, None)
             else:
@@ -118,7 +123,7 @@ def most_specific(union: str, nested: tuple[str, ...] = ()) -> Discriminator:
         if choice is None:
             specific: Any = importlib.import_module(f"{__package__}._specific")
             choice = str(specific.decide(union, value))
-            if len(kept) < _KEPT:
+            if width <= _KEPT_WIDTH and len(kept) < _KEPT:
                 kept[key] = choice
         return choice
 
