@@ -77,27 +77,16 @@ def engine_options(revision: ir.Revision, header: str) -> dict[str, Any]:
             # pairs, not a dict: an immutable class attribute (ruff's RUF012), read into a dict by _base
             pairs = ", ".join(f"({json.dumps(k)}, {json.dumps(v)})" for k, v in sorted(absent.items()))
             template_data[entity.pointer_in_engine_input]["absent_means"] = f"({pairs},)"
-    if any(entity.dispatch is not None for entity in revision.entities):
-        additional_imports += [
-            "typing.Annotated",
-            "typing.Union",
-            f"{BASE_MODULE}.{AS_ANY}",
-            "pydantic.Tag",
-            f"{STRUCTURAL_MODULE}.{STRUCTURAL}",
-        ]
+    structural = any(entity.dispatch is not None for entity in revision.entities)
+    if structural or specific_unions:  # tagged unions whose values dump as their own class
+        additional_imports += ["typing.Annotated", "typing.Union", "pydantic.Tag", f"{BASE_MODULE}.{AS_ANY}"]
+        import_overrides[AS_ANY] = f".{BASE_MODULE}"
+    if structural:
+        additional_imports.append(f"{STRUCTURAL_MODULE}.{STRUCTURAL}")
         import_overrides[STRUCTURAL] = f".{STRUCTURAL_MODULE}"
-        import_overrides[AS_ANY] = f".{BASE_MODULE}"
     if specific_unions:
-        additional_imports += [
-            "typing.Annotated",
-            "typing.Union",
-            f"{BASE_MODULE}.{AS_ANY}",
-            "pydantic.Tag",
-            f"{BASE_MODULE}.{MOST_SPECIFIC}",
-            f"{BASE_MODULE}.{LEFT_TO_RIGHT}",
-        ]
+        additional_imports += [f"{BASE_MODULE}.{MOST_SPECIFIC}", f"{BASE_MODULE}.{LEFT_TO_RIGHT}"]
         import_overrides[MOST_SPECIFIC] = f".{BASE_MODULE}"
-        import_overrides[AS_ANY] = f".{BASE_MODULE}"
         import_overrides[LEFT_TO_RIGHT] = f".{BASE_MODULE}"
     if revision.options.extra_keys == "sieve" and any(e.open for e in revision.entities):
         additional_imports.append("pydantic.ConfigDict")
