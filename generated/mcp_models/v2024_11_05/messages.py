@@ -878,63 +878,54 @@ def _load(raw: RawJSON) -> object:
     return raw
 
 
-# Where a number too large for a double may be (an exponent of three digits or more, 200 digits
-# in a row): pydantic's parser reads such a number as infinity. The text is first cut down to what
-# numbers are written with (each digit as 0, E as e; letters, signs and spaces dropped, so
-# `1E+400` becomes `0e000`), where one search finds every long exponent. A hit is only a hint
-# (a word such as `file1234` gives one too), which the exact check then weighs.
-_NUMBER_SHAPE = bytes.maketrans(b"0123456789E", b"0000000000e")
-_NOT_NUMBER = bytes(byte for byte in range(256) if byte not in b'0123456789eE.-,:"[]{}')
+# Which text may hold NaN, Infinity or a number a double cannot hold (an exponent of three digits
+# or more, 200 digits or more in a row): pydantic's JSON parser reads them as floats, which a value
+# of any JSON keeps. One translate cuts the text down to the bytes those are written with: each
+# digit as 0, e and E as e, N and I (where the words start) as N, and what may follow a value
+# (`,` `}` `]`) as `,`; quotes and minus signs stay, every other byte (letters, plus signs, spaces)
+# is dropped. A bare NaN or Infinity then leaves `N,` (or ends the text), `1E+400` leaves `0e000`
+# (`1e-400`, which is only 0, leaves `0e-000`), and most messages hold neither. A hit is only a hint (`"Acme Inc, Ltd"` gives one too): the exact check weighs it.
+_SCAN_KEPT = b'0123456789eENI,}]"-'
+_SCAN_TABLE = bytes.maketrans(_SCAN_KEPT, b'0000000000eeNN,,,"-')
+_SCAN_DROPPED = bytes(byte for byte in range(256) if byte not in _SCAN_KEPT)
 _DIGIT_RUN = re.compile(rb"[0-9]{200}").search
 
 
-def _maybe_huge(raw: bytes | bytearray) -> bool:
-    shape = raw.translate(_NUMBER_SHAPE, _NOT_NUMBER)
-    return b"e000" in shape or (shape.count(b"0") >= 200 and _DIGIT_RUN(raw) is not None)
+def _may_hold_non_finite(raw: bytes | bytearray) -> bool:
+    shape = raw.translate(_SCAN_TABLE, _SCAN_DROPPED)
+    return (
+        shape.find(b"N,") >= 0
+        or shape.find(b"e000") >= 0
+        or shape.endswith(b"N")
+        or (len(shape) >= 200 and shape.count(b"0") >= 200 and _DIGIT_RUN(raw) is not None)
+    )
 
 
-def _may_hold_non_json_number(raw: bytes | bytearray) -> bool:
-    """Whether the text holds the word NaN or Infinity anywhere. Capital N and I are rare in
-    messages: one-byte searches (memchr) find where the words could start."""
-    if raw.find(b"N") >= 0 and raw.find(b"NaN") >= 0:
-        return True
-    at = raw.find(b"I")
-    while at >= 0:
-        if raw.startswith(b"Infinity", at):
-            return True
-        at = raw.find(b"I", at + 1)
-    return False
-
-
-def _json_numbers_only(raw: bytes | bytearray | str) -> None:
-    """MessageError for text holding NaN, Infinity or a number that overflows a double, which
-    pydantic's JSON parser reads as numbers (a number field refuses them, but a value of any JSON
-    would keep them, and dump them as null). The exact checks run only when the text holds one of
-    those words, or a long exponent or digit run, at all."""
-    if isinstance(raw, str):
-        raw = raw.encode()
-    if _may_hold_non_json_number(raw):
-        _load(raw)  # NaN and Infinity are not JSON: the parser refuses them
-    if _maybe_huge(raw) and _holds_infinity(_load(raw)):
+def _refuse_non_finite(raw: bytes | bytearray) -> None:
+    """The exact check behind the hint: MessageError when the text holds NaN, Infinity or a number
+    that overflows a double. Text that is not JSON at all is left to the reader that follows."""
+    try:
+        data = from_json(raw, allow_inf_nan=True)
+    except ValueError:
+        return
+    if _holds_non_finite(data):
+        try:
+            from_json(raw, allow_inf_nan=False)
+        except ValueError as exc:  # the words NaN, Infinity
+            raise MessageError(f"not JSON: {exc}") from exc
         raise MessageError(
             "not JSON this reader keeps: a number does not fit a double (it would be read as infinity)"
         )
 
 
-def _holds_infinity(data: object) -> bool:
-    pending = [data]
-    while pending:
-        value = pending.pop()
-        if type(value) is float and value in (_INFINITY, -_INFINITY):
-            return True
-        if isinstance(value, dict):
-            pending.extend(cast("dict[str, object]", value).values())
-        elif isinstance(value, list):
-            pending.extend(cast("list[object]", value))
-    return False
-
-
-_INFINITY = float("inf")
+def _json_numbers_only(raw: bytes | bytearray | str) -> None:
+    """MessageError for text holding NaN, Infinity or a number that overflows a double, which
+    pydantic's JSON parser reads as numbers (a number field refuses them, but a value of any JSON
+    would keep them, and dump them as null). The exact check runs only on the scan's hint."""
+    if isinstance(raw, str):
+        raw = raw.encode()
+    if _may_hold_non_finite(raw):
+        _refuse_non_finite(raw)
 
 
 def _object(raw: RawJSON) -> Mapping[str, object]:
@@ -1187,8 +1178,8 @@ def parse_message(
     if type(raw) is str:
         raw = raw.encode()
     if type(raw) is bytes:
-        if _may_hold_non_json_number(raw) or _maybe_huge(raw):
-            _json_numbers_only(raw)  # the exact checks, for the rare text that needs them
+        if _may_hold_non_finite(raw):
+            _refuse_non_finite(raw)  # the exact check, for the rare text that needs it
         # the fast paths, inlined: the text names the kind, then the class (a `method` the text
         # does not spell plainly is an extra key of the response classes, which they refuse: the
         # general path reads it)
