@@ -741,24 +741,24 @@ def _validate_json(model: type[MCPModel]) -> Callable[[bytes], Any]:
 
 def _has_extra(model: MCPModel, *keys: str) -> bool:
     extra = model.__pydantic_extra__
-    return extra is not None and not extra.keys().isdisjoint(keys)
+    return not extra.keys().isdisjoint(keys) if extra else False
 
 
 def _envelope_from_text(raw: bytes) -> Envelope | None:
     """The envelope guessed from the text, or None. Each envelope requires the keys that mark it,
     so a successful validation leaves only escaped keys to contradict the guess."""
     try:
-        if b'"method"' in raw:
+        if raw.find(b'"method"') >= 0:
             # a `result` or `error` beside the method: which kind the message is, the rules say
-            if b'"id"' in raw:
+            if raw.find(b'"id"') >= 0:
                 request = cast(JSONRPCRequest, _validate_json(JSONRPCRequest)(raw))
                 return None if _has_extra(request, "result", "error") else request
             notification = cast(JSONRPCNotification, _validate_json(JSONRPCNotification)(raw))
             return None if _has_extra(notification, "id", "result", "error") else notification
-        if b'"result"' in raw:
+        if raw.find(b'"result"') >= 0:
             result = cast(JSONRPCResultResponse, _validate_json(JSONRPCResultResponse)(raw))
             return None if _has_extra(result, "method", "error") else result
-        if b'"error"' in raw:
+        if raw.find(b'"error"') >= 0:
             error = cast(JSONRPCErrorResponse, _validate_json(JSONRPCErrorResponse)(raw))
             return None if _has_extra(error, "method", "result") else error
     except ValidationError:
@@ -771,12 +771,14 @@ def parse_envelope(raw: RawJSON) -> Envelope:
     `method` only, responses `result`, error responses `error`."""
     if type(raw) is str:
         raw = raw.encode()
-    if type(raw) is bytes or isinstance(raw, bytearray):
-        _json_numbers_only(raw)
     if type(raw) is bytes:
+        if _may_hold_non_finite(raw):
+            _refuse_non_finite(raw)  # the exact check, for the rare text that needs it
         guessed = _envelope_from_text(raw)
         if guessed is not None:
             return guessed
+    elif isinstance(raw, bytearray):
+        _json_numbers_only(raw)
     message = _object(raw)
     first: ValidationError | None = None
     for kind in _kinds(message):
@@ -859,34 +861,35 @@ _NOTIFICATION_CLASSES = frozenset(NOTIFICATIONS.values()) - frozenset(EMBEDDED_R
 _METHOD_VALUE = re.compile(rb'"method"\s*:\s*"([^"\\]*)"').search
 
 
-def _by_method(raw: bytes, method: bytes) -> Message | None:
-    """The typed message in one validation pass when `method` (read from the text) pins a class,
-    else None: the general path then decides (and reports), so both paths always agree.
+_MethodRoute: TypeAlias = tuple[Callable[[bytes], Any], Callable[[bytes], Any] | None, bool]
+_METHOD_ROUTES: dict[bytes, _MethodRoute] = {}
 
-    The class validates `method` itself (it pins it), so a method read from a nested object that
-    comes first picks a class whose validation fails, or no class. Routing is one dict look-up:
-    measured against a tagged union of every method class in pydantic-core, it costs the same per
-    message, and builds only the class the message needs (the union builds them all on the first
-    read: +18% memory after it, and a first read three times as long).
+
+def _method_route(method: bytes) -> _MethodRoute | None:
+    """How parse_message reads, in one validation pass, a message whose text names `method`: the
+    JSON validator of the class that pins the method, the generic envelope's too where that class
+    is a wire class, and whether an `id` beside the method makes the message another kind (a
+    notification's). None for a method no class pins: the general path then decides (and reports),
+    so both paths always agree.
+
+    Made on a method's first message, when the class builds its validator (that keeps the import
+    fast), and kept for the known methods only. The class validates `method` itself (it pins it),
+    so a method read from a nested object that comes first picks a class whose validation fails,
+    or no class. Routing is one dict look-up: measured against a tagged union of every method class
+    in pydantic-core, it costs the same per message, and builds only the class the message needs
+    (the union builds them all on the first read: +18% memory after it, and a first read three
+    times as long).
     """
     model = _BY_METHOD.get(method)
     if model is None:
         return None
-    try:
-        parsed: Message = _validate_json(model)(raw)
-        envelope = _ENVELOPE_OF.get(model)
-        if envelope is not None:
-            _validate_json(envelope)(raw)
-    except ValidationError:
-        return None
-    extra = parsed.__pydantic_extra__
-    if extra and (
-        "result" in extra or "error" in extra or ("id" in extra and model in _NOTIFICATION_CLASSES)
-    ):
-        # a `result` or `error` beside the method (which kind the message is, the schema's rules
-        # say), or a notification's method with an id: the general path decides
-        return None
-    return parsed
+    envelope = _ENVELOPE_OF.get(model)
+    route = _METHOD_ROUTES[method] = (
+        model.__pydantic_validator__.validate_json,
+        envelope.__pydantic_validator__.validate_json if envelope is not None else None,
+        model in _NOTIFICATION_CLASSES,
+    )
+    return route
 
 
 # A JSON-RPC id (number or string without escapes) right after an `"id"` key, and an error's
@@ -895,33 +898,17 @@ _ID_VALUE = re.compile(rb'"id"\s*:\s*(-?[0-9]{1,20}|"[^"\\]*")').search
 _CODE_VALUE = re.compile(rb'"code"\s*:\s*(-?\d{1,20})')
 
 
-def _pending_response(raw: bytes, pending: Pending) -> Message | None:
-    """A response to a pending request in one validation pass, or None to take the general path.
+_RESPONSE_VALIDATORS: dict[str, Callable[[bytes], Any]] = {}
 
-    The id is read from the text at the first `"id"` key; one inside the result is caught by
-    comparing it with the id that validation finds at the top level.
-    """
-    found = _ID_VALUE(raw)
-    if found is None:
-        return None
-    text = found.group(1)
-    # a string as written (the pattern takes none with escapes; bytes that are not UTF-8 make a
-    # guess no id equals), else an integer
-    guessed: str | int = text[1:-1].decode("utf-8", "replace") if text[:1] == b'"' else int(text)
-    method = cast("Mapping[str | int, str]", pending).get(guessed)
-    response = _response_class(method) if method is not None else None
+
+def _response_validator(method: str) -> Callable[[bytes], Any] | None:
+    """The JSON validator of the response class of a request method (RESPONSES), made on first use
+    and kept; None for a method without one."""
+    response = _response_class(method)
     if response is None:
         return None
-    try:
-        parsed: Message = _validate_json(response)(raw)
-    except ValidationError:
-        return None
-    extra = parsed.__pydantic_extra__
-    if getattr(parsed, "id", None) != guessed or (
-        extra and ("method" in extra or "error" in extra)
-    ):
-        return None
-    return parsed
+    validate = _RESPONSE_VALIDATORS[method] = response.__pydantic_validator__.validate_json
+    return validate
 
 
 def _error_response(raw: bytes) -> Message | None:
@@ -983,17 +970,61 @@ def parse_message(
         # the fast paths, inlined: the text names the kind, then the class (a `method` the text
         # does not spell plainly is an extra key of the response classes, which they refuse: the
         # general path reads it)
-        method = _METHOD_VALUE(raw)
-        if method is not None:
-            typed = _by_method(raw, method.group(1))  # a request or notification, by its `method`
-        elif b'"result"' in raw:
-            typed = _pending_response(raw, pending) if pending else None
-        elif b'"error"' in raw:
+        found = _METHOD_VALUE(raw)
+        if found is not None:
+            # a request or notification, by its `method`
+            method = found.group(1)
+            route = _METHOD_ROUTES.get(method) or _method_route(method)
+            if route is not None:
+                validate, envelope, notification = route
+                try:
+                    parsed: Message = validate(raw)
+                    if envelope is not None:
+                        envelope(raw)
+                except ValidationError:
+                    pass
+                else:
+                    extra = parsed.__pydantic_extra__
+                    # a `result` or `error` beside the method, or a notification's method with an
+                    # id: which kind the message is, the schema's rules say (the general path)
+                    if not extra or not (
+                        "result" in extra or "error" in extra or (notification and "id" in extra)
+                    ):
+                        return parsed
+        elif raw.find(b'"result"') >= 0:
+            if pending:
+                # a response to a pending request, typed by the request's method. The id is read from
+                # the text at the first `"id"` key; one inside the result is caught by comparing it
+                # with the id validation finds at the top level.
+                found = _ID_VALUE(raw)
+                if found is not None:
+                    text = found.group(1)
+                    # a string as written (the pattern takes none with escapes; bytes that are not
+                    # UTF-8 make a guess no id equals), else an integer
+                    guessed: str | int = (
+                        text[1:-1].decode("utf-8", "replace") if text[:1] == b'"' else int(text)
+                    )
+                    answered = cast("Mapping[str | int, str]", pending).get(guessed)
+                    validate_response = (
+                        (_RESPONSE_VALIDATORS.get(answered) or _response_validator(answered))
+                        if answered is not None
+                        else None
+                    )
+                    if validate_response is not None:
+                        try:
+                            response: Message = validate_response(raw)
+                        except ValidationError:
+                            pass
+                        else:
+                            extra = response.__pydantic_extra__
+                            if getattr(response, "id", None) == guessed and not (
+                                extra and ("method" in extra or "error" in extra)
+                            ):
+                                return response
+        elif raw.find(b'"error"') >= 0:
             typed = _error_response(raw)
-        else:
-            typed = None
-        if typed is not None:
-            return typed
+            if typed is not None:
+                return typed
     elif isinstance(raw, bytearray):
         _json_numbers_only(raw)
     lookup = cast(
