@@ -143,6 +143,11 @@ def in_use(revision: ir.Revision) -> list[ir.Entity]:
     return [e for e in revision.entities if e.specific is not None]
 
 
+ANY_ARM_TAG = "*"
+"""The tag of a union's smart union over every arm, beside its arms' own (class names): the models
+module writes it, `_base.most_specific` answers it and `_base.union_arms` looks for it."""
+
+
 def any_arm_name(union: str) -> str:
     """The private alias of a union's plain smart union, beside the union's own alias."""
     return f"_{union}AnyArm"

@@ -57,6 +57,7 @@ def engine_options(revision: ir.Revision, header: str) -> dict[str, Any]:
         data = template_data[entity.pointer_in_engine_input]
         data["specific_arms"] = [revision.name_of(arm) for arm, _ in entity.specific.arms]
         data["any_arm"] = specific.any_arm_name(entity.name)
+        data["any_arm_tag"] = specific.ANY_ARM_TAG
         # keys from the schema enter the source as JSON string literals (ASCII, escaped: Python ones too)
         data["specific_nested"] = "(" + "".join(f"{json.dumps(key)}, " for key in specific.nested_keys(entity.specific)) + ")"
     for entity in revision.entities:

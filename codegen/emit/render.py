@@ -248,6 +248,7 @@ def base_module(options: ir.Options, header: str, *, most_specific: bool = False
         user_base_module=module,
         user_base_name=name,
         config_entries=entries,
+        any_arm_tag=specific.ANY_ARM_TAG,
         most_specific=most_specific,
     )
 
@@ -480,7 +481,7 @@ def specific_module(revision: ir.Revision, header: str) -> str | None:
             }
         )
     names = ", ".join(union.name for union in unions)
-    return render("_specific.py.jinja2", header=header, unions=views, names=names)
+    return render("_specific.py.jinja2", header=header, unions=views, names=names, any_arm_tag=specific.ANY_ARM_TAG)
 
 
 def _shape_source(shape: ir.Shape) -> str:

@@ -73,6 +73,9 @@ _DEFER_BUILD = _PYDANTIC >= (2, 14)
 # leave out those warnings unless asked for (`warnings=True`).
 SPURIOUS_UNION_WARNINGS = _PYDANTIC < (2, 13)
 
+# The tag of a union's smart union over every arm, where a union tries its most specific arm first
+_ANY_ARM = "*"
+
 
 class _DumpedAsItsOwnClass:
     """Metadata of a union whose arms are told apart when read: a value dumps as its own class, not
@@ -126,7 +129,7 @@ def union_arms(alias: object) -> tuple[Any, ...]:
         )
     choices = get_args(value)
     last = choices[-1]
-    if get_origin(last) is Annotated and Tag("*") in get_args(last)[1:]:
+    if get_origin(last) is Annotated and Tag(_ANY_ARM) in get_args(last)[1:]:
         # a smart union of models tried by its most specific arm first (_specific.py): its arms
         # are those of the smart union over every arm it falls back to
         return union_arms(get_args(last)[0])

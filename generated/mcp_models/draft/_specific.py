@@ -9,7 +9,7 @@ and, per key it declares, a signature of what validates the value there (equal s
 validate alike) and, for a model held there, that model's shape. From the keys a value has, one
 level deep, they often single out one arm that fills more than every other arm that can validate
 at all, or as much, alike, and comes first: the smart union would keep it whenever it validates.
-That arm alone is tried first, and the smart union over every arm (tag `*`) when it fails. Any
+That arm alone is tried first, and the smart union over every arm (tag ANY_ARM) when it fails. Any
 other value goes to the smart union directly, so the arm chosen is always the smart union's.
 """
 

@@ -83,13 +83,15 @@ _DEFER_BUILD = _PYDANTIC >= (2, 14)
 # leave out those warnings unless asked for (`warnings=True`).
 SPURIOUS_UNION_WARNINGS = _PYDANTIC < (2, 13)
 
+# The tag of a union's smart union over every arm, where a union tries its most specific arm first
+_ANY_ARM = "*"
+
 
 # A smart union of models tries the arm a value's keys single out first, then the smart union over
 # every arm (`LEFT_TO_RIGHT` is the mode of that pair, one object for all). _specific.py decides,
 # loaded on the first value to decide for; the answer is kept by the keys the decision reads: the
 # value's, and those of the objects it holds under `nested` keys.
 LEFT_TO_RIGHT: Any = Field(union_mode="left_to_right")
-_ANY_ARM = "*"  # the smart union over every arm
 _KEPT = 256  # answers kept per union
 _KEPT_WIDTH = (
     64  # keys a kept answer may be keyed by (a value with thousands of keys is decided, not kept)
@@ -182,7 +184,7 @@ def union_arms(alias: object) -> tuple[Any, ...]:
         )
     choices = get_args(value)
     last = choices[-1]
-    if get_origin(last) is Annotated and Tag("*") in get_args(last)[1:]:
+    if get_origin(last) is Annotated and Tag(_ANY_ARM) in get_args(last)[1:]:
         # a smart union of models tried by its most specific arm first (_specific.py): its arms
         # are those of the smart union over every arm it falls back to
         return union_arms(get_args(last)[0])
