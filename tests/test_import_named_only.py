@@ -8,7 +8,8 @@ In a fresh interpreter per package (the suite's own imports would hide what an i
   strings on the base class once cost a quarter of the import);
 - the first `parse_message` of a tools/call request builds the class it returns and the envelope it
   is checked against, and generates no more core schemas than building exactly those classes does
-  in another fresh interpreter (a module-level TypeAdapter or parametrised generic would).
+  in another fresh interpreter (a module-level TypeAdapter or parametrised generic would); it does
+  not make what only a tolerant parse gives (`Tolerated`, `DroppedItem`), which naming makes.
 The surface is probed alike: its parse goes through the revision package it names.
 """
 
@@ -72,6 +73,9 @@ named = {{
 counts["schemas"] = 0
 {parse}
 after = {{"built": built(), "schemas": counts["schemas"]}}
+tolerant = f"mcp_models.{package}._tolerant"
+after["tolerant_after_parse"] = tolerant in sys.modules
+after["tolerant_when_named"] = getattr(package, "Tolerated").__module__ == tolerant and tolerant in sys.modules
 
 def needed(cls, messages):  # the class a parse returns and the envelope it is checked against
     envelope = messages._ENVELOPE_OF.get(cls)
@@ -139,3 +143,8 @@ def test_a_name_loads_and_builds_only_what_it_names(revision: str, package: str,
     schemas, at_most = result["schemas"], reference["schemas"]
     assert isinstance(schemas, int) and isinstance(at_most, int)
     assert schemas <= at_most, f"the first parse generated {schemas} core schemas; building what it returns takes {at_most}"
+    # what only a tolerant parse gives is made when named, not by a strict parse (the surface's
+    # reader names it when it loads)
+    assert result["tolerant_when_named"] is True
+    if kind == "revision":
+        assert result["tolerant_after_parse"] is False

@@ -57,7 +57,7 @@ HELPER_NAMES = frozenset({
 PACKAGE_NAMES = frozenset({
     "TYPE_CHECKING", "annotations", "importlib", "_EXPORTS", "_RENAMED", "_FROM_MESSAGES", "_FROM_WIRE", "MISSING",
     "models", "messages", "narrowing", "elicitation", "forms", "history", "tests", "wire",
-    "_base", "_structural", "_specific", "_examples", "_jsonc", "_tables",
+    "_base", "_structural", "_specific", "_tolerant", "_examples", "_jsonc", "_tables",
 })  # fmt: skip
 # What a revision package exports from messages.py besides its models (and its wire classes).
 MESSAGES_API = (

@@ -93,6 +93,7 @@ def revision_files(
         files["history.py"] = history_module(revision, header, elsewhere, messages is not None)
     if messages is not None:
         files["messages.py"] = messages
+        files["_tolerant.py"] = render("_tolerant.py.jinja2", header=header)
     narrowing = narrowing_module(revision, header)
     if narrowing is not None:
         files["narrowing.py"] = narrowing

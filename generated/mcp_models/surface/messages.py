@@ -29,7 +29,6 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from functools import cache
 from typing import (
     TYPE_CHECKING,
@@ -165,6 +164,12 @@ from .models import (
     UnsupportedProtocolVersionError,
     URLElicitationRequiredError,
 )
+
+if TYPE_CHECKING:
+    from ._tolerant import (  # at run time made on first use: __getattr__ below
+        DroppedItem,
+        Tolerated,
+    )
 
 __all__ = [
     "EMBEDDED_REQUESTS",
@@ -692,6 +697,11 @@ else:
             responses = {method: _response_class(method) for method in _RESPONSE_CLASSES}
             globals()[name] = responses
             return responses
+        if name in ("DroppedItem", "Tolerated"):  # what a tolerant parse gives: made on first use
+            from . import _tolerant
+
+            made = globals()[name] = getattr(_tolerant, name)
+            return made
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -718,36 +728,6 @@ class ErrorResponse(MCPModel, Generic[_ErrorT]):
 
 class MessageError(ValueError):
     """The input is not a JSON-RPC message at all (not an object, or none of method/result/error)."""
-
-
-@dataclass(frozen=True)
-class DroppedItem:
-    """One list item a tolerant parse left out, and why."""
-
-    index: int
-    """Its index in the list as received."""
-    pointer: str
-    """JSON pointer to it: `/tools/3` in a result, `/result/tools/3` in a message."""
-    raw: object
-    """The item as received, decoded JSON (dict, list, str, int, float, bool or None), unchanged."""
-    reason: str
-    """Why, in one line: the first problem its validation found (`/inputSchema/type: Input should be 'object'`)."""
-
-    def __str__(self) -> str:
-        return f"{self.pointer} dropped: {self.reason}"
-
-
-_ValueT_co = TypeVar("_ValueT_co", covariant=True)
-
-
-@dataclass(frozen=True)
-class Tolerated(Generic[_ValueT_co]):
-    """What a tolerant parse gives: `value`, typed as the strict parse types it, without the list
-    items it could not read, and `dropped`, each of those items in list order (empty when the
-    input was valid: then `value` is exactly what the strict parse gives)."""
-
-    value: _ValueT_co
-    dropped: tuple[DroppedItem, ...] = ()
 
 
 Envelope: TypeAlias = (
@@ -1431,6 +1411,8 @@ def parse_error(raw: RawJSON) -> MCPModel:
 # invalid ones are left out and the rest validated again as a whole. Whatever still fails (the
 # envelope, a field beside the list, the list itself) raises the strict parse's own error.
 def _tolerant_result(method: str, raw: RawJSON | BaseModel) -> Tolerated[Any]:
+    from ._tolerant import Tolerated  # made on the first tolerant parse
+
     try:
         return Tolerated(parse_result(method, raw))
     except ValidationError as exc:
@@ -1447,6 +1429,8 @@ def _tolerant_result(method: str, raw: RawJSON | BaseModel) -> Tolerated[Any]:
 
 
 def _tolerant_message(raw: RawJSON, pending: Pending | None) -> Tolerated[Message]:
+    from ._tolerant import Tolerated  # made on the first tolerant parse
+
     try:
         return Tolerated(parse_message(raw, pending))
     except ValidationError as exc:
@@ -1487,6 +1471,8 @@ def _sifted(
     """data (a method's result) without the items of its list that fail to validate, and those
     items (pointers under `where`); None when it has no such list or no item fails. NaN and
     infinity are never tolerated: data holding one is left to the strict parse's refusal."""
+    from ._tolerant import DroppedItem  # made on the first tolerant parse
+
     listed = LIST_RESULTS.get(method)
     if listed is None or not isinstance(data, Mapping):
         return None
