@@ -192,6 +192,55 @@ def test_the_pre_scan_lets_the_usual_message_through_without_the_exact_check(rev
     package._json_numbers_only(b'{"a": NaN')  # not JSON: the reader reports it, not the scan
 
 
+class _Text(str):
+    """A str subclass (a StrEnum value, numpy's str_): read as the str it is."""
+
+
+class _Bytes(bytes):
+    """A bytes subclass: read as the bytes it is."""
+
+
+@pytest.mark.parametrize("revision", list(REVISIONS))
+def test_every_reader_refuses_what_json_cannot_say_whatever_holds_the_text(revision: str) -> None:
+    """The red-team pass of this stop found three ways past the refusal: `parse_error` read numbers
+    a double cannot hold as infinity, a subclass of str or bytes skipped the check in parse_message
+    and parse_envelope, and a str without a UTF-8 form escaped as UnicodeEncodeError."""
+    package = _messages(revision)
+    method = sorted(package.NOTIFICATIONS)[0]
+    readers: dict[str, tuple[Any, str]] = {
+        "parse_message": (package.parse_message, '{"jsonrpc": "2.0", "method": %s, "params": {"x": @}}' % json.dumps(method)),
+        "parse_message, a response": (
+            lambda raw: package.parse_message(raw, {1: "tools/list"}),
+            '{"jsonrpc": "2.0", "id": 1, "result": {"tools": [], "x": @}}',
+        ),
+        "parse_envelope": (package.parse_envelope, '{"jsonrpc": "2.0", "id": 1, "result": {"x": @}}'),
+        "parse_result": (lambda raw: package.parse_result("tools/list", raw), '{"tools": [], "x": [@]}'),
+        "parse_error": (package.parse_error, '{"code": -32603, "message": "m", "data": {"x": @}}'),
+    }
+    for name, (read, template) in readers.items():
+        for number in ("NaN", "-Infinity", "1e400", "-1E+0400", "9" * 400 + ".5"):
+            text = template.replace("@", number)
+            for raw in (text, text.encode(), bytearray(text.encode()), _Text(text), _Bytes(text.encode())):
+                with pytest.raises(package.MessageError):
+                    read(raw)
+                    pytest.fail(f"{name} read {type(raw).__name__} {text[:60]!r}")
+        bare = template.replace("@", '"\ud800"')  # a str holding a lone surrogate: it has no UTF-8 form
+        for raw in (bare, _Text(bare)):
+            with pytest.raises(package.MessageError, match="no UTF-8 form"):
+                read(raw)
+
+
+def test_the_surface_reader_refuses_it_too() -> None:
+    surface = importlib.import_module("mcp_models.surface")
+    text = '{"jsonrpc": "2.0", "id": 1, "result": {"x": 1e400}}'
+    for revision in ("2024-11-05", "2026-07-28"):
+        for raw in (text, text.encode(), _Text(text), _Bytes(text.encode())):
+            with pytest.raises(ValueError, match="not JSON"):  # the revision's MessageError
+                surface.parse_message(raw, protocol_version=revision)
+        with pytest.raises(ValueError, match="no UTF-8 form"):
+            surface.parse_message(text.replace("1e400", '"\ud800"'), protocol_version=revision)
+
+
 @pytest.mark.parametrize("revision", list(REVISIONS))
 def test_a_method_beside_a_result_or_error_is_read_by_the_rules(revision: str) -> None:
     """The long differential run found these: a request's method and id beside an `error` member is

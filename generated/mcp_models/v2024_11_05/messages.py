@@ -848,8 +848,21 @@ Envelope: TypeAlias = JSONRPCRequest | JSONRPCNotification | JSONRPCResponse | J
 """Everything `parse_envelope` returns."""
 
 
+def _utf8(text: str) -> bytes:
+    """text as the UTF-8 bytes the readers scan and parse; MessageError for a str that has no UTF-8
+    form (a lone surrogate such as '\\ud800'), which no JSON text is."""
+    try:
+        return text.encode()
+    except UnicodeEncodeError as exc:
+        raise MessageError(
+            f"not JSON: the text has no UTF-8 form ({exc.reason} at index {exc.start})"
+        ) from None
+
+
 def _load(raw: RawJSON) -> object:
-    if isinstance(raw, bytes | bytearray | str):
+    if isinstance(raw, str):
+        raw = _utf8(raw)  # a str subclass too: pydantic-core reads bytes alike
+    if isinstance(raw, bytes | bytearray):
         try:
             # pydantic-core's parser: several times faster than json.loads; NaN and Infinity are not JSON
             return from_json(raw, allow_inf_nan=False)
@@ -903,7 +916,7 @@ def _json_numbers_only(raw: bytes | bytearray | str) -> None:
     pydantic's JSON parser reads as numbers (a number field refuses them, but a value of any JSON
     would keep them, and dump them as null). The exact check runs only on the scan's hint."""
     if isinstance(raw, str):
-        raw = raw.encode()
+        raw = _utf8(raw)
     if _may_hold_non_finite(raw):
         _refuse_non_finite(raw)
 
@@ -957,14 +970,14 @@ def parse_envelope(raw: RawJSON) -> Envelope:
     """The JSON-RPC envelope of one message: requests have `method` and `id`, notifications
     `method` only, responses `result`, error responses `error`."""
     if type(raw) is str:
-        raw = raw.encode()
+        raw = _utf8(raw)
     if type(raw) is bytes:
         if _may_hold_non_finite(raw):
             _refuse_non_finite(raw)  # the exact check, for the rare text that needs it
         guessed = _envelope_from_text(raw)
         if guessed is not None:
             return guessed
-    elif isinstance(raw, bytearray):
+    elif isinstance(raw, bytes | bytearray | str):  # a bytearray, a subclass of bytes or str
         _json_numbers_only(raw)
     message = _object(raw)
     first: ValidationError | None = None
@@ -1143,7 +1156,7 @@ def parse_message(
     if tolerant:
         return _tolerant_message(raw, pending)
     if type(raw) is str:
-        raw = raw.encode()
+        raw = _utf8(raw)
     if type(raw) is bytes:
         if _may_hold_non_finite(raw):
             _refuse_non_finite(raw)  # the exact check, for the rare text that needs it
@@ -1205,7 +1218,7 @@ def parse_message(
             typed = _error_response(raw)
             if typed is not None:
                 return typed
-    elif isinstance(raw, bytearray):
+    elif isinstance(raw, bytes | bytearray | str):  # a bytearray, a subclass of bytes or str
         _json_numbers_only(raw)
     lookup = cast(
         "Mapping[str | int, str] | None", pending
@@ -1441,6 +1454,8 @@ def parse_result(method: str, raw: RawJSON | BaseModel, *, tolerant: bool = Fals
 
 def parse_error(raw: RawJSON) -> MCPModel:
     """An `error` member as the class of its code when the schema defines one, else JSONRPCErrorError."""
+    if isinstance(raw, bytes | bytearray | str):
+        _json_numbers_only(raw)
     data = _load(raw)
     code = cast("Mapping[str, object]", data).get("code") if isinstance(data, Mapping) else None
     error = (
