@@ -11,9 +11,13 @@
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import importlib
 import json
 import math
+import random
+import uuid
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -190,6 +194,20 @@ def test_the_pre_scan_lets_the_usual_message_through_without_the_exact_check(rev
         assert package._may_hold_non_finite(text), text
     package._json_numbers_only(b'{"a": "Acme Inc, Ltd"}')  # a hint the exact check weighs and keeps
     package._json_numbers_only(b'{"a": NaN')  # not JSON: the reader reports it, not the scan
+    # ids, hashes and blobs are words, not numbers, whatever digits and e's they hold (before the
+    # second look, most UUIDs sent their message to the exact check)
+    draw = random.Random(23)
+    for _ in range(300):
+        words = {
+            "id": str(uuid.UUID(int=draw.getrandbits(128))),
+            "sha": hashlib.sha256(draw.randbytes(8)).hexdigest(),
+            "blob": base64.b64encode(draw.randbytes(300)).decode(),
+            "e": "123e4567-1e400x_0x1e400",
+        }
+        assert not package._may_hold_non_finite(json.dumps(words).encode()), words
+    for number in (b"1e400", b"-1.5E+0400", b"0" * 80 + b"1e400"):
+        for before in (b"[", b"[ ", b'{"a":', b'{"a": \n\t', b"[1,"):
+            assert package._may_hold_non_finite(before + number + b"]"), before + number
 
 
 class _Text(str):
