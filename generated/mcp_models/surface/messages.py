@@ -762,73 +762,45 @@ def _load(raw: RawJSON) -> object:
 # Which text may hold NaN, Infinity or a number a double cannot hold (an exponent of three digits
 # or more, 200 digits or more in a row): pydantic's JSON parser reads them as floats, which a value
 # of any JSON keeps. One translate cuts the text down to the bytes those are written with: each
-# digit as 0, e and E as e, N and I (where the words start) as N, and what may follow a value
-# (`,` `}` `]`) as `,`; quotes and minus signs stay, every other byte (letters, plus signs, spaces)
-# is dropped. A bare NaN or Infinity then leaves `N,` (or ends the text), and most messages hold
-# none of what is searched for. A hit is only a hint (`"Acme Inc, Ltd"` gives one too), which the
-# exact check (a second parse) weighs.
-_SCAN_KEPT = b'0123456789eENI,}]"-'
-_SCAN_TABLE = bytes.maketrans(_SCAN_KEPT, b'0000000000eeNN,,,"-')
+# digit as 0, e and E as e, N and I (where the words start) as N, what may come before or after a
+# value (`[` `:` `,` `}` `]`) as `,`; quotes and minus signs stay, every other byte (letters, dots,
+# plus signs, white space) is dropped. A bare NaN or Infinity then leaves `N,` (or ends the text),
+# a number with a long exponent `,0e000` (`: -1.5E+400` leaves `,-00e000`), and most messages
+# hold neither: a hex id's or base64's `3e456` comes after a quote, a letter or another digit
+# (`"123e4567-...` leaves `"000e0000-`). A hit is only a hint (`"Acme Inc, Ltd"` gives one too),
+# which the exact check (a second parse) weighs.
+_SCAN_KEPT = b'0123456789eENI[:,}]"-'
+_SCAN_TABLE = bytes.maketrans(_SCAN_KEPT, b'0000000000eeNN,,,,,"-')
 _SCAN_DROPPED = bytes(byte for byte in range(256) if byte not in _SCAN_KEPT)
+_DIGIT_RUN = re.compile(rb"[0-9]{200}").search
+_ZERO, _MINUS, _COMMA = ord("0"), ord("-"), ord(",")
 
 
 def _may_hold_non_finite(raw: bytes | bytearray) -> bool:
     shape = raw.translate(_SCAN_TABLE, _SCAN_DROPPED)
     if shape.find(b"N,") >= 0 or shape.endswith(b"N"):
         return True
-    many_digits = len(shape) >= 200 and shape.count(b"0") >= 200
-    return (many_digits or shape.find(b"e000") >= 0) and _long_number(raw, many_digits)
+    at = shape.find(b"e000")
+    while at >= 0:
+        if _ends_a_number(shape, at):
+            return True
+        at = shape.find(b"e000", at + 1)
+    return len(shape) >= 200 and shape.count(b"0") >= 200 and _DIGIT_RUN(raw) is not None
 
 
-# Where letters are dropped, a hex id or hash (`123e4567-...`) or base64 leaves `0e000` as `1e400`
-# does: most UUIDs would send their message to the exact check. So a second look keeps what tells
-# a number from a word: each digit as 0, e and E as e, `.` `+` `-` as they are, what may come
-# before a value (white space, `[` `:` `,`) as a space, and every other byte as `a`. A number
-# then starts after a space (or at the start of the text), never after a letter or a quote.
-def _as_in_a_number(byte: int) -> int:
-    if byte in b"0123456789":
-        return ord("0")
-    if byte in b"eE":
-        return ord("e")
-    if byte in b".+-":
-        return byte
-    return ord(" ") if byte in b" \t\r\n[:," else ord("a")
-
-
-_NUMBER_TABLE = bytes(map(_as_in_a_number, range(256)))
-_DIGIT_RUN = b"0" * 200
-_MANTISSA = b"0."
-_ZERO, _MINUS, _SPACE = ord("0"), ord("-"), ord(" ")
-
-
-def _long_number(raw: bytes | bytearray, many_digits: bool) -> bool:
-    """Whether the text holds a number with an exponent of three digits or more (`1E+0400`), or,
-    where many_digits, 200 digits in a row."""
-    text = raw.translate(_NUMBER_TABLE)
-    if many_digits and text.find(_DIGIT_RUN) >= 0:
-        return True
-    for exponent in (b"e000", b"e+000"):
-        at = text.find(exponent)
-        while at >= 0:
-            if _ends_a_number(text, at):
-                return True
-            at = text.find(exponent, at + 1)
-    return False
-
-
-def _ends_a_number(text: bytes | bytearray, at: int) -> bool:
-    """Whether the mantissa before the exponent at `at` is a number's: `-`, digits and a dot right
-    after a space or the start of the text. A mantissa longer than 64 counts as one."""
-    if at == 0 or text[at - 1] != _ZERO:  # no digit right before the e: a word
+def _ends_a_number(shape: bytes | bytearray, at: int) -> bool:
+    """Whether the exponent at `at` ends a number's mantissa: digits (and a `-`) right after the
+    start of the text or what may come before a value. A mantissa of more than 64 digits counts."""
+    if at == 0 or shape[at - 1] != _ZERO:  # no digit right before the e: a word
         return False
-    start = at
-    while start > 0 and text[start - 1] in _MANTISSA:
+    start = at - 1
+    while start > 0 and shape[start - 1] == _ZERO:
         start -= 1
         if at - start > 64:
             return True
-    if start > 0 and text[start - 1] == _MINUS:
+    if start > 0 and shape[start - 1] == _MINUS:
         start -= 1
-    return start == 0 or text[start - 1] == _SPACE
+    return start == 0 or shape[start - 1] == _COMMA
 
 
 def _refuse_non_finite(raw: bytes | bytearray) -> None:
