@@ -794,8 +794,8 @@ def _method_route(method: bytes) -> _MethodRoute | None:
         return None
     envelope = _ENVELOPE_OF.get(model)
     route = _METHOD_ROUTES[method] = (
-        model.__pydantic_validator__.validate_json,
-        envelope.__pydantic_validator__.validate_json if envelope is not None else None,
+        _validate_json(model),
+        _validate_json(envelope) if envelope is not None else None,
         model in _NOTIFICATION_CLASSES,
     )
     return route
@@ -816,7 +816,7 @@ def _response_validator(method: str) -> Callable[[bytes], Any] | None:
     response = _response_class(method)
     if response is None:
         return None
-    validate = _RESPONSE_VALIDATORS[method] = response.__pydantic_validator__.validate_json
+    validate = _RESPONSE_VALIDATORS[method] = _validate_json(response)
     return validate
 
 
