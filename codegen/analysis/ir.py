@@ -119,6 +119,11 @@ class Entity:
         return "#/$defs/" + self.name
 
     @property
+    def wire_names(self) -> dict[str, str]:
+        """Attribute name -> wire name of each field whose two names differ, in field order."""
+        return {f.python_name: f.wire_name for f in self.fields if f.python_name != f.wire_name}
+
+    @property
     def arm_order(self) -> tuple[str, ...]:
         """Arm pointers in the order their tags are first tried (an arm may have several rules)."""
         return tuple(dict.fromkeys(rule.arm for rule in self.dispatch.rules)) if self.dispatch else self.arms

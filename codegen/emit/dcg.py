@@ -1,8 +1,9 @@
 """The only importer of datamodel-code-generator: one in-process call per revision.
 
-The engine is steered by its own options, keyed by our names (scoped field aliases) and by the
-schema lowered for it (lower.py); its output is checked against the IR so that every pointer is
-known to have become exactly the class the IR named.
+The engine is steered by its own options, by the template data keyed by our names (a class's
+constants, its wire names, ...) and by the schema lowered for it (lower.py: properties already
+under their attribute names); its output is checked against the IR so that every pointer is known
+to have become exactly the class the IR named.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from codegen.resources import templates_dir
 BASE_MODULE = "_base"
 STRUCTURAL_MODULE = "_structural"
 MOST_SPECIFIC = "most_specific"
+WIRE_NAMES = "wire_names"
 LEFT_TO_RIGHT = "LEFT_TO_RIGHT"
 AS_ANY = "AS_ANY"
 # MISSING from pydantic_core: pydantic re-exports it lazily, and pyright then sees an `object`, not
@@ -68,6 +70,10 @@ def engine_options(revision: ir.Revision, header: str) -> dict[str, Any]:
             template_data[entity.pointer_in_engine_input]["same_as"] = revision.name_of(entity.same_as)
         if revision.options.extra_keys == "sieve" and entity.open and not entity.closed:
             template_data[entity.pointer_in_engine_input]["keeps_extra"] = True
+        renamed = entity.wire_names if entity.kind is ir.Kind.MODEL else {}
+        if renamed:  # the class's wire names, in its config (lower.py gives the engine attribute names)
+            pairs = ", ".join(f"{json.dumps(k)}: {json.dumps(v)}" for k, v in renamed.items())
+            template_data[entity.pointer_in_engine_input]["wire_names"] = f"{WIRE_NAMES}({{{pairs}}})"
         constants = {f.python_name: constant_default(f.constant[0]) for f in entity.fields if f.constant}
         # what the spec says an absent property means: filled in when built, required when read
         absent = {f.wire_name: f.absent_means for f in entity.fields if f.absent_means is not None}
@@ -91,18 +97,15 @@ def engine_options(revision: ir.Revision, header: str) -> dict[str, Any]:
         import_overrides[LEFT_TO_RIGHT] = f".{BASE_MODULE}"
     if revision.options.extra_keys == "sieve" and any(e.open for e in revision.entities):
         additional_imports.append("pydantic.ConfigDict")
+    if any(entity.kind is ir.Kind.MODEL and entity.wire_names for entity in revision.entities):
+        additional_imports += ["pydantic.ConfigDict", f"{BASE_MODULE}.{WIRE_NAMES}"]
+        import_overrides[WIRE_NAMES] = f".{BASE_MODULE}"
     if any(field.constant or field.absent_means for entity in revision.entities for field in entity.fields):
         additional_imports.append(f"{BASE_MODULE}.{CONSTANT_DEFAULT}")
         import_overrides[CONSTANT_DEFAULT] = f".{BASE_MODULE}"
     imports: dict[str, Any] = {}
     if additional_imports:
         imports = {"additional_imports": additional_imports, "import_overrides": import_overrides}
-    aliases = {
-        f"{entity.name}.{field.wire_name}": field.python_name
-        for entity in revision.entities
-        for field in entity.fields
-        if field.python_name != field.wire_name
-    }
     return {
         "input_file_type": InputFileType.JsonSchema,
         "output_model_type": DataModelType.PydanticV2BaseModel,
@@ -125,7 +128,6 @@ def engine_options(revision: ir.Revision, header: str) -> dict[str, Any]:
         "skip_root_model": True,
         "base_class": f"{BASE_MODULE}.{BASE_CLASS}",
         "import_overrides": IMPORT_OVERRIDES,
-        "aliases": aliases,
         "use_schema_description": True,
         "use_field_description": True,
         "custom_template_dir": templates_dir() / "dcg",

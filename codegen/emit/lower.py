@@ -4,7 +4,11 @@ The engine names a class after its `$defs` key, so every entity is given its own
 under its assigned name; the rest shapes the schema so the engine's output is lossless:
 - `number` becomes `integer | number`, so a JSON integer stays an int (50 never turns into 50.0),
   and a bounded number our `JSONNumber` (the engine's `x-python-type`), so its bounds stay exact;
-- a union whose arms share a `const` tag carries an OpenAPI-style `discriminator`.
+- a union whose arms share a `const` tag carries an OpenAPI-style `discriminator`;
+- a property whose attribute name is not its wire name is renamed to the attribute name, so the
+  engine writes a plain field (`has_more: StrictBool | MISSING = MISSING`); the class's wire names
+  come from its config (`wire_names`, see templates/dcg/pydantic_v2/BaseModel.jinja2): an alias in
+  each field's `Annotated[..., Field(alias=...)]` cost a sixth of the models module's import.
 """
 
 from __future__ import annotations
@@ -62,8 +66,11 @@ def lower(doc: SchemaDoc, revision: ir.Revision) -> dict[str, Any]:
             defs[name] = schemas.flatten_all_of(defs[name], lambda ref: pointers.resolve(document, ref), flattened)
     _break_alias_cycles(defs, {e.name for e in revision.entities if e.kind is not ir.Kind.MODEL})
     for entity in revision.entities:
+        if entity.kind is ir.Kind.MODEL:
+            _properties_by_attribute_name(defs[entity.name], entity)
+    for entity in revision.entities:
         if entity.tag is not None:
-            _add_discriminator(document[DEFS][entity.name], entity.tag, renames)
+            _add_discriminator(document[DEFS][entity.name], entity.tag, renames, entities)
     _widen_numbers(document)
     _formats_as_annotations(document)
     _drop_redundant_any_extras(document)
@@ -90,9 +97,27 @@ def _retarget_refs(document: dict[str, Any], renames: dict[str, str]) -> None:
             node["$ref"] = renames[ref]
 
 
-def _add_discriminator(node: dict[str, Any], tag: ir.Tag, renames: dict[str, str]) -> None:
+def _properties_by_attribute_name(node: Any, entity: ir.Entity) -> None:
+    """A model's properties (and its `required`) keyed by attribute name, in the schema's order."""
+    renamed = {wire: python for python, wire in entity.wire_names.items()}
+    if not renamed or not is_object(node):
+        return
+    properties: object = node.get("properties")
+    if is_object(properties):
+        node["properties"] = {renamed.get(key, key): value for key, value in properties.items()}
+    required: object = node.get("required")
+    if is_array(required):
+        node["required"] = [renamed.get(key, key) if isinstance(key, str) else key for key in required]
+
+
+def _add_discriminator(
+    node: dict[str, Any], tag: ir.Tag, renames: dict[str, str], by_pointer: dict[str, ir.Entity]
+) -> None:
+    # the arms' property, under the attribute name their classes give it (the wire name, for the
+    # tags the spec uses: `type`, `method`)
+    named = {f.wire_name: f.python_name for _, arm in tag.values if arm in by_pointer for f in by_pointer[arm].fields}
     node["discriminator"] = {
-        "propertyName": tag.property,
+        "propertyName": named.get(tag.property, tag.property),
         "mapping": {value: renames.get(arm, arm) for value, arm in tag.values},
     }
 

@@ -45,8 +45,8 @@ from typing import (
 )
 from weakref import WeakKeyDictionary
 
+from pydantic import AliasGenerator, ConfigDict, StrictFloat, StrictInt, Tag
 from pydantic import BaseModel as _UserBase
-from pydantic import ConfigDict, StrictFloat, StrictInt, Tag
 from pydantic.version import VERSION as _PYDANTIC_VERSION
 from pydantic_core import PydanticUndefined, core_schema
 
@@ -54,7 +54,7 @@ if TYPE_CHECKING:
     from pydantic import GetCoreSchemaHandler
     from pydantic_core import CoreSchema
 
-__all__ = ["AS_ANY", "JSONNumber", "MCPModel", "const", "union_arms"]
+__all__ = ["AS_ANY", "JSONNumber", "MCPModel", "const", "union_arms", "wire_names"]
 
 _T = TypeVar("_T")
 
@@ -96,6 +96,49 @@ class _DumpedAsItsOwnClass:
 
 
 AS_ANY: Any = _DumpedAsItsOwnClass()
+
+
+class _WireNames(dict[str, str]):
+    """Attribute name -> wire name, of a model class's fields whose two names differ."""
+
+    __slots__ = ()
+
+
+def wire_names(names: dict[str, str]) -> AliasGenerator:
+    """The `alias_generator` of a model class's config: the wire name of each field named here. It
+    does at run time what a `Field(alias=...)` in each field's annotation did, which made a sixth of
+    the models module's import (type checkers offer the attribute names as keywords either way). An
+    AliasGenerator, not a plain function: a field it does not name keeps no alias at all."""
+    return AliasGenerator(alias=cast("Callable[[str], str]", _WireNames(names).get))
+
+
+def _wire_names_of(generator: object) -> _WireNames | None:
+    if type(generator) is AliasGenerator:
+        names = getattr(generator.alias, "__self__", None)
+        if type(names) is _WireNames:
+            return names
+    return None
+
+
+def _check_wire_names(cls: type[Any]) -> None:
+    """A subclass whose own alias generator would rename a field the spec's wire names fix is
+    refused: its own fields take their aliases from Field(alias=...)."""
+    if _wire_names_of(cls.model_config.get("alias_generator")) is not None:
+        return
+    for base in cls.__mro__[1:]:
+        names = _wire_names_of(vars(base).get("model_config", {}).get("alias_generator"))
+        if names is not None:
+            renamed = sorted(
+                n
+                for n, w in names.items()
+                if n in cls.model_fields and cls.model_fields[n].alias != w
+            )
+            if renamed:
+                raise TypeError(
+                    f"{cls.__name__}: its alias_generator renames fields whose MCP wire names are fixed"
+                    f" ({', '.join(renamed)}); give its own fields aliases with Field(alias=...)"
+                )
+            return
 
 
 def const(value: _T) -> _T:
@@ -298,6 +341,8 @@ class MCPModel(_UserBase):
     @classmethod
     def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
         super().__pydantic_init_subclass__(**kwargs)
+        if cls.model_config.get("alias_generator") is not None:
+            _check_wire_names(cls)
         if getattr(
             cls.__init__, "__pydantic_base_init__", False
         ):  # not one a subclass or mixin wrote

@@ -27,7 +27,7 @@ from typing import Annotated, Literal
 from pydantic import ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr
 from pydantic_core import MISSING
 
-from ._base import JSONNumber, MCPModel
+from ._base import JSONNumber, MCPModel, wire_names
 
 
 class EchoInput(MCPModel):
@@ -38,11 +38,16 @@ class EchoInput(MCPModel):
 
 
 class GetAnnotatedMessageInput(MCPModel):
-    message_type: Annotated[Literal["error", "success", "debug"], Field(alias="messageType")]
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {"include_image": "includeImage", "message_type": "messageType"}
+        ),
+    )
+    message_type: Literal["error", "success", "debug"]
     """
     Type of message to demonstrate different annotation patterns
     """
-    include_image: Annotated[StrictBool | MISSING, Field(alias="includeImage")] = MISSING
+    include_image: StrictBool | MISSING = MISSING
     """
     Whether to include an example image
 
@@ -64,13 +69,14 @@ class GetResourceLinksInput(MCPModel):
 
 
 class GetResourceReferenceInput(MCPModel):
-    resource_type: Annotated[Literal["Text", "Blob"] | MISSING, Field(alias="resourceType")] = (
-        MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"resource_id": "resourceId", "resource_type": "resourceType"}),
     )
+    resource_type: Literal["Text", "Blob"] | MISSING = MISSING
     """
     Default: "Text".
     """
-    resource_id: Annotated[StrictInt | StrictFloat | MISSING, Field(alias="resourceId")] = MISSING
+    resource_id: StrictInt | StrictFloat | MISSING = MISSING
     """
     ID of the text resource to fetch
 
@@ -123,6 +129,9 @@ class GetTinyImageInput(MCPModel):
 
 
 class GzipFileAsResourceInput(MCPModel):
+    model_config = ConfigDict(
+        alias_generator=wire_names({"output_type": "outputType"}),
+    )
     name: StrictStr | MISSING = MISSING
     """
     Name of the output file
@@ -135,9 +144,7 @@ class GzipFileAsResourceInput(MCPModel):
 
     Default: "https://raw.githubusercontent.com/modelcontextprotocol/servers/refs/heads/main/README.md".
     """
-    output_type: Annotated[
-        Literal["resourceLink", "resource"] | MISSING, Field(alias="outputType")
-    ] = MISSING
+    output_type: Literal["resourceLink", "resource"] | MISSING = MISSING
     """
     How the resulting gzipped file should be returned. 'resourceLink' returns a link to a resource that can be read later, 'resource' returns a full resource object.
 
@@ -186,11 +193,14 @@ class TriggerLongRunningOperationInput(MCPModel):
 
 
 class TriggerSamplingRequestInput(MCPModel):
+    model_config = ConfigDict(
+        alias_generator=wire_names({"max_tokens": "maxTokens"}),
+    )
     prompt: StrictStr
     """
     The prompt to send to the LLM
     """
-    max_tokens: Annotated[StrictInt | StrictFloat | MISSING, Field(alias="maxTokens")] = MISSING
+    max_tokens: StrictInt | StrictFloat | MISSING = MISSING
     """
     Maximum number of tokens to generate
 
@@ -199,6 +209,9 @@ class TriggerSamplingRequestInput(MCPModel):
 
 
 class TriggerUrlElicitationInput(MCPModel):
+    model_config = ConfigDict(
+        alias_generator=wire_names({"elicitation_id": "elicitationId", "error_path": "errorPath"}),
+    )
     url: StrictStr
     """
     The URL the user should open
@@ -209,11 +222,11 @@ class TriggerUrlElicitationInput(MCPModel):
 
     Default: "Please open the link to complete this action.".
     """
-    elicitation_id: Annotated[StrictStr | MISSING, Field(alias="elicitationId")] = MISSING
+    elicitation_id: StrictStr | MISSING = MISSING
     """
     Optional explicit elicitation ID. Defaults to a random UUID.
     """
-    error_path: Annotated[StrictBool | MISSING, Field(alias="errorPath")] = MISSING
+    error_path: StrictBool | MISSING = MISSING
     """
     Controls which elicitation mechanism is used. When false (default), sends an elicitation/create request (request path). When true, throws a UrlElicitationRequiredError (MCP error code -32042) so the client handles the URL elicitation via the error path rather than waiting for a response. To clear the error, satisfy the prerequisite and retry this call with the same arguments; the retry ignores errorPath and proceeds, so the client does not loop on the same error.
 

@@ -192,11 +192,11 @@ __all__ = [
 
 from typing import Annotated, Any, Literal, Optional, Union
 
-from pydantic import Field, StrictBool, StrictFloat, StrictInt, StrictStr, Tag
+from pydantic import ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr, Tag
 from pydantic_core import MISSING
 from typing_extensions import TypeAliasType
 
-from ._base import AS_ANY, LEFT_TO_RIGHT, JSONNumber, MCPModel, const, most_specific
+from ._base import AS_ANY, LEFT_TO_RIGHT, JSONNumber, MCPModel, const, most_specific, wire_names
 from ._structural import structural
 
 
@@ -254,7 +254,10 @@ class CompleteRequestParamsContext(MCPModel):
 
 
 class CompleteResultCompletion(MCPModel):
-    has_more: Annotated[StrictBool | MISSING, Field(alias="hasMore")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"has_more": "hasMore"}),
+    )
+    has_more: StrictBool | MISSING = MISSING
     """
     Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
     """
@@ -347,7 +350,10 @@ class Icon(MCPModel):
     An optionally-sized icon that can be displayed in a user interface.
     """
 
-    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"mime_type": "mimeType"}),
+    )
+    mime_type: StrictStr | MISSING = MISSING
     """
     Optional MIME type override if the source MIME type is missing or generic.
     For example: `"image/png"`, `"image/jpeg"`, or `"image/svg+xml"`.
@@ -404,6 +410,9 @@ class Implementation(MCPModel):
     Describes the MCP implementation.
     """
 
+    model_config = ConfigDict(
+        alias_generator=wire_names({"website_url": "websiteUrl"}),
+    )
     description: StrictStr | MISSING = MISSING
     """
     An optional human-readable description of what this implementation does.
@@ -441,7 +450,7 @@ class Implementation(MCPModel):
     """
     The version of this implementation.
     """
-    website_url: Annotated[StrictStr | MISSING, Field(alias="websiteUrl")] = MISSING
+    website_url: StrictStr | MISSING = MISSING
     """
     An optional URL of the website for this implementation.
     """
@@ -544,10 +553,13 @@ class LegacyTitledEnumSchema(MCPModel):
     This interface will be removed in a future version.
     """
 
+    model_config = ConfigDict(
+        alias_generator=wire_names({"enum_names": "enumNames"}),
+    )
     default: StrictStr | MISSING = MISSING
     description: StrictStr | MISSING = MISSING
     enum: list[StrictStr]
-    enum_names: Annotated[list[StrictStr] | MISSING, Field(alias="enumNames")] = MISSING
+    enum_names: list[StrictStr] | MISSING = MISSING
     """
     (Legacy) Display names for enum values.
     Non-standard according to JSON schema 2020-12.
@@ -642,9 +654,16 @@ class ModelPreferences(MCPModel):
     balance them against other considerations.
     """
 
-    cost_priority: Annotated[JSONNumber | MISSING, Field(alias="costPriority", ge=0, le=1)] = (
-        MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {
+                "cost_priority": "costPriority",
+                "intelligence_priority": "intelligencePriority",
+                "speed_priority": "speedPriority",
+            }
+        ),
     )
+    cost_priority: Annotated[JSONNumber | MISSING, Field(ge=0, le=1)] = MISSING
     """
     How much to prioritize cost when selecting a model. A value of 0 means cost
     is not important, while a value of 1 means cost is the most important
@@ -660,17 +679,13 @@ class ModelPreferences(MCPModel):
     The client SHOULD prioritize these hints over the numeric priorities, but
     MAY still use the priorities to select from ambiguous matches.
     """
-    intelligence_priority: Annotated[
-        JSONNumber | MISSING, Field(alias="intelligencePriority", ge=0, le=1)
-    ] = MISSING
+    intelligence_priority: Annotated[JSONNumber | MISSING, Field(ge=0, le=1)] = MISSING
     """
     How much to prioritize intelligence and capabilities when selecting a
     model. A value of 0 means intelligence is not important, while a value of 1
     means intelligence is the most important factor.
     """
-    speed_priority: Annotated[JSONNumber | MISSING, Field(alias="speedPriority", ge=0, le=1)] = (
-        MISSING
-    )
+    speed_priority: Annotated[JSONNumber | MISSING, Field(ge=0, le=1)] = MISSING
     """
     How much to prioritize sampling speed (latency) when selecting a model. A
     value of 0 means speed is not important, while a value of 1 means speed is
@@ -776,8 +791,11 @@ class ResourceContents(MCPModel):
     The contents of a specific resource or sub-resource.
     """
 
-    meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
-    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "mime_type": "mimeType"}),
+    )
+    meta: MetaObject | MISSING = MISSING
+    mime_type: StrictStr | MISSING = MISSING
     """
     The MIME type of this resource, if known.
     """
@@ -804,9 +822,12 @@ class ResultMetaObject(MCPModel):
     Extends `MetaObject` with additional result-specific fields. All key naming rules from `MetaObject` apply.
     """
 
-    io_modelcontextprotocol_server_info: Annotated[
-        Implementation | MISSING, Field(alias="io.modelcontextprotocol/serverInfo")
-    ] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {"io_modelcontextprotocol_server_info": "io.modelcontextprotocol/serverInfo"}
+        ),
+    )
+    io_modelcontextprotocol_server_info: Implementation | MISSING = MISSING
     """
     Identifies the server software producing the response. Servers SHOULD
     include this field on every response unless specifically configured not
@@ -833,7 +854,10 @@ class Root(MCPModel):
     Represents a root directory or file that the server can operate on.
     """
 
-    meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: MetaObject | MISSING = MISSING
     name: StrictStr | MISSING = MISSING
     """
     An optional name for the root. This can be used to provide a human-readable
@@ -853,7 +877,10 @@ class ServerCapabilitiesPrompts(MCPModel):
     Present if the server offers any prompt templates.
     """
 
-    list_changed: Annotated[StrictBool | MISSING, Field(alias="listChanged")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"list_changed": "listChanged"}),
+    )
+    list_changed: StrictBool | MISSING = MISSING
     """
     Whether this server supports notifications for changes to the prompt list.
     """
@@ -864,7 +891,10 @@ class ServerCapabilitiesResources(MCPModel):
     Present if the server offers any resources to read.
     """
 
-    list_changed: Annotated[StrictBool | MISSING, Field(alias="listChanged")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"list_changed": "listChanged"}),
+    )
+    list_changed: StrictBool | MISSING = MISSING
     """
     Whether this server supports notifications for changes to the resource list.
     """
@@ -879,18 +909,24 @@ class ServerCapabilitiesTools(MCPModel):
     Present if the server offers any tools to call.
     """
 
-    list_changed: Annotated[StrictBool | MISSING, Field(alias="listChanged")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"list_changed": "listChanged"}),
+    )
+    list_changed: StrictBool | MISSING = MISSING
     """
     Whether this server supports notifications for changes to the tool list.
     """
 
 
 class StringSchema(MCPModel):
+    model_config = ConfigDict(
+        alias_generator=wire_names({"max_length": "maxLength", "min_length": "minLength"}),
+    )
     default: StrictStr | MISSING = MISSING
     description: StrictStr | MISSING = MISSING
     format: Literal["date", "date-time", "email", "uri"] | MISSING = MISSING
-    max_length: Annotated[StrictInt | MISSING, Field(alias="maxLength")] = MISSING
-    min_length: Annotated[StrictInt | MISSING, Field(alias="minLength")] = MISSING
+    max_length: StrictInt | MISSING = MISSING
+    min_length: StrictInt | MISSING = MISSING
     title: StrictStr | MISSING = MISSING
     type: Literal["string"] = const("string")
 
@@ -904,26 +940,30 @@ class SubscriptionFilter(MCPModel):
     notification types the client has not explicitly requested here.
     """
 
-    prompts_list_changed: Annotated[StrictBool | MISSING, Field(alias="promptsListChanged")] = (
-        MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {
+                "prompts_list_changed": "promptsListChanged",
+                "resource_subscriptions": "resourceSubscriptions",
+                "resources_list_changed": "resourcesListChanged",
+                "tools_list_changed": "toolsListChanged",
+            }
+        ),
     )
+    prompts_list_changed: StrictBool | MISSING = MISSING
     """
     If true, receive `PromptListChangedNotification` (`notifications/prompts/list_changed`).
     """
-    resource_subscriptions: Annotated[
-        list[StrictStr] | MISSING, Field(alias="resourceSubscriptions")
-    ] = MISSING
+    resource_subscriptions: list[StrictStr] | MISSING = MISSING
     """
     Subscribe to `ResourceUpdatedNotification` (`notifications/resources/updated`) for these resource URIs.
     Replaces the former `resources/subscribe` RPC.
     """
-    resources_list_changed: Annotated[StrictBool | MISSING, Field(alias="resourcesListChanged")] = (
-        MISSING
-    )
+    resources_list_changed: StrictBool | MISSING = MISSING
     """
     If true, receive `ResourceListChangedNotification` (`notifications/resources/list_changed`).
     """
-    tools_list_changed: Annotated[StrictBool | MISSING, Field(alias="toolsListChanged")] = MISSING
+    tools_list_changed: StrictBool | MISSING = MISSING
     """
     If true, receive `ToolListChangedNotification` (`notifications/tools/list_changed`).
     """
@@ -935,9 +975,15 @@ class SubscriptionsListenResultMetaObject(MCPModel):
     `SubscriptionsListenResult`. All key naming rules from `MetaObject` apply.
     """
 
-    io_modelcontextprotocol_server_info: Annotated[
-        Implementation | MISSING, Field(alias="io.modelcontextprotocol/serverInfo")
-    ] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {
+                "io_modelcontextprotocol_server_info": "io.modelcontextprotocol/serverInfo",
+                "io_modelcontextprotocol_subscription_id": "io.modelcontextprotocol/subscriptionId",
+            }
+        ),
+    )
+    io_modelcontextprotocol_server_info: Implementation | MISSING = MISSING
     """
     Identifies the server software producing the response. Servers SHOULD
     include this field on every response unless specifically configured not
@@ -951,9 +997,7 @@ class SubscriptionsListenResultMetaObject(MCPModel):
     SHOULD NOT use it to change their behavior, and SHOULD NOT rely on it for
     security decisions.
     """
-    io_modelcontextprotocol_subscription_id: Annotated[
-        RequestId, Field(alias="io.modelcontextprotocol/subscriptionId")
-    ]
+    io_modelcontextprotocol_subscription_id: RequestId
     """
     Identifies the subscription stream this response closes, so the client can
     correlate it with the originating subscription — mirroring the same key on
@@ -964,8 +1008,11 @@ class SubscriptionsListenResultMetaObject(MCPModel):
 
 
 class TextResourceContents(MCPModel):
-    meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
-    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "mime_type": "mimeType"}),
+    )
+    meta: MetaObject | MISSING = MISSING
+    mime_type: StrictStr | MISSING = MISSING
     """
     The MIME type of this resource, if known.
     """
@@ -1013,7 +1060,17 @@ class ToolAnnotations(MCPModel):
     received from untrusted servers.
     """
 
-    destructive_hint: Annotated[StrictBool | MISSING, Field(alias="destructiveHint")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {
+                "destructive_hint": "destructiveHint",
+                "idempotent_hint": "idempotentHint",
+                "open_world_hint": "openWorldHint",
+                "read_only_hint": "readOnlyHint",
+            }
+        ),
+    )
+    destructive_hint: StrictBool | MISSING = MISSING
     """
     If true, the tool may perform destructive updates to its environment.
     If false, the tool performs only additive updates.
@@ -1022,7 +1079,7 @@ class ToolAnnotations(MCPModel):
 
     Default: true
     """
-    idempotent_hint: Annotated[StrictBool | MISSING, Field(alias="idempotentHint")] = MISSING
+    idempotent_hint: StrictBool | MISSING = MISSING
     """
     If true, calling the tool repeatedly with the same arguments
     will have no additional effect on its environment.
@@ -1031,7 +1088,7 @@ class ToolAnnotations(MCPModel):
 
     Default: false
     """
-    open_world_hint: Annotated[StrictBool | MISSING, Field(alias="openWorldHint")] = MISSING
+    open_world_hint: StrictBool | MISSING = MISSING
     """
     If true, this tool may interact with an "open world" of external
     entities. If false, the tool's domain of interaction is closed.
@@ -1040,7 +1097,7 @@ class ToolAnnotations(MCPModel):
 
     Default: true
     """
-    read_only_hint: Annotated[StrictBool | MISSING, Field(alias="readOnlyHint")] = MISSING
+    read_only_hint: StrictBool | MISSING = MISSING
     """
     If true, the tool does not modify its environment.
 
@@ -1084,7 +1141,10 @@ class ToolInputSchema(MCPModel):
     Defaults to JSON Schema 2020-12 when no explicit `$schema` is provided.
     """
 
-    schema_: Annotated[StrictStr | MISSING, Field(alias="$schema")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"schema_": "$schema"}),
+    )
+    schema_: StrictStr | MISSING = MISSING
     type: Literal["object"] = const("object")
 
 
@@ -1096,7 +1156,10 @@ class ToolOutputSchema(MCPModel):
     Defaults to JSON Schema 2020-12 when no explicit `$schema` is provided.
     """
 
-    schema_: Annotated[StrictStr | MISSING, Field(alias="$schema")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"schema_": "$schema"}),
+    )
+    schema_: StrictStr | MISSING = MISSING
 
 
 class ToolUseContent(MCPModel):
@@ -1104,7 +1167,10 @@ class ToolUseContent(MCPModel):
     A request from the assistant to call a tool.
     """
 
-    meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: MetaObject | MISSING = MISSING
     """
     Optional metadata about the tool use. Clients SHOULD preserve this field when
     including tool uses in subsequent sampling requests to enable caching optimizations.
@@ -1179,13 +1245,16 @@ class Annotations(MCPModel):
     Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
     """
 
+    model_config = ConfigDict(
+        alias_generator=wire_names({"last_modified": "lastModified"}),
+    )
     audience: list[Role] | MISSING = MISSING
     """
     Describes who the intended audience of this object or data is.
 
     It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
     """
-    last_modified: Annotated[StrictStr | MISSING, Field(alias="lastModified")] = MISSING
+    last_modified: StrictStr | MISSING = MISSING
     """
     The moment the resource was last modified, as an ISO 8601 formatted string.
 
@@ -1209,7 +1278,10 @@ class AudioContent(MCPModel):
     Audio provided to or from an LLM.
     """
 
-    meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "mime_type": "mimeType"}),
+    )
+    meta: MetaObject | MISSING = MISSING
     annotations: Annotations | MISSING = MISSING
     """
     Optional annotations for the client.
@@ -1218,7 +1290,7 @@ class AudioContent(MCPModel):
     """
     The base64-encoded audio data.
     """
-    mime_type: Annotated[StrictStr, Field(alias="mimeType")]
+    mime_type: StrictStr
     """
     The MIME type of the audio. Different providers may support different audio types.
     """
@@ -1226,12 +1298,15 @@ class AudioContent(MCPModel):
 
 
 class BlobResourceContents(MCPModel):
-    meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "mime_type": "mimeType"}),
+    )
+    meta: MetaObject | MISSING = MISSING
     blob: StrictStr
     """
     A base64-encoded string representing the binary data of the item.
     """
-    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
+    mime_type: StrictStr | MISSING = MISSING
     """
     The MIME type of this resource, if known.
     """
@@ -1248,8 +1323,18 @@ class CacheableResult(MCPModel):
 
     # what the spec says an absent property means: filled in when built, required when read
     __mcp_absent_means__ = (("resultType", "complete"),)
-    meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
-    cache_scope: Annotated[Literal["private", "public"], Field(alias="cacheScope")]
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {
+                "meta": "_meta",
+                "cache_scope": "cacheScope",
+                "result_type": "resultType",
+                "ttl_ms": "ttlMs",
+            }
+        ),
+    )
+    meta: ResultMetaObject | MISSING = MISSING
+    cache_scope: Literal["private", "public"]
     """
     Indicates the intended scope of the cached response, analogous to HTTP
     `Cache-Control: public` vs `Cache-Control: private`.
@@ -1262,7 +1347,7 @@ class CacheableResult(MCPModel):
       authorization contexts (e.g., a different access token requires a
       different cache).
     """
-    result_type: Annotated[StrictStr, Field(alias="resultType")] = const("complete")
+    result_type: StrictStr = const("complete")
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -1272,7 +1357,7 @@ class CacheableResult(MCPModel):
     server implementing an earlier protocol version (which does not include
     `resultType`), the client MUST treat the absent field as `"complete"`.
     """
-    ttl_ms: Annotated[StrictInt, Field(alias="ttlMs", ge=0)]
+    ttl_ms: Annotated[StrictInt, Field(ge=0)]
     """
     A hint from the server indicating how long (in milliseconds) the
     client MAY cache this response before re-fetching. Semantics are
@@ -1298,9 +1383,12 @@ class CompleteResult(MCPModel):
 
     # what the spec says an absent property means: filled in when built, required when read
     __mcp_absent_means__ = (("resultType", "complete"),)
-    meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "result_type": "resultType"}),
+    )
+    meta: ResultMetaObject | MISSING = MISSING
     completion: CompleteResultCompletion
-    result_type: Annotated[StrictStr, Field(alias="resultType")] = const("complete")
+    result_type: StrictStr = const("complete")
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -1351,7 +1439,10 @@ class ImageContent(MCPModel):
     An image provided to or from an LLM.
     """
 
-    meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "mime_type": "mimeType"}),
+    )
+    meta: MetaObject | MISSING = MISSING
     annotations: Annotations | MISSING = MISSING
     """
     Optional annotations for the client.
@@ -1360,7 +1451,7 @@ class ImageContent(MCPModel):
     """
     The base64-encoded image data.
     """
-    mime_type: Annotated[StrictStr, Field(alias="mimeType")]
+    mime_type: StrictStr
     """
     The MIME type of the image. Different providers may support different image types.
     """
@@ -1395,7 +1486,10 @@ class JSONRPCRequest(MCPModel):
 
 
 class ListRootsRequestParams(MCPModel):
-    meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: MetaObject | MISSING = MISSING
 
 
 class ListRootsResult(MCPModel):
@@ -1413,9 +1507,12 @@ class NotificationMetaObject(MCPModel):
     Extends `MetaObject` with additional notification-specific fields. All key naming rules from `MetaObject` apply.
     """
 
-    io_modelcontextprotocol_subscription_id: Annotated[
-        RequestId | MISSING, Field(alias="io.modelcontextprotocol/subscriptionId")
-    ] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {"io_modelcontextprotocol_subscription_id": "io.modelcontextprotocol/subscriptionId"}
+        ),
+    )
+    io_modelcontextprotocol_subscription_id: RequestId | MISSING = MISSING
     """
     Identifies the subscription stream a notification was delivered on. The
     server MUST include this key on every notification delivered via a
@@ -1435,19 +1532,27 @@ class NotificationParams(MCPModel):
     Common params for any notification.
     """
 
-    meta: Annotated[NotificationMetaObject | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: NotificationMetaObject | MISSING = MISSING
 
 
 class PaginatedResult(MCPModel):
     # what the spec says an absent property means: filled in when built, required when read
     __mcp_absent_means__ = (("resultType", "complete"),)
-    meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
-    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {"meta": "_meta", "next_cursor": "nextCursor", "result_type": "resultType"}
+        ),
+    )
+    meta: ResultMetaObject | MISSING = MISSING
+    next_cursor: StrictStr | MISSING = MISSING
     """
     An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
-    result_type: Annotated[StrictStr, Field(alias="resultType")] = const("complete")
+    result_type: StrictStr = const("complete")
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -1464,7 +1569,10 @@ class ProgressNotificationParams(MCPModel):
     Parameters for a `ProgressNotification` (`notifications/progress`) notification.
     """
 
-    meta: Annotated[NotificationMetaObject | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "progress_token": "progressToken"}),
+    )
+    meta: NotificationMetaObject | MISSING = MISSING
     message: StrictStr | MISSING = MISSING
     """
     An optional message describing the current progress.
@@ -1473,7 +1581,7 @@ class ProgressNotificationParams(MCPModel):
     """
     The progress thus far. This should increase every time progress is made, even if the total is unknown.
     """
-    progress_token: Annotated[ProgressToken, Field(alias="progressToken")]
+    progress_token: ProgressToken
     """
     The progress token which was given in the initial request, used to associate this notification with the request that is proceeding.
     """
@@ -1488,7 +1596,10 @@ class Prompt(MCPModel):
     A prompt or prompt template that the server offers.
     """
 
-    meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: MetaObject | MISSING = MISSING
     arguments: list[PromptArgument] | MISSING = MISSING
     """
     A list of arguments to use for templating the prompt.
@@ -1552,7 +1663,10 @@ class Resource(MCPModel):
     A known resource that the server is capable of reading.
     """
 
-    meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "mime_type": "mimeType"}),
+    )
+    meta: MetaObject | MISSING = MISSING
     annotations: Annotations | MISSING = MISSING
     """
     Optional annotations for the client.
@@ -1575,7 +1689,7 @@ class Resource(MCPModel):
     - `image/svg+xml` - SVG images (scalable but requires security precautions)
     - `image/webp` - WebP images (modern, efficient format)
     """
-    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
+    mime_type: StrictStr | MISSING = MISSING
     """
     The MIME type of this resource, if known.
     """
@@ -1611,7 +1725,10 @@ class ResourceLink(MCPModel):
     Note: resource links returned by tools are not guaranteed to appear in the results of `ListResourcesRequest` (`resources/list`) requests.
     """
 
-    meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "mime_type": "mimeType"}),
+    )
+    meta: MetaObject | MISSING = MISSING
     annotations: Annotations | MISSING = MISSING
     """
     Optional annotations for the client.
@@ -1634,7 +1751,7 @@ class ResourceLink(MCPModel):
     - `image/svg+xml` - SVG images (scalable but requires security precautions)
     - `image/webp` - WebP images (modern, efficient format)
     """
-    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
+    mime_type: StrictStr | MISSING = MISSING
     """
     The MIME type of this resource, if known.
     """
@@ -1681,7 +1798,12 @@ class ResourceTemplate(MCPModel):
     A template description for resources available on the server.
     """
 
-    meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {"meta": "_meta", "mime_type": "mimeType", "uri_template": "uriTemplate"}
+        ),
+    )
+    meta: MetaObject | MISSING = MISSING
     annotations: Annotations | MISSING = MISSING
     """
     Optional annotations for the client.
@@ -1704,7 +1826,7 @@ class ResourceTemplate(MCPModel):
     - `image/svg+xml` - SVG images (scalable but requires security precautions)
     - `image/webp` - WebP images (modern, efficient format)
     """
-    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
+    mime_type: StrictStr | MISSING = MISSING
     """
     The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
     """
@@ -1721,7 +1843,7 @@ class ResourceTemplate(MCPModel):
     where `annotations.title` should be given precedence over using `name`,
     if present).
     """
-    uri_template: Annotated[StrictStr, Field(alias="uriTemplate")]
+    uri_template: StrictStr
     """
     A URI template (according to RFC 6570) that can be used to construct resource URIs.
     """
@@ -1732,7 +1854,10 @@ class ResourceUpdatedNotificationParams(MCPModel):
     Parameters for a `notifications/resources/updated` notification.
     """
 
-    meta: Annotated[NotificationMetaObject | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: NotificationMetaObject | MISSING = MISSING
     uri: StrictStr
     """
     The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
@@ -1746,8 +1871,11 @@ class Result(MCPModel):
 
     # what the spec says an absent property means: filled in when built, required when read
     __mcp_absent_means__ = (("resultType", "complete"),)
-    meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
-    result_type: Annotated[StrictStr, Field(alias="resultType")] = const("complete")
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "result_type": "resultType"}),
+    )
+    meta: ResultMetaObject | MISSING = MISSING
+    result_type: StrictStr = const("complete")
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -1804,7 +1932,10 @@ class SubscriptionsAcknowledgedNotificationParams(MCPModel):
     Parameters for a `SubscriptionsAcknowledgedNotification` (`notifications/subscriptions/acknowledged`) notification.
     """
 
-    meta: Annotated[NotificationMetaObject | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: NotificationMetaObject | MISSING = MISSING
     notifications: SubscriptionFilter
     """
     The subset of requested notification types the server agreed to honor.
@@ -1825,8 +1956,11 @@ class SubscriptionsListenResult(MCPModel):
 
     # what the spec says an absent property means: filled in when built, required when read
     __mcp_absent_means__ = (("resultType", "complete"),)
-    meta: Annotated[SubscriptionsListenResultMetaObject, Field(alias="_meta")]
-    result_type: Annotated[StrictStr, Field(alias="resultType")] = const("complete")
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "result_type": "resultType"}),
+    )
+    meta: SubscriptionsListenResultMetaObject
+    result_type: StrictStr = const("complete")
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -1854,7 +1988,10 @@ class TextContent(MCPModel):
     Text provided to or from an LLM.
     """
 
-    meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: MetaObject | MISSING = MISSING
     annotations: Annotations | MISSING = MISSING
     """
     Optional annotations for the client.
@@ -1871,7 +2008,10 @@ class TitledMultiSelectEnumSchemaItems(MCPModel):
     Schema for array items with enum options and display labels.
     """
 
-    any_of: Annotated[list[TitledMultiSelectEnumSchemaItemsAnyOfItem], Field(alias="anyOf")]
+    model_config = ConfigDict(
+        alias_generator=wire_names({"any_of": "anyOf"}),
+    )
+    any_of: list[TitledMultiSelectEnumSchemaItemsAnyOfItem]
     """
     Array of enum options with values and display labels.
     """
@@ -1882,6 +2022,9 @@ class TitledSingleSelectEnumSchema(MCPModel):
     Schema for single-selection enumeration with display titles for each option.
     """
 
+    model_config = ConfigDict(
+        alias_generator=wire_names({"one_of": "oneOf"}),
+    )
     default: StrictStr | MISSING = MISSING
     """
     Optional default value.
@@ -1890,7 +2033,7 @@ class TitledSingleSelectEnumSchema(MCPModel):
     """
     Optional description for the enum field.
     """
-    one_of: Annotated[list[TitledSingleSelectEnumSchemaOneOfItem], Field(alias="oneOf")]
+    one_of: list[TitledSingleSelectEnumSchemaOneOfItem]
     """
     Array of enum options with values and display labels.
     """
@@ -1906,7 +2049,12 @@ class Tool(MCPModel):
     Definition for a tool the client can call.
     """
 
-    meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {"meta": "_meta", "input_schema": "inputSchema", "output_schema": "outputSchema"}
+        ),
+    )
+    meta: MetaObject | MISSING = MISSING
     annotations: ToolAnnotations | MISSING = MISSING
     """
     Optional additional tool information.
@@ -1931,7 +2079,7 @@ class Tool(MCPModel):
     - `image/svg+xml` - SVG images (scalable but requires security precautions)
     - `image/webp` - WebP images (modern, efficient format)
     """
-    input_schema: Annotated[ToolInputSchema, Field(alias="inputSchema")]
+    input_schema: ToolInputSchema
     """
     A JSON Schema object defining the expected parameters for the tool.
 
@@ -1952,7 +2100,7 @@ class Tool(MCPModel):
     """
     Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     """
-    output_schema: Annotated[ToolOutputSchema | MISSING, Field(alias="outputSchema")] = MISSING
+    output_schema: ToolOutputSchema | MISSING = MISSING
     """
     An optional JSON Schema object defining the structure of the tool's output returned in
     the structuredContent field of a `CallToolResult`. This can be any valid JSON Schema 2020-12.
@@ -2000,6 +2148,9 @@ class UntitledMultiSelectEnumSchema(MCPModel):
     Schema for multiple-selection enumeration without display titles for options.
     """
 
+    model_config = ConfigDict(
+        alias_generator=wire_names({"max_items": "maxItems", "min_items": "minItems"}),
+    )
     default: list[StrictStr] | MISSING = MISSING
     """
     Optional default value.
@@ -2012,11 +2163,11 @@ class UntitledMultiSelectEnumSchema(MCPModel):
     """
     Schema for the array items.
     """
-    max_items: Annotated[StrictInt | MISSING, Field(alias="maxItems")] = MISSING
+    max_items: StrictInt | MISSING = MISSING
     """
     Maximum number of items to select.
     """
-    min_items: Annotated[StrictInt | MISSING, Field(alias="minItems")] = MISSING
+    min_items: StrictInt | MISSING = MISSING
     """
     Minimum number of items to select.
     """
@@ -2032,12 +2183,15 @@ class CancelledNotificationParams(MCPModel):
     Parameters for a `notifications/cancelled` notification.
     """
 
-    meta: Annotated[NotificationMetaObject | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "request_id": "requestId"}),
+    )
+    meta: NotificationMetaObject | MISSING = MISSING
     reason: StrictStr | MISSING = MISSING
     """
     An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
     """
-    request_id: Annotated[RequestId, Field(alias="requestId")]
+    request_id: RequestId
     """
     The ID of the request to cancel.
 
@@ -2096,8 +2250,19 @@ class DiscoverResult(MCPModel):
 
     # what the spec says an absent property means: filled in when built, required when read
     __mcp_absent_means__ = (("resultType", "complete"),)
-    meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
-    cache_scope: Annotated[Literal["private", "public"], Field(alias="cacheScope")]
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {
+                "meta": "_meta",
+                "cache_scope": "cacheScope",
+                "result_type": "resultType",
+                "supported_versions": "supportedVersions",
+                "ttl_ms": "ttlMs",
+            }
+        ),
+    )
+    meta: ResultMetaObject | MISSING = MISSING
+    cache_scope: Literal["private", "public"]
     """
     Indicates the intended scope of the cached response, analogous to HTTP
     `Cache-Control: public` vs `Cache-Control: private`.
@@ -2123,7 +2288,7 @@ class DiscoverResult(MCPModel):
     focus on information that helps the model use the server effectively
     and should not duplicate information already in tool descriptions.
     """
-    result_type: Annotated[StrictStr, Field(alias="resultType")] = const("complete")
+    result_type: StrictStr = const("complete")
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -2133,12 +2298,12 @@ class DiscoverResult(MCPModel):
     server implementing an earlier protocol version (which does not include
     `resultType`), the client MUST treat the absent field as `"complete"`.
     """
-    supported_versions: Annotated[list[StrictStr], Field(alias="supportedVersions")]
+    supported_versions: list[StrictStr]
     """
     MCP Protocol Versions this server supports. The client should choose a
     version from this list for use in subsequent requests.
     """
-    ttl_ms: Annotated[StrictInt, Field(alias="ttlMs", ge=0)]
+    ttl_ms: Annotated[StrictInt, Field(ge=0)]
     """
     A hint from the server indicating how long (in milliseconds) the
     client MAY cache this response before re-fetching. Semantics are
@@ -2169,7 +2334,10 @@ class EmbeddedResource(MCPModel):
     of the LLM and/or the user.
     """
 
-    meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: MetaObject | MISSING = MISSING
     annotations: Annotations | MISSING = MISSING
     """
     Optional annotations for the client.
@@ -2198,8 +2366,19 @@ class ListPromptsResult(MCPModel):
 
     # what the spec says an absent property means: filled in when built, required when read
     __mcp_absent_means__ = (("resultType", "complete"),)
-    meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
-    cache_scope: Annotated[Literal["private", "public"], Field(alias="cacheScope")]
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {
+                "meta": "_meta",
+                "cache_scope": "cacheScope",
+                "next_cursor": "nextCursor",
+                "result_type": "resultType",
+                "ttl_ms": "ttlMs",
+            }
+        ),
+    )
+    meta: ResultMetaObject | MISSING = MISSING
+    cache_scope: Literal["private", "public"]
     """
     Indicates the intended scope of the cached response, analogous to HTTP
     `Cache-Control: public` vs `Cache-Control: private`.
@@ -2212,13 +2391,13 @@ class ListPromptsResult(MCPModel):
       authorization contexts (e.g., a different access token requires a
       different cache).
     """
-    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
+    next_cursor: StrictStr | MISSING = MISSING
     """
     An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
     prompts: list[Prompt]
-    result_type: Annotated[StrictStr, Field(alias="resultType")] = const("complete")
+    result_type: StrictStr = const("complete")
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -2228,7 +2407,7 @@ class ListPromptsResult(MCPModel):
     server implementing an earlier protocol version (which does not include
     `resultType`), the client MUST treat the absent field as `"complete"`.
     """
-    ttl_ms: Annotated[StrictInt, Field(alias="ttlMs", ge=0)]
+    ttl_ms: Annotated[StrictInt, Field(ge=0)]
     """
     A hint from the server indicating how long (in milliseconds) the
     client MAY cache this response before re-fetching. Semantics are
@@ -2258,8 +2437,20 @@ class ListResourceTemplatesResult(MCPModel):
 
     # what the spec says an absent property means: filled in when built, required when read
     __mcp_absent_means__ = (("resultType", "complete"),)
-    meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
-    cache_scope: Annotated[Literal["private", "public"], Field(alias="cacheScope")]
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {
+                "meta": "_meta",
+                "cache_scope": "cacheScope",
+                "next_cursor": "nextCursor",
+                "resource_templates": "resourceTemplates",
+                "result_type": "resultType",
+                "ttl_ms": "ttlMs",
+            }
+        ),
+    )
+    meta: ResultMetaObject | MISSING = MISSING
+    cache_scope: Literal["private", "public"]
     """
     Indicates the intended scope of the cached response, analogous to HTTP
     `Cache-Control: public` vs `Cache-Control: private`.
@@ -2272,13 +2463,13 @@ class ListResourceTemplatesResult(MCPModel):
       authorization contexts (e.g., a different access token requires a
       different cache).
     """
-    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
+    next_cursor: StrictStr | MISSING = MISSING
     """
     An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
-    resource_templates: Annotated[list[ResourceTemplate], Field(alias="resourceTemplates")]
-    result_type: Annotated[StrictStr, Field(alias="resultType")] = const("complete")
+    resource_templates: list[ResourceTemplate]
+    result_type: StrictStr = const("complete")
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -2288,7 +2479,7 @@ class ListResourceTemplatesResult(MCPModel):
     server implementing an earlier protocol version (which does not include
     `resultType`), the client MUST treat the absent field as `"complete"`.
     """
-    ttl_ms: Annotated[StrictInt, Field(alias="ttlMs", ge=0)]
+    ttl_ms: Annotated[StrictInt, Field(ge=0)]
     """
     A hint from the server indicating how long (in milliseconds) the
     client MAY cache this response before re-fetching. Semantics are
@@ -2318,8 +2509,19 @@ class ListResourcesResult(MCPModel):
 
     # what the spec says an absent property means: filled in when built, required when read
     __mcp_absent_means__ = (("resultType", "complete"),)
-    meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
-    cache_scope: Annotated[Literal["private", "public"], Field(alias="cacheScope")]
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {
+                "meta": "_meta",
+                "cache_scope": "cacheScope",
+                "next_cursor": "nextCursor",
+                "result_type": "resultType",
+                "ttl_ms": "ttlMs",
+            }
+        ),
+    )
+    meta: ResultMetaObject | MISSING = MISSING
+    cache_scope: Literal["private", "public"]
     """
     Indicates the intended scope of the cached response, analogous to HTTP
     `Cache-Control: public` vs `Cache-Control: private`.
@@ -2332,13 +2534,13 @@ class ListResourcesResult(MCPModel):
       authorization contexts (e.g., a different access token requires a
       different cache).
     """
-    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
+    next_cursor: StrictStr | MISSING = MISSING
     """
     An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
     resources: list[Resource]
-    result_type: Annotated[StrictStr, Field(alias="resultType")] = const("complete")
+    result_type: StrictStr = const("complete")
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -2348,7 +2550,7 @@ class ListResourcesResult(MCPModel):
     server implementing an earlier protocol version (which does not include
     `resultType`), the client MUST treat the absent field as `"complete"`.
     """
-    ttl_ms: Annotated[StrictInt, Field(alias="ttlMs", ge=0)]
+    ttl_ms: Annotated[StrictInt, Field(ge=0)]
     """
     A hint from the server indicating how long (in milliseconds) the
     client MAY cache this response before re-fetching. Semantics are
@@ -2393,8 +2595,19 @@ class ListToolsResult(MCPModel):
 
     # what the spec says an absent property means: filled in when built, required when read
     __mcp_absent_means__ = (("resultType", "complete"),)
-    meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
-    cache_scope: Annotated[Literal["private", "public"], Field(alias="cacheScope")]
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {
+                "meta": "_meta",
+                "cache_scope": "cacheScope",
+                "next_cursor": "nextCursor",
+                "result_type": "resultType",
+                "ttl_ms": "ttlMs",
+            }
+        ),
+    )
+    meta: ResultMetaObject | MISSING = MISSING
+    cache_scope: Literal["private", "public"]
     """
     Indicates the intended scope of the cached response, analogous to HTTP
     `Cache-Control: public` vs `Cache-Control: private`.
@@ -2407,12 +2620,12 @@ class ListToolsResult(MCPModel):
       authorization contexts (e.g., a different access token requires a
       different cache).
     """
-    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
+    next_cursor: StrictStr | MISSING = MISSING
     """
     An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
-    result_type: Annotated[StrictStr, Field(alias="resultType")] = const("complete")
+    result_type: StrictStr = const("complete")
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -2423,7 +2636,7 @@ class ListToolsResult(MCPModel):
     `resultType`), the client MUST treat the absent field as `"complete"`.
     """
     tools: list[Tool]
-    ttl_ms: Annotated[StrictInt, Field(alias="ttlMs", ge=0)]
+    ttl_ms: Annotated[StrictInt, Field(ge=0)]
     """
     A hint from the server indicating how long (in milliseconds) the
     client MAY cache this response before re-fetching. Semantics are
@@ -2451,7 +2664,10 @@ class LoggingMessageNotificationParams(MCPModel):
     Parameters for a `notifications/message` notification.
     """
 
-    meta: Annotated[NotificationMetaObject | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: NotificationMetaObject | MISSING = MISSING
     data: Any
     """
     The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
@@ -2483,8 +2699,18 @@ class ReadResourceResult(MCPModel):
 
     # what the spec says an absent property means: filled in when built, required when read
     __mcp_absent_means__ = (("resultType", "complete"),)
-    meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
-    cache_scope: Annotated[Literal["private", "public"], Field(alias="cacheScope")]
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {
+                "meta": "_meta",
+                "cache_scope": "cacheScope",
+                "result_type": "resultType",
+                "ttl_ms": "ttlMs",
+            }
+        ),
+    )
+    meta: ResultMetaObject | MISSING = MISSING
+    cache_scope: Literal["private", "public"]
     """
     Indicates the intended scope of the cached response, analogous to HTTP
     `Cache-Control: public` vs `Cache-Control: private`.
@@ -2498,7 +2724,7 @@ class ReadResourceResult(MCPModel):
       different cache).
     """
     contents: list[ReadResourceResultContentsItem]
-    result_type: Annotated[StrictStr, Field(alias="resultType")] = const("complete")
+    result_type: StrictStr = const("complete")
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -2508,7 +2734,7 @@ class ReadResourceResult(MCPModel):
     server implementing an earlier protocol version (which does not include
     `resultType`), the client MUST treat the absent field as `"complete"`.
     """
-    ttl_ms: Annotated[StrictInt, Field(alias="ttlMs", ge=0)]
+    ttl_ms: Annotated[StrictInt, Field(ge=0)]
     """
     A hint from the server indicating how long (in milliseconds) the
     client MAY cache this response before re-fetching. Semantics are
@@ -2568,6 +2794,9 @@ class TitledMultiSelectEnumSchema(MCPModel):
     Schema for multiple-selection enumeration with display titles for each option.
     """
 
+    model_config = ConfigDict(
+        alias_generator=wire_names({"max_items": "maxItems", "min_items": "minItems"}),
+    )
     default: list[StrictStr] | MISSING = MISSING
     """
     Optional default value.
@@ -2580,11 +2809,11 @@ class TitledMultiSelectEnumSchema(MCPModel):
     """
     Schema for array items with enum options and display labels.
     """
-    max_items: Annotated[StrictInt | MISSING, Field(alias="maxItems")] = MISSING
+    max_items: StrictInt | MISSING = MISSING
     """
     Maximum number of items to select.
     """
-    min_items: Annotated[StrictInt | MISSING, Field(alias="minItems")] = MISSING
+    min_items: StrictInt | MISSING = MISSING
     """
     Minimum number of items to select.
     """
@@ -2714,7 +2943,10 @@ class LoggingMessageNotification(MCPModel):
 
 
 class MissingRequiredClientCapabilityErrorErrorData(MCPModel):
-    required_capabilities: Annotated[ClientCapabilities, Field(alias="requiredCapabilities")]
+    model_config = ConfigDict(
+        alias_generator=wire_names({"required_capabilities": "requiredCapabilities"}),
+    )
+    required_capabilities: ClientCapabilities
     """
     The capabilities the server requires from the client to process this request.
     """
@@ -2765,9 +2997,18 @@ class RequestMetaObject(MCPModel):
     Extends `MetaObject` with additional request-specific fields. All key naming rules from `MetaObject` apply.
     """
 
-    io_modelcontextprotocol_client_capabilities: Annotated[
-        ClientCapabilities, Field(alias="io.modelcontextprotocol/clientCapabilities")
-    ]
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {
+                "io_modelcontextprotocol_client_capabilities": "io.modelcontextprotocol/clientCapabilities",
+                "io_modelcontextprotocol_client_info": "io.modelcontextprotocol/clientInfo",
+                "io_modelcontextprotocol_log_level": "io.modelcontextprotocol/logLevel",
+                "io_modelcontextprotocol_protocol_version": "io.modelcontextprotocol/protocolVersion",
+                "progress_token": "progressToken",
+            }
+        ),
+    )
+    io_modelcontextprotocol_client_capabilities: ClientCapabilities
     """
     The client's capabilities for this specific request. Required.
 
@@ -2775,9 +3016,7 @@ class RequestMetaObject(MCPModel):
     an empty object means the client supports no optional capabilities.
     Servers MUST NOT infer capabilities from prior requests.
     """
-    io_modelcontextprotocol_client_info: Annotated[
-        Implementation | MISSING, Field(alias="io.modelcontextprotocol/clientInfo")
-    ] = MISSING
+    io_modelcontextprotocol_client_info: Implementation | MISSING = MISSING
     """
     Identifies the client software making the request. Clients SHOULD
     include this field on every request unless specifically configured not
@@ -2791,9 +3030,7 @@ class RequestMetaObject(MCPModel):
     SHOULD NOT use it to change their behavior, and SHOULD NOT rely on it for
     security decisions.
     """
-    io_modelcontextprotocol_log_level: Annotated[
-        LoggingLevel | MISSING, Field(alias="io.modelcontextprotocol/logLevel")
-    ] = MISSING
+    io_modelcontextprotocol_log_level: LoggingLevel | MISSING = MISSING
     """
     The desired log level for this request. Optional.
 
@@ -2801,9 +3038,7 @@ class RequestMetaObject(MCPModel):
     notifications for this request. The client opts in to log messages by
     explicitly setting a level. Replaces the former `logging/setLevel` RPC.
     """
-    io_modelcontextprotocol_protocol_version: Annotated[
-        StrictStr, Field(alias="io.modelcontextprotocol/protocolVersion")
-    ]
+    io_modelcontextprotocol_protocol_version: StrictStr
     """
     The MCP Protocol Version being used for this request. Required.
 
@@ -2812,7 +3047,7 @@ class RequestMetaObject(MCPModel):
     server does not support the requested version, it MUST return an
     `UnsupportedProtocolVersionError`.
     """
-    progress_token: Annotated[ProgressToken | MISSING, Field(alias="progressToken")] = MISSING
+    progress_token: ProgressToken | MISSING = MISSING
     """
     If specified, the caller is requesting out-of-band progress notifications for this request (as represented by `ProgressNotification` (`notifications/progress`)). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
     """
@@ -2823,7 +3058,10 @@ class RequestParams(MCPModel):
     Common params for any request.
     """
 
-    meta: Annotated[RequestMetaObject, Field(alias="_meta")]
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: RequestMetaObject
 
 
 class ResourceRequestParams(MCPModel):
@@ -2831,7 +3069,10 @@ class ResourceRequestParams(MCPModel):
     Common params for resource-related requests.
     """
 
-    meta: Annotated[RequestMetaObject, Field(alias="_meta")]
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: RequestMetaObject
     uri: StrictStr
     """
     The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
@@ -2859,7 +3100,10 @@ class SubscriptionsListenRequestParams(MCPModel):
     Parameters for a `SubscriptionsListenRequest` (`subscriptions/listen`) request.
     """
 
-    meta: Annotated[RequestMetaObject, Field(alias="_meta")]
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: RequestMetaObject
     notifications: SubscriptionFilter
     """
     The notifications the client opts in to on this stream. The server
@@ -2873,7 +3117,17 @@ class ToolResultContent(MCPModel):
     The result of a tool use, provided by the user back to the assistant.
     """
 
-    meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {
+                "meta": "_meta",
+                "is_error": "isError",
+                "structured_content": "structuredContent",
+                "tool_use_id": "toolUseId",
+            }
+        ),
+    )
+    meta: MetaObject | MISSING = MISSING
     """
     Optional metadata about the tool result. Clients SHOULD preserve this field when
     including tool results in subsequent sampling requests to enable caching optimizations.
@@ -2885,21 +3139,21 @@ class ToolResultContent(MCPModel):
     This has the same format as `CallToolResult.content` and can include text, images,
     audio, resource links, and embedded resources.
     """
-    is_error: Annotated[StrictBool | MISSING, Field(alias="isError")] = MISSING
+    is_error: StrictBool | MISSING = MISSING
     """
     Whether the tool use resulted in an error.
 
     If true, the content typically describes the error that occurred.
     Default: false
     """
-    structured_content: Annotated[Any | MISSING, Field(alias="structuredContent")] = MISSING
+    structured_content: Any | MISSING = MISSING
     """
     An optional structured result value.
 
     This can be any JSON value (object, array, string, number, boolean, or null).
     If the tool defined an `Tool.outputSchema`, this SHOULD conform to that schema.
     """
-    tool_use_id: Annotated[StrictStr, Field(alias="toolUseId")]
+    tool_use_id: StrictStr
     """
     The ID of the tool use this result corresponds to.
 
@@ -2915,12 +3169,22 @@ class CallToolResult(MCPModel):
 
     # what the spec says an absent property means: filled in when built, required when read
     __mcp_absent_means__ = (("resultType", "complete"),)
-    meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {
+                "meta": "_meta",
+                "is_error": "isError",
+                "result_type": "resultType",
+                "structured_content": "structuredContent",
+            }
+        ),
+    )
+    meta: ResultMetaObject | MISSING = MISSING
     content: list[ContentBlock]
     """
     A list of content objects that represent the unstructured result of the tool call.
     """
-    is_error: Annotated[StrictBool | MISSING, Field(alias="isError")] = MISSING
+    is_error: StrictBool | MISSING = MISSING
     """
     Whether the tool call ended in an error.
 
@@ -2935,7 +3199,7 @@ class CallToolResult(MCPModel):
     server does not support tool calls, or any other exceptional conditions,
     should be reported as an MCP error response.
     """
-    result_type: Annotated[StrictStr, Field(alias="resultType")] = const("complete")
+    result_type: StrictStr = const("complete")
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -2945,7 +3209,7 @@ class CallToolResult(MCPModel):
     server implementing an earlier protocol version (which does not include
     `resultType`), the client MUST treat the absent field as `"complete"`.
     """
-    structured_content: Annotated[Any | MISSING, Field(alias="structuredContent")] = MISSING
+    structured_content: Any | MISSING = MISSING
     """
     An optional JSON value that represents the structured result of the tool call.
 
@@ -2959,7 +3223,10 @@ class CompleteRequestParams(MCPModel):
     Parameters for a `completion/complete` request.
     """
 
-    meta: Annotated[RequestMetaObject, Field(alias="_meta")]
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: RequestMetaObject
     argument: CompleteRequestParamsArgument
     """
     The argument's information
@@ -2991,7 +3258,10 @@ class ElicitRequestFormParamsRequestedSchema(MCPModel):
     Only top-level properties are allowed, without nesting.
     """
 
-    schema_: Annotated[StrictStr | MISSING, Field(alias="$schema")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"schema_": "$schema"}),
+    )
+    schema_: StrictStr | MISSING = MISSING
     properties: dict[str, PrimitiveSchemaDefinition]
     required: list[StrictStr] | MISSING = MISSING
     type: Literal["object"] = const("object")
@@ -3004,13 +3274,16 @@ class GetPromptResult(MCPModel):
 
     # what the spec says an absent property means: filled in when built, required when read
     __mcp_absent_means__ = (("resultType", "complete"),)
-    meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "result_type": "resultType"}),
+    )
+    meta: ResultMetaObject | MISSING = MISSING
     description: StrictStr | MISSING = MISSING
     """
     An optional description for the prompt.
     """
     messages: list[PromptMessage]
-    result_type: Annotated[StrictStr, Field(alias="resultType")] = const("complete")
+    result_type: StrictStr = const("complete")
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -3042,7 +3315,10 @@ class PaginatedRequestParams(MCPModel):
     Common params for paginated requests.
     """
 
-    meta: Annotated[RequestMetaObject, Field(alias="_meta")]
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: RequestMetaObject
     cursor: StrictStr | MISSING = MISSING
     """
     An opaque token representing the current pagination position.
@@ -3098,6 +3374,9 @@ class ElicitRequestFormParams(MCPModel):
     The parameters for a request to elicit non-sensitive information from the user via a form in the client.
     """
 
+    model_config = ConfigDict(
+        alias_generator=wire_names({"requested_schema": "requestedSchema"}),
+    )
     message: StrictStr
     """
     The message to present to the user describing what information is being requested.
@@ -3106,9 +3385,7 @@ class ElicitRequestFormParams(MCPModel):
     """
     The elicitation mode.
     """
-    requested_schema: Annotated[
-        ElicitRequestFormParamsRequestedSchema, Field(alias="requestedSchema")
-    ]
+    requested_schema: ElicitRequestFormParamsRequestedSchema
     """
     A restricted subset of JSON Schema.
     Only top-level properties are allowed, without nesting.
@@ -3235,7 +3512,10 @@ class SamplingMessage(MCPModel):
     Describes a message issued to or received from an LLM API.
     """
 
-    meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: MetaObject | MISSING = MISSING
     content: SamplingMessageContent
     role: Role
 
@@ -3245,9 +3525,19 @@ class CreateMessageRequestParams(MCPModel):
     Parameters for a `sampling/createMessage` request.
     """
 
-    include_context: Annotated[
-        Literal["allServers", "none", "thisServer"] | MISSING, Field(alias="includeContext")
-    ] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {
+                "include_context": "includeContext",
+                "max_tokens": "maxTokens",
+                "model_preferences": "modelPreferences",
+                "stop_sequences": "stopSequences",
+                "system_prompt": "systemPrompt",
+                "tool_choice": "toolChoice",
+            }
+        ),
+    )
+    include_context: Literal["allServers", "none", "thisServer"] | MISSING = MISSING
     """
     A request to include context from one or more MCP servers (including the caller), to be attached to the prompt.
     The client MAY ignore this request.
@@ -3256,7 +3546,7 @@ class CreateMessageRequestParams(MCPModel):
     omit this field or use `"none"`, and SHOULD only use the deprecated values if the client declares
     `ClientCapabilities.sampling.context`.
     """
-    max_tokens: Annotated[StrictInt, Field(alias="maxTokens")]
+    max_tokens: StrictInt
     """
     The requested maximum number of tokens to sample (to prevent runaway completions).
 
@@ -3267,19 +3557,17 @@ class CreateMessageRequestParams(MCPModel):
     """
     Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
     """
-    model_preferences: Annotated[ModelPreferences | MISSING, Field(alias="modelPreferences")] = (
-        MISSING
-    )
+    model_preferences: ModelPreferences | MISSING = MISSING
     """
     The server's preferences for which model to select. The client MAY ignore these preferences.
     """
-    stop_sequences: Annotated[list[StrictStr] | MISSING, Field(alias="stopSequences")] = MISSING
-    system_prompt: Annotated[StrictStr | MISSING, Field(alias="systemPrompt")] = MISSING
+    stop_sequences: list[StrictStr] | MISSING = MISSING
+    system_prompt: StrictStr | MISSING = MISSING
     """
     An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
     """
     temperature: StrictInt | StrictFloat | MISSING = MISSING
-    tool_choice: Annotated[ToolChoice | MISSING, Field(alias="toolChoice")] = MISSING
+    tool_choice: ToolChoice | MISSING = MISSING
     """
     Controls how the model uses tools.
     The client MUST return an error if this field is provided but `ClientCapabilities.sampling.tools` is not declared.
@@ -3299,14 +3587,17 @@ class CreateMessageResult(MCPModel):
     to inspect the response (human in the loop) and decide whether to allow the server to see it.
     """
 
-    meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "stop_reason": "stopReason"}),
+    )
+    meta: MetaObject | MISSING = MISSING
     content: CreateMessageResultContent
     model: StrictStr
     """
     The name of the model that generated the message.
     """
     role: Role
-    stop_reason: Annotated[StrictStr | MISSING, Field(alias="stopReason")] = MISSING
+    stop_reason: StrictStr | MISSING = MISSING
     """
     The reason why sampling stopped, if known.
 
@@ -3345,9 +3636,14 @@ class ReadResourceRequestParams(MCPModel):
     Parameters for a `resources/read` request.
     """
 
-    meta: Annotated[RequestMetaObject, Field(alias="_meta")]
-    input_responses: Annotated[InputResponses | MISSING, Field(alias="inputResponses")] = MISSING
-    request_state: Annotated[StrictStr | MISSING, Field(alias="requestState")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {"meta": "_meta", "input_responses": "inputResponses", "request_state": "requestState"}
+        ),
+    )
+    meta: RequestMetaObject
+    input_responses: InputResponses | MISSING = MISSING
+    request_state: StrictStr | MISSING = MISSING
     uri: StrictStr
     """
     The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
@@ -3359,17 +3655,22 @@ class CallToolRequestParams(MCPModel):
     Parameters for a `tools/call` request.
     """
 
-    meta: Annotated[RequestMetaObject, Field(alias="_meta")]
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {"meta": "_meta", "input_responses": "inputResponses", "request_state": "requestState"}
+        ),
+    )
+    meta: RequestMetaObject
     arguments: dict[str, Any] | MISSING = MISSING
     """
     Arguments to use for the tool call.
     """
-    input_responses: Annotated[InputResponses | MISSING, Field(alias="inputResponses")] = MISSING
+    input_responses: InputResponses | MISSING = MISSING
     name: StrictStr
     """
     The name of the tool.
     """
-    request_state: Annotated[StrictStr | MISSING, Field(alias="requestState")] = MISSING
+    request_state: StrictStr | MISSING = MISSING
 
 
 class CreateMessageRequest(MCPModel):
@@ -3386,17 +3687,22 @@ class GetPromptRequestParams(MCPModel):
     Parameters for a `prompts/get` request.
     """
 
-    meta: Annotated[RequestMetaObject, Field(alias="_meta")]
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {"meta": "_meta", "input_responses": "inputResponses", "request_state": "requestState"}
+        ),
+    )
+    meta: RequestMetaObject
     arguments: dict[str, StrictStr] | MISSING = MISSING
     """
     Arguments to use for templating the prompt.
     """
-    input_responses: Annotated[InputResponses | MISSING, Field(alias="inputResponses")] = MISSING
+    input_responses: InputResponses | MISSING = MISSING
     name: StrictStr
     """
     The name of the prompt or prompt template.
     """
-    request_state: Annotated[StrictStr | MISSING, Field(alias="requestState")] = MISSING
+    request_state: StrictStr | MISSING = MISSING
 
 
 InputRequest = TypeAliasType(
@@ -3422,10 +3728,20 @@ class InputRequiredResult(MCPModel):
     At least one of `inputRequests` or `requestState` MUST be present.
     """
 
-    meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
-    input_requests: Annotated[InputRequests | MISSING, Field(alias="inputRequests")] = MISSING
-    request_state: Annotated[StrictStr | MISSING, Field(alias="requestState")] = MISSING
-    result_type: Annotated[StrictStr, Field(alias="resultType")]
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {
+                "meta": "_meta",
+                "input_requests": "inputRequests",
+                "request_state": "requestState",
+                "result_type": "resultType",
+            }
+        ),
+    )
+    meta: ResultMetaObject | MISSING = MISSING
+    input_requests: InputRequests | MISSING = MISSING
+    request_state: StrictStr | MISSING = MISSING
+    result_type: StrictStr
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -3438,9 +3754,14 @@ class InputRequiredResult(MCPModel):
 
 
 class InputResponseRequestParams(MCPModel):
-    meta: Annotated[RequestMetaObject, Field(alias="_meta")]
-    input_responses: Annotated[InputResponses | MISSING, Field(alias="inputResponses")] = MISSING
-    request_state: Annotated[StrictStr | MISSING, Field(alias="requestState")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {"meta": "_meta", "input_responses": "inputResponses", "request_state": "requestState"}
+        ),
+    )
+    meta: RequestMetaObject
+    input_responses: InputResponses | MISSING = MISSING
+    request_state: StrictStr | MISSING = MISSING
 
 
 class ReadResourceRequest(MCPModel):

@@ -259,11 +259,11 @@ __all__ = [
 
 from typing import Annotated, Any, Literal, Optional, Union
 
-from pydantic import Field, StrictBool, StrictFloat, StrictInt, StrictStr, Tag
+from pydantic import ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr, Tag
 from pydantic_core import MISSING
 from typing_extensions import TypeAliasType
 
-from ._base import AS_ANY, LEFT_TO_RIGHT, JSONNumber, MCPModel, const, most_specific
+from ._base import AS_ANY, LEFT_TO_RIGHT, JSONNumber, MCPModel, const, most_specific, wire_names
 from ._structural import structural
 
 
@@ -301,7 +301,10 @@ class BooleanSchema(MCPModel):
 
 
 class CancelTaskRequestParams(MCPModel):
-    task_id: Annotated[StrictStr, Field(alias="taskId")]
+    model_config = ConfigDict(
+        alias_generator=wire_names({"task_id": "taskId"}),
+    )
+    task_id: StrictStr
     """
     The task identifier to cancel.
     """
@@ -329,7 +332,10 @@ class ClientCapabilitiesRoots(MCPModel):
     Present if the client supports listing roots.
     """
 
-    list_changed: Annotated[StrictBool | MISSING, Field(alias="listChanged")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"list_changed": "listChanged"}),
+    )
+    list_changed: StrictBool | MISSING = MISSING
     """
     Whether the client supports notifications for changes to the roots list.
 
@@ -373,7 +379,10 @@ class ClientCapabilitiesTasksRequestsSampling(MCPModel):
     Task support for sampling-related requests.
     """
 
-    create_message: Annotated[dict[str, Any] | MISSING, Field(alias="createMessage")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"create_message": "createMessage"}),
+    )
+    create_message: dict[str, Any] | MISSING = MISSING
     """
     Whether the client supports task-augmented sampling/createMessage requests.
     """
@@ -408,7 +417,10 @@ class CompleteRequestParamsContext(MCPModel):
 
 
 class CompleteResultCompletion(MCPModel):
-    has_more: Annotated[StrictBool | MISSING, Field(alias="hasMore")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"has_more": "hasMore"}),
+    )
+    has_more: StrictBool | MISSING = MISSING
     """
     Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
     """
@@ -432,6 +444,9 @@ class ElicitResult(MCPModel):
     This definition exists in revisions 2025-06-18, 2025-11-25, 2026-07-28, draft.
     """
 
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
     action: Literal["accept", "cancel", "decline"]
     """
     The user action in response to the elicitation.
@@ -445,7 +460,7 @@ class ElicitResult(MCPModel):
     Contains values matching the requested schema.
     Omitted for out-of-band mode responses.
     """
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 
@@ -454,16 +469,22 @@ class ElicitResult(MCPModel):
 
 
 class ElicitationCompleteNotificationParams(MCPModel):
-    elicitation_id: Annotated[StrictStr, Field(alias="elicitationId")]
+    model_config = ConfigDict(
+        alias_generator=wire_names({"elicitation_id": "elicitationId"}),
+    )
+    elicitation_id: StrictStr
     """
     The ID of the elicitation that completed.
     """
 
 
 class EnumSchemaString(MCPModel):
+    model_config = ConfigDict(
+        alias_generator=wire_names({"enum_names": "enumNames"}),
+    )
     description: StrictStr | MISSING = MISSING
     enum: list[StrictStr]
-    enum_names: Annotated[list[StrictStr] | MISSING, Field(alias="enumNames")] = MISSING
+    enum_names: list[StrictStr] | MISSING = MISSING
     title: StrictStr | MISSING = MISSING
     type: Literal["string"] = const("string")
 
@@ -484,7 +505,10 @@ class Error(MCPModel):
 
 
 class GetTaskPayloadRequestParams(MCPModel):
-    task_id: Annotated[StrictStr, Field(alias="taskId")]
+    model_config = ConfigDict(
+        alias_generator=wire_names({"task_id": "taskId"}),
+    )
+    task_id: StrictStr
     """
     The task identifier to retrieve results for.
     """
@@ -499,14 +523,20 @@ class GetTaskPayloadResult(MCPModel):
     This definition exists in revision 2025-11-25.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
 
 
 class GetTaskRequestParams(MCPModel):
-    task_id: Annotated[StrictStr, Field(alias="taskId")]
+    model_config = ConfigDict(
+        alias_generator=wire_names({"task_id": "taskId"}),
+    )
+    task_id: StrictStr
     """
     The task identifier to query.
     """
@@ -534,7 +564,10 @@ class Icon(MCPModel):
     This definition exists in revisions 2025-11-25, 2026-07-28, draft.
     """
 
-    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"mime_type": "mimeType"}),
+    )
+    mime_type: StrictStr | MISSING = MISSING
     """
     Optional MIME type override if the source MIME type is missing or generic.
     For example: `"image/png"`, `"image/jpeg"`, or `"image/svg+xml"`.
@@ -593,6 +626,9 @@ class Implementation(MCPModel):
     Describes the MCP implementation.
     """
 
+    model_config = ConfigDict(
+        alias_generator=wire_names({"website_url": "websiteUrl"}),
+    )
     description: StrictStr | MISSING = MISSING
     """
     An optional human-readable description of what this implementation does.
@@ -636,7 +672,7 @@ class Implementation(MCPModel):
     """
     The version of this implementation.
     """
-    website_url: Annotated[StrictStr | MISSING, Field(alias="websiteUrl")] = MISSING
+    website_url: StrictStr | MISSING = MISSING
     """
     An optional URL of the website for this implementation.
 
@@ -720,7 +756,10 @@ JSONObject = TypeAliasType("JSONObject", dict[str, Any])
 
 
 class JSONRPCNotificationParams(MCPModel):
-    meta: Annotated[Any | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: Any | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 
@@ -729,7 +768,10 @@ class JSONRPCNotificationParams(MCPModel):
 
 
 class JSONRPCRequestParams(MCPModel):
-    meta: Annotated[Any | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: Any | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 
@@ -760,10 +802,13 @@ class LegacyTitledEnumSchema(MCPModel):
     This definition exists in revisions 2025-11-25, 2026-07-28, draft.
     """
 
+    model_config = ConfigDict(
+        alias_generator=wire_names({"enum_names": "enumNames"}),
+    )
     default: StrictStr | MISSING = MISSING
     description: StrictStr | MISSING = MISSING
     enum: list[StrictStr]
-    enum_names: Annotated[list[StrictStr] | MISSING, Field(alias="enumNames")] = MISSING
+    enum_names: list[StrictStr] | MISSING = MISSING
     """
     (Legacy) Display names for enum values.
     Non-standard according to JSON schema 2020-12.
@@ -860,9 +905,16 @@ class ModelPreferences(MCPModel):
     balance them against other considerations.
     """
 
-    cost_priority: Annotated[JSONNumber | MISSING, Field(alias="costPriority", ge=0, le=1)] = (
-        MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {
+                "cost_priority": "costPriority",
+                "intelligence_priority": "intelligencePriority",
+                "speed_priority": "speedPriority",
+            }
+        ),
     )
+    cost_priority: Annotated[JSONNumber | MISSING, Field(ge=0, le=1)] = MISSING
     """
     How much to prioritize cost when selecting a model. A value of 0 means cost
     is not important, while a value of 1 means cost is the most important
@@ -878,17 +930,13 @@ class ModelPreferences(MCPModel):
     The client SHOULD prioritize these hints over the numeric priorities, but
     MAY still use the priorities to select from ambiguous matches.
     """
-    intelligence_priority: Annotated[
-        JSONNumber | MISSING, Field(alias="intelligencePriority", ge=0, le=1)
-    ] = MISSING
+    intelligence_priority: Annotated[JSONNumber | MISSING, Field(ge=0, le=1)] = MISSING
     """
     How much to prioritize intelligence and capabilities when selecting a
     model. A value of 0 means intelligence is not important, while a value of 1
     means intelligence is the most important factor.
     """
-    speed_priority: Annotated[JSONNumber | MISSING, Field(alias="speedPriority", ge=0, le=1)] = (
-        MISSING
-    )
+    speed_priority: Annotated[JSONNumber | MISSING, Field(ge=0, le=1)] = MISSING
     """
     How much to prioritize sampling speed (latency) when selecting a model. A
     value of 0 means speed is not important, while a value of 1 means speed is
@@ -901,9 +949,12 @@ class NotificationMetaObject(MCPModel):
     Extends `MetaObject` with additional notification-specific fields. All key naming rules from `MetaObject` apply.
     """
 
-    io_modelcontextprotocol_subscription_id: Annotated[
-        Any | MISSING, Field(alias="io.modelcontextprotocol/subscriptionId")
-    ] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {"io_modelcontextprotocol_subscription_id": "io.modelcontextprotocol/subscriptionId"}
+        ),
+    )
+    io_modelcontextprotocol_subscription_id: Any | MISSING = MISSING
     """
     Identifies the subscription stream a notification was delivered on. The
     server MUST include this key on every notification delivered via a
@@ -925,7 +976,10 @@ class NotificationParams(MCPModel):
     Common params for any notification.
     """
 
-    meta: Annotated[NotificationMetaObject | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: NotificationMetaObject | MISSING = MISSING
 
 
 class NumberSchema(MCPModel):
@@ -1044,7 +1098,10 @@ class RelatedTaskMetadata(MCPModel):
     This definition exists in revision 2025-11-25.
     """
 
-    task_id: Annotated[StrictStr, Field(alias="taskId")]
+    model_config = ConfigDict(
+        alias_generator=wire_names({"task_id": "taskId"}),
+    )
+    task_id: StrictStr
     """
     The task identifier this message is associated with.
     """
@@ -1058,9 +1115,18 @@ class RequestMetaObject(MCPModel):
     Extends `MetaObject` with additional request-specific fields. All key naming rules from `MetaObject` apply.
     """
 
-    io_modelcontextprotocol_client_capabilities: Annotated[
-        Any | MISSING, Field(alias="io.modelcontextprotocol/clientCapabilities")
-    ] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {
+                "io_modelcontextprotocol_client_capabilities": "io.modelcontextprotocol/clientCapabilities",
+                "io_modelcontextprotocol_client_info": "io.modelcontextprotocol/clientInfo",
+                "io_modelcontextprotocol_log_level": "io.modelcontextprotocol/logLevel",
+                "io_modelcontextprotocol_protocol_version": "io.modelcontextprotocol/protocolVersion",
+                "progress_token": "progressToken",
+            }
+        ),
+    )
+    io_modelcontextprotocol_client_capabilities: Any | MISSING = MISSING
     """
     The client's capabilities for this specific request. Required.
 
@@ -1070,9 +1136,7 @@ class RequestMetaObject(MCPModel):
 
     This property exists in revisions 2026-07-28, draft.
     """
-    io_modelcontextprotocol_client_info: Annotated[
-        Any | MISSING, Field(alias="io.modelcontextprotocol/clientInfo")
-    ] = MISSING
+    io_modelcontextprotocol_client_info: Any | MISSING = MISSING
     """
     Identifies the client software making the request. Clients SHOULD
     include this field on every request unless specifically configured not
@@ -1088,9 +1152,7 @@ class RequestMetaObject(MCPModel):
 
     This property exists in revisions 2026-07-28, draft.
     """
-    io_modelcontextprotocol_log_level: Annotated[
-        Any | MISSING, Field(alias="io.modelcontextprotocol/logLevel")
-    ] = MISSING
+    io_modelcontextprotocol_log_level: Any | MISSING = MISSING
     """
     The desired log level for this request. Optional.
 
@@ -1100,9 +1162,7 @@ class RequestMetaObject(MCPModel):
 
     This property exists in revisions 2026-07-28, draft.
     """
-    io_modelcontextprotocol_protocol_version: Annotated[
-        Any | MISSING, Field(alias="io.modelcontextprotocol/protocolVersion")
-    ] = MISSING
+    io_modelcontextprotocol_protocol_version: Any | MISSING = MISSING
     """
     The MCP Protocol Version being used for this request. Required.
 
@@ -1113,7 +1173,7 @@ class RequestMetaObject(MCPModel):
 
     This property exists in revisions 2026-07-28, draft.
     """
-    progress_token: Annotated[ProgressToken | MISSING, Field(alias="progressToken")] = MISSING
+    progress_token: ProgressToken | MISSING = MISSING
     """
     If specified, the caller is requesting out-of-band progress notifications for this request (as represented by `ProgressNotification` (`notifications/progress`)). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
     """
@@ -1124,7 +1184,10 @@ class RequestParams(MCPModel):
     Common params for any request.
     """
 
-    meta: Annotated[RequestMetaObject | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: RequestMetaObject | MISSING = MISSING
 
 
 class ResourceContents(MCPModel):
@@ -1132,11 +1195,14 @@ class ResourceContents(MCPModel):
     The contents of a specific resource or sub-resource.
     """
 
-    meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "mime_type": "mimeType"}),
+    )
+    meta: MetaObject | MISSING = MISSING
     """
     This property exists in revisions 2025-06-18, 2025-11-25, 2026-07-28, draft.
     """
-    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
+    mime_type: StrictStr | MISSING = MISSING
     """
     The MIME type of this resource, if known.
     """
@@ -1168,7 +1234,10 @@ class ResourceRequestParams(MCPModel):
     This definition exists in revisions 2025-11-25, 2026-07-28, draft.
     """
 
-    meta: Annotated[RequestMetaObject | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: RequestMetaObject | MISSING = MISSING
     uri: StrictStr
     """
     The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
@@ -1192,7 +1261,10 @@ class ResourceUpdatedNotificationParams(MCPModel):
     Parameters for a `notifications/resources/updated` notification.
     """
 
-    meta: Annotated[NotificationMetaObject | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: NotificationMetaObject | MISSING = MISSING
     """
     This property exists in revisions 2025-11-25, 2026-07-28, draft.
     """
@@ -1207,9 +1279,12 @@ class ResultMetaObject(MCPModel):
     Extends `MetaObject` with additional result-specific fields. All key naming rules from `MetaObject` apply.
     """
 
-    io_modelcontextprotocol_server_info: Annotated[
-        Any | MISSING, Field(alias="io.modelcontextprotocol/serverInfo")
-    ] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {"io_modelcontextprotocol_server_info": "io.modelcontextprotocol/serverInfo"}
+        ),
+    )
+    io_modelcontextprotocol_server_info: Any | MISSING = MISSING
     """
     Identifies the server software producing the response. Servers SHOULD
     include this field on every response unless specifically configured not
@@ -1238,7 +1313,10 @@ class Root(MCPModel):
     Represents a root directory or file that the server can operate on.
     """
 
-    meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: MetaObject | MISSING = MISSING
     """
     This property exists in revisions 2025-06-18, 2025-11-25, 2026-07-28, draft.
     """
@@ -1278,7 +1356,10 @@ class ServerCapabilitiesPrompts(MCPModel):
     Present if the server offers any prompt templates.
     """
 
-    list_changed: Annotated[StrictBool | MISSING, Field(alias="listChanged")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"list_changed": "listChanged"}),
+    )
+    list_changed: StrictBool | MISSING = MISSING
     """
     Whether this server supports notifications for changes to the prompt list.
     """
@@ -1289,7 +1370,10 @@ class ServerCapabilitiesResources(MCPModel):
     Present if the server offers any resources to read.
     """
 
-    list_changed: Annotated[StrictBool | MISSING, Field(alias="listChanged")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"list_changed": "listChanged"}),
+    )
+    list_changed: StrictBool | MISSING = MISSING
     """
     Whether this server supports notifications for changes to the resource list.
     """
@@ -1315,7 +1399,10 @@ class ServerCapabilitiesTools(MCPModel):
     Present if the server offers any tools to call.
     """
 
-    list_changed: Annotated[StrictBool | MISSING, Field(alias="listChanged")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"list_changed": "listChanged"}),
+    )
+    list_changed: StrictBool | MISSING = MISSING
     """
     Whether this server supports notifications for changes to the tool list.
     """
@@ -1328,7 +1415,10 @@ class SetLevelRequestParamsMeta(MCPModel):
     This property exists in revision 2025-11-25.
     """
 
-    progress_token: Annotated[ProgressToken | MISSING, Field(alias="progressToken")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"progress_token": "progressToken"}),
+    )
+    progress_token: ProgressToken | MISSING = MISSING
     """
     If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
     """
@@ -1339,14 +1429,17 @@ class StringSchema(MCPModel):
     This definition exists in revisions 2025-06-18, 2025-11-25, 2026-07-28, draft.
     """
 
+    model_config = ConfigDict(
+        alias_generator=wire_names({"max_length": "maxLength", "min_length": "minLength"}),
+    )
     default: StrictStr | MISSING = MISSING
     """
     This property exists in revisions 2025-11-25, 2026-07-28, draft.
     """
     description: StrictStr | MISSING = MISSING
     format: Literal["date", "date-time", "email", "uri"] | MISSING = MISSING
-    max_length: Annotated[StrictInt | MISSING, Field(alias="maxLength")] = MISSING
-    min_length: Annotated[StrictInt | MISSING, Field(alias="minLength")] = MISSING
+    max_length: StrictInt | MISSING = MISSING
+    min_length: StrictInt | MISSING = MISSING
     title: StrictStr | MISSING = MISSING
     type: Literal["string"] = const("string")
 
@@ -1358,7 +1451,10 @@ class SubscribeRequestParamsMeta(MCPModel):
     This property exists in revision 2025-11-25.
     """
 
-    progress_token: Annotated[ProgressToken | MISSING, Field(alias="progressToken")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"progress_token": "progressToken"}),
+    )
+    progress_token: ProgressToken | MISSING = MISSING
     """
     If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
     """
@@ -1375,26 +1471,30 @@ class SubscriptionFilter(MCPModel):
     This definition exists in revisions 2026-07-28, draft.
     """
 
-    prompts_list_changed: Annotated[StrictBool | MISSING, Field(alias="promptsListChanged")] = (
-        MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {
+                "prompts_list_changed": "promptsListChanged",
+                "resource_subscriptions": "resourceSubscriptions",
+                "resources_list_changed": "resourcesListChanged",
+                "tools_list_changed": "toolsListChanged",
+            }
+        ),
     )
+    prompts_list_changed: StrictBool | MISSING = MISSING
     """
     If true, receive `PromptListChangedNotification` (`notifications/prompts/list_changed`).
     """
-    resource_subscriptions: Annotated[
-        list[StrictStr] | MISSING, Field(alias="resourceSubscriptions")
-    ] = MISSING
+    resource_subscriptions: list[StrictStr] | MISSING = MISSING
     """
     Subscribe to `ResourceUpdatedNotification` (`notifications/resources/updated`) for these resource URIs.
     Replaces the former `resources/subscribe` RPC.
     """
-    resources_list_changed: Annotated[StrictBool | MISSING, Field(alias="resourcesListChanged")] = (
-        MISSING
-    )
+    resources_list_changed: StrictBool | MISSING = MISSING
     """
     If true, receive `ResourceListChangedNotification` (`notifications/resources/list_changed`).
     """
-    tools_list_changed: Annotated[StrictBool | MISSING, Field(alias="toolsListChanged")] = MISSING
+    tools_list_changed: StrictBool | MISSING = MISSING
     """
     If true, receive `ToolListChangedNotification` (`notifications/tools/list_changed`).
     """
@@ -1407,7 +1507,10 @@ class SubscriptionsAcknowledgedNotificationParams(MCPModel):
     This definition exists in revisions 2026-07-28, draft.
     """
 
-    meta: Annotated[NotificationMetaObject | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: NotificationMetaObject | MISSING = MISSING
     notifications: SubscriptionFilter
     """
     The subset of requested notification types the server agreed to honor.
@@ -1424,7 +1527,10 @@ class SubscriptionsListenRequestParams(MCPModel):
     This definition exists in revisions 2026-07-28, draft.
     """
 
-    meta: Annotated[RequestMetaObject, Field(alias="_meta")]
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: RequestMetaObject
     notifications: SubscriptionFilter
     """
     The notifications the client opts in to on this stream. The server
@@ -1441,9 +1547,15 @@ class SubscriptionsListenResultMetaObject(MCPModel):
     This definition exists in revisions 2026-07-28, draft.
     """
 
-    io_modelcontextprotocol_server_info: Annotated[
-        Implementation | MISSING, Field(alias="io.modelcontextprotocol/serverInfo")
-    ] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {
+                "io_modelcontextprotocol_server_info": "io.modelcontextprotocol/serverInfo",
+                "io_modelcontextprotocol_subscription_id": "io.modelcontextprotocol/subscriptionId",
+            }
+        ),
+    )
+    io_modelcontextprotocol_server_info: Implementation | MISSING = MISSING
     """
     Identifies the server software producing the response. Servers SHOULD
     include this field on every response unless specifically configured not
@@ -1457,9 +1569,7 @@ class SubscriptionsListenResultMetaObject(MCPModel):
     SHOULD NOT use it to change their behavior, and SHOULD NOT rely on it for
     security decisions.
     """
-    io_modelcontextprotocol_subscription_id: Annotated[
-        RequestId, Field(alias="io.modelcontextprotocol/subscriptionId")
-    ]
+    io_modelcontextprotocol_subscription_id: RequestId
     """
     Identifies the subscription stream this response closes, so the client can
     correlate it with the originating subscription — mirroring the same key on
@@ -1474,7 +1584,10 @@ class TaskAugmentedRequestParamsMeta(MCPModel):
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
 
-    progress_token: Annotated[ProgressToken | MISSING, Field(alias="progressToken")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"progress_token": "progressToken"}),
+    )
+    progress_token: ProgressToken | MISSING = MISSING
     """
     If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
     """
@@ -1506,16 +1619,28 @@ class TaskStatusNotificationParams(MCPModel):
     This definition exists in revision 2025-11-25.
     """
 
-    meta: Annotated[NotificationMetaObject | MISSING, Field(alias="_meta")] = MISSING
-    created_at: Annotated[StrictStr, Field(alias="createdAt")]
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {
+                "meta": "_meta",
+                "created_at": "createdAt",
+                "last_updated_at": "lastUpdatedAt",
+                "poll_interval": "pollInterval",
+                "status_message": "statusMessage",
+                "task_id": "taskId",
+            }
+        ),
+    )
+    meta: NotificationMetaObject | MISSING = MISSING
+    created_at: StrictStr
     """
     ISO 8601 timestamp when the task was created.
     """
-    last_updated_at: Annotated[StrictStr, Field(alias="lastUpdatedAt")]
+    last_updated_at: StrictStr
     """
     ISO 8601 timestamp when the task was last updated.
     """
-    poll_interval: Annotated[StrictInt | MISSING, Field(alias="pollInterval")] = MISSING
+    poll_interval: StrictInt | MISSING = MISSING
     """
     Suggested polling interval in milliseconds.
     """
@@ -1523,7 +1648,7 @@ class TaskStatusNotificationParams(MCPModel):
     """
     Current task state.
     """
-    status_message: Annotated[StrictStr | MISSING, Field(alias="statusMessage")] = MISSING
+    status_message: StrictStr | MISSING = MISSING
     """
     Optional human-readable message describing the current task state.
     This can provide context for any status, including:
@@ -1531,7 +1656,7 @@ class TaskStatusNotificationParams(MCPModel):
     - Summaries for "completed" status
     - Diagnostic information for "failed" status (e.g., error details, what went wrong)
     """
-    task_id: Annotated[StrictStr, Field(alias="taskId")]
+    task_id: StrictStr
     """
     The task identifier.
     """
@@ -1542,11 +1667,14 @@ class TaskStatusNotificationParams(MCPModel):
 
 
 class TextResourceContents(MCPModel):
-    meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "mime_type": "mimeType"}),
+    )
+    meta: MetaObject | MISSING = MISSING
     """
     This property exists in revisions 2025-06-18, 2025-11-25, 2026-07-28, draft.
     """
-    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
+    mime_type: StrictStr | MISSING = MISSING
     """
     The MIME type of this resource, if known.
     """
@@ -1596,7 +1724,17 @@ class ToolAnnotations(MCPModel):
     This definition exists in revisions 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28, draft.
     """
 
-    destructive_hint: Annotated[StrictBool | MISSING, Field(alias="destructiveHint")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {
+                "destructive_hint": "destructiveHint",
+                "idempotent_hint": "idempotentHint",
+                "open_world_hint": "openWorldHint",
+                "read_only_hint": "readOnlyHint",
+            }
+        ),
+    )
+    destructive_hint: StrictBool | MISSING = MISSING
     """
     If true, the tool may perform destructive updates to its environment.
     If false, the tool performs only additive updates.
@@ -1605,7 +1743,7 @@ class ToolAnnotations(MCPModel):
 
     Default: true
     """
-    idempotent_hint: Annotated[StrictBool | MISSING, Field(alias="idempotentHint")] = MISSING
+    idempotent_hint: StrictBool | MISSING = MISSING
     """
     If true, calling the tool repeatedly with the same arguments
     will have no additional effect on its environment.
@@ -1614,7 +1752,7 @@ class ToolAnnotations(MCPModel):
 
     Default: false
     """
-    open_world_hint: Annotated[StrictBool | MISSING, Field(alias="openWorldHint")] = MISSING
+    open_world_hint: StrictBool | MISSING = MISSING
     """
     If true, this tool may interact with an "open world" of external
     entities. If false, the tool's domain of interaction is closed.
@@ -1623,7 +1761,7 @@ class ToolAnnotations(MCPModel):
 
     Default: true
     """
-    read_only_hint: Annotated[StrictBool | MISSING, Field(alias="readOnlyHint")] = MISSING
+    read_only_hint: StrictBool | MISSING = MISSING
     """
     If true, the tool does not modify its environment.
 
@@ -1658,9 +1796,10 @@ class ToolExecution(MCPModel):
     This definition exists in revision 2025-11-25.
     """
 
-    task_support: Annotated[
-        Literal["forbidden", "optional", "required"] | MISSING, Field(alias="taskSupport")
-    ] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"task_support": "taskSupport"}),
+    )
+    task_support: Literal["forbidden", "optional", "required"] | MISSING = MISSING
     """
     Indicates whether this tool supports task-augmented execution.
     This allows clients to handle long-running operations through polling
@@ -1692,7 +1831,10 @@ class ToolInputSchema(MCPModel):
     Defaults to JSON Schema 2020-12 when no explicit `$schema` is provided.
     """
 
-    schema_: Annotated[StrictStr | MISSING, Field(alias="$schema")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"schema_": "$schema"}),
+    )
+    schema_: StrictStr | MISSING = MISSING
     """
     This property exists in revisions 2025-11-25, 2026-07-28, draft.
     """
@@ -1730,7 +1872,10 @@ class ToolOutputSchema(MCPModel):
     This property exists in revisions 2025-06-18, 2025-11-25, 2026-07-28, draft.
     """
 
-    schema_: Annotated[StrictStr | MISSING, Field(alias="$schema")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"schema_": "$schema"}),
+    )
+    schema_: StrictStr | MISSING = MISSING
     """
     This property exists in revisions 2025-11-25, 2026-07-28, draft.
     """
@@ -1755,7 +1900,10 @@ class ToolUseContent(MCPModel):
     This definition exists in revisions 2025-11-25, 2026-07-28, draft.
     """
 
-    meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: MetaObject | MISSING = MISSING
     """
     Optional metadata about the tool use. Clients SHOULD preserve this field when
     including tool uses in subsequent sampling requests to enable caching optimizations.
@@ -1784,7 +1932,10 @@ class UnsubscribeRequestParamsMeta(MCPModel):
     This property exists in revision 2025-11-25.
     """
 
-    progress_token: Annotated[ProgressToken | MISSING, Field(alias="progressToken")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"progress_token": "progressToken"}),
+    )
+    progress_token: ProgressToken | MISSING = MISSING
     """
     If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
     """
@@ -1872,13 +2023,16 @@ class Annotations(MCPModel):
     Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
     """
 
+    model_config = ConfigDict(
+        alias_generator=wire_names({"last_modified": "lastModified"}),
+    )
     audience: list[Role] | MISSING = MISSING
     """
     Describes who the intended audience of this object or data is.
 
     It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
     """
-    last_modified: Annotated[StrictStr | MISSING, Field(alias="lastModified")] = MISSING
+    last_modified: StrictStr | MISSING = MISSING
     """
     The moment the resource was last modified, as an ISO 8601 formatted string.
 
@@ -1906,7 +2060,10 @@ class AudioContent(MCPModel):
     This definition exists in revisions 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28, draft.
     """
 
-    meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "mime_type": "mimeType"}),
+    )
+    meta: MetaObject | MISSING = MISSING
     """
     This property exists in revisions 2025-06-18, 2025-11-25, 2026-07-28, draft.
     """
@@ -1918,7 +2075,7 @@ class AudioContent(MCPModel):
     """
     The base64-encoded audio data.
     """
-    mime_type: Annotated[StrictStr, Field(alias="mimeType")]
+    mime_type: StrictStr
     """
     The MIME type of the audio. Different providers may support different audio types.
     """
@@ -1926,7 +2083,10 @@ class AudioContent(MCPModel):
 
 
 class BlobResourceContents(MCPModel):
-    meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "mime_type": "mimeType"}),
+    )
+    meta: MetaObject | MISSING = MISSING
     """
     This property exists in revisions 2025-06-18, 2025-11-25, 2026-07-28, draft.
     """
@@ -1934,7 +2094,7 @@ class BlobResourceContents(MCPModel):
     """
     A base64-encoded string representing the binary data of the item.
     """
-    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
+    mime_type: StrictStr | MISSING = MISSING
     """
     The MIME type of this resource, if known.
     """
@@ -1953,8 +2113,18 @@ class CacheableResult(MCPModel):
 
     # what the spec says an absent property means: filled in when built, required when read
     __mcp_absent_means__ = (("resultType", "complete"),)
-    meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
-    cache_scope: Annotated[Literal["private", "public"], Field(alias="cacheScope")]
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {
+                "meta": "_meta",
+                "cache_scope": "cacheScope",
+                "result_type": "resultType",
+                "ttl_ms": "ttlMs",
+            }
+        ),
+    )
+    meta: ResultMetaObject | MISSING = MISSING
+    cache_scope: Literal["private", "public"]
     """
     Indicates the intended scope of the cached response, analogous to HTTP
     `Cache-Control: public` vs `Cache-Control: private`.
@@ -1967,7 +2137,7 @@ class CacheableResult(MCPModel):
       authorization contexts (e.g., a different access token requires a
       different cache).
     """
-    result_type: Annotated[StrictStr, Field(alias="resultType")] = const("complete")
+    result_type: StrictStr = const("complete")
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -1977,7 +2147,7 @@ class CacheableResult(MCPModel):
     server implementing an earlier protocol version (which does not include
     `resultType`), the client MUST treat the absent field as `"complete"`.
     """
-    ttl_ms: Annotated[StrictInt, Field(alias="ttlMs", ge=0)]
+    ttl_ms: Annotated[StrictInt, Field(ge=0)]
     """
     A hint from the server indicating how long (in milliseconds) the
     client MAY cache this response before re-fetching. Semantics are
@@ -2010,8 +2180,21 @@ class CancelTaskResult(MCPModel):
     This definition exists in revision 2025-11-25.
     """
 
-    meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
-    result_type: Annotated[Any | MISSING, Field(alias="resultType")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {
+                "meta": "_meta",
+                "created_at": "createdAt",
+                "last_updated_at": "lastUpdatedAt",
+                "poll_interval": "pollInterval",
+                "result_type": "resultType",
+                "status_message": "statusMessage",
+                "task_id": "taskId",
+            }
+        ),
+    )
+    meta: ResultMetaObject | MISSING = MISSING
+    result_type: Any | MISSING = MISSING
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -2023,15 +2206,15 @@ class CancelTaskResult(MCPModel):
 
     This property exists in revisions 2026-07-28, draft.
     """
-    created_at: Annotated[StrictStr, Field(alias="createdAt")]
+    created_at: StrictStr
     """
     ISO 8601 timestamp when the task was created.
     """
-    last_updated_at: Annotated[StrictStr, Field(alias="lastUpdatedAt")]
+    last_updated_at: StrictStr
     """
     ISO 8601 timestamp when the task was last updated.
     """
-    poll_interval: Annotated[StrictInt | MISSING, Field(alias="pollInterval")] = MISSING
+    poll_interval: StrictInt | MISSING = MISSING
     """
     Suggested polling interval in milliseconds.
     """
@@ -2039,7 +2222,7 @@ class CancelTaskResult(MCPModel):
     """
     Current task state.
     """
-    status_message: Annotated[StrictStr | MISSING, Field(alias="statusMessage")] = MISSING
+    status_message: StrictStr | MISSING = MISSING
     """
     Optional human-readable message describing the current task state.
     This can provide context for any status, including:
@@ -2047,7 +2230,7 @@ class CancelTaskResult(MCPModel):
     - Summaries for "completed" status
     - Diagnostic information for "failed" status (e.g., error details, what went wrong)
     """
-    task_id: Annotated[StrictStr, Field(alias="taskId")]
+    task_id: StrictStr
     """
     The task identifier.
     """
@@ -2062,7 +2245,10 @@ class CancelledNotificationParams(MCPModel):
     Parameters for a `notifications/cancelled` notification.
     """
 
-    meta: Annotated[NotificationMetaObject | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "request_id": "requestId"}),
+    )
+    meta: NotificationMetaObject | MISSING = MISSING
     """
     This property exists in revisions 2025-11-25, 2026-07-28, draft.
     """
@@ -2070,7 +2256,7 @@ class CancelledNotificationParams(MCPModel):
     """
     An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
     """
-    request_id: Annotated[RequestId | MISSING, Field(alias="requestId")] = MISSING
+    request_id: RequestId | MISSING = MISSING
     """
     The ID of the request to cancel.
 
@@ -2120,9 +2306,12 @@ class CompleteResult(MCPModel):
     The result returned by the server for a `CompleteRequest` (`completion/complete`) request.
     """
 
-    meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "result_type": "resultType"}),
+    )
+    meta: ResultMetaObject | MISSING = MISSING
     completion: CompleteResultCompletion
-    result_type: Annotated[StrictStr | MISSING, Field(alias="resultType")] = MISSING
+    result_type: StrictStr | MISSING = MISSING
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -2155,7 +2344,10 @@ class CreateMessageRequestParamsMeta(MCPModel):
     This property exists in revision 2025-11-25.
     """
 
-    progress_token: Annotated[ProgressToken | MISSING, Field(alias="progressToken")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"progress_token": "progressToken"}),
+    )
+    progress_token: ProgressToken | MISSING = MISSING
     """
     If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
     """
@@ -2184,7 +2376,10 @@ class ElicitRequestFormParamsMeta(MCPModel):
     This property exists in revision 2025-11-25.
     """
 
-    progress_token: Annotated[ProgressToken | MISSING, Field(alias="progressToken")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"progress_token": "progressToken"}),
+    )
+    progress_token: ProgressToken | MISSING = MISSING
     """
     If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
     """
@@ -2197,7 +2392,10 @@ class ElicitRequestURLParamsMeta(MCPModel):
     This property exists in revision 2025-11-25.
     """
 
-    progress_token: Annotated[ProgressToken | MISSING, Field(alias="progressToken")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"progress_token": "progressToken"}),
+    )
+    progress_token: ProgressToken | MISSING = MISSING
     """
     If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
     """
@@ -2261,8 +2459,21 @@ class GetTaskResult(MCPModel):
     This definition exists in revision 2025-11-25.
     """
 
-    meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
-    result_type: Annotated[Any | MISSING, Field(alias="resultType")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {
+                "meta": "_meta",
+                "created_at": "createdAt",
+                "last_updated_at": "lastUpdatedAt",
+                "poll_interval": "pollInterval",
+                "result_type": "resultType",
+                "status_message": "statusMessage",
+                "task_id": "taskId",
+            }
+        ),
+    )
+    meta: ResultMetaObject | MISSING = MISSING
+    result_type: Any | MISSING = MISSING
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -2274,15 +2485,15 @@ class GetTaskResult(MCPModel):
 
     This property exists in revisions 2026-07-28, draft.
     """
-    created_at: Annotated[StrictStr, Field(alias="createdAt")]
+    created_at: StrictStr
     """
     ISO 8601 timestamp when the task was created.
     """
-    last_updated_at: Annotated[StrictStr, Field(alias="lastUpdatedAt")]
+    last_updated_at: StrictStr
     """
     ISO 8601 timestamp when the task was last updated.
     """
-    poll_interval: Annotated[StrictInt | MISSING, Field(alias="pollInterval")] = MISSING
+    poll_interval: StrictInt | MISSING = MISSING
     """
     Suggested polling interval in milliseconds.
     """
@@ -2290,7 +2501,7 @@ class GetTaskResult(MCPModel):
     """
     Current task state.
     """
-    status_message: Annotated[StrictStr | MISSING, Field(alias="statusMessage")] = MISSING
+    status_message: StrictStr | MISSING = MISSING
     """
     Optional human-readable message describing the current task state.
     This can provide context for any status, including:
@@ -2298,7 +2509,7 @@ class GetTaskResult(MCPModel):
     - Summaries for "completed" status
     - Diagnostic information for "failed" status (e.g., error details, what went wrong)
     """
-    task_id: Annotated[StrictStr, Field(alias="taskId")]
+    task_id: StrictStr
     """
     The task identifier.
     """
@@ -2328,7 +2539,10 @@ class ImageContent(MCPModel):
     An image provided to or from an LLM.
     """
 
-    meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "mime_type": "mimeType"}),
+    )
+    meta: MetaObject | MISSING = MISSING
     """
     This property exists in revisions 2025-06-18, 2025-11-25, 2026-07-28, draft.
     """
@@ -2340,7 +2554,7 @@ class ImageContent(MCPModel):
     """
     The base64-encoded image data.
     """
-    mime_type: Annotated[StrictStr, Field(alias="mimeType")]
+    mime_type: StrictStr
     """
     The MIME type of the image. Different providers may support different image types.
     """
@@ -2354,7 +2568,10 @@ class InitializeRequestParamsMeta(MCPModel):
     This property exists in revision 2025-11-25.
     """
 
-    progress_token: Annotated[ProgressToken | MISSING, Field(alias="progressToken")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"progress_token": "progressToken"}),
+    )
+    progress_token: ProgressToken | MISSING = MISSING
     """
     If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
     """
@@ -2413,7 +2630,10 @@ class JSONRPCRequest(MCPModel):
 
 
 class ListRootsRequestParamsVariantA(MCPModel):
-    meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: MetaObject | MISSING = MISSING
 
 
 class ListRootsResult(MCPModel):
@@ -2423,8 +2643,11 @@ class ListRootsResult(MCPModel):
     or file that the server can operate on.
     """
 
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
     roots: list[Root]
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 
@@ -2437,7 +2660,10 @@ class LoggingMessageNotificationParams(MCPModel):
     Parameters for a `notifications/message` notification.
     """
 
-    meta: Annotated[NotificationMetaObject | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: NotificationMetaObject | MISSING = MISSING
     """
     This property exists in revisions 2025-11-25, 2026-07-28, draft.
     """
@@ -2465,7 +2691,10 @@ class PaginatedRequestParams(MCPModel):
     Common params for paginated requests.
     """
 
-    meta: Annotated[RequestMetaObject | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: RequestMetaObject | MISSING = MISSING
     """
     This property exists in revisions 2025-11-25, 2026-07-28, draft.
     """
@@ -2477,13 +2706,18 @@ class PaginatedRequestParams(MCPModel):
 
 
 class PaginatedResult(MCPModel):
-    meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
-    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {"meta": "_meta", "next_cursor": "nextCursor", "result_type": "resultType"}
+        ),
+    )
+    meta: ResultMetaObject | MISSING = MISSING
+    next_cursor: StrictStr | MISSING = MISSING
     """
     An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
-    result_type: Annotated[StrictStr | MISSING, Field(alias="resultType")] = MISSING
+    result_type: StrictStr | MISSING = MISSING
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -2521,7 +2755,10 @@ class ProgressNotificationParams(MCPModel):
     Parameters for a `ProgressNotification` (`notifications/progress`) notification.
     """
 
-    meta: Annotated[NotificationMetaObject | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "progress_token": "progressToken"}),
+    )
+    meta: NotificationMetaObject | MISSING = MISSING
     """
     This property exists in revisions 2025-11-25, 2026-07-28, draft.
     """
@@ -2535,7 +2772,7 @@ class ProgressNotificationParams(MCPModel):
     """
     The progress thus far. This should increase every time progress is made, even if the total is unknown.
     """
-    progress_token: Annotated[ProgressToken, Field(alias="progressToken")]
+    progress_token: ProgressToken
     """
     The progress token which was given in the initial request, used to associate this notification with the request that is proceeding.
     """
@@ -2550,7 +2787,10 @@ class Prompt(MCPModel):
     A prompt or prompt template that the server offers.
     """
 
-    meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: MetaObject | MISSING = MISSING
     """
     This property exists in revisions 2025-06-18, 2025-11-25, 2026-07-28, draft.
     """
@@ -2614,7 +2854,10 @@ class Resource(MCPModel):
     A known resource that the server is capable of reading.
     """
 
-    meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "mime_type": "mimeType"}),
+    )
+    meta: MetaObject | MISSING = MISSING
     """
     This property exists in revisions 2025-06-18, 2025-11-25, 2026-07-28, draft.
     """
@@ -2642,7 +2885,7 @@ class Resource(MCPModel):
 
     This property exists in revisions 2025-11-25, 2026-07-28, draft.
     """
-    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
+    mime_type: StrictStr | MISSING = MISSING
     """
     The MIME type of this resource, if known.
     """
@@ -2682,7 +2925,10 @@ class ResourceLink(MCPModel):
     This definition exists in revisions 2025-06-18, 2025-11-25, 2026-07-28, draft.
     """
 
-    meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "mime_type": "mimeType"}),
+    )
+    meta: MetaObject | MISSING = MISSING
     annotations: Annotations | MISSING = MISSING
     """
     Optional annotations for the client.
@@ -2707,7 +2953,7 @@ class ResourceLink(MCPModel):
 
     This property exists in revisions 2025-11-25, 2026-07-28, draft.
     """
-    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
+    mime_type: StrictStr | MISSING = MISSING
     """
     The MIME type of this resource, if known.
     """
@@ -2742,7 +2988,12 @@ class ResourceTemplate(MCPModel):
     A template description for resources available on the server.
     """
 
-    meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {"meta": "_meta", "mime_type": "mimeType", "uri_template": "uriTemplate"}
+        ),
+    )
+    meta: MetaObject | MISSING = MISSING
     """
     This property exists in revisions 2025-06-18, 2025-11-25, 2026-07-28, draft.
     """
@@ -2770,7 +3021,7 @@ class ResourceTemplate(MCPModel):
 
     This property exists in revisions 2025-11-25, 2026-07-28, draft.
     """
-    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
+    mime_type: StrictStr | MISSING = MISSING
     """
     The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
     """
@@ -2789,7 +3040,7 @@ class ResourceTemplate(MCPModel):
 
     This property exists in revisions 2025-06-18, 2025-11-25, 2026-07-28, draft.
     """
-    uri_template: Annotated[StrictStr, Field(alias="uriTemplate")]
+    uri_template: StrictStr
     """
     A URI template (according to RFC 6570) that can be used to construct resource URIs.
     """
@@ -2813,8 +3064,11 @@ class Result(MCPModel):
     Common result fields.
     """
 
-    meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
-    result_type: Annotated[Any | MISSING, Field(alias="resultType")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "result_type": "resultType"}),
+    )
+    meta: ResultMetaObject | MISSING = MISSING
+    result_type: Any | MISSING = MISSING
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -2846,7 +3100,10 @@ class SetLevelRequestParams(MCPModel):
     This definition exists in revisions 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25.
     """
 
-    meta: Annotated[SetLevelRequestParamsMeta | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: SetLevelRequestParamsMeta | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 
@@ -2865,7 +3122,10 @@ class SubscribeRequestParams(MCPModel):
     This definition exists in revisions 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25.
     """
 
-    meta: Annotated[SubscribeRequestParamsMeta | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: SubscribeRequestParamsMeta | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 
@@ -2928,8 +3188,11 @@ class SubscriptionsListenResult(MCPModel):
 
     # what the spec says an absent property means: filled in when built, required when read
     __mcp_absent_means__ = (("resultType", "complete"),)
-    meta: Annotated[SubscriptionsListenResultMetaObject, Field(alias="_meta")]
-    result_type: Annotated[StrictStr, Field(alias="resultType")] = const("complete")
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "result_type": "resultType"}),
+    )
+    meta: SubscriptionsListenResultMetaObject
+    result_type: StrictStr = const("complete")
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -2961,15 +3224,26 @@ class Task(MCPModel):
     This definition exists in revision 2025-11-25.
     """
 
-    created_at: Annotated[StrictStr, Field(alias="createdAt")]
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {
+                "created_at": "createdAt",
+                "last_updated_at": "lastUpdatedAt",
+                "poll_interval": "pollInterval",
+                "status_message": "statusMessage",
+                "task_id": "taskId",
+            }
+        ),
+    )
+    created_at: StrictStr
     """
     ISO 8601 timestamp when the task was created.
     """
-    last_updated_at: Annotated[StrictStr, Field(alias="lastUpdatedAt")]
+    last_updated_at: StrictStr
     """
     ISO 8601 timestamp when the task was last updated.
     """
-    poll_interval: Annotated[StrictInt | MISSING, Field(alias="pollInterval")] = MISSING
+    poll_interval: StrictInt | MISSING = MISSING
     """
     Suggested polling interval in milliseconds.
     """
@@ -2977,7 +3251,7 @@ class Task(MCPModel):
     """
     Current task state.
     """
-    status_message: Annotated[StrictStr | MISSING, Field(alias="statusMessage")] = MISSING
+    status_message: StrictStr | MISSING = MISSING
     """
     Optional human-readable message describing the current task state.
     This can provide context for any status, including:
@@ -2985,7 +3259,7 @@ class Task(MCPModel):
     - Summaries for "completed" status
     - Diagnostic information for "failed" status (e.g., error details, what went wrong)
     """
-    task_id: Annotated[StrictStr, Field(alias="taskId")]
+    task_id: StrictStr
     """
     The task identifier.
     """
@@ -3002,7 +3276,10 @@ class TaskAugmentedRequestParams(MCPModel):
     This definition exists in revision 2025-11-25.
     """
 
-    meta: Annotated[TaskAugmentedRequestParamsMeta | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: TaskAugmentedRequestParamsMeta | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
@@ -3034,7 +3311,10 @@ class TextContent(MCPModel):
     Text provided to or from an LLM.
     """
 
-    meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: MetaObject | MISSING = MISSING
     """
     This property exists in revisions 2025-06-18, 2025-11-25, 2026-07-28, draft.
     """
@@ -3054,7 +3334,10 @@ class TitledMultiSelectEnumSchemaItems(MCPModel):
     Schema for array items with enum options and display labels.
     """
 
-    any_of: Annotated[list[TitledMultiSelectEnumSchemaItemsAnyOfItem], Field(alias="anyOf")]
+    model_config = ConfigDict(
+        alias_generator=wire_names({"any_of": "anyOf"}),
+    )
+    any_of: list[TitledMultiSelectEnumSchemaItemsAnyOfItem]
     """
     Array of enum options with values and display labels.
     """
@@ -3067,6 +3350,9 @@ class TitledSingleSelectEnumSchema(MCPModel):
     This definition exists in revisions 2025-11-25, 2026-07-28, draft.
     """
 
+    model_config = ConfigDict(
+        alias_generator=wire_names({"one_of": "oneOf"}),
+    )
     default: StrictStr | MISSING = MISSING
     """
     Optional default value.
@@ -3075,7 +3361,7 @@ class TitledSingleSelectEnumSchema(MCPModel):
     """
     Optional description for the enum field.
     """
-    one_of: Annotated[list[TitledSingleSelectEnumSchemaOneOfItem], Field(alias="oneOf")]
+    one_of: list[TitledSingleSelectEnumSchemaOneOfItem]
     """
     Array of enum options with values and display labels.
     """
@@ -3091,7 +3377,12 @@ class Tool(MCPModel):
     Definition for a tool the client can call.
     """
 
-    meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {"meta": "_meta", "input_schema": "inputSchema", "output_schema": "outputSchema"}
+        ),
+    )
+    meta: MetaObject | MISSING = MISSING
     """
     This property exists in revisions 2025-06-18, 2025-11-25, 2026-07-28, draft.
     """
@@ -3123,7 +3414,7 @@ class Tool(MCPModel):
 
     This property exists in revisions 2025-11-25, 2026-07-28, draft.
     """
-    input_schema: Annotated[ToolInputSchema, Field(alias="inputSchema")]
+    input_schema: ToolInputSchema
     """
     A JSON Schema object defining the expected parameters for the tool.
 
@@ -3144,7 +3435,7 @@ class Tool(MCPModel):
     """
     Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     """
-    output_schema: Annotated[ToolOutputSchema | MISSING, Field(alias="outputSchema")] = MISSING
+    output_schema: ToolOutputSchema | MISSING = MISSING
     """
     An optional JSON Schema object defining the structure of the tool's output returned in
     the structuredContent field of a `CallToolResult`. This can be any valid JSON Schema 2020-12.
@@ -3179,7 +3470,10 @@ class UnsubscribeRequestParams(MCPModel):
     This definition exists in revisions 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25.
     """
 
-    meta: Annotated[UnsubscribeRequestParamsMeta | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: UnsubscribeRequestParamsMeta | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 
@@ -3213,6 +3507,9 @@ class UntitledMultiSelectEnumSchema(MCPModel):
     This definition exists in revisions 2025-11-25, 2026-07-28, draft.
     """
 
+    model_config = ConfigDict(
+        alias_generator=wire_names({"max_items": "maxItems", "min_items": "minItems"}),
+    )
     default: list[StrictStr] | MISSING = MISSING
     """
     Optional default value.
@@ -3225,11 +3522,11 @@ class UntitledMultiSelectEnumSchema(MCPModel):
     """
     Schema for the array items.
     """
-    max_items: Annotated[StrictInt | MISSING, Field(alias="maxItems")] = MISSING
+    max_items: StrictInt | MISSING = MISSING
     """
     Maximum number of items to select.
     """
-    min_items: Annotated[StrictInt | MISSING, Field(alias="minItems")] = MISSING
+    min_items: StrictInt | MISSING = MISSING
     """
     Minimum number of items to select.
     """
@@ -3266,11 +3563,14 @@ class ClientCapabilitiesTasks(MCPModel):
     This property exists in revision 2025-11-25.
     """
 
+    model_config = ConfigDict(
+        alias_generator=wire_names({"list_": "list"}),
+    )
     cancel: dict[str, Any] | MISSING = MISSING
     """
     Whether this client supports tasks/cancel.
     """
-    list_: Annotated[dict[str, Any] | MISSING, Field(alias="list")] = MISSING
+    list_: dict[str, Any] | MISSING = MISSING
     """
     Whether this client supports tasks/list.
     """
@@ -3285,7 +3585,10 @@ class CompleteRequestParams(MCPModel):
     Parameters for a `completion/complete` request.
     """
 
-    meta: Annotated[RequestMetaObject | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: RequestMetaObject | MISSING = MISSING
     """
     This property exists in revisions 2025-11-25, 2026-07-28, draft.
     """
@@ -3309,7 +3612,10 @@ class CreateTaskResult(MCPModel):
     This definition exists in revision 2025-11-25.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
@@ -3323,6 +3629,9 @@ class ElicitRequestURLParams(MCPModel):
     This definition exists in revisions 2025-11-25, 2026-07-28, draft.
     """
 
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "elicitation_id": "elicitationId"}),
+    )
     message: StrictStr
     """
     The message to present to the user explaining why the interaction is needed.
@@ -3335,13 +3644,13 @@ class ElicitRequestURLParams(MCPModel):
     """
     The URL that the user should navigate to.
     """
-    meta: Annotated[ElicitRequestURLParamsMeta | MISSING, Field(alias="_meta")] = MISSING
+    meta: ElicitRequestURLParamsMeta | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 
     This property exists in revision 2025-11-25.
     """
-    elicitation_id: Annotated[StrictStr | MISSING, Field(alias="elicitationId")] = MISSING
+    elicitation_id: StrictStr | MISSING = MISSING
     """
     The ID of the elicitation, which must be unique within the context of the server.
     The client MUST treat this ID as an opaque value.
@@ -3369,7 +3678,10 @@ class EmbeddedResource(MCPModel):
     of the LLM and/or the user.
     """
 
-    meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: MetaObject | MISSING = MISSING
     """
     This property exists in revisions 2025-06-18, 2025-11-25, 2026-07-28, draft.
     """
@@ -3440,10 +3752,19 @@ class ListPromptsResult(MCPModel):
     The result returned by the server for a `ListPromptsRequest` (`prompts/list`) request.
     """
 
-    meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
-    cache_scope: Annotated[Literal["private", "public"] | MISSING, Field(alias="cacheScope")] = (
-        MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {
+                "meta": "_meta",
+                "cache_scope": "cacheScope",
+                "next_cursor": "nextCursor",
+                "result_type": "resultType",
+                "ttl_ms": "ttlMs",
+            }
+        ),
     )
+    meta: ResultMetaObject | MISSING = MISSING
+    cache_scope: Literal["private", "public"] | MISSING = MISSING
     """
     Indicates the intended scope of the cached response, analogous to HTTP
     `Cache-Control: public` vs `Cache-Control: private`.
@@ -3458,13 +3779,13 @@ class ListPromptsResult(MCPModel):
 
     This property exists in revisions 2026-07-28, draft.
     """
-    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
+    next_cursor: StrictStr | MISSING = MISSING
     """
     An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
     prompts: list[Prompt]
-    result_type: Annotated[StrictStr | MISSING, Field(alias="resultType")] = MISSING
+    result_type: StrictStr | MISSING = MISSING
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -3476,7 +3797,7 @@ class ListPromptsResult(MCPModel):
 
     This property exists in revisions 2026-07-28, draft.
     """
-    ttl_ms: Annotated[StrictInt | MISSING, Field(alias="ttlMs", ge=0)] = MISSING
+    ttl_ms: Annotated[StrictInt | MISSING, Field(ge=0)] = MISSING
     """
     A hint from the server indicating how long (in milliseconds) the
     client MAY cache this response before re-fetching. Semantics are
@@ -3525,10 +3846,20 @@ class ListResourceTemplatesResult(MCPModel):
     The result returned by the server for a `ListResourceTemplatesRequest` (`resources/templates/list`) request.
     """
 
-    meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
-    cache_scope: Annotated[Literal["private", "public"] | MISSING, Field(alias="cacheScope")] = (
-        MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {
+                "meta": "_meta",
+                "cache_scope": "cacheScope",
+                "next_cursor": "nextCursor",
+                "resource_templates": "resourceTemplates",
+                "result_type": "resultType",
+                "ttl_ms": "ttlMs",
+            }
+        ),
     )
+    meta: ResultMetaObject | MISSING = MISSING
+    cache_scope: Literal["private", "public"] | MISSING = MISSING
     """
     Indicates the intended scope of the cached response, analogous to HTTP
     `Cache-Control: public` vs `Cache-Control: private`.
@@ -3543,13 +3874,13 @@ class ListResourceTemplatesResult(MCPModel):
 
     This property exists in revisions 2026-07-28, draft.
     """
-    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
+    next_cursor: StrictStr | MISSING = MISSING
     """
     An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
-    resource_templates: Annotated[list[ResourceTemplate], Field(alias="resourceTemplates")]
-    result_type: Annotated[StrictStr | MISSING, Field(alias="resultType")] = MISSING
+    resource_templates: list[ResourceTemplate]
+    result_type: StrictStr | MISSING = MISSING
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -3561,7 +3892,7 @@ class ListResourceTemplatesResult(MCPModel):
 
     This property exists in revisions 2026-07-28, draft.
     """
-    ttl_ms: Annotated[StrictInt | MISSING, Field(alias="ttlMs", ge=0)] = MISSING
+    ttl_ms: Annotated[StrictInt | MISSING, Field(ge=0)] = MISSING
     """
     A hint from the server indicating how long (in milliseconds) the
     client MAY cache this response before re-fetching. Semantics are
@@ -3610,10 +3941,19 @@ class ListResourcesResult(MCPModel):
     The result returned by the server for a `ListResourcesRequest` (`resources/list`) request.
     """
 
-    meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
-    cache_scope: Annotated[Literal["private", "public"] | MISSING, Field(alias="cacheScope")] = (
-        MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {
+                "meta": "_meta",
+                "cache_scope": "cacheScope",
+                "next_cursor": "nextCursor",
+                "result_type": "resultType",
+                "ttl_ms": "ttlMs",
+            }
+        ),
     )
+    meta: ResultMetaObject | MISSING = MISSING
+    cache_scope: Literal["private", "public"] | MISSING = MISSING
     """
     Indicates the intended scope of the cached response, analogous to HTTP
     `Cache-Control: public` vs `Cache-Control: private`.
@@ -3628,13 +3968,13 @@ class ListResourcesResult(MCPModel):
 
     This property exists in revisions 2026-07-28, draft.
     """
-    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
+    next_cursor: StrictStr | MISSING = MISSING
     """
     An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
     resources: list[Resource]
-    result_type: Annotated[StrictStr | MISSING, Field(alias="resultType")] = MISSING
+    result_type: StrictStr | MISSING = MISSING
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -3646,7 +3986,7 @@ class ListResourcesResult(MCPModel):
 
     This property exists in revisions 2026-07-28, draft.
     """
-    ttl_ms: Annotated[StrictInt | MISSING, Field(alias="ttlMs", ge=0)] = MISSING
+    ttl_ms: Annotated[StrictInt | MISSING, Field(ge=0)] = MISSING
     """
     A hint from the server indicating how long (in milliseconds) the
     client MAY cache this response before re-fetching. Semantics are
@@ -3719,11 +4059,14 @@ class ListTasksResult(MCPModel):
     This definition exists in revision 2025-11-25.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "next_cursor": "nextCursor"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
+    next_cursor: StrictStr | MISSING = MISSING
     """
     An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
@@ -3753,10 +4096,19 @@ class ListToolsResult(MCPModel):
     The result returned by the server for a `ListToolsRequest` (`tools/list`) request.
     """
 
-    meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
-    cache_scope: Annotated[Literal["private", "public"] | MISSING, Field(alias="cacheScope")] = (
-        MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {
+                "meta": "_meta",
+                "cache_scope": "cacheScope",
+                "next_cursor": "nextCursor",
+                "result_type": "resultType",
+                "ttl_ms": "ttlMs",
+            }
+        ),
     )
+    meta: ResultMetaObject | MISSING = MISSING
+    cache_scope: Literal["private", "public"] | MISSING = MISSING
     """
     Indicates the intended scope of the cached response, analogous to HTTP
     `Cache-Control: public` vs `Cache-Control: private`.
@@ -3771,12 +4123,12 @@ class ListToolsResult(MCPModel):
 
     This property exists in revisions 2026-07-28, draft.
     """
-    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
+    next_cursor: StrictStr | MISSING = MISSING
     """
     An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
-    result_type: Annotated[StrictStr | MISSING, Field(alias="resultType")] = MISSING
+    result_type: StrictStr | MISSING = MISSING
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -3789,7 +4141,7 @@ class ListToolsResult(MCPModel):
     This property exists in revisions 2026-07-28, draft.
     """
     tools: list[Tool]
-    ttl_ms: Annotated[StrictInt | MISSING, Field(alias="ttlMs", ge=0)] = MISSING
+    ttl_ms: Annotated[StrictInt | MISSING, Field(ge=0)] = MISSING
     """
     A hint from the server indicating how long (in milliseconds) the
     client MAY cache this response before re-fetching. Semantics are
@@ -3860,10 +4212,18 @@ class ReadResourceResult(MCPModel):
     The result returned by the server for a `ReadResourceRequest` (`resources/read`) request.
     """
 
-    meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
-    cache_scope: Annotated[Literal["private", "public"] | MISSING, Field(alias="cacheScope")] = (
-        MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {
+                "meta": "_meta",
+                "cache_scope": "cacheScope",
+                "result_type": "resultType",
+                "ttl_ms": "ttlMs",
+            }
+        ),
     )
+    meta: ResultMetaObject | MISSING = MISSING
+    cache_scope: Literal["private", "public"] | MISSING = MISSING
     """
     Indicates the intended scope of the cached response, analogous to HTTP
     `Cache-Control: public` vs `Cache-Control: private`.
@@ -3879,7 +4239,7 @@ class ReadResourceResult(MCPModel):
     This property exists in revisions 2026-07-28, draft.
     """
     contents: list[ReadResourceResultContentsItem]
-    result_type: Annotated[StrictStr | MISSING, Field(alias="resultType")] = MISSING
+    result_type: StrictStr | MISSING = MISSING
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -3891,7 +4251,7 @@ class ReadResourceResult(MCPModel):
 
     This property exists in revisions 2026-07-28, draft.
     """
-    ttl_ms: Annotated[StrictInt | MISSING, Field(alias="ttlMs", ge=0)] = MISSING
+    ttl_ms: Annotated[StrictInt | MISSING, Field(ge=0)] = MISSING
     """
     A hint from the server indicating how long (in milliseconds) the
     client MAY cache this response before re-fetching. Semantics are
@@ -3913,11 +4273,14 @@ class ServerCapabilitiesTasks(MCPModel):
     This property exists in revision 2025-11-25.
     """
 
+    model_config = ConfigDict(
+        alias_generator=wire_names({"list_": "list"}),
+    )
     cancel: dict[str, Any] | MISSING = MISSING
     """
     Whether this server supports tasks/cancel.
     """
-    list_: Annotated[dict[str, Any] | MISSING, Field(alias="list")] = MISSING
+    list_: dict[str, Any] | MISSING = MISSING
     """
     Whether this server supports tasks/list.
     """
@@ -4001,6 +4364,9 @@ class TitledMultiSelectEnumSchema(MCPModel):
     This definition exists in revisions 2025-11-25, 2026-07-28, draft.
     """
 
+    model_config = ConfigDict(
+        alias_generator=wire_names({"max_items": "maxItems", "min_items": "minItems"}),
+    )
     default: list[StrictStr] | MISSING = MISSING
     """
     Optional default value.
@@ -4013,11 +4379,11 @@ class TitledMultiSelectEnumSchema(MCPModel):
     """
     Schema for array items with enum options and display labels.
     """
-    max_items: Annotated[StrictInt | MISSING, Field(alias="maxItems")] = MISSING
+    max_items: StrictInt | MISSING = MISSING
     """
     Maximum number of items to select.
     """
-    min_items: Annotated[StrictInt | MISSING, Field(alias="minItems")] = MISSING
+    min_items: StrictInt | MISSING = MISSING
     """
     Minimum number of items to select.
     """
@@ -4207,15 +4573,20 @@ class InitializeRequestParams(MCPModel):
     This definition exists in revisions 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25.
     """
 
-    meta: Annotated[InitializeRequestParamsMeta | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {"meta": "_meta", "client_info": "clientInfo", "protocol_version": "protocolVersion"}
+        ),
+    )
+    meta: InitializeRequestParamsMeta | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 
     This property exists in revision 2025-11-25.
     """
     capabilities: ClientCapabilities
-    client_info: Annotated[Implementation, Field(alias="clientInfo")]
-    protocol_version: Annotated[StrictStr, Field(alias="protocolVersion")]
+    client_info: Implementation
+    protocol_version: StrictStr
     """
     The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
     """
@@ -4270,7 +4641,10 @@ class ListRootsRequest(MCPModel):
 
 
 class MissingRequiredClientCapabilityErrorErrorData(MCPModel):
-    required_capabilities: Annotated[ClientCapabilities, Field(alias="requiredCapabilities")]
+    model_config = ConfigDict(
+        alias_generator=wire_names({"required_capabilities": "requiredCapabilities"}),
+    )
+    required_capabilities: ClientCapabilities
     """
     The capabilities the server requires from the client to process this request.
     """
@@ -4373,7 +4747,17 @@ class ToolResultContent(MCPModel):
     This definition exists in revisions 2025-11-25, 2026-07-28, draft.
     """
 
-    meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {
+                "meta": "_meta",
+                "is_error": "isError",
+                "structured_content": "structuredContent",
+                "tool_use_id": "toolUseId",
+            }
+        ),
+    )
+    meta: MetaObject | MISSING = MISSING
     """
     Optional metadata about the tool result. Clients SHOULD preserve this field when
     including tool results in subsequent sampling requests to enable caching optimizations.
@@ -4385,21 +4769,21 @@ class ToolResultContent(MCPModel):
     This has the same format as `CallToolResult.content` and can include text, images,
     audio, resource links, and embedded resources.
     """
-    is_error: Annotated[StrictBool | MISSING, Field(alias="isError")] = MISSING
+    is_error: StrictBool | MISSING = MISSING
     """
     Whether the tool use resulted in an error.
 
     If true, the content typically describes the error that occurred.
     Default: false
     """
-    structured_content: Annotated[Any | MISSING, Field(alias="structuredContent")] = MISSING
+    structured_content: Any | MISSING = MISSING
     """
     An optional structured result value.
 
     This can be any JSON value (object, array, string, number, boolean, or null).
     If the tool defined an `Tool.outputSchema`, this SHOULD conform to that schema.
     """
-    tool_use_id: Annotated[StrictStr, Field(alias="toolUseId")]
+    tool_use_id: StrictStr
     """
     The ID of the tool use this result corresponds to.
 
@@ -4428,12 +4812,22 @@ class CallToolResult(MCPModel):
     The result returned by the server for a `CallToolRequest` (`tools/call`) request.
     """
 
-    meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {
+                "meta": "_meta",
+                "is_error": "isError",
+                "result_type": "resultType",
+                "structured_content": "structuredContent",
+            }
+        ),
+    )
+    meta: ResultMetaObject | MISSING = MISSING
     content: list[ContentBlock]
     """
     A list of content objects that represent the unstructured result of the tool call.
     """
-    is_error: Annotated[StrictBool | MISSING, Field(alias="isError")] = MISSING
+    is_error: StrictBool | MISSING = MISSING
     """
     Whether the tool call ended in an error.
 
@@ -4448,7 +4842,7 @@ class CallToolResult(MCPModel):
     server does not support tool calls, or any other exceptional conditions,
     should be reported as an MCP error response.
     """
-    result_type: Annotated[StrictStr | MISSING, Field(alias="resultType")] = MISSING
+    result_type: StrictStr | MISSING = MISSING
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -4460,7 +4854,7 @@ class CallToolResult(MCPModel):
 
     This property exists in revisions 2026-07-28, draft.
     """
-    structured_content: Annotated[Any | MISSING, Field(alias="structuredContent")] = MISSING
+    structured_content: Any | MISSING = MISSING
     """
     An optional JSON value that represents the structured result of the tool call.
 
@@ -4480,8 +4874,19 @@ class DiscoverResult(MCPModel):
 
     # what the spec says an absent property means: filled in when built, required when read
     __mcp_absent_means__ = (("resultType", "complete"),)
-    meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
-    cache_scope: Annotated[Literal["private", "public"], Field(alias="cacheScope")]
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {
+                "meta": "_meta",
+                "cache_scope": "cacheScope",
+                "result_type": "resultType",
+                "supported_versions": "supportedVersions",
+                "ttl_ms": "ttlMs",
+            }
+        ),
+    )
+    meta: ResultMetaObject | MISSING = MISSING
+    cache_scope: Literal["private", "public"]
     """
     Indicates the intended scope of the cached response, analogous to HTTP
     `Cache-Control: public` vs `Cache-Control: private`.
@@ -4507,7 +4912,7 @@ class DiscoverResult(MCPModel):
     focus on information that helps the model use the server effectively
     and should not duplicate information already in tool descriptions.
     """
-    result_type: Annotated[StrictStr, Field(alias="resultType")] = const("complete")
+    result_type: StrictStr = const("complete")
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -4517,12 +4922,12 @@ class DiscoverResult(MCPModel):
     server implementing an earlier protocol version (which does not include
     `resultType`), the client MUST treat the absent field as `"complete"`.
     """
-    supported_versions: Annotated[list[StrictStr], Field(alias="supportedVersions")]
+    supported_versions: list[StrictStr]
     """
     MCP Protocol Versions this server supports. The client should choose a
     version from this list for use in subsequent requests.
     """
-    ttl_ms: Annotated[StrictInt, Field(alias="ttlMs", ge=0)]
+    ttl_ms: Annotated[StrictInt, Field(ge=0)]
     """
     A hint from the server indicating how long (in milliseconds) the
     client MAY cache this response before re-fetching. Semantics are
@@ -4553,7 +4958,10 @@ class ElicitRequestFormParamsRequestedSchema(MCPModel):
     Only top-level properties are allowed, without nesting.
     """
 
-    schema_: Annotated[StrictStr | MISSING, Field(alias="$schema")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"schema_": "$schema"}),
+    )
+    schema_: StrictStr | MISSING = MISSING
     """
     This property exists in revisions 2025-11-25, 2026-07-28, draft.
     """
@@ -4567,13 +4975,16 @@ class GetPromptResult(MCPModel):
     The result returned by the server for a `GetPromptRequest` (`prompts/get`) request.
     """
 
-    meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "result_type": "resultType"}),
+    )
+    meta: ResultMetaObject | MISSING = MISSING
     description: StrictStr | MISSING = MISSING
     """
     An optional description for the prompt.
     """
     messages: list[PromptMessage]
-    result_type: Annotated[StrictStr | MISSING, Field(alias="resultType")] = MISSING
+    result_type: StrictStr | MISSING = MISSING
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -4613,7 +5024,12 @@ class InitializeResult(MCPModel):
     This definition exists in revisions 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {"meta": "_meta", "protocol_version": "protocolVersion", "server_info": "serverInfo"}
+        ),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
@@ -4624,11 +5040,11 @@ class InitializeResult(MCPModel):
 
     This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a "hint" to the model. For example, this information MAY be added to the system prompt.
     """
-    protocol_version: Annotated[StrictStr, Field(alias="protocolVersion")]
+    protocol_version: StrictStr
     """
     The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
     """
-    server_info: Annotated[Implementation, Field(alias="serverInfo")]
+    server_info: Implementation
 
 
 JSONRPCBatchResponse = TypeAliasType("JSONRPCBatchResponse", list[JSONRPCResponse])
@@ -4698,6 +5114,9 @@ class ElicitRequestFormParams(MCPModel):
     This definition exists in revisions 2025-06-18, 2025-11-25, 2026-07-28, draft.
     """
 
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "requested_schema": "requestedSchema"}),
+    )
     message: StrictStr
     """
     The message to present to the user describing what information is being requested.
@@ -4708,14 +5127,12 @@ class ElicitRequestFormParams(MCPModel):
 
     This property exists in revisions 2025-11-25, 2026-07-28, draft.
     """
-    requested_schema: Annotated[
-        ElicitRequestFormParamsRequestedSchema, Field(alias="requestedSchema")
-    ]
+    requested_schema: ElicitRequestFormParamsRequestedSchema
     """
     A restricted subset of JSON Schema.
     Only top-level properties are allowed, without nesting.
     """
-    meta: Annotated[ElicitRequestFormParamsMeta | MISSING, Field(alias="_meta")] = MISSING
+    meta: ElicitRequestFormParamsMeta | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 
@@ -4830,7 +5247,10 @@ class SamplingMessage(MCPModel):
     Describes a message issued to or received from an LLM API.
     """
 
-    meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: MetaObject | MISSING = MISSING
     """
     This property exists in revisions 2025-11-25, 2026-07-28, draft.
     """
@@ -4843,9 +5263,20 @@ class CreateMessageRequestParams(MCPModel):
     Parameters for a `sampling/createMessage` request.
     """
 
-    include_context: Annotated[
-        Literal["allServers", "none", "thisServer"] | MISSING, Field(alias="includeContext")
-    ] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {
+                "meta": "_meta",
+                "include_context": "includeContext",
+                "max_tokens": "maxTokens",
+                "model_preferences": "modelPreferences",
+                "stop_sequences": "stopSequences",
+                "system_prompt": "systemPrompt",
+                "tool_choice": "toolChoice",
+            }
+        ),
+    )
+    include_context: Literal["allServers", "none", "thisServer"] | MISSING = MISSING
     """
     A request to include context from one or more MCP servers (including the caller), to be attached to the prompt.
     The client MAY ignore this request.
@@ -4854,7 +5285,7 @@ class CreateMessageRequestParams(MCPModel):
     omit this field or use `"none"`, and SHOULD only use the deprecated values if the client declares
     `ClientCapabilities.sampling.context`.
     """
-    max_tokens: Annotated[StrictInt, Field(alias="maxTokens")]
+    max_tokens: StrictInt
     """
     The requested maximum number of tokens to sample (to prevent runaway completions).
 
@@ -4865,19 +5296,17 @@ class CreateMessageRequestParams(MCPModel):
     """
     Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
     """
-    model_preferences: Annotated[ModelPreferences | MISSING, Field(alias="modelPreferences")] = (
-        MISSING
-    )
+    model_preferences: ModelPreferences | MISSING = MISSING
     """
     The server's preferences for which model to select. The client MAY ignore these preferences.
     """
-    stop_sequences: Annotated[list[StrictStr] | MISSING, Field(alias="stopSequences")] = MISSING
-    system_prompt: Annotated[StrictStr | MISSING, Field(alias="systemPrompt")] = MISSING
+    stop_sequences: list[StrictStr] | MISSING = MISSING
+    system_prompt: StrictStr | MISSING = MISSING
     """
     An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
     """
     temperature: StrictInt | StrictFloat | MISSING = MISSING
-    tool_choice: Annotated[ToolChoice | MISSING, Field(alias="toolChoice")] = MISSING
+    tool_choice: ToolChoice | MISSING = MISSING
     """
     Controls how the model uses tools.
     The client MUST return an error if this field is provided but `ClientCapabilities.sampling.tools` is not declared.
@@ -4892,7 +5321,7 @@ class CreateMessageRequestParams(MCPModel):
 
     This property exists in revisions 2025-11-25, 2026-07-28, draft.
     """
-    meta: Annotated[CreateMessageRequestParamsMeta | MISSING, Field(alias="_meta")] = MISSING
+    meta: CreateMessageRequestParamsMeta | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 
@@ -4918,14 +5347,17 @@ class CreateMessageResult(MCPModel):
     to inspect the response (human in the loop) and decide whether to allow the server to see it.
     """
 
-    meta: Annotated[MetaObject | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "stop_reason": "stopReason"}),
+    )
+    meta: MetaObject | MISSING = MISSING
     content: CreateMessageResultContent
     model: StrictStr
     """
     The name of the model that generated the message.
     """
     role: Role
-    stop_reason: Annotated[StrictStr | MISSING, Field(alias="stopReason")] = MISSING
+    stop_reason: StrictStr | MISSING = MISSING
     """
     The reason why sampling stopped, if known.
 
@@ -4966,15 +5398,20 @@ class ReadResourceRequestParams(MCPModel):
     Parameters for a `resources/read` request.
     """
 
-    meta: Annotated[RequestMetaObject | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {"meta": "_meta", "input_responses": "inputResponses", "request_state": "requestState"}
+        ),
+    )
+    meta: RequestMetaObject | MISSING = MISSING
     """
     This property exists in revisions 2025-11-25, 2026-07-28, draft.
     """
-    input_responses: Annotated[InputResponses | MISSING, Field(alias="inputResponses")] = MISSING
+    input_responses: InputResponses | MISSING = MISSING
     """
     This property exists in revisions 2026-07-28, draft.
     """
-    request_state: Annotated[StrictStr | MISSING, Field(alias="requestState")] = MISSING
+    request_state: StrictStr | MISSING = MISSING
     """
     This property exists in revisions 2026-07-28, draft.
     """
@@ -4989,7 +5426,12 @@ class CallToolRequestParams(MCPModel):
     Parameters for a `tools/call` request.
     """
 
-    meta: Annotated[RequestMetaObject | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {"meta": "_meta", "input_responses": "inputResponses", "request_state": "requestState"}
+        ),
+    )
+    meta: RequestMetaObject | MISSING = MISSING
     """
     This property exists in revisions 2025-11-25, 2026-07-28, draft.
     """
@@ -4997,7 +5439,7 @@ class CallToolRequestParams(MCPModel):
     """
     Arguments to use for the tool call.
     """
-    input_responses: Annotated[InputResponses | MISSING, Field(alias="inputResponses")] = MISSING
+    input_responses: InputResponses | MISSING = MISSING
     """
     This property exists in revisions 2026-07-28, draft.
     """
@@ -5005,7 +5447,7 @@ class CallToolRequestParams(MCPModel):
     """
     The name of the tool.
     """
-    request_state: Annotated[StrictStr | MISSING, Field(alias="requestState")] = MISSING
+    request_state: StrictStr | MISSING = MISSING
     """
     This property exists in revisions 2026-07-28, draft.
     """
@@ -5107,7 +5549,12 @@ class GetPromptRequestParams(MCPModel):
     Parameters for a `prompts/get` request.
     """
 
-    meta: Annotated[RequestMetaObject | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {"meta": "_meta", "input_responses": "inputResponses", "request_state": "requestState"}
+        ),
+    )
+    meta: RequestMetaObject | MISSING = MISSING
     """
     This property exists in revisions 2025-11-25, 2026-07-28, draft.
     """
@@ -5115,7 +5562,7 @@ class GetPromptRequestParams(MCPModel):
     """
     Arguments to use for templating the prompt.
     """
-    input_responses: Annotated[InputResponses | MISSING, Field(alias="inputResponses")] = MISSING
+    input_responses: InputResponses | MISSING = MISSING
     """
     This property exists in revisions 2026-07-28, draft.
     """
@@ -5123,7 +5570,7 @@ class GetPromptRequestParams(MCPModel):
     """
     The name of the prompt or prompt template.
     """
-    request_state: Annotated[StrictStr | MISSING, Field(alias="requestState")] = MISSING
+    request_state: StrictStr | MISSING = MISSING
     """
     This property exists in revisions 2026-07-28, draft.
     """
@@ -5156,10 +5603,20 @@ class InputRequiredResult(MCPModel):
     This definition exists in revisions 2026-07-28, draft.
     """
 
-    meta: Annotated[ResultMetaObject | MISSING, Field(alias="_meta")] = MISSING
-    input_requests: Annotated[InputRequests | MISSING, Field(alias="inputRequests")] = MISSING
-    request_state: Annotated[StrictStr | MISSING, Field(alias="requestState")] = MISSING
-    result_type: Annotated[StrictStr, Field(alias="resultType")]
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {
+                "meta": "_meta",
+                "input_requests": "inputRequests",
+                "request_state": "requestState",
+                "result_type": "resultType",
+            }
+        ),
+    )
+    meta: ResultMetaObject | MISSING = MISSING
+    input_requests: InputRequests | MISSING = MISSING
+    request_state: StrictStr | MISSING = MISSING
+    result_type: StrictStr
     """
     Indicates the type of the result, which allows the client to determine
     how to parse the result object.
@@ -5176,9 +5633,14 @@ class InputResponseRequestParams(MCPModel):
     This definition exists in revisions 2026-07-28, draft.
     """
 
-    meta: Annotated[RequestMetaObject, Field(alias="_meta")]
-    input_responses: Annotated[InputResponses | MISSING, Field(alias="inputResponses")] = MISSING
-    request_state: Annotated[StrictStr | MISSING, Field(alias="requestState")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {"meta": "_meta", "input_responses": "inputResponses", "request_state": "requestState"}
+        ),
+    )
+    meta: RequestMetaObject
+    input_responses: InputResponses | MISSING = MISSING
+    request_state: StrictStr | MISSING = MISSING
 
 
 class ReadResourceRequest(MCPModel):

@@ -139,20 +139,23 @@ __all__ = [
 
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import Field, StrictBool, StrictFloat, StrictInt, StrictStr, Tag
+from pydantic import ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr, Tag
 from pydantic_core import MISSING
 from typing_extensions import TypeAliasType
 
-from ._base import AS_ANY, LEFT_TO_RIGHT, JSONNumber, MCPModel, const, most_specific
+from ._base import AS_ANY, LEFT_TO_RIGHT, JSONNumber, MCPModel, const, most_specific, wire_names
 from ._structural import structural
 
 
 class BlobResourceContents(MCPModel):
+    model_config = ConfigDict(
+        alias_generator=wire_names({"mime_type": "mimeType"}),
+    )
     blob: StrictStr
     """
     A base64-encoded string representing the binary data of the item.
     """
-    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
+    mime_type: StrictStr | MISSING = MISSING
     """
     The MIME type of this resource, if known.
     """
@@ -172,7 +175,10 @@ class ClientCapabilitiesRoots(MCPModel):
     Present if the client supports listing roots.
     """
 
-    list_changed: Annotated[StrictBool | MISSING, Field(alias="listChanged")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"list_changed": "listChanged"}),
+    )
+    list_changed: StrictBool | MISSING = MISSING
     """
     Whether the client supports notifications for changes to the roots list.
     """
@@ -194,7 +200,10 @@ class CompleteRequestParamsArgument(MCPModel):
 
 
 class CompleteResultCompletion(MCPModel):
-    has_more: Annotated[StrictBool | MISSING, Field(alias="hasMore")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"has_more": "hasMore"}),
+    )
+    has_more: StrictBool | MISSING = MISSING
     """
     Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
     """
@@ -232,7 +241,10 @@ class Implementation(MCPModel):
 
 
 class InitializedNotificationParams(MCPModel):
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
     """
@@ -254,7 +266,10 @@ class JSONRPCErrorError(MCPModel):
 
 
 class JSONRPCNotificationParams(MCPModel):
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
     """
@@ -350,9 +365,16 @@ class ModelPreferences(MCPModel):
     balance them against other considerations.
     """
 
-    cost_priority: Annotated[JSONNumber | MISSING, Field(alias="costPriority", ge=0, le=1)] = (
-        MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {
+                "cost_priority": "costPriority",
+                "intelligence_priority": "intelligencePriority",
+                "speed_priority": "speedPriority",
+            }
+        ),
     )
+    cost_priority: Annotated[JSONNumber | MISSING, Field(ge=0, le=1)] = MISSING
     """
     How much to prioritize cost when selecting a model. A value of 0 means cost
     is not important, while a value of 1 means cost is the most important
@@ -368,17 +390,13 @@ class ModelPreferences(MCPModel):
     The client SHOULD prioritize these hints over the numeric priorities, but
     MAY still use the priorities to select from ambiguous matches.
     """
-    intelligence_priority: Annotated[
-        JSONNumber | MISSING, Field(alias="intelligencePriority", ge=0, le=1)
-    ] = MISSING
+    intelligence_priority: Annotated[JSONNumber | MISSING, Field(ge=0, le=1)] = MISSING
     """
     How much to prioritize intelligence and capabilities when selecting a
     model. A value of 0 means intelligence is not important, while a value of 1
     means intelligence is the most important factor.
     """
-    speed_priority: Annotated[JSONNumber | MISSING, Field(alias="speedPriority", ge=0, le=1)] = (
-        MISSING
-    )
+    speed_priority: Annotated[JSONNumber | MISSING, Field(ge=0, le=1)] = MISSING
     """
     How much to prioritize sampling speed (latency) when selecting a model. A
     value of 0 means speed is not important, while a value of 1 means speed is
@@ -387,7 +405,10 @@ class ModelPreferences(MCPModel):
 
 
 class NotificationParams(MCPModel):
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
     """
@@ -402,11 +423,14 @@ class PaginatedRequestParams(MCPModel):
 
 
 class PaginatedResult(MCPModel):
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "next_cursor": "nextCursor"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     """
-    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
+    next_cursor: StrictStr | MISSING = MISSING
     """
     An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
@@ -436,7 +460,10 @@ class PromptArgument(MCPModel):
 
 
 class PromptListChangedNotificationParams(MCPModel):
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
     """
@@ -465,7 +492,10 @@ RequestId = TypeAliasType("RequestId", StrictStr | StrictInt)
 
 
 class RequestParamsMeta(MCPModel):
-    progress_token: Annotated[ProgressToken | MISSING, Field(alias="progressToken")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"progress_token": "progressToken"}),
+    )
+    progress_token: ProgressToken | MISSING = MISSING
     """
     If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
     """
@@ -476,7 +506,10 @@ class ResourceContents(MCPModel):
     The contents of a specific resource or sub-resource.
     """
 
-    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"mime_type": "mimeType"}),
+    )
+    mime_type: StrictStr | MISSING = MISSING
     """
     The MIME type of this resource, if known.
     """
@@ -487,7 +520,10 @@ class ResourceContents(MCPModel):
 
 
 class ResourceListChangedNotificationParams(MCPModel):
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
     """
@@ -513,7 +549,10 @@ class ResourceUpdatedNotificationParams(MCPModel):
 
 
 class Result(MCPModel):
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     """
@@ -542,7 +581,10 @@ class Root(MCPModel):
 
 
 class RootsListChangedNotificationParams(MCPModel):
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
     """
@@ -553,7 +595,10 @@ class ServerCapabilitiesPrompts(MCPModel):
     Present if the server offers any prompt templates.
     """
 
-    list_changed: Annotated[StrictBool | MISSING, Field(alias="listChanged")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"list_changed": "listChanged"}),
+    )
+    list_changed: StrictBool | MISSING = MISSING
     """
     Whether this server supports notifications for changes to the prompt list.
     """
@@ -564,7 +609,10 @@ class ServerCapabilitiesResources(MCPModel):
     Present if the server offers any resources to read.
     """
 
-    list_changed: Annotated[StrictBool | MISSING, Field(alias="listChanged")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"list_changed": "listChanged"}),
+    )
+    list_changed: StrictBool | MISSING = MISSING
     """
     Whether this server supports notifications for changes to the resource list.
     """
@@ -579,7 +627,10 @@ class ServerCapabilitiesTools(MCPModel):
     Present if the server offers any tools to call.
     """
 
-    list_changed: Annotated[StrictBool | MISSING, Field(alias="listChanged")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"list_changed": "listChanged"}),
+    )
+    list_changed: StrictBool | MISSING = MISSING
     """
     Whether this server supports notifications for changes to the tool list.
     """
@@ -617,7 +668,10 @@ class TextContentAnnotations(MCPModel):
 
 
 class TextResourceContents(MCPModel):
-    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"mime_type": "mimeType"}),
+    )
+    mime_type: StrictStr | MISSING = MISSING
     """
     The MIME type of this resource, if known.
     """
@@ -642,7 +696,10 @@ class ToolInputSchema(MCPModel):
 
 
 class ToolListChangedNotificationParams(MCPModel):
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
     """
@@ -690,11 +747,14 @@ class CallToolRequest(MCPModel):
 
 
 class CancelledNotificationParams(MCPModel):
+    model_config = ConfigDict(
+        alias_generator=wire_names({"request_id": "requestId"}),
+    )
     reason: StrictStr | MISSING = MISSING
     """
     An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
     """
-    request_id: Annotated[RequestId, Field(alias="requestId")]
+    request_id: RequestId
     """
     The ID of the request to cancel.
 
@@ -732,7 +792,10 @@ class CompleteResult(MCPModel):
     The server's response to a completion/complete request
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     """
@@ -797,9 +860,14 @@ class ImageContentAnnotations(MCPModel):
 
 
 class InitializeRequestParams(MCPModel):
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {"client_info": "clientInfo", "protocol_version": "protocolVersion"}
+        ),
+    )
     capabilities: ClientCapabilities
-    client_info: Annotated[Implementation, Field(alias="clientInfo")]
-    protocol_version: Annotated[StrictStr, Field(alias="protocolVersion")]
+    client_info: Implementation
+    protocol_version: StrictStr
     """
     The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
     """
@@ -835,7 +903,10 @@ class JSONRPCNotification(MCPModel):
 
 
 class JSONRPCRequestParamsMeta(MCPModel):
-    progress_token: Annotated[ProgressToken | MISSING, Field(alias="progressToken")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"progress_token": "progressToken"}),
+    )
+    progress_token: ProgressToken | MISSING = MISSING
     """
     If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
     """
@@ -879,7 +950,10 @@ class ListResourcesRequest(MCPModel):
 
 
 class ListRootsRequestParamsMeta(MCPModel):
-    progress_token: Annotated[ProgressToken | MISSING, Field(alias="progressToken")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"progress_token": "progressToken"}),
+    )
+    progress_token: ProgressToken | MISSING = MISSING
     """
     If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
     """
@@ -892,7 +966,10 @@ class ListRootsResult(MCPModel):
     or file that the server can operate on.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     """
@@ -928,18 +1005,24 @@ class PaginatedRequest(MCPModel):
 
 
 class PingRequestParamsMeta(MCPModel):
-    progress_token: Annotated[ProgressToken | MISSING, Field(alias="progressToken")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"progress_token": "progressToken"}),
+    )
+    progress_token: ProgressToken | MISSING = MISSING
     """
     If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
     """
 
 
 class ProgressNotificationParams(MCPModel):
+    model_config = ConfigDict(
+        alias_generator=wire_names({"progress_token": "progressToken"}),
+    )
     progress: StrictInt | StrictFloat
     """
     The progress thus far. This should increase every time progress is made, even if the total is unknown.
     """
-    progress_token: Annotated[ProgressToken, Field(alias="progressToken")]
+    progress_token: ProgressToken
     """
     The progress token which was given in the initial request, used to associate this notification with the request that is proceeding.
     """
@@ -1000,7 +1083,10 @@ ReadResourceResultContentsItem = TypeAliasType(
 
 
 class RequestParams(MCPModel):
-    meta: Annotated[RequestParamsMeta | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: RequestParamsMeta | MISSING = MISSING
 
 
 class ResourceAnnotations(MCPModel):
@@ -1131,11 +1217,14 @@ class Tool(MCPModel):
     Definition for a tool the client can call.
     """
 
+    model_config = ConfigDict(
+        alias_generator=wire_names({"input_schema": "inputSchema"}),
+    )
     description: StrictStr | MISSING = MISSING
     """
     A human-readable description of the tool.
     """
-    input_schema: Annotated[ToolInputSchema, Field(alias="inputSchema")]
+    input_schema: ToolInputSchema
     """
     A JSON Schema object defining the expected parameters for the tool.
     """
@@ -1204,12 +1293,15 @@ class ImageContent(MCPModel):
     An image provided to or from an LLM.
     """
 
+    model_config = ConfigDict(
+        alias_generator=wire_names({"mime_type": "mimeType"}),
+    )
     annotations: ImageContentAnnotations | MISSING = MISSING
     data: StrictStr
     """
     The base64-encoded image data.
     """
-    mime_type: Annotated[StrictStr, Field(alias="mimeType")]
+    mime_type: StrictStr
     """
     The MIME type of the image. Different providers may support different image types.
     """
@@ -1230,7 +1322,12 @@ class InitializeResult(MCPModel):
     After receiving an initialize request from the client, the server sends this response.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {"meta": "_meta", "protocol_version": "protocolVersion", "server_info": "serverInfo"}
+        ),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     """
@@ -1241,15 +1338,18 @@ class InitializeResult(MCPModel):
 
     This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a "hint" to the model. For example, this information MAY be added to the system prompt.
     """
-    protocol_version: Annotated[StrictStr, Field(alias="protocolVersion")]
+    protocol_version: StrictStr
     """
     The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
     """
-    server_info: Annotated[Implementation, Field(alias="serverInfo")]
+    server_info: Implementation
 
 
 class JSONRPCRequestParams(MCPModel):
-    meta: Annotated[JSONRPCRequestParamsMeta | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: JSONRPCRequestParamsMeta | MISSING = MISSING
 
 
 class ListPromptsResult(MCPModel):
@@ -1257,11 +1357,14 @@ class ListPromptsResult(MCPModel):
     The server's response to a prompts/list request from the client.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "next_cursor": "nextCursor"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     """
-    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
+    next_cursor: StrictStr | MISSING = MISSING
     """
     An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
@@ -1270,7 +1373,10 @@ class ListPromptsResult(MCPModel):
 
 
 class ListRootsRequestParams(MCPModel):
-    meta: Annotated[ListRootsRequestParamsMeta | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: ListRootsRequestParamsMeta | MISSING = MISSING
 
 
 class ListToolsResult(MCPModel):
@@ -1278,11 +1384,14 @@ class ListToolsResult(MCPModel):
     The server's response to a tools/list request from the client.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "next_cursor": "nextCursor"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     """
-    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
+    next_cursor: StrictStr | MISSING = MISSING
     """
     An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
@@ -1291,7 +1400,10 @@ class ListToolsResult(MCPModel):
 
 
 class PingRequestParams(MCPModel):
-    meta: Annotated[PingRequestParamsMeta | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: PingRequestParamsMeta | MISSING = MISSING
 
 
 class ProgressNotification(MCPModel):
@@ -1314,7 +1426,10 @@ class ReadResourceResult(MCPModel):
     The server's response to a resources/read request from the client.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     """
@@ -1331,6 +1446,9 @@ class Resource(MCPModel):
     A known resource that the server is capable of reading.
     """
 
+    model_config = ConfigDict(
+        alias_generator=wire_names({"mime_type": "mimeType"}),
+    )
     annotations: ResourceAnnotations | MISSING = MISSING
     description: StrictStr | MISSING = MISSING
     """
@@ -1338,7 +1456,7 @@ class Resource(MCPModel):
 
     This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
     """
-    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
+    mime_type: StrictStr | MISSING = MISSING
     """
     The MIME type of this resource, if known.
     """
@@ -1365,6 +1483,9 @@ class ResourceTemplate(MCPModel):
     A template description for resources available on the server.
     """
 
+    model_config = ConfigDict(
+        alias_generator=wire_names({"mime_type": "mimeType", "uri_template": "uriTemplate"}),
+    )
     annotations: ResourceTemplateAnnotations | MISSING = MISSING
     description: StrictStr | MISSING = MISSING
     """
@@ -1372,7 +1493,7 @@ class ResourceTemplate(MCPModel):
 
     This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
     """
-    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
+    mime_type: StrictStr | MISSING = MISSING
     """
     The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
     """
@@ -1382,7 +1503,7 @@ class ResourceTemplate(MCPModel):
 
     This can be used by clients to populate UI elements.
     """
-    uri_template: Annotated[StrictStr, Field(alias="uriTemplate")]
+    uri_template: StrictStr
     """
     A URI template (according to RFC 6570) that can be used to construct resource URIs.
     """
@@ -1456,16 +1577,25 @@ class ListResourceTemplatesResult(MCPModel):
     The server's response to a resources/templates/list request from the client.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {
+                "meta": "_meta",
+                "next_cursor": "nextCursor",
+                "resource_templates": "resourceTemplates",
+            }
+        ),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     """
-    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
+    next_cursor: StrictStr | MISSING = MISSING
     """
     An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
-    resource_templates: Annotated[list[ResourceTemplate], Field(alias="resourceTemplates")]
+    resource_templates: list[ResourceTemplate]
 
 
 class ListResourcesResult(MCPModel):
@@ -1473,11 +1603,14 @@ class ListResourcesResult(MCPModel):
     The server's response to a resources/list request from the client.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "next_cursor": "nextCursor"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     """
-    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
+    next_cursor: StrictStr | MISSING = MISSING
     """
     An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
@@ -1544,12 +1677,15 @@ class CallToolResult(MCPModel):
     should be reported as an MCP error response.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "is_error": "isError"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     """
     content: list[CallToolResultContentItem]
-    is_error: Annotated[StrictBool | MISSING, Field(alias="isError")] = MISSING
+    is_error: StrictBool | MISSING = MISSING
     """
     Whether the tool call ended in an error.
 
@@ -1579,13 +1715,22 @@ ClientRequest = TypeAliasType(
 
 
 class CreateMessageRequestParams(MCPModel):
-    include_context: Annotated[
-        Literal["allServers", "none", "thisServer"] | MISSING, Field(alias="includeContext")
-    ] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {
+                "include_context": "includeContext",
+                "max_tokens": "maxTokens",
+                "model_preferences": "modelPreferences",
+                "stop_sequences": "stopSequences",
+                "system_prompt": "systemPrompt",
+            }
+        ),
+    )
+    include_context: Literal["allServers", "none", "thisServer"] | MISSING = MISSING
     """
     A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request.
     """
-    max_tokens: Annotated[StrictInt, Field(alias="maxTokens")]
+    max_tokens: StrictInt
     """
     The maximum number of tokens to sample, as requested by the server. The client MAY choose to sample fewer tokens than requested.
     """
@@ -1594,14 +1739,12 @@ class CreateMessageRequestParams(MCPModel):
     """
     Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
     """
-    model_preferences: Annotated[ModelPreferences | MISSING, Field(alias="modelPreferences")] = (
-        MISSING
-    )
+    model_preferences: ModelPreferences | MISSING = MISSING
     """
     The server's preferences for which model to select. The client MAY ignore these preferences.
     """
-    stop_sequences: Annotated[list[StrictStr] | MISSING, Field(alias="stopSequences")] = MISSING
-    system_prompt: Annotated[StrictStr | MISSING, Field(alias="systemPrompt")] = MISSING
+    stop_sequences: list[StrictStr] | MISSING = MISSING
+    system_prompt: StrictStr | MISSING = MISSING
     """
     An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
     """
@@ -1613,7 +1756,10 @@ class CreateMessageResult(MCPModel):
     The client's response to a sampling/create_message request from the server. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "stop_reason": "stopReason"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     """
@@ -1623,7 +1769,7 @@ class CreateMessageResult(MCPModel):
     The name of the model that generated the message.
     """
     role: Role
-    stop_reason: Annotated[StrictStr | MISSING, Field(alias="stopReason")] = MISSING
+    stop_reason: StrictStr | MISSING = MISSING
     """
     The reason why sampling stopped, if known.
     """
@@ -1634,7 +1780,10 @@ class GetPromptResult(MCPModel):
     The server's response to a prompts/get request from the client.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     """

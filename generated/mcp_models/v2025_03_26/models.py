@@ -143,20 +143,23 @@ __all__ = [
 
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import Field, StrictBool, StrictFloat, StrictInt, StrictStr, Tag
+from pydantic import ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr, Tag
 from pydantic_core import MISSING
 from typing_extensions import TypeAliasType
 
-from ._base import AS_ANY, LEFT_TO_RIGHT, JSONNumber, MCPModel, const, most_specific
+from ._base import AS_ANY, LEFT_TO_RIGHT, JSONNumber, MCPModel, const, most_specific, wire_names
 from ._structural import structural
 
 
 class BlobResourceContents(MCPModel):
+    model_config = ConfigDict(
+        alias_generator=wire_names({"mime_type": "mimeType"}),
+    )
     blob: StrictStr
     """
     A base64-encoded string representing the binary data of the item.
     """
-    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
+    mime_type: StrictStr | MISSING = MISSING
     """
     The MIME type of this resource, if known.
     """
@@ -176,7 +179,10 @@ class ClientCapabilitiesRoots(MCPModel):
     Present if the client supports listing roots.
     """
 
-    list_changed: Annotated[StrictBool | MISSING, Field(alias="listChanged")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"list_changed": "listChanged"}),
+    )
+    list_changed: StrictBool | MISSING = MISSING
     """
     Whether the client supports notifications for changes to the roots list.
     """
@@ -198,7 +204,10 @@ class CompleteRequestParamsArgument(MCPModel):
 
 
 class CompleteResultCompletion(MCPModel):
-    has_more: Annotated[StrictBool | MISSING, Field(alias="hasMore")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"has_more": "hasMore"}),
+    )
+    has_more: StrictBool | MISSING = MISSING
     """
     Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
     """
@@ -236,7 +245,10 @@ class Implementation(MCPModel):
 
 
 class InitializedNotificationParams(MCPModel):
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
     """
@@ -258,7 +270,10 @@ class JSONRPCErrorError(MCPModel):
 
 
 class JSONRPCNotificationParams(MCPModel):
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
     """
@@ -354,9 +369,16 @@ class ModelPreferences(MCPModel):
     balance them against other considerations.
     """
 
-    cost_priority: Annotated[JSONNumber | MISSING, Field(alias="costPriority", ge=0, le=1)] = (
-        MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {
+                "cost_priority": "costPriority",
+                "intelligence_priority": "intelligencePriority",
+                "speed_priority": "speedPriority",
+            }
+        ),
     )
+    cost_priority: Annotated[JSONNumber | MISSING, Field(ge=0, le=1)] = MISSING
     """
     How much to prioritize cost when selecting a model. A value of 0 means cost
     is not important, while a value of 1 means cost is the most important
@@ -372,17 +394,13 @@ class ModelPreferences(MCPModel):
     The client SHOULD prioritize these hints over the numeric priorities, but
     MAY still use the priorities to select from ambiguous matches.
     """
-    intelligence_priority: Annotated[
-        JSONNumber | MISSING, Field(alias="intelligencePriority", ge=0, le=1)
-    ] = MISSING
+    intelligence_priority: Annotated[JSONNumber | MISSING, Field(ge=0, le=1)] = MISSING
     """
     How much to prioritize intelligence and capabilities when selecting a
     model. A value of 0 means intelligence is not important, while a value of 1
     means intelligence is the most important factor.
     """
-    speed_priority: Annotated[JSONNumber | MISSING, Field(alias="speedPriority", ge=0, le=1)] = (
-        MISSING
-    )
+    speed_priority: Annotated[JSONNumber | MISSING, Field(ge=0, le=1)] = MISSING
     """
     How much to prioritize sampling speed (latency) when selecting a model. A
     value of 0 means speed is not important, while a value of 1 means speed is
@@ -391,7 +409,10 @@ class ModelPreferences(MCPModel):
 
 
 class NotificationParams(MCPModel):
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
     """
@@ -406,11 +427,14 @@ class PaginatedRequestParams(MCPModel):
 
 
 class PaginatedResult(MCPModel):
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "next_cursor": "nextCursor"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     """
-    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
+    next_cursor: StrictStr | MISSING = MISSING
     """
     An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
@@ -440,7 +464,10 @@ class PromptArgument(MCPModel):
 
 
 class PromptListChangedNotificationParams(MCPModel):
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
     """
@@ -469,7 +496,10 @@ RequestId = TypeAliasType("RequestId", StrictStr | StrictInt)
 
 
 class RequestParamsMeta(MCPModel):
-    progress_token: Annotated[ProgressToken | MISSING, Field(alias="progressToken")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"progress_token": "progressToken"}),
+    )
+    progress_token: ProgressToken | MISSING = MISSING
     """
     If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
     """
@@ -480,7 +510,10 @@ class ResourceContents(MCPModel):
     The contents of a specific resource or sub-resource.
     """
 
-    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"mime_type": "mimeType"}),
+    )
+    mime_type: StrictStr | MISSING = MISSING
     """
     The MIME type of this resource, if known.
     """
@@ -491,7 +524,10 @@ class ResourceContents(MCPModel):
 
 
 class ResourceListChangedNotificationParams(MCPModel):
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
     """
@@ -517,7 +553,10 @@ class ResourceUpdatedNotificationParams(MCPModel):
 
 
 class Result(MCPModel):
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     """
@@ -546,7 +585,10 @@ class Root(MCPModel):
 
 
 class RootsListChangedNotificationParams(MCPModel):
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
     """
@@ -557,7 +599,10 @@ class ServerCapabilitiesPrompts(MCPModel):
     Present if the server offers any prompt templates.
     """
 
-    list_changed: Annotated[StrictBool | MISSING, Field(alias="listChanged")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"list_changed": "listChanged"}),
+    )
+    list_changed: StrictBool | MISSING = MISSING
     """
     Whether this server supports notifications for changes to the prompt list.
     """
@@ -568,7 +613,10 @@ class ServerCapabilitiesResources(MCPModel):
     Present if the server offers any resources to read.
     """
 
-    list_changed: Annotated[StrictBool | MISSING, Field(alias="listChanged")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"list_changed": "listChanged"}),
+    )
+    list_changed: StrictBool | MISSING = MISSING
     """
     Whether this server supports notifications for changes to the resource list.
     """
@@ -583,7 +631,10 @@ class ServerCapabilitiesTools(MCPModel):
     Present if the server offers any tools to call.
     """
 
-    list_changed: Annotated[StrictBool | MISSING, Field(alias="listChanged")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"list_changed": "listChanged"}),
+    )
+    list_changed: StrictBool | MISSING = MISSING
     """
     Whether this server supports notifications for changes to the tool list.
     """
@@ -604,7 +655,10 @@ class SubscribeRequestParams(MCPModel):
 
 
 class TextResourceContents(MCPModel):
-    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"mime_type": "mimeType"}),
+    )
+    mime_type: StrictStr | MISSING = MISSING
     """
     The MIME type of this resource, if known.
     """
@@ -630,7 +684,17 @@ class ToolAnnotations(MCPModel):
     received from untrusted servers.
     """
 
-    destructive_hint: Annotated[StrictBool | MISSING, Field(alias="destructiveHint")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {
+                "destructive_hint": "destructiveHint",
+                "idempotent_hint": "idempotentHint",
+                "open_world_hint": "openWorldHint",
+                "read_only_hint": "readOnlyHint",
+            }
+        ),
+    )
+    destructive_hint: StrictBool | MISSING = MISSING
     """
     If true, the tool may perform destructive updates to its environment.
     If false, the tool performs only additive updates.
@@ -639,7 +703,7 @@ class ToolAnnotations(MCPModel):
 
     Default: true
     """
-    idempotent_hint: Annotated[StrictBool | MISSING, Field(alias="idempotentHint")] = MISSING
+    idempotent_hint: StrictBool | MISSING = MISSING
     """
     If true, calling the tool repeatedly with the same arguments
     will have no additional effect on the its environment.
@@ -648,7 +712,7 @@ class ToolAnnotations(MCPModel):
 
     Default: false
     """
-    open_world_hint: Annotated[StrictBool | MISSING, Field(alias="openWorldHint")] = MISSING
+    open_world_hint: StrictBool | MISSING = MISSING
     """
     If true, this tool may interact with an "open world" of external
     entities. If false, the tool's domain of interaction is closed.
@@ -657,7 +721,7 @@ class ToolAnnotations(MCPModel):
 
     Default: true
     """
-    read_only_hint: Annotated[StrictBool | MISSING, Field(alias="readOnlyHint")] = MISSING
+    read_only_hint: StrictBool | MISSING = MISSING
     """
     If true, the tool does not modify its environment.
 
@@ -680,7 +744,10 @@ class ToolInputSchema(MCPModel):
 
 
 class ToolListChangedNotificationParams(MCPModel):
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
     """
@@ -719,6 +786,9 @@ class AudioContent(MCPModel):
     Audio provided to or from an LLM.
     """
 
+    model_config = ConfigDict(
+        alias_generator=wire_names({"mime_type": "mimeType"}),
+    )
     annotations: Annotations | MISSING = MISSING
     """
     Optional annotations for the client.
@@ -727,7 +797,7 @@ class AudioContent(MCPModel):
     """
     The base64-encoded audio data.
     """
-    mime_type: Annotated[StrictStr, Field(alias="mimeType")]
+    mime_type: StrictStr
     """
     The MIME type of the audio. Different providers may support different audio types.
     """
@@ -744,11 +814,14 @@ class CallToolRequest(MCPModel):
 
 
 class CancelledNotificationParams(MCPModel):
+    model_config = ConfigDict(
+        alias_generator=wire_names({"request_id": "requestId"}),
+    )
     reason: StrictStr | MISSING = MISSING
     """
     An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
     """
-    request_id: Annotated[RequestId, Field(alias="requestId")]
+    request_id: RequestId
     """
     The ID of the request to cancel.
 
@@ -786,7 +859,10 @@ class CompleteResult(MCPModel):
     The server's response to a completion/complete request
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     """
@@ -821,6 +897,9 @@ class ImageContent(MCPModel):
     An image provided to or from an LLM.
     """
 
+    model_config = ConfigDict(
+        alias_generator=wire_names({"mime_type": "mimeType"}),
+    )
     annotations: Annotations | MISSING = MISSING
     """
     Optional annotations for the client.
@@ -829,7 +908,7 @@ class ImageContent(MCPModel):
     """
     The base64-encoded image data.
     """
-    mime_type: Annotated[StrictStr, Field(alias="mimeType")]
+    mime_type: StrictStr
     """
     The MIME type of the image. Different providers may support different image types.
     """
@@ -837,9 +916,14 @@ class ImageContent(MCPModel):
 
 
 class InitializeRequestParams(MCPModel):
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {"client_info": "clientInfo", "protocol_version": "protocolVersion"}
+        ),
+    )
     capabilities: ClientCapabilities
-    client_info: Annotated[Implementation, Field(alias="clientInfo")]
-    protocol_version: Annotated[StrictStr, Field(alias="protocolVersion")]
+    client_info: Implementation
+    protocol_version: StrictStr
     """
     The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
     """
@@ -875,7 +959,10 @@ class JSONRPCNotification(MCPModel):
 
 
 class JSONRPCRequestParamsMeta(MCPModel):
-    progress_token: Annotated[ProgressToken | MISSING, Field(alias="progressToken")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"progress_token": "progressToken"}),
+    )
+    progress_token: ProgressToken | MISSING = MISSING
     """
     If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
     """
@@ -919,7 +1006,10 @@ class ListResourcesRequest(MCPModel):
 
 
 class ListRootsRequestParamsMeta(MCPModel):
-    progress_token: Annotated[ProgressToken | MISSING, Field(alias="progressToken")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"progress_token": "progressToken"}),
+    )
+    progress_token: ProgressToken | MISSING = MISSING
     """
     If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
     """
@@ -932,7 +1022,10 @@ class ListRootsResult(MCPModel):
     or file that the server can operate on.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     """
@@ -968,13 +1061,19 @@ class PaginatedRequest(MCPModel):
 
 
 class PingRequestParamsMeta(MCPModel):
-    progress_token: Annotated[ProgressToken | MISSING, Field(alias="progressToken")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"progress_token": "progressToken"}),
+    )
+    progress_token: ProgressToken | MISSING = MISSING
     """
     If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
     """
 
 
 class ProgressNotificationParams(MCPModel):
+    model_config = ConfigDict(
+        alias_generator=wire_names({"progress_token": "progressToken"}),
+    )
     message: StrictStr | MISSING = MISSING
     """
     An optional message describing the current progress.
@@ -983,7 +1082,7 @@ class ProgressNotificationParams(MCPModel):
     """
     The progress thus far. This should increase every time progress is made, even if the total is unknown.
     """
-    progress_token: Annotated[ProgressToken, Field(alias="progressToken")]
+    progress_token: ProgressToken
     """
     The progress token which was given in the initial request, used to associate this notification with the request that is proceeding.
     """
@@ -1044,7 +1143,10 @@ ReadResourceResultContentsItem = TypeAliasType(
 
 
 class RequestParams(MCPModel):
-    meta: Annotated[RequestParamsMeta | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: RequestParamsMeta | MISSING = MISSING
 
 
 class Resource(MCPModel):
@@ -1052,6 +1154,9 @@ class Resource(MCPModel):
     A known resource that the server is capable of reading.
     """
 
+    model_config = ConfigDict(
+        alias_generator=wire_names({"mime_type": "mimeType"}),
+    )
     annotations: Annotations | MISSING = MISSING
     """
     Optional annotations for the client.
@@ -1062,7 +1167,7 @@ class Resource(MCPModel):
 
     This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
     """
-    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
+    mime_type: StrictStr | MISSING = MISSING
     """
     The MIME type of this resource, if known.
     """
@@ -1100,6 +1205,9 @@ class ResourceTemplate(MCPModel):
     A template description for resources available on the server.
     """
 
+    model_config = ConfigDict(
+        alias_generator=wire_names({"mime_type": "mimeType", "uri_template": "uriTemplate"}),
+    )
     annotations: Annotations | MISSING = MISSING
     """
     Optional annotations for the client.
@@ -1110,7 +1218,7 @@ class ResourceTemplate(MCPModel):
 
     This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
     """
-    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
+    mime_type: StrictStr | MISSING = MISSING
     """
     The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
     """
@@ -1120,7 +1228,7 @@ class ResourceTemplate(MCPModel):
 
     This can be used by clients to populate UI elements.
     """
-    uri_template: Annotated[StrictStr, Field(alias="uriTemplate")]
+    uri_template: StrictStr
     """
     A URI template (according to RFC 6570) that can be used to construct resource URIs.
     """
@@ -1216,6 +1324,9 @@ class Tool(MCPModel):
     Definition for a tool the client can call.
     """
 
+    model_config = ConfigDict(
+        alias_generator=wire_names({"input_schema": "inputSchema"}),
+    )
     annotations: ToolAnnotations | MISSING = MISSING
     """
     Optional additional tool information.
@@ -1226,7 +1337,7 @@ class Tool(MCPModel):
 
     This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a "hint" to the model.
     """
-    input_schema: Annotated[ToolInputSchema, Field(alias="inputSchema")]
+    input_schema: ToolInputSchema
     """
     A JSON Schema object defining the expected parameters for the tool.
     """
@@ -1313,7 +1424,12 @@ class InitializeResult(MCPModel):
     After receiving an initialize request from the client, the server sends this response.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {"meta": "_meta", "protocol_version": "protocolVersion", "server_info": "serverInfo"}
+        ),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     """
@@ -1324,11 +1440,11 @@ class InitializeResult(MCPModel):
 
     This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a "hint" to the model. For example, this information MAY be added to the system prompt.
     """
-    protocol_version: Annotated[StrictStr, Field(alias="protocolVersion")]
+    protocol_version: StrictStr
     """
     The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
     """
-    server_info: Annotated[Implementation, Field(alias="serverInfo")]
+    server_info: Implementation
 
 
 JSONRPCBatchResponseItem = TypeAliasType(
@@ -1354,7 +1470,10 @@ JSONRPCMessageVariantFItem = TypeAliasType(
 
 
 class JSONRPCRequestParams(MCPModel):
-    meta: Annotated[JSONRPCRequestParamsMeta | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: JSONRPCRequestParamsMeta | MISSING = MISSING
 
 
 class ListPromptsResult(MCPModel):
@@ -1362,11 +1481,14 @@ class ListPromptsResult(MCPModel):
     The server's response to a prompts/list request from the client.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "next_cursor": "nextCursor"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     """
-    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
+    next_cursor: StrictStr | MISSING = MISSING
     """
     An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
@@ -1379,16 +1501,25 @@ class ListResourceTemplatesResult(MCPModel):
     The server's response to a resources/templates/list request from the client.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {
+                "meta": "_meta",
+                "next_cursor": "nextCursor",
+                "resource_templates": "resourceTemplates",
+            }
+        ),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     """
-    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
+    next_cursor: StrictStr | MISSING = MISSING
     """
     An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
-    resource_templates: Annotated[list[ResourceTemplate], Field(alias="resourceTemplates")]
+    resource_templates: list[ResourceTemplate]
 
 
 class ListResourcesResult(MCPModel):
@@ -1396,11 +1527,14 @@ class ListResourcesResult(MCPModel):
     The server's response to a resources/list request from the client.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "next_cursor": "nextCursor"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     """
-    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
+    next_cursor: StrictStr | MISSING = MISSING
     """
     An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
@@ -1409,7 +1543,10 @@ class ListResourcesResult(MCPModel):
 
 
 class ListRootsRequestParams(MCPModel):
-    meta: Annotated[ListRootsRequestParamsMeta | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: ListRootsRequestParamsMeta | MISSING = MISSING
 
 
 class ListToolsResult(MCPModel):
@@ -1417,11 +1554,14 @@ class ListToolsResult(MCPModel):
     The server's response to a tools/list request from the client.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "next_cursor": "nextCursor"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     """
-    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
+    next_cursor: StrictStr | MISSING = MISSING
     """
     An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
@@ -1430,7 +1570,10 @@ class ListToolsResult(MCPModel):
 
 
 class PingRequestParams(MCPModel):
-    meta: Annotated[PingRequestParamsMeta | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: PingRequestParamsMeta | MISSING = MISSING
 
 
 class ProgressNotification(MCPModel):
@@ -1455,7 +1598,10 @@ class ReadResourceResult(MCPModel):
     The server's response to a resources/read request from the client.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     """
@@ -1522,7 +1668,10 @@ class CreateMessageResult(MCPModel):
     The client's response to a sampling/create_message request from the server. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "stop_reason": "stopReason"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     """
@@ -1532,7 +1681,7 @@ class CreateMessageResult(MCPModel):
     The name of the model that generated the message.
     """
     role: Role
-    stop_reason: Annotated[StrictStr | MISSING, Field(alias="stopReason")] = MISSING
+    stop_reason: StrictStr | MISSING = MISSING
     """
     The reason why sampling stopped, if known.
     """
@@ -1620,12 +1769,15 @@ class CallToolResult(MCPModel):
     should be reported as an MCP error response.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "is_error": "isError"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     """
     content: list[CallToolResultContentItem]
-    is_error: Annotated[StrictBool | MISSING, Field(alias="isError")] = MISSING
+    is_error: StrictBool | MISSING = MISSING
     """
     Whether the tool call ended in an error.
 
@@ -1667,13 +1819,22 @@ ClientResult = TypeAliasType(
 
 
 class CreateMessageRequestParams(MCPModel):
-    include_context: Annotated[
-        Literal["allServers", "none", "thisServer"] | MISSING, Field(alias="includeContext")
-    ] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {
+                "include_context": "includeContext",
+                "max_tokens": "maxTokens",
+                "model_preferences": "modelPreferences",
+                "stop_sequences": "stopSequences",
+                "system_prompt": "systemPrompt",
+            }
+        ),
+    )
+    include_context: Literal["allServers", "none", "thisServer"] | MISSING = MISSING
     """
     A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request.
     """
-    max_tokens: Annotated[StrictInt, Field(alias="maxTokens")]
+    max_tokens: StrictInt
     """
     The maximum number of tokens to sample, as requested by the server. The client MAY choose to sample fewer tokens than requested.
     """
@@ -1682,14 +1843,12 @@ class CreateMessageRequestParams(MCPModel):
     """
     Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
     """
-    model_preferences: Annotated[ModelPreferences | MISSING, Field(alias="modelPreferences")] = (
-        MISSING
-    )
+    model_preferences: ModelPreferences | MISSING = MISSING
     """
     The server's preferences for which model to select. The client MAY ignore these preferences.
     """
-    stop_sequences: Annotated[list[StrictStr] | MISSING, Field(alias="stopSequences")] = MISSING
-    system_prompt: Annotated[StrictStr | MISSING, Field(alias="systemPrompt")] = MISSING
+    stop_sequences: list[StrictStr] | MISSING = MISSING
+    system_prompt: StrictStr | MISSING = MISSING
     """
     An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
     """
@@ -1701,7 +1860,10 @@ class GetPromptResult(MCPModel):
     The server's response to a prompts/get request from the client.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     """

@@ -147,11 +147,11 @@ __all__ = [
 
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import Field, StrictBool, StrictFloat, StrictInt, StrictStr, Tag
+from pydantic import ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr, Tag
 from pydantic_core import MISSING
 from typing_extensions import TypeAliasType
 
-from ._base import AS_ANY, LEFT_TO_RIGHT, JSONNumber, MCPModel, const, most_specific
+from ._base import AS_ANY, LEFT_TO_RIGHT, JSONNumber, MCPModel, const, most_specific, wire_names
 from ._structural import structural
 
 
@@ -176,7 +176,10 @@ class BaseMetadata(MCPModel):
 
 
 class BlobResourceContents(MCPModel):
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "mime_type": "mimeType"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
@@ -184,7 +187,7 @@ class BlobResourceContents(MCPModel):
     """
     A base64-encoded string representing the binary data of the item.
     """
-    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
+    mime_type: StrictStr | MISSING = MISSING
     """
     The MIME type of this resource, if known.
     """
@@ -211,7 +214,10 @@ class ClientCapabilitiesRoots(MCPModel):
     Present if the client supports listing roots.
     """
 
-    list_changed: Annotated[StrictBool | MISSING, Field(alias="listChanged")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"list_changed": "listChanged"}),
+    )
+    list_changed: StrictBool | MISSING = MISSING
     """
     Whether the client supports notifications for changes to the roots list.
     """
@@ -244,7 +250,10 @@ class CompleteRequestParamsContext(MCPModel):
 
 
 class CompleteResultCompletion(MCPModel):
-    has_more: Annotated[StrictBool | MISSING, Field(alias="hasMore")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"has_more": "hasMore"}),
+    )
+    has_more: StrictBool | MISSING = MISSING
     """
     Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
     """
@@ -266,7 +275,10 @@ class ElicitResult(MCPModel):
     The client's response to an elicitation request.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
@@ -285,9 +297,12 @@ class ElicitResult(MCPModel):
 
 
 class EnumSchema(MCPModel):
+    model_config = ConfigDict(
+        alias_generator=wire_names({"enum_names": "enumNames"}),
+    )
     description: StrictStr | MISSING = MISSING
     enum: list[StrictStr]
-    enum_names: Annotated[list[StrictStr] | MISSING, Field(alias="enumNames")] = MISSING
+    enum_names: list[StrictStr] | MISSING = MISSING
     title: StrictStr | MISSING = MISSING
     type: Literal["string"] = const("string")
 
@@ -325,7 +340,10 @@ class Implementation(MCPModel):
 
 
 class InitializedNotificationParams(MCPModel):
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
@@ -347,7 +365,10 @@ class JSONRPCErrorError(MCPModel):
 
 
 class JSONRPCNotificationParams(MCPModel):
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
@@ -443,9 +464,16 @@ class ModelPreferences(MCPModel):
     balance them against other considerations.
     """
 
-    cost_priority: Annotated[JSONNumber | MISSING, Field(alias="costPriority", ge=0, le=1)] = (
-        MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {
+                "cost_priority": "costPriority",
+                "intelligence_priority": "intelligencePriority",
+                "speed_priority": "speedPriority",
+            }
+        ),
     )
+    cost_priority: Annotated[JSONNumber | MISSING, Field(ge=0, le=1)] = MISSING
     """
     How much to prioritize cost when selecting a model. A value of 0 means cost
     is not important, while a value of 1 means cost is the most important
@@ -461,17 +489,13 @@ class ModelPreferences(MCPModel):
     The client SHOULD prioritize these hints over the numeric priorities, but
     MAY still use the priorities to select from ambiguous matches.
     """
-    intelligence_priority: Annotated[
-        JSONNumber | MISSING, Field(alias="intelligencePriority", ge=0, le=1)
-    ] = MISSING
+    intelligence_priority: Annotated[JSONNumber | MISSING, Field(ge=0, le=1)] = MISSING
     """
     How much to prioritize intelligence and capabilities when selecting a
     model. A value of 0 means intelligence is not important, while a value of 1
     means intelligence is the most important factor.
     """
-    speed_priority: Annotated[JSONNumber | MISSING, Field(alias="speedPriority", ge=0, le=1)] = (
-        MISSING
-    )
+    speed_priority: Annotated[JSONNumber | MISSING, Field(ge=0, le=1)] = MISSING
     """
     How much to prioritize sampling speed (latency) when selecting a model. A
     value of 0 means speed is not important, while a value of 1 means speed is
@@ -480,7 +504,10 @@ class ModelPreferences(MCPModel):
 
 
 class NotificationParams(MCPModel):
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
@@ -503,11 +530,14 @@ class PaginatedRequestParams(MCPModel):
 
 
 class PaginatedResult(MCPModel):
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "next_cursor": "nextCursor"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
-    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
+    next_cursor: StrictStr | MISSING = MISSING
     """
     An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
@@ -546,7 +576,10 @@ class PromptArgument(MCPModel):
 
 
 class PromptListChangedNotificationParams(MCPModel):
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
@@ -588,7 +621,10 @@ class RequestParamsMeta(MCPModel):
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
 
-    progress_token: Annotated[ProgressToken | MISSING, Field(alias="progressToken")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"progress_token": "progressToken"}),
+    )
+    progress_token: ProgressToken | MISSING = MISSING
     """
     If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
     """
@@ -599,11 +635,14 @@ class ResourceContents(MCPModel):
     The contents of a specific resource or sub-resource.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "mime_type": "mimeType"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
-    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
+    mime_type: StrictStr | MISSING = MISSING
     """
     The MIME type of this resource, if known.
     """
@@ -614,7 +653,10 @@ class ResourceContents(MCPModel):
 
 
 class ResourceListChangedNotificationParams(MCPModel):
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
@@ -640,7 +682,10 @@ class ResourceUpdatedNotificationParams(MCPModel):
 
 
 class Result(MCPModel):
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
@@ -654,7 +699,10 @@ class Root(MCPModel):
     Represents a root directory or file that the server can operate on.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
@@ -673,7 +721,10 @@ class Root(MCPModel):
 
 
 class RootsListChangedNotificationParams(MCPModel):
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
@@ -684,7 +735,10 @@ class ServerCapabilitiesPrompts(MCPModel):
     Present if the server offers any prompt templates.
     """
 
-    list_changed: Annotated[StrictBool | MISSING, Field(alias="listChanged")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"list_changed": "listChanged"}),
+    )
+    list_changed: StrictBool | MISSING = MISSING
     """
     Whether this server supports notifications for changes to the prompt list.
     """
@@ -695,7 +749,10 @@ class ServerCapabilitiesResources(MCPModel):
     Present if the server offers any resources to read.
     """
 
-    list_changed: Annotated[StrictBool | MISSING, Field(alias="listChanged")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"list_changed": "listChanged"}),
+    )
+    list_changed: StrictBool | MISSING = MISSING
     """
     Whether this server supports notifications for changes to the resource list.
     """
@@ -710,7 +767,10 @@ class ServerCapabilitiesTools(MCPModel):
     Present if the server offers any tools to call.
     """
 
-    list_changed: Annotated[StrictBool | MISSING, Field(alias="listChanged")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"list_changed": "listChanged"}),
+    )
+    list_changed: StrictBool | MISSING = MISSING
     """
     Whether this server supports notifications for changes to the tool list.
     """
@@ -724,10 +784,13 @@ class SetLevelRequestParams(MCPModel):
 
 
 class StringSchema(MCPModel):
+    model_config = ConfigDict(
+        alias_generator=wire_names({"max_length": "maxLength", "min_length": "minLength"}),
+    )
     description: StrictStr | MISSING = MISSING
     format: Literal["date", "date-time", "email", "uri"] | MISSING = MISSING
-    max_length: Annotated[StrictInt | MISSING, Field(alias="maxLength")] = MISSING
-    min_length: Annotated[StrictInt | MISSING, Field(alias="minLength")] = MISSING
+    max_length: StrictInt | MISSING = MISSING
+    min_length: StrictInt | MISSING = MISSING
     title: StrictStr | MISSING = MISSING
     type: Literal["string"] = const("string")
 
@@ -740,11 +803,14 @@ class SubscribeRequestParams(MCPModel):
 
 
 class TextResourceContents(MCPModel):
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "mime_type": "mimeType"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
-    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
+    mime_type: StrictStr | MISSING = MISSING
     """
     The MIME type of this resource, if known.
     """
@@ -770,7 +836,17 @@ class ToolAnnotations(MCPModel):
     received from untrusted servers.
     """
 
-    destructive_hint: Annotated[StrictBool | MISSING, Field(alias="destructiveHint")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {
+                "destructive_hint": "destructiveHint",
+                "idempotent_hint": "idempotentHint",
+                "open_world_hint": "openWorldHint",
+                "read_only_hint": "readOnlyHint",
+            }
+        ),
+    )
+    destructive_hint: StrictBool | MISSING = MISSING
     """
     If true, the tool may perform destructive updates to its environment.
     If false, the tool performs only additive updates.
@@ -779,7 +855,7 @@ class ToolAnnotations(MCPModel):
 
     Default: true
     """
-    idempotent_hint: Annotated[StrictBool | MISSING, Field(alias="idempotentHint")] = MISSING
+    idempotent_hint: StrictBool | MISSING = MISSING
     """
     If true, calling the tool repeatedly with the same arguments
     will have no additional effect on the its environment.
@@ -788,7 +864,7 @@ class ToolAnnotations(MCPModel):
 
     Default: false
     """
-    open_world_hint: Annotated[StrictBool | MISSING, Field(alias="openWorldHint")] = MISSING
+    open_world_hint: StrictBool | MISSING = MISSING
     """
     If true, this tool may interact with an "open world" of external
     entities. If false, the tool's domain of interaction is closed.
@@ -797,7 +873,7 @@ class ToolAnnotations(MCPModel):
 
     Default: true
     """
-    read_only_hint: Annotated[StrictBool | MISSING, Field(alias="readOnlyHint")] = MISSING
+    read_only_hint: StrictBool | MISSING = MISSING
     """
     If true, the tool does not modify its environment.
 
@@ -820,7 +896,10 @@ class ToolInputSchema(MCPModel):
 
 
 class ToolListChangedNotificationParams(MCPModel):
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
@@ -849,13 +928,16 @@ class Annotations(MCPModel):
     Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
     """
 
+    model_config = ConfigDict(
+        alias_generator=wire_names({"last_modified": "lastModified"}),
+    )
     audience: list[Role] | MISSING = MISSING
     """
     Describes who the intended customer of this object or data is.
 
     It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
     """
-    last_modified: Annotated[StrictStr | MISSING, Field(alias="lastModified")] = MISSING
+    last_modified: StrictStr | MISSING = MISSING
     """
     The moment the resource was last modified, as an ISO 8601 formatted string.
 
@@ -879,7 +961,10 @@ class AudioContent(MCPModel):
     Audio provided to or from an LLM.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "mime_type": "mimeType"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
@@ -891,7 +976,7 @@ class AudioContent(MCPModel):
     """
     The base64-encoded audio data.
     """
-    mime_type: Annotated[StrictStr, Field(alias="mimeType")]
+    mime_type: StrictStr
     """
     The MIME type of the audio. Different providers may support different audio types.
     """
@@ -908,11 +993,14 @@ class CallToolRequest(MCPModel):
 
 
 class CancelledNotificationParams(MCPModel):
+    model_config = ConfigDict(
+        alias_generator=wire_names({"request_id": "requestId"}),
+    )
     reason: StrictStr | MISSING = MISSING
     """
     An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
     """
-    request_id: Annotated[RequestId, Field(alias="requestId")]
+    request_id: RequestId
     """
     The ID of the request to cancel.
 
@@ -954,7 +1042,10 @@ class CompleteResult(MCPModel):
     The server's response to a completion/complete request
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
@@ -989,7 +1080,10 @@ class ImageContent(MCPModel):
     An image provided to or from an LLM.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "mime_type": "mimeType"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
@@ -1001,7 +1095,7 @@ class ImageContent(MCPModel):
     """
     The base64-encoded image data.
     """
-    mime_type: Annotated[StrictStr, Field(alias="mimeType")]
+    mime_type: StrictStr
     """
     The MIME type of the image. Different providers may support different image types.
     """
@@ -1009,9 +1103,14 @@ class ImageContent(MCPModel):
 
 
 class InitializeRequestParams(MCPModel):
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {"client_info": "clientInfo", "protocol_version": "protocolVersion"}
+        ),
+    )
     capabilities: ClientCapabilities
-    client_info: Annotated[Implementation, Field(alias="clientInfo")]
-    protocol_version: Annotated[StrictStr, Field(alias="protocolVersion")]
+    client_info: Implementation
+    protocol_version: StrictStr
     """
     The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
     """
@@ -1051,7 +1150,10 @@ class JSONRPCRequestParamsMeta(MCPModel):
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
 
-    progress_token: Annotated[ProgressToken | MISSING, Field(alias="progressToken")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"progress_token": "progressToken"}),
+    )
+    progress_token: ProgressToken | MISSING = MISSING
     """
     If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
     """
@@ -1099,7 +1201,10 @@ class ListRootsRequestParamsMeta(MCPModel):
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
 
-    progress_token: Annotated[ProgressToken | MISSING, Field(alias="progressToken")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"progress_token": "progressToken"}),
+    )
+    progress_token: ProgressToken | MISSING = MISSING
     """
     If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
     """
@@ -1112,7 +1217,10 @@ class ListRootsResult(MCPModel):
     or file that the server can operate on.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
@@ -1152,7 +1260,10 @@ class PingRequestParamsMeta(MCPModel):
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
 
-    progress_token: Annotated[ProgressToken | MISSING, Field(alias="progressToken")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"progress_token": "progressToken"}),
+    )
+    progress_token: ProgressToken | MISSING = MISSING
     """
     If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
     """
@@ -1172,6 +1283,9 @@ PrimitiveSchemaDefinition = TypeAliasType(
 
 
 class ProgressNotificationParams(MCPModel):
+    model_config = ConfigDict(
+        alias_generator=wire_names({"progress_token": "progressToken"}),
+    )
     message: StrictStr | MISSING = MISSING
     """
     An optional message describing the current progress.
@@ -1180,7 +1294,7 @@ class ProgressNotificationParams(MCPModel):
     """
     The progress thus far. This should increase every time progress is made, even if the total is unknown.
     """
-    progress_token: Annotated[ProgressToken, Field(alias="progressToken")]
+    progress_token: ProgressToken
     """
     The progress token which was given in the initial request, used to associate this notification with the request that is proceeding.
     """
@@ -1195,7 +1309,10 @@ class Prompt(MCPModel):
     A prompt or prompt template that the server offers.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
@@ -1254,7 +1371,10 @@ ReadResourceResultContentsItem = TypeAliasType(
 
 
 class RequestParams(MCPModel):
-    meta: Annotated[RequestParamsMeta | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: RequestParamsMeta | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
@@ -1265,7 +1385,10 @@ class Resource(MCPModel):
     A known resource that the server is capable of reading.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "mime_type": "mimeType"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
@@ -1279,7 +1402,7 @@ class Resource(MCPModel):
 
     This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
     """
-    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
+    mime_type: StrictStr | MISSING = MISSING
     """
     The MIME type of this resource, if known.
     """
@@ -1315,7 +1438,10 @@ class ResourceLink(MCPModel):
     Note: resource links returned by tools are not guaranteed to appear in the results of `resources/list` requests.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "mime_type": "mimeType"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
@@ -1329,7 +1455,7 @@ class ResourceLink(MCPModel):
 
     This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
     """
-    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
+    mime_type: StrictStr | MISSING = MISSING
     """
     The MIME type of this resource, if known.
     """
@@ -1375,7 +1501,12 @@ class ResourceTemplate(MCPModel):
     A template description for resources available on the server.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {"meta": "_meta", "mime_type": "mimeType", "uri_template": "uriTemplate"}
+        ),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
@@ -1389,7 +1520,7 @@ class ResourceTemplate(MCPModel):
 
     This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
     """
-    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
+    mime_type: StrictStr | MISSING = MISSING
     """
     The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
     """
@@ -1406,7 +1537,7 @@ class ResourceTemplate(MCPModel):
     where `annotations.title` should be given precedence over using `name`,
     if present).
     """
-    uri_template: Annotated[StrictStr, Field(alias="uriTemplate")]
+    uri_template: StrictStr
     """
     A URI template (according to RFC 6570) that can be used to construct resource URIs.
     """
@@ -1486,7 +1617,10 @@ class TextContent(MCPModel):
     Text provided to or from an LLM.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
@@ -1506,7 +1640,12 @@ class Tool(MCPModel):
     Definition for a tool the client can call.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {"meta": "_meta", "input_schema": "inputSchema", "output_schema": "outputSchema"}
+        ),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
@@ -1522,7 +1661,7 @@ class Tool(MCPModel):
 
     This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a "hint" to the model.
     """
-    input_schema: Annotated[ToolInputSchema, Field(alias="inputSchema")]
+    input_schema: ToolInputSchema
     """
     A JSON Schema object defining the expected parameters for the tool.
     """
@@ -1530,7 +1669,7 @@ class Tool(MCPModel):
     """
     Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     """
-    output_schema: Annotated[ToolOutputSchema | MISSING, Field(alias="outputSchema")] = MISSING
+    output_schema: ToolOutputSchema | MISSING = MISSING
     """
     An optional JSON Schema object defining the structure of the tool's output returned in
     the structuredContent field of a CallToolResult.
@@ -1616,7 +1755,10 @@ class EmbeddedResource(MCPModel):
     of the LLM and/or the user.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
@@ -1642,7 +1784,12 @@ class InitializeResult(MCPModel):
     After receiving an initialize request from the client, the server sends this response.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {"meta": "_meta", "protocol_version": "protocolVersion", "server_info": "serverInfo"}
+        ),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
@@ -1653,15 +1800,18 @@ class InitializeResult(MCPModel):
 
     This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a "hint" to the model. For example, this information MAY be added to the system prompt.
     """
-    protocol_version: Annotated[StrictStr, Field(alias="protocolVersion")]
+    protocol_version: StrictStr
     """
     The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
     """
-    server_info: Annotated[Implementation, Field(alias="serverInfo")]
+    server_info: Implementation
 
 
 class JSONRPCRequestParams(MCPModel):
-    meta: Annotated[JSONRPCRequestParamsMeta | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: JSONRPCRequestParamsMeta | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
@@ -1672,11 +1822,14 @@ class ListPromptsResult(MCPModel):
     The server's response to a prompts/list request from the client.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "next_cursor": "nextCursor"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
-    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
+    next_cursor: StrictStr | MISSING = MISSING
     """
     An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
@@ -1689,16 +1842,25 @@ class ListResourceTemplatesResult(MCPModel):
     The server's response to a resources/templates/list request from the client.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {
+                "meta": "_meta",
+                "next_cursor": "nextCursor",
+                "resource_templates": "resourceTemplates",
+            }
+        ),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
-    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
+    next_cursor: StrictStr | MISSING = MISSING
     """
     An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
-    resource_templates: Annotated[list[ResourceTemplate], Field(alias="resourceTemplates")]
+    resource_templates: list[ResourceTemplate]
 
 
 class ListResourcesResult(MCPModel):
@@ -1706,11 +1868,14 @@ class ListResourcesResult(MCPModel):
     The server's response to a resources/list request from the client.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "next_cursor": "nextCursor"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
-    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
+    next_cursor: StrictStr | MISSING = MISSING
     """
     An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
@@ -1719,7 +1884,10 @@ class ListResourcesResult(MCPModel):
 
 
 class ListRootsRequestParams(MCPModel):
-    meta: Annotated[ListRootsRequestParamsMeta | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: ListRootsRequestParamsMeta | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
@@ -1730,11 +1898,14 @@ class ListToolsResult(MCPModel):
     The server's response to a tools/list request from the client.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "next_cursor": "nextCursor"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
-    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
+    next_cursor: StrictStr | MISSING = MISSING
     """
     An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
@@ -1743,7 +1914,10 @@ class ListToolsResult(MCPModel):
 
 
 class PingRequestParams(MCPModel):
-    meta: Annotated[PingRequestParamsMeta | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: PingRequestParamsMeta | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
@@ -1763,7 +1937,10 @@ class ReadResourceResult(MCPModel):
     The server's response to a resources/read request from the client.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
@@ -1831,7 +2008,10 @@ class CreateMessageResult(MCPModel):
     The client's response to a sampling/create_message request from the server. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "stop_reason": "stopReason"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
@@ -1841,18 +2021,21 @@ class CreateMessageResult(MCPModel):
     The name of the model that generated the message.
     """
     role: Role
-    stop_reason: Annotated[StrictStr | MISSING, Field(alias="stopReason")] = MISSING
+    stop_reason: StrictStr | MISSING = MISSING
     """
     The reason why sampling stopped, if known.
     """
 
 
 class ElicitRequestParams(MCPModel):
+    model_config = ConfigDict(
+        alias_generator=wire_names({"requested_schema": "requestedSchema"}),
+    )
     message: StrictStr
     """
     The message to present to the user.
     """
-    requested_schema: Annotated[ElicitRequestParamsRequestedSchema, Field(alias="requestedSchema")]
+    requested_schema: ElicitRequestParamsRequestedSchema
     """
     A restricted subset of JSON Schema.
     Only top-level properties are allowed, without nesting.
@@ -1920,7 +2103,12 @@ class CallToolResult(MCPModel):
     The server's response to a tool call.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {"meta": "_meta", "is_error": "isError", "structured_content": "structuredContent"}
+        ),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """
@@ -1928,7 +2116,7 @@ class CallToolResult(MCPModel):
     """
     A list of content objects that represent the unstructured result of the tool call.
     """
-    is_error: Annotated[StrictBool | MISSING, Field(alias="isError")] = MISSING
+    is_error: StrictBool | MISSING = MISSING
     """
     Whether the tool call ended in an error.
 
@@ -1943,9 +2131,7 @@ class CallToolResult(MCPModel):
     server does not support tool calls, or any other exceptional conditions,
     should be reported as an MCP error response.
     """
-    structured_content: Annotated[dict[str, Any] | MISSING, Field(alias="structuredContent")] = (
-        MISSING
-    )
+    structured_content: dict[str, Any] | MISSING = MISSING
     """
     An optional JSON object that represents the structured result of the tool call.
     """
@@ -1986,13 +2172,22 @@ ClientResult = TypeAliasType(
 
 
 class CreateMessageRequestParams(MCPModel):
-    include_context: Annotated[
-        Literal["allServers", "none", "thisServer"] | MISSING, Field(alias="includeContext")
-    ] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {
+                "include_context": "includeContext",
+                "max_tokens": "maxTokens",
+                "model_preferences": "modelPreferences",
+                "stop_sequences": "stopSequences",
+                "system_prompt": "systemPrompt",
+            }
+        ),
+    )
+    include_context: Literal["allServers", "none", "thisServer"] | MISSING = MISSING
     """
     A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request.
     """
-    max_tokens: Annotated[StrictInt, Field(alias="maxTokens")]
+    max_tokens: StrictInt
     """
     The requested maximum number of tokens to sample (to prevent runaway completions).
 
@@ -2003,14 +2198,12 @@ class CreateMessageRequestParams(MCPModel):
     """
     Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
     """
-    model_preferences: Annotated[ModelPreferences | MISSING, Field(alias="modelPreferences")] = (
-        MISSING
-    )
+    model_preferences: ModelPreferences | MISSING = MISSING
     """
     The server's preferences for which model to select. The client MAY ignore these preferences.
     """
-    stop_sequences: Annotated[list[StrictStr] | MISSING, Field(alias="stopSequences")] = MISSING
-    system_prompt: Annotated[StrictStr | MISSING, Field(alias="systemPrompt")] = MISSING
+    stop_sequences: list[StrictStr] | MISSING = MISSING
+    system_prompt: StrictStr | MISSING = MISSING
     """
     An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
     """
@@ -2031,7 +2224,10 @@ class GetPromptResult(MCPModel):
     The server's response to a prompts/get request from the client.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     """

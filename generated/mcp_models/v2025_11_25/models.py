@@ -202,11 +202,11 @@ __all__ = [
 
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import Field, StrictBool, StrictFloat, StrictInt, StrictStr, Tag
+from pydantic import ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr, Tag
 from pydantic_core import MISSING
 from typing_extensions import TypeAliasType
 
-from ._base import AS_ANY, LEFT_TO_RIGHT, JSONNumber, MCPModel, const, most_specific
+from ._base import AS_ANY, LEFT_TO_RIGHT, JSONNumber, MCPModel, const, most_specific, wire_names
 from ._structural import structural
 
 
@@ -231,7 +231,10 @@ class BaseMetadata(MCPModel):
 
 
 class BlobResourceContents(MCPModel):
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "mime_type": "mimeType"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
@@ -239,7 +242,7 @@ class BlobResourceContents(MCPModel):
     """
     A base64-encoded string representing the binary data of the item.
     """
-    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
+    mime_type: StrictStr | MISSING = MISSING
     """
     The MIME type of this resource, if known.
     """
@@ -257,7 +260,10 @@ class BooleanSchema(MCPModel):
 
 
 class CancelTaskRequestParams(MCPModel):
-    task_id: Annotated[StrictStr, Field(alias="taskId")]
+    model_config = ConfigDict(
+        alias_generator=wire_names({"task_id": "taskId"}),
+    )
+    task_id: StrictStr
     """
     The task identifier to cancel.
     """
@@ -277,7 +283,10 @@ class ClientCapabilitiesRoots(MCPModel):
     Present if the client supports listing roots.
     """
 
-    list_changed: Annotated[StrictBool | MISSING, Field(alias="listChanged")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"list_changed": "listChanged"}),
+    )
+    list_changed: StrictBool | MISSING = MISSING
     """
     Whether the client supports notifications for changes to the roots list.
     """
@@ -315,7 +324,10 @@ class ClientCapabilitiesTasksRequestsSampling(MCPModel):
     Task support for sampling-related requests.
     """
 
-    create_message: Annotated[dict[str, Any] | MISSING, Field(alias="createMessage")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"create_message": "createMessage"}),
+    )
+    create_message: dict[str, Any] | MISSING = MISSING
     """
     Whether the client supports task-augmented sampling/createMessage requests.
     """
@@ -348,7 +360,10 @@ class CompleteRequestParamsContext(MCPModel):
 
 
 class CompleteResultCompletion(MCPModel):
-    has_more: Annotated[StrictBool | MISSING, Field(alias="hasMore")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"has_more": "hasMore"}),
+    )
+    has_more: StrictBool | MISSING = MISSING
     """
     Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
     """
@@ -370,7 +385,10 @@ class ElicitResult(MCPModel):
     The client's response to an elicitation request.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
@@ -392,7 +410,10 @@ class ElicitResult(MCPModel):
 
 
 class ElicitationCompleteNotificationParams(MCPModel):
-    elicitation_id: Annotated[StrictStr, Field(alias="elicitationId")]
+    model_config = ConfigDict(
+        alias_generator=wire_names({"elicitation_id": "elicitationId"}),
+    )
+    elicitation_id: StrictStr
     """
     The ID of the elicitation that completed.
     """
@@ -414,7 +435,10 @@ class Error(MCPModel):
 
 
 class GetTaskPayloadRequestParams(MCPModel):
-    task_id: Annotated[StrictStr, Field(alias="taskId")]
+    model_config = ConfigDict(
+        alias_generator=wire_names({"task_id": "taskId"}),
+    )
+    task_id: StrictStr
     """
     The task identifier to retrieve results for.
     """
@@ -427,14 +451,20 @@ class GetTaskPayloadResult(MCPModel):
     For example, a tools/call task would return the CallToolResult structure.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
 
 
 class GetTaskRequestParams(MCPModel):
-    task_id: Annotated[StrictStr, Field(alias="taskId")]
+    model_config = ConfigDict(
+        alias_generator=wire_names({"task_id": "taskId"}),
+    )
+    task_id: StrictStr
     """
     The task identifier to query.
     """
@@ -445,7 +475,10 @@ class Icon(MCPModel):
     An optionally-sized icon that can be displayed in a user interface.
     """
 
-    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"mime_type": "mimeType"}),
+    )
+    mime_type: StrictStr | MISSING = MISSING
     """
     Optional MIME type override if the source MIME type is missing or generic.
     For example: `"image/png"`, `"image/jpeg"`, or `"image/svg+xml"`.
@@ -502,6 +535,9 @@ class Implementation(MCPModel):
     Describes the MCP implementation.
     """
 
+    model_config = ConfigDict(
+        alias_generator=wire_names({"website_url": "websiteUrl"}),
+    )
     description: StrictStr | MISSING = MISSING
     """
     An optional human-readable description of what this implementation does.
@@ -536,7 +572,7 @@ class Implementation(MCPModel):
     if present).
     """
     version: StrictStr
-    website_url: Annotated[StrictStr | MISSING, Field(alias="websiteUrl")] = MISSING
+    website_url: StrictStr | MISSING = MISSING
     """
     An optional URL of the website for this implementation.
     """
@@ -558,10 +594,13 @@ class LegacyTitledEnumSchema(MCPModel):
     This interface will be removed in a future version.
     """
 
+    model_config = ConfigDict(
+        alias_generator=wire_names({"enum_names": "enumNames"}),
+    )
     default: StrictStr | MISSING = MISSING
     description: StrictStr | MISSING = MISSING
     enum: list[StrictStr]
-    enum_names: Annotated[list[StrictStr] | MISSING, Field(alias="enumNames")] = MISSING
+    enum_names: list[StrictStr] | MISSING = MISSING
     """
     (Legacy) Display names for enum values.
     Non-standard according to JSON schema 2020-12.
@@ -581,7 +620,10 @@ class LoggingMessageNotificationParams(MCPModel):
     Parameters for a `notifications/message` notification.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
@@ -636,9 +678,16 @@ class ModelPreferences(MCPModel):
     balance them against other considerations.
     """
 
-    cost_priority: Annotated[JSONNumber | MISSING, Field(alias="costPriority", ge=0, le=1)] = (
-        MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {
+                "cost_priority": "costPriority",
+                "intelligence_priority": "intelligencePriority",
+                "speed_priority": "speedPriority",
+            }
+        ),
     )
+    cost_priority: Annotated[JSONNumber | MISSING, Field(ge=0, le=1)] = MISSING
     """
     How much to prioritize cost when selecting a model. A value of 0 means cost
     is not important, while a value of 1 means cost is the most important
@@ -654,17 +703,13 @@ class ModelPreferences(MCPModel):
     The client SHOULD prioritize these hints over the numeric priorities, but
     MAY still use the priorities to select from ambiguous matches.
     """
-    intelligence_priority: Annotated[
-        JSONNumber | MISSING, Field(alias="intelligencePriority", ge=0, le=1)
-    ] = MISSING
+    intelligence_priority: Annotated[JSONNumber | MISSING, Field(ge=0, le=1)] = MISSING
     """
     How much to prioritize intelligence and capabilities when selecting a
     model. A value of 0 means intelligence is not important, while a value of 1
     means intelligence is the most important factor.
     """
-    speed_priority: Annotated[JSONNumber | MISSING, Field(alias="speedPriority", ge=0, le=1)] = (
-        MISSING
-    )
+    speed_priority: Annotated[JSONNumber | MISSING, Field(ge=0, le=1)] = MISSING
     """
     How much to prioritize sampling speed (latency) when selecting a model. A
     value of 0 means speed is not important, while a value of 1 means speed is
@@ -678,7 +723,10 @@ class Notification(MCPModel):
 
 
 class NotificationParams(MCPModel):
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
@@ -694,11 +742,14 @@ class NumberSchema(MCPModel):
 
 
 class PaginatedResult(MCPModel):
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "next_cursor": "nextCursor"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
+    next_cursor: StrictStr | MISSING = MISSING
     """
     An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
@@ -774,7 +825,10 @@ class ReadResourceRequestParamsMeta(MCPModel):
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
 
-    progress_token: Annotated[ProgressToken | MISSING, Field(alias="progressToken")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"progress_token": "progressToken"}),
+    )
+    progress_token: ProgressToken | MISSING = MISSING
     """
     If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
     """
@@ -786,7 +840,10 @@ class RelatedTaskMetadata(MCPModel):
     Include this in the `_meta` field under the key `io.modelcontextprotocol/related-task`.
     """
 
-    task_id: Annotated[StrictStr, Field(alias="taskId")]
+    model_config = ConfigDict(
+        alias_generator=wire_names({"task_id": "taskId"}),
+    )
+    task_id: StrictStr
     """
     The task identifier this message is associated with.
     """
@@ -805,7 +862,10 @@ class RequestParamsMeta(MCPModel):
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
 
-    progress_token: Annotated[ProgressToken | MISSING, Field(alias="progressToken")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"progress_token": "progressToken"}),
+    )
+    progress_token: ProgressToken | MISSING = MISSING
     """
     If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
     """
@@ -816,11 +876,14 @@ class ResourceContents(MCPModel):
     The contents of a specific resource or sub-resource.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "mime_type": "mimeType"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
+    mime_type: StrictStr | MISSING = MISSING
     """
     The MIME type of this resource, if known.
     """
@@ -847,7 +910,10 @@ class ResourceRequestParamsMeta(MCPModel):
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
 
-    progress_token: Annotated[ProgressToken | MISSING, Field(alias="progressToken")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"progress_token": "progressToken"}),
+    )
+    progress_token: ProgressToken | MISSING = MISSING
     """
     If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
     """
@@ -870,7 +936,10 @@ class ResourceUpdatedNotificationParams(MCPModel):
     Parameters for a `notifications/resources/updated` notification.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
@@ -881,7 +950,10 @@ class ResourceUpdatedNotificationParams(MCPModel):
 
 
 class Result(MCPModel):
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
@@ -895,7 +967,10 @@ class Root(MCPModel):
     Represents a root directory or file that the server can operate on.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
@@ -930,7 +1005,10 @@ class ServerCapabilitiesPrompts(MCPModel):
     Present if the server offers any prompt templates.
     """
 
-    list_changed: Annotated[StrictBool | MISSING, Field(alias="listChanged")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"list_changed": "listChanged"}),
+    )
+    list_changed: StrictBool | MISSING = MISSING
     """
     Whether this server supports notifications for changes to the prompt list.
     """
@@ -941,7 +1019,10 @@ class ServerCapabilitiesResources(MCPModel):
     Present if the server offers any resources to read.
     """
 
-    list_changed: Annotated[StrictBool | MISSING, Field(alias="listChanged")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"list_changed": "listChanged"}),
+    )
+    list_changed: StrictBool | MISSING = MISSING
     """
     Whether this server supports notifications for changes to the resource list.
     """
@@ -967,7 +1048,10 @@ class ServerCapabilitiesTools(MCPModel):
     Present if the server offers any tools to call.
     """
 
-    list_changed: Annotated[StrictBool | MISSING, Field(alias="listChanged")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"list_changed": "listChanged"}),
+    )
+    list_changed: StrictBool | MISSING = MISSING
     """
     Whether this server supports notifications for changes to the tool list.
     """
@@ -978,18 +1062,24 @@ class SetLevelRequestParamsMeta(MCPModel):
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
 
-    progress_token: Annotated[ProgressToken | MISSING, Field(alias="progressToken")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"progress_token": "progressToken"}),
+    )
+    progress_token: ProgressToken | MISSING = MISSING
     """
     If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
     """
 
 
 class StringSchema(MCPModel):
+    model_config = ConfigDict(
+        alias_generator=wire_names({"max_length": "maxLength", "min_length": "minLength"}),
+    )
     default: StrictStr | MISSING = MISSING
     description: StrictStr | MISSING = MISSING
     format: Literal["date", "date-time", "email", "uri"] | MISSING = MISSING
-    max_length: Annotated[StrictInt | MISSING, Field(alias="maxLength")] = MISSING
-    min_length: Annotated[StrictInt | MISSING, Field(alias="minLength")] = MISSING
+    max_length: StrictInt | MISSING = MISSING
+    min_length: StrictInt | MISSING = MISSING
     title: StrictStr | MISSING = MISSING
     type: Literal["string"] = const("string")
 
@@ -999,7 +1089,10 @@ class SubscribeRequestParamsMeta(MCPModel):
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
 
-    progress_token: Annotated[ProgressToken | MISSING, Field(alias="progressToken")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"progress_token": "progressToken"}),
+    )
+    progress_token: ProgressToken | MISSING = MISSING
     """
     If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
     """
@@ -1010,7 +1103,10 @@ class TaskAugmentedRequestParamsMeta(MCPModel):
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
 
-    progress_token: Annotated[ProgressToken | MISSING, Field(alias="progressToken")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"progress_token": "progressToken"}),
+    )
+    progress_token: ProgressToken | MISSING = MISSING
     """
     If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
     """
@@ -1038,19 +1134,31 @@ class TaskStatusNotificationParams(MCPModel):
     Parameters for a `notifications/tasks/status` notification.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {
+                "meta": "_meta",
+                "created_at": "createdAt",
+                "last_updated_at": "lastUpdatedAt",
+                "poll_interval": "pollInterval",
+                "status_message": "statusMessage",
+                "task_id": "taskId",
+            }
+        ),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    created_at: Annotated[StrictStr, Field(alias="createdAt")]
+    created_at: StrictStr
     """
     ISO 8601 timestamp when the task was created.
     """
-    last_updated_at: Annotated[StrictStr, Field(alias="lastUpdatedAt")]
+    last_updated_at: StrictStr
     """
     ISO 8601 timestamp when the task was last updated.
     """
-    poll_interval: Annotated[StrictInt | MISSING, Field(alias="pollInterval")] = MISSING
+    poll_interval: StrictInt | MISSING = MISSING
     """
     Suggested polling interval in milliseconds.
     """
@@ -1058,7 +1166,7 @@ class TaskStatusNotificationParams(MCPModel):
     """
     Current task state.
     """
-    status_message: Annotated[StrictStr | MISSING, Field(alias="statusMessage")] = MISSING
+    status_message: StrictStr | MISSING = MISSING
     """
     Optional human-readable message describing the current task state.
     This can provide context for any status, including:
@@ -1066,7 +1174,7 @@ class TaskStatusNotificationParams(MCPModel):
     - Summaries for "completed" status
     - Diagnostic information for "failed" status (e.g., error details, what went wrong)
     """
-    task_id: Annotated[StrictStr, Field(alias="taskId")]
+    task_id: StrictStr
     """
     The task identifier.
     """
@@ -1077,11 +1185,14 @@ class TaskStatusNotificationParams(MCPModel):
 
 
 class TextResourceContents(MCPModel):
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "mime_type": "mimeType"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
+    mime_type: StrictStr | MISSING = MISSING
     """
     The MIME type of this resource, if known.
     """
@@ -1129,7 +1240,17 @@ class ToolAnnotations(MCPModel):
     received from untrusted servers.
     """
 
-    destructive_hint: Annotated[StrictBool | MISSING, Field(alias="destructiveHint")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {
+                "destructive_hint": "destructiveHint",
+                "idempotent_hint": "idempotentHint",
+                "open_world_hint": "openWorldHint",
+                "read_only_hint": "readOnlyHint",
+            }
+        ),
+    )
+    destructive_hint: StrictBool | MISSING = MISSING
     """
     If true, the tool may perform destructive updates to its environment.
     If false, the tool performs only additive updates.
@@ -1138,7 +1259,7 @@ class ToolAnnotations(MCPModel):
 
     Default: true
     """
-    idempotent_hint: Annotated[StrictBool | MISSING, Field(alias="idempotentHint")] = MISSING
+    idempotent_hint: StrictBool | MISSING = MISSING
     """
     If true, calling the tool repeatedly with the same arguments
     will have no additional effect on its environment.
@@ -1147,7 +1268,7 @@ class ToolAnnotations(MCPModel):
 
     Default: false
     """
-    open_world_hint: Annotated[StrictBool | MISSING, Field(alias="openWorldHint")] = MISSING
+    open_world_hint: StrictBool | MISSING = MISSING
     """
     If true, this tool may interact with an "open world" of external
     entities. If false, the tool's domain of interaction is closed.
@@ -1156,7 +1277,7 @@ class ToolAnnotations(MCPModel):
 
     Default: true
     """
-    read_only_hint: Annotated[StrictBool | MISSING, Field(alias="readOnlyHint")] = MISSING
+    read_only_hint: StrictBool | MISSING = MISSING
     """
     If true, the tool does not modify its environment.
 
@@ -1187,9 +1308,10 @@ class ToolExecution(MCPModel):
     Execution-related properties for a tool.
     """
 
-    task_support: Annotated[
-        Literal["forbidden", "optional", "required"] | MISSING, Field(alias="taskSupport")
-    ] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"task_support": "taskSupport"}),
+    )
+    task_support: Literal["forbidden", "optional", "required"] | MISSING = MISSING
     """
     Indicates whether this tool supports task-augmented execution.
     This allows clients to handle long-running operations through polling
@@ -1208,7 +1330,10 @@ class ToolInputSchema(MCPModel):
     A JSON Schema object defining the expected parameters for the tool.
     """
 
-    schema_: Annotated[StrictStr | MISSING, Field(alias="$schema")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"schema_": "$schema"}),
+    )
+    schema_: StrictStr | MISSING = MISSING
     properties: dict[str, dict[str, Any]] | MISSING = MISSING
     required: list[StrictStr] | MISSING = MISSING
     type: Literal["object"] = const("object")
@@ -1233,7 +1358,10 @@ class ToolOutputSchema(MCPModel):
     Currently restricted to type: "object" at the root level.
     """
 
-    schema_: Annotated[StrictStr | MISSING, Field(alias="$schema")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"schema_": "$schema"}),
+    )
+    schema_: StrictStr | MISSING = MISSING
     properties: dict[str, dict[str, Any]] | MISSING = MISSING
     required: list[StrictStr] | MISSING = MISSING
     type: Literal["object"] = const("object")
@@ -1244,7 +1372,10 @@ class ToolUseContent(MCPModel):
     A request from the assistant to call a tool.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     Optional metadata about the tool use. Clients SHOULD preserve this field when
     including tool uses in subsequent sampling requests to enable caching optimizations.
@@ -1273,7 +1404,10 @@ class UnsubscribeRequestParamsMeta(MCPModel):
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
 
-    progress_token: Annotated[ProgressToken | MISSING, Field(alias="progressToken")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"progress_token": "progressToken"}),
+    )
+    progress_token: ProgressToken | MISSING = MISSING
     """
     If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
     """
@@ -1320,13 +1454,16 @@ class Annotations(MCPModel):
     Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
     """
 
+    model_config = ConfigDict(
+        alias_generator=wire_names({"last_modified": "lastModified"}),
+    )
     audience: list[Role] | MISSING = MISSING
     """
     Describes who the intended audience of this object or data is.
 
     It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
     """
-    last_modified: Annotated[StrictStr | MISSING, Field(alias="lastModified")] = MISSING
+    last_modified: StrictStr | MISSING = MISSING
     """
     The moment the resource was last modified, as an ISO 8601 formatted string.
 
@@ -1350,7 +1487,10 @@ class AudioContent(MCPModel):
     Audio provided to or from an LLM.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "mime_type": "mimeType"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
@@ -1362,7 +1502,7 @@ class AudioContent(MCPModel):
     """
     The base64-encoded audio data.
     """
-    mime_type: Annotated[StrictStr, Field(alias="mimeType")]
+    mime_type: StrictStr
     """
     The MIME type of the audio. Different providers may support different audio types.
     """
@@ -1374,7 +1514,10 @@ class CallToolRequestParamsMeta(MCPModel):
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
 
-    progress_token: Annotated[ProgressToken | MISSING, Field(alias="progressToken")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"progress_token": "progressToken"}),
+    )
+    progress_token: ProgressToken | MISSING = MISSING
     """
     If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
     """
@@ -1396,19 +1539,31 @@ class CancelTaskResult(MCPModel):
     The response to a tasks/cancel request.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {
+                "meta": "_meta",
+                "created_at": "createdAt",
+                "last_updated_at": "lastUpdatedAt",
+                "poll_interval": "pollInterval",
+                "status_message": "statusMessage",
+                "task_id": "taskId",
+            }
+        ),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    created_at: Annotated[StrictStr, Field(alias="createdAt")]
+    created_at: StrictStr
     """
     ISO 8601 timestamp when the task was created.
     """
-    last_updated_at: Annotated[StrictStr, Field(alias="lastUpdatedAt")]
+    last_updated_at: StrictStr
     """
     ISO 8601 timestamp when the task was last updated.
     """
-    poll_interval: Annotated[StrictInt | MISSING, Field(alias="pollInterval")] = MISSING
+    poll_interval: StrictInt | MISSING = MISSING
     """
     Suggested polling interval in milliseconds.
     """
@@ -1416,7 +1571,7 @@ class CancelTaskResult(MCPModel):
     """
     Current task state.
     """
-    status_message: Annotated[StrictStr | MISSING, Field(alias="statusMessage")] = MISSING
+    status_message: StrictStr | MISSING = MISSING
     """
     Optional human-readable message describing the current task state.
     This can provide context for any status, including:
@@ -1424,7 +1579,7 @@ class CancelTaskResult(MCPModel):
     - Summaries for "completed" status
     - Diagnostic information for "failed" status (e.g., error details, what went wrong)
     """
-    task_id: Annotated[StrictStr, Field(alias="taskId")]
+    task_id: StrictStr
     """
     The task identifier.
     """
@@ -1439,7 +1594,10 @@ class CancelledNotificationParams(MCPModel):
     Parameters for a `notifications/cancelled` notification.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "request_id": "requestId"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
@@ -1447,7 +1605,7 @@ class CancelledNotificationParams(MCPModel):
     """
     An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
     """
-    request_id: Annotated[RequestId | MISSING, Field(alias="requestId")] = MISSING
+    request_id: RequestId | MISSING = MISSING
     """
     The ID of the request to cancel.
 
@@ -1477,7 +1635,10 @@ class CompleteRequestParamsMeta(MCPModel):
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
 
-    progress_token: Annotated[ProgressToken | MISSING, Field(alias="progressToken")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"progress_token": "progressToken"}),
+    )
+    progress_token: ProgressToken | MISSING = MISSING
     """
     If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
     """
@@ -1494,7 +1655,10 @@ class CompleteResult(MCPModel):
     The server's response to a completion/complete request
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
@@ -1506,7 +1670,10 @@ class CreateMessageRequestParamsMeta(MCPModel):
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
 
-    progress_token: Annotated[ProgressToken | MISSING, Field(alias="progressToken")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"progress_token": "progressToken"}),
+    )
+    progress_token: ProgressToken | MISSING = MISSING
     """
     If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
     """
@@ -1517,7 +1684,10 @@ class ElicitRequestFormParamsMeta(MCPModel):
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
 
-    progress_token: Annotated[ProgressToken | MISSING, Field(alias="progressToken")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"progress_token": "progressToken"}),
+    )
+    progress_token: ProgressToken | MISSING = MISSING
     """
     If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
     """
@@ -1528,7 +1698,10 @@ class ElicitRequestURLParamsMeta(MCPModel):
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
 
-    progress_token: Annotated[ProgressToken | MISSING, Field(alias="progressToken")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"progress_token": "progressToken"}),
+    )
+    progress_token: ProgressToken | MISSING = MISSING
     """
     If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
     """
@@ -1565,7 +1738,10 @@ class GetPromptRequestParamsMeta(MCPModel):
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
 
-    progress_token: Annotated[ProgressToken | MISSING, Field(alias="progressToken")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"progress_token": "progressToken"}),
+    )
+    progress_token: ProgressToken | MISSING = MISSING
     """
     If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
     """
@@ -1598,19 +1774,31 @@ class GetTaskResult(MCPModel):
     The response to a tasks/get request.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {
+                "meta": "_meta",
+                "created_at": "createdAt",
+                "last_updated_at": "lastUpdatedAt",
+                "poll_interval": "pollInterval",
+                "status_message": "statusMessage",
+                "task_id": "taskId",
+            }
+        ),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    created_at: Annotated[StrictStr, Field(alias="createdAt")]
+    created_at: StrictStr
     """
     ISO 8601 timestamp when the task was created.
     """
-    last_updated_at: Annotated[StrictStr, Field(alias="lastUpdatedAt")]
+    last_updated_at: StrictStr
     """
     ISO 8601 timestamp when the task was last updated.
     """
-    poll_interval: Annotated[StrictInt | MISSING, Field(alias="pollInterval")] = MISSING
+    poll_interval: StrictInt | MISSING = MISSING
     """
     Suggested polling interval in milliseconds.
     """
@@ -1618,7 +1806,7 @@ class GetTaskResult(MCPModel):
     """
     Current task state.
     """
-    status_message: Annotated[StrictStr | MISSING, Field(alias="statusMessage")] = MISSING
+    status_message: StrictStr | MISSING = MISSING
     """
     Optional human-readable message describing the current task state.
     This can provide context for any status, including:
@@ -1626,7 +1814,7 @@ class GetTaskResult(MCPModel):
     - Summaries for "completed" status
     - Diagnostic information for "failed" status (e.g., error details, what went wrong)
     """
-    task_id: Annotated[StrictStr, Field(alias="taskId")]
+    task_id: StrictStr
     """
     The task identifier.
     """
@@ -1641,7 +1829,10 @@ class ImageContent(MCPModel):
     An image provided to or from an LLM.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "mime_type": "mimeType"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
@@ -1653,7 +1844,7 @@ class ImageContent(MCPModel):
     """
     The base64-encoded image data.
     """
-    mime_type: Annotated[StrictStr, Field(alias="mimeType")]
+    mime_type: StrictStr
     """
     The MIME type of the image. Different providers may support different image types.
     """
@@ -1665,7 +1856,10 @@ class InitializeRequestParamsMeta(MCPModel):
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
 
-    progress_token: Annotated[ProgressToken | MISSING, Field(alias="progressToken")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"progress_token": "progressToken"}),
+    )
+    progress_token: ProgressToken | MISSING = MISSING
     """
     If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
     """
@@ -1719,7 +1913,10 @@ class ListRootsResult(MCPModel):
     or file that the server can operate on.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
@@ -1741,7 +1938,10 @@ class PaginatedRequestParamsMeta(MCPModel):
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
 
-    progress_token: Annotated[ProgressToken | MISSING, Field(alias="progressToken")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"progress_token": "progressToken"}),
+    )
+    progress_token: ProgressToken | MISSING = MISSING
     """
     If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
     """
@@ -1752,7 +1952,10 @@ class ProgressNotificationParams(MCPModel):
     Parameters for a `notifications/progress` notification.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "progress_token": "progressToken"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
@@ -1764,7 +1967,7 @@ class ProgressNotificationParams(MCPModel):
     """
     The progress thus far. This should increase every time progress is made, even if the total is unknown.
     """
-    progress_token: Annotated[ProgressToken, Field(alias="progressToken")]
+    progress_token: ProgressToken
     """
     The progress token which was given in the initial request, used to associate this notification with the request that is proceeding.
     """
@@ -1779,7 +1982,10 @@ class Prompt(MCPModel):
     A prompt or prompt template that the server offers.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
@@ -1823,7 +2029,10 @@ class ReadResourceRequestParams(MCPModel):
     Parameters for a `resources/read` request.
     """
 
-    meta: Annotated[ReadResourceRequestParamsMeta | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: ReadResourceRequestParamsMeta | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
@@ -1849,7 +2058,10 @@ class RequestParams(MCPModel):
     Common params for any request.
     """
 
-    meta: Annotated[RequestParamsMeta | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: RequestParamsMeta | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
@@ -1860,7 +2072,10 @@ class Resource(MCPModel):
     A known resource that the server is capable of reading.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "mime_type": "mimeType"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
@@ -1886,7 +2101,7 @@ class Resource(MCPModel):
     - `image/svg+xml` - SVG images (scalable but requires security precautions)
     - `image/webp` - WebP images (modern, efficient format)
     """
-    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
+    mime_type: StrictStr | MISSING = MISSING
     """
     The MIME type of this resource, if known.
     """
@@ -1922,7 +2137,10 @@ class ResourceLink(MCPModel):
     Note: resource links returned by tools are not guaranteed to appear in the results of `resources/list` requests.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "mime_type": "mimeType"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
@@ -1948,7 +2166,7 @@ class ResourceLink(MCPModel):
     - `image/svg+xml` - SVG images (scalable but requires security precautions)
     - `image/webp` - WebP images (modern, efficient format)
     """
-    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
+    mime_type: StrictStr | MISSING = MISSING
     """
     The MIME type of this resource, if known.
     """
@@ -1983,7 +2201,10 @@ class ResourceRequestParams(MCPModel):
     Common parameters when working with resources.
     """
 
-    meta: Annotated[ResourceRequestParamsMeta | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: ResourceRequestParamsMeta | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
@@ -1998,7 +2219,12 @@ class ResourceTemplate(MCPModel):
     A template description for resources available on the server.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {"meta": "_meta", "mime_type": "mimeType", "uri_template": "uriTemplate"}
+        ),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
@@ -2024,7 +2250,7 @@ class ResourceTemplate(MCPModel):
     - `image/svg+xml` - SVG images (scalable but requires security precautions)
     - `image/webp` - WebP images (modern, efficient format)
     """
-    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
+    mime_type: StrictStr | MISSING = MISSING
     """
     The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
     """
@@ -2041,7 +2267,7 @@ class ResourceTemplate(MCPModel):
     where `annotations.title` should be given precedence over using `name`,
     if present).
     """
-    uri_template: Annotated[StrictStr, Field(alias="uriTemplate")]
+    uri_template: StrictStr
     """
     A URI template (according to RFC 6570) that can be used to construct resource URIs.
     """
@@ -2073,7 +2299,10 @@ class SetLevelRequestParams(MCPModel):
     Parameters for a `logging/setLevel` request.
     """
 
-    meta: Annotated[SetLevelRequestParamsMeta | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: SetLevelRequestParamsMeta | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
@@ -2088,7 +2317,10 @@ class SubscribeRequestParams(MCPModel):
     Parameters for a `resources/subscribe` request.
     """
 
-    meta: Annotated[SubscribeRequestParamsMeta | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: SubscribeRequestParamsMeta | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
@@ -2103,15 +2335,26 @@ class Task(MCPModel):
     Data associated with a task.
     """
 
-    created_at: Annotated[StrictStr, Field(alias="createdAt")]
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {
+                "created_at": "createdAt",
+                "last_updated_at": "lastUpdatedAt",
+                "poll_interval": "pollInterval",
+                "status_message": "statusMessage",
+                "task_id": "taskId",
+            }
+        ),
+    )
+    created_at: StrictStr
     """
     ISO 8601 timestamp when the task was created.
     """
-    last_updated_at: Annotated[StrictStr, Field(alias="lastUpdatedAt")]
+    last_updated_at: StrictStr
     """
     ISO 8601 timestamp when the task was last updated.
     """
-    poll_interval: Annotated[StrictInt | MISSING, Field(alias="pollInterval")] = MISSING
+    poll_interval: StrictInt | MISSING = MISSING
     """
     Suggested polling interval in milliseconds.
     """
@@ -2119,7 +2362,7 @@ class Task(MCPModel):
     """
     Current task state.
     """
-    status_message: Annotated[StrictStr | MISSING, Field(alias="statusMessage")] = MISSING
+    status_message: StrictStr | MISSING = MISSING
     """
     Optional human-readable message describing the current task state.
     This can provide context for any status, including:
@@ -2127,7 +2370,7 @@ class Task(MCPModel):
     - Summaries for "completed" status
     - Diagnostic information for "failed" status (e.g., error details, what went wrong)
     """
-    task_id: Annotated[StrictStr, Field(alias="taskId")]
+    task_id: StrictStr
     """
     The task identifier.
     """
@@ -2142,7 +2385,10 @@ class TaskAugmentedRequestParams(MCPModel):
     Common params for any task-augmented request.
     """
 
-    meta: Annotated[TaskAugmentedRequestParamsMeta | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: TaskAugmentedRequestParamsMeta | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
@@ -2172,7 +2418,10 @@ class TextContent(MCPModel):
     Text provided to or from an LLM.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
@@ -2192,7 +2441,10 @@ class TitledMultiSelectEnumSchemaItems(MCPModel):
     Schema for array items with enum options and display labels.
     """
 
-    any_of: Annotated[list[TitledMultiSelectEnumSchemaItemsAnyOfItem], Field(alias="anyOf")]
+    model_config = ConfigDict(
+        alias_generator=wire_names({"any_of": "anyOf"}),
+    )
+    any_of: list[TitledMultiSelectEnumSchemaItemsAnyOfItem]
     """
     Array of enum options with values and display labels.
     """
@@ -2203,6 +2455,9 @@ class TitledSingleSelectEnumSchema(MCPModel):
     Schema for single-selection enumeration with display titles for each option.
     """
 
+    model_config = ConfigDict(
+        alias_generator=wire_names({"one_of": "oneOf"}),
+    )
     default: StrictStr | MISSING = MISSING
     """
     Optional default value.
@@ -2211,7 +2466,7 @@ class TitledSingleSelectEnumSchema(MCPModel):
     """
     Optional description for the enum field.
     """
-    one_of: Annotated[list[TitledSingleSelectEnumSchemaOneOfItem], Field(alias="oneOf")]
+    one_of: list[TitledSingleSelectEnumSchemaOneOfItem]
     """
     Array of enum options with values and display labels.
     """
@@ -2227,7 +2482,12 @@ class Tool(MCPModel):
     Definition for a tool the client can call.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {"meta": "_meta", "input_schema": "inputSchema", "output_schema": "outputSchema"}
+        ),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
@@ -2259,7 +2519,7 @@ class Tool(MCPModel):
     - `image/svg+xml` - SVG images (scalable but requires security precautions)
     - `image/webp` - WebP images (modern, efficient format)
     """
-    input_schema: Annotated[ToolInputSchema, Field(alias="inputSchema")]
+    input_schema: ToolInputSchema
     """
     A JSON Schema object defining the expected parameters for the tool.
     """
@@ -2267,7 +2527,7 @@ class Tool(MCPModel):
     """
     Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     """
-    output_schema: Annotated[ToolOutputSchema | MISSING, Field(alias="outputSchema")] = MISSING
+    output_schema: ToolOutputSchema | MISSING = MISSING
     """
     An optional JSON Schema object defining the structure of the tool's output returned in
     the structuredContent field of a CallToolResult.
@@ -2291,7 +2551,10 @@ class UnsubscribeRequestParams(MCPModel):
     Parameters for a `resources/unsubscribe` request.
     """
 
-    meta: Annotated[UnsubscribeRequestParamsMeta | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: UnsubscribeRequestParamsMeta | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
@@ -2306,6 +2569,9 @@ class UntitledMultiSelectEnumSchema(MCPModel):
     Schema for multiple-selection enumeration without display titles for options.
     """
 
+    model_config = ConfigDict(
+        alias_generator=wire_names({"max_items": "maxItems", "min_items": "minItems"}),
+    )
     default: list[StrictStr] | MISSING = MISSING
     """
     Optional default value.
@@ -2318,11 +2584,11 @@ class UntitledMultiSelectEnumSchema(MCPModel):
     """
     Schema for the array items.
     """
-    max_items: Annotated[StrictInt | MISSING, Field(alias="maxItems")] = MISSING
+    max_items: StrictInt | MISSING = MISSING
     """
     Maximum number of items to select.
     """
-    min_items: Annotated[StrictInt | MISSING, Field(alias="minItems")] = MISSING
+    min_items: StrictInt | MISSING = MISSING
     """
     Minimum number of items to select.
     """
@@ -2338,7 +2604,10 @@ class CallToolRequestParams(MCPModel):
     Parameters for a `tools/call` request.
     """
 
-    meta: Annotated[CallToolRequestParamsMeta | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: CallToolRequestParamsMeta | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
@@ -2384,11 +2653,14 @@ class ClientCapabilitiesTasks(MCPModel):
     Present if the client supports task-augmented requests.
     """
 
+    model_config = ConfigDict(
+        alias_generator=wire_names({"list_": "list"}),
+    )
     cancel: dict[str, Any] | MISSING = MISSING
     """
     Whether this client supports tasks/cancel.
     """
-    list_: Annotated[dict[str, Any] | MISSING, Field(alias="list")] = MISSING
+    list_: dict[str, Any] | MISSING = MISSING
     """
     Whether this client supports tasks/list.
     """
@@ -2403,7 +2675,10 @@ class CompleteRequestParams(MCPModel):
     Parameters for a `completion/complete` request.
     """
 
-    meta: Annotated[CompleteRequestParamsMeta | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: CompleteRequestParamsMeta | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
@@ -2423,7 +2698,10 @@ class CreateTaskResult(MCPModel):
     A response to a task-augmented request.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
@@ -2435,11 +2713,14 @@ class ElicitRequestURLParams(MCPModel):
     The parameters for a request to elicit information from the user via a URL in the client.
     """
 
-    meta: Annotated[ElicitRequestURLParamsMeta | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "elicitation_id": "elicitationId"}),
+    )
+    meta: ElicitRequestURLParamsMeta | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    elicitation_id: Annotated[StrictStr, Field(alias="elicitationId")]
+    elicitation_id: StrictStr
     """
     The ID of the elicitation, which must be unique within the context of the server.
     The client MUST treat this ID as an opaque value.
@@ -2475,7 +2756,10 @@ class EmbeddedResource(MCPModel):
     of the LLM and/or the user.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
@@ -2492,7 +2776,10 @@ class GetPromptRequestParams(MCPModel):
     Parameters for a `prompts/get` request.
     """
 
-    meta: Annotated[GetPromptRequestParamsMeta | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: GetPromptRequestParamsMeta | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
@@ -2535,11 +2822,14 @@ class ListPromptsResult(MCPModel):
     The server's response to a prompts/list request from the client.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "next_cursor": "nextCursor"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
+    next_cursor: StrictStr | MISSING = MISSING
     """
     An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
@@ -2552,16 +2842,25 @@ class ListResourceTemplatesResult(MCPModel):
     The server's response to a resources/templates/list request from the client.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {
+                "meta": "_meta",
+                "next_cursor": "nextCursor",
+                "resource_templates": "resourceTemplates",
+            }
+        ),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
+    next_cursor: StrictStr | MISSING = MISSING
     """
     An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
-    resource_templates: Annotated[list[ResourceTemplate], Field(alias="resourceTemplates")]
+    resource_templates: list[ResourceTemplate]
 
 
 class ListResourcesResult(MCPModel):
@@ -2569,11 +2868,14 @@ class ListResourcesResult(MCPModel):
     The server's response to a resources/list request from the client.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "next_cursor": "nextCursor"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
+    next_cursor: StrictStr | MISSING = MISSING
     """
     An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
@@ -2603,11 +2905,14 @@ class ListTasksResult(MCPModel):
     The response to a tasks/list request.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "next_cursor": "nextCursor"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
+    next_cursor: StrictStr | MISSING = MISSING
     """
     An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
@@ -2620,11 +2925,14 @@ class ListToolsResult(MCPModel):
     The server's response to a tools/list request from the client.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "next_cursor": "nextCursor"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    next_cursor: Annotated[StrictStr | MISSING, Field(alias="nextCursor")] = MISSING
+    next_cursor: StrictStr | MISSING = MISSING
     """
     An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
@@ -2637,7 +2945,10 @@ class PaginatedRequestParams(MCPModel):
     Common parameters for paginated requests.
     """
 
-    meta: Annotated[PaginatedRequestParamsMeta | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: PaginatedRequestParamsMeta | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
@@ -2685,7 +2996,10 @@ class ReadResourceResult(MCPModel):
     The server's response to a resources/read request from the client.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
@@ -2697,11 +3011,14 @@ class ServerCapabilitiesTasks(MCPModel):
     Present if the server supports task-augmented requests.
     """
 
+    model_config = ConfigDict(
+        alias_generator=wire_names({"list_": "list"}),
+    )
     cancel: dict[str, Any] | MISSING = MISSING
     """
     Whether this server supports tasks/cancel.
     """
-    list_: Annotated[dict[str, Any] | MISSING, Field(alias="list")] = MISSING
+    list_: dict[str, Any] | MISSING = MISSING
     """
     Whether this server supports tasks/list.
     """
@@ -2766,6 +3083,9 @@ class TitledMultiSelectEnumSchema(MCPModel):
     Schema for multiple-selection enumeration with display titles for each option.
     """
 
+    model_config = ConfigDict(
+        alias_generator=wire_names({"max_items": "maxItems", "min_items": "minItems"}),
+    )
     default: list[StrictStr] | MISSING = MISSING
     """
     Optional default value.
@@ -2778,11 +3098,11 @@ class TitledMultiSelectEnumSchema(MCPModel):
     """
     Schema for array items with enum options and display labels.
     """
-    max_items: Annotated[StrictInt | MISSING, Field(alias="maxItems")] = MISSING
+    max_items: StrictInt | MISSING = MISSING
     """
     Maximum number of items to select.
     """
-    min_items: Annotated[StrictInt | MISSING, Field(alias="minItems")] = MISSING
+    min_items: StrictInt | MISSING = MISSING
     """
     Minimum number of items to select.
     """
@@ -2909,13 +3229,18 @@ class InitializeRequestParams(MCPModel):
     Parameters for an `initialize` request.
     """
 
-    meta: Annotated[InitializeRequestParamsMeta | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {"meta": "_meta", "client_info": "clientInfo", "protocol_version": "protocolVersion"}
+        ),
+    )
+    meta: InitializeRequestParamsMeta | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
     capabilities: ClientCapabilities
-    client_info: Annotated[Implementation, Field(alias="clientInfo")]
-    protocol_version: Annotated[StrictStr, Field(alias="protocolVersion")]
+    client_info: Implementation
+    protocol_version: StrictStr
     """
     The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
     """
@@ -3063,7 +3388,17 @@ class ToolResultContent(MCPModel):
     The result of a tool use, provided by the user back to the assistant.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {
+                "meta": "_meta",
+                "is_error": "isError",
+                "structured_content": "structuredContent",
+                "tool_use_id": "toolUseId",
+            }
+        ),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     Optional metadata about the tool result. Clients SHOULD preserve this field when
     including tool results in subsequent sampling requests to enable caching optimizations.
@@ -3077,22 +3412,20 @@ class ToolResultContent(MCPModel):
     This has the same format as CallToolResult.content and can include text, images,
     audio, resource links, and embedded resources.
     """
-    is_error: Annotated[StrictBool | MISSING, Field(alias="isError")] = MISSING
+    is_error: StrictBool | MISSING = MISSING
     """
     Whether the tool use resulted in an error.
 
     If true, the content typically describes the error that occurred.
     Default: false
     """
-    structured_content: Annotated[dict[str, Any] | MISSING, Field(alias="structuredContent")] = (
-        MISSING
-    )
+    structured_content: dict[str, Any] | MISSING = MISSING
     """
     An optional structured result object.
 
     If the tool defined an outputSchema, this SHOULD conform to that schema.
     """
-    tool_use_id: Annotated[StrictStr, Field(alias="toolUseId")]
+    tool_use_id: StrictStr
     """
     The ID of the tool use this result corresponds to.
 
@@ -3121,7 +3454,12 @@ class CallToolResult(MCPModel):
     The server's response to a tool call.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {"meta": "_meta", "is_error": "isError", "structured_content": "structuredContent"}
+        ),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
@@ -3129,7 +3467,7 @@ class CallToolResult(MCPModel):
     """
     A list of content objects that represent the unstructured result of the tool call.
     """
-    is_error: Annotated[StrictBool | MISSING, Field(alias="isError")] = MISSING
+    is_error: StrictBool | MISSING = MISSING
     """
     Whether the tool call ended in an error.
 
@@ -3144,9 +3482,7 @@ class CallToolResult(MCPModel):
     server does not support tool calls, or any other exceptional conditions,
     should be reported as an MCP error response.
     """
-    structured_content: Annotated[dict[str, Any] | MISSING, Field(alias="structuredContent")] = (
-        MISSING
-    )
+    structured_content: dict[str, Any] | MISSING = MISSING
     """
     An optional JSON object that represents the structured result of the tool call.
     """
@@ -3158,7 +3494,10 @@ class ElicitRequestFormParamsRequestedSchema(MCPModel):
     Only top-level properties are allowed, without nesting.
     """
 
-    schema_: Annotated[StrictStr | MISSING, Field(alias="$schema")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"schema_": "$schema"}),
+    )
+    schema_: StrictStr | MISSING = MISSING
     properties: dict[str, PrimitiveSchemaDefinition]
     required: list[StrictStr] | MISSING = MISSING
     type: Literal["object"] = const("object")
@@ -3169,7 +3508,10 @@ class GetPromptResult(MCPModel):
     The server's response to a prompts/get request from the client.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
@@ -3196,7 +3538,12 @@ class InitializeResult(MCPModel):
     After receiving an initialize request from the client, the server sends this response.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {"meta": "_meta", "protocol_version": "protocolVersion", "server_info": "serverInfo"}
+        ),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
@@ -3207,11 +3554,11 @@ class InitializeResult(MCPModel):
 
     This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a "hint" to the model. For example, this information MAY be added to the system prompt.
     """
-    protocol_version: Annotated[StrictStr, Field(alias="protocolVersion")]
+    protocol_version: StrictStr
     """
     The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
     """
-    server_info: Annotated[Implementation, Field(alias="serverInfo")]
+    server_info: Implementation
 
 
 SamplingMessageContentBlock = TypeAliasType(
@@ -3378,7 +3725,10 @@ class ElicitRequestFormParams(MCPModel):
     The parameters for a request to elicit non-sensitive information from the user via a form in the client.
     """
 
-    meta: Annotated[ElicitRequestFormParamsMeta | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "requested_schema": "requestedSchema"}),
+    )
+    meta: ElicitRequestFormParamsMeta | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
@@ -3390,9 +3740,7 @@ class ElicitRequestFormParams(MCPModel):
     """
     The elicitation mode.
     """
-    requested_schema: Annotated[
-        ElicitRequestFormParamsRequestedSchema, Field(alias="requestedSchema")
-    ]
+    requested_schema: ElicitRequestFormParamsRequestedSchema
     """
     A restricted subset of JSON Schema.
     Only top-level properties are allowed, without nesting.
@@ -3467,7 +3815,10 @@ class SamplingMessage(MCPModel):
     Describes a message issued to or received from an LLM API.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
@@ -3480,13 +3831,24 @@ class CreateMessageRequestParams(MCPModel):
     Parameters for a `sampling/createMessage` request.
     """
 
-    meta: Annotated[CreateMessageRequestParamsMeta | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {
+                "meta": "_meta",
+                "include_context": "includeContext",
+                "max_tokens": "maxTokens",
+                "model_preferences": "modelPreferences",
+                "stop_sequences": "stopSequences",
+                "system_prompt": "systemPrompt",
+                "tool_choice": "toolChoice",
+            }
+        ),
+    )
+    meta: CreateMessageRequestParamsMeta | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    include_context: Annotated[
-        Literal["allServers", "none", "thisServer"] | MISSING, Field(alias="includeContext")
-    ] = MISSING
+    include_context: Literal["allServers", "none", "thisServer"] | MISSING = MISSING
     """
     A request to include context from one or more MCP servers (including the caller), to be attached to the prompt.
     The client MAY ignore this request.
@@ -3494,7 +3856,7 @@ class CreateMessageRequestParams(MCPModel):
     Default is "none". Values "thisServer" and "allServers" are soft-deprecated. Servers SHOULD only use these values if the client
     declares ClientCapabilities.sampling.context. These values may be removed in future spec releases.
     """
-    max_tokens: Annotated[StrictInt, Field(alias="maxTokens")]
+    max_tokens: StrictInt
     """
     The requested maximum number of tokens to sample (to prevent runaway completions).
 
@@ -3505,14 +3867,12 @@ class CreateMessageRequestParams(MCPModel):
     """
     Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
     """
-    model_preferences: Annotated[ModelPreferences | MISSING, Field(alias="modelPreferences")] = (
-        MISSING
-    )
+    model_preferences: ModelPreferences | MISSING = MISSING
     """
     The server's preferences for which model to select. The client MAY ignore these preferences.
     """
-    stop_sequences: Annotated[list[StrictStr] | MISSING, Field(alias="stopSequences")] = MISSING
-    system_prompt: Annotated[StrictStr | MISSING, Field(alias="systemPrompt")] = MISSING
+    stop_sequences: list[StrictStr] | MISSING = MISSING
+    system_prompt: StrictStr | MISSING = MISSING
     """
     An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
     """
@@ -3526,7 +3886,7 @@ class CreateMessageRequestParams(MCPModel):
     for task augmentation of specific request types in their capabilities.
     """
     temperature: StrictInt | StrictFloat | MISSING = MISSING
-    tool_choice: Annotated[ToolChoice | MISSING, Field(alias="toolChoice")] = MISSING
+    tool_choice: ToolChoice | MISSING = MISSING
     """
     Controls how the model uses tools.
     The client MUST return an error if this field is provided but ClientCapabilities.sampling.tools is not declared.
@@ -3546,7 +3906,10 @@ class CreateMessageResult(MCPModel):
     to inspect the response (human in the loop) and decide whether to allow the server to see it.
     """
 
-    meta: Annotated[dict[str, Any] | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "stop_reason": "stopReason"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
     """
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
@@ -3556,7 +3919,7 @@ class CreateMessageResult(MCPModel):
     The name of the model that generated the message.
     """
     role: Role
-    stop_reason: Annotated[StrictStr | MISSING, Field(alias="stopReason")] = MISSING
+    stop_reason: StrictStr | MISSING = MISSING
     """
     The reason why sampling stopped, if known.
 

@@ -17,11 +17,11 @@ __all__ = [
 
 from typing import Annotated, Literal
 
-from pydantic import Field, StrictBool, StrictFloat, StrictInt, StrictStr, Tag
+from pydantic import ConfigDict, StrictBool, StrictFloat, StrictInt, StrictStr, Tag
 from pydantic_core import MISSING
 from typing_extensions import TypeAliasType
 
-from ._base import AS_ANY, MCPModel, const
+from ._base import AS_ANY, MCPModel, const, wire_names
 from ._structural import structural
 
 
@@ -38,13 +38,26 @@ class AnnotatedModel(MCPModel):
 
 
 class Keywords(MCPModel):
-    class_: Annotated[StrictStr | MISSING, Field(alias="class")] = MISSING
-    from_: Annotated[StrictStr | MISSING, Field(alias="from")] = MISSING
-    model_config_: Annotated[StrictStr | MISSING, Field(alias="model_config")] = MISSING
-    schema_: Annotated[StrictStr | MISSING, Field(alias="$schema")] = MISSING
-    json_: Annotated[StrictBool | MISSING, Field(alias="json")] = MISSING
-    x_mcp_header: Annotated[StrictStr | MISSING, Field(alias="x-mcp-header")] = MISSING
-    mime_type: Annotated[StrictStr | MISSING, Field(alias="mimeType")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {
+                "schema_": "$schema",
+                "class_": "class",
+                "from_": "from",
+                "json_": "json",
+                "mime_type": "mimeType",
+                "model_config_": "model_config",
+                "x_mcp_header": "x-mcp-header",
+            }
+        ),
+    )
+    class_: StrictStr | MISSING = MISSING
+    from_: StrictStr | MISSING = MISSING
+    model_config_: StrictStr | MISSING = MISSING
+    schema_: StrictStr | MISSING = MISSING
+    json_: StrictBool | MISSING = MISSING
+    x_mcp_header: StrictStr | MISSING = MISSING
+    mime_type: StrictStr | MISSING = MISSING
 
 
 class RequestByNameValue(MCPModel):
@@ -64,9 +77,10 @@ class RequestItemsItem(MCPModel):
 
 
 class RequestParamsMeta(MCPModel):
-    progress_token: Annotated[StrictStr | StrictInt | MISSING, Field(alias="progressToken")] = (
-        MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"progress_token": "progressToken"}),
     )
+    progress_token: StrictStr | StrictInt | MISSING = MISSING
 
 
 RequestChoice = TypeAliasType(
@@ -81,13 +95,19 @@ RequestChoice = TypeAliasType(
 
 
 class RequestParams(MCPModel):
-    meta: Annotated[RequestParamsMeta | MISSING, Field(alias="_meta")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: RequestParamsMeta | MISSING = MISSING
     cursor: StrictStr | MISSING = MISSING
 
 
 class Request(MCPModel):
+    model_config = ConfigDict(
+        alias_generator=wire_names({"by_name": "byName"}),
+    )
     method: StrictStr
     params: RequestParams | MISSING = MISSING
     items: list[RequestItemsItem] | MISSING = MISSING
-    by_name: Annotated[dict[str, RequestByNameValue] | MISSING, Field(alias="byName")] = MISSING
+    by_name: dict[str, RequestByNameValue] | MISSING = MISSING
     choice: RequestChoice | MISSING = MISSING

@@ -12,13 +12,13 @@ __all__ = [
     "TypedExtras",
 ]
 
-from typing import Annotated, Any
+from typing import Any
 
-from pydantic import ConfigDict, Field, StrictInt, StrictStr
+from pydantic import ConfigDict, StrictInt, StrictStr
 from pydantic_core import MISSING
 from typing_extensions import TypeAliasType
 
-from ._base import MCPModel
+from ._base import MCPModel, wire_names
 
 
 class Closed(MCPModel):
@@ -65,5 +65,8 @@ class TypedExtras(MCPModel):
 
 
 class Holder(MCPModel):
-    schema_: Annotated[HolderSchema | MISSING, Field(alias="schema")] = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names({"schema_": "schema"}),
+    )
+    schema_: HolderSchema | MISSING = MISSING
     meta: dict[str, Any] | MISSING = MISSING
