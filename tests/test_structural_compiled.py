@@ -350,3 +350,78 @@ def test_unions_with_a_const_tag_are_tagged_unions_in_rust(package: str) -> None
             tagged += 1
         assert not (keys and any(isinstance(m, Discriminator) for m in metadata)), name
     assert tagged >= 3  # ClientRequest, ServerNotification, ContentBlock, ...
+
+
+def _outcome(adapter: Any, text: str, tag: str | None = None) -> tuple[object, ...]:
+    """What reading text gives: the class and its wire dump, or the (type, location) of each error
+    (a location without the arm's tag, which a union's errors start with)."""
+    from pydantic import ValidationError
+
+    try:
+        value = adapter.validate_json(text)
+    except ValidationError as exc:
+        errors = []
+        for error in exc.errors():
+            loc = tuple(error["loc"])
+            if tag is not None and loc[:1] == (tag,):
+                loc = loc[1:]
+            errors.append((error["type"], loc))
+        return ("refused", tuple(errors))
+    return (type(value).__name__, json.dumps(adapter.dump_python(value, mode="json"), sort_keys=True))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("package", PACKAGES)
+def test_a_structural_union_reads_json_text_as_its_picked_arm_does(package: str) -> None:
+    """A structural union validates the arm it picks from the Python objects its rules looked at;
+    reading the text with that arm's own JSON validator gives the same class, dump and errors."""
+    from pydantic import TypeAdapter
+
+    module = _structural(package)
+    models = importlib.import_module(f"mcp_models.{package}.models")
+    # the unions the models module names (messages.py's dispatch of a task result reads its own way)
+    unions = {union: TypeAdapter(getattr(models, union)) for union in module._COMPILED if hasattr(models, union)}
+    assert unions
+    arms: dict[str, TypeAdapter[Any]] = {}
+    keys, values = _rule_values(module)
+    pool: list[object] = [v for other in sorted(REVISIONS) for v in _examples(other) if isinstance(v, dict | list)]
+    messages = importlib.import_module(f"mcp_models.{package}.messages")
+    compared = {"read": 0, "refused": 0}
+
+    def compare(value: object) -> None:
+        text = json.dumps(value)
+        plain = json.loads(text)
+        for union, adapter in unions.items():
+            tag = module._COMPILED[union](plain)
+            got = _outcome(adapter, text, tag)
+            if tag is None:
+                assert got[0] == "refused" and [t for t, _ in got[1]] == ["union_variant"], (union, text, got)
+                continue
+            if tag not in arms:
+                arms[tag] = TypeAdapter(getattr(models, tag))
+            assert got == _outcome(arms[tag], text), (union, tag, text)
+            compared["read" if got[0] != "refused" else "refused"] += 1
+
+    for value in pool:
+        compare(value)
+
+    @settings(max_examples=suite.examples(60))
+    @given(data=st.data())
+    def check(data: st.DataObject) -> None:
+        drawn = data.draw(
+            st.lists(
+                st.one_of(
+                    _from_rules(module),
+                    _edge_value(keys, values),
+                    _mutated(pool, keys, values),
+                    _message(messages).map(lambda pair: pair[0]),
+                ),
+                min_size=3,
+                max_size=10,
+            )
+        )
+        for value in drawn:
+            compare(value)
+
+    check()
+    assert compared["read"] > 50 and compared["refused"] > 500, compared

@@ -66,6 +66,8 @@ def engine_options(revision: ir.Revision, header: str) -> dict[str, Any]:
         if entity.dispatch is not None:
             arms = [revision.name_of(arm) for arm in entity.arm_order]
             template_data[entity.pointer_in_engine_input]["structural_arms"] = arms
+            if _is_message_union(revision, entity):
+                template_data[entity.pointer_in_engine_input]["read_as_python"] = True
         if entity.same_as is not None:  # the model itself under a second name: callable, isinstance-able
             template_data[entity.pointer_in_engine_input]["same_as"] = revision.name_of(entity.same_as)
         if revision.options.extra_keys == "sieve" and entity.open and not entity.closed:
@@ -141,6 +143,22 @@ def engine_options(revision: ir.Revision, header: str) -> dict[str, Any]:
         "disable_future_imports": True,
         "allow_remote_refs": False,
     }
+
+
+def _is_message_union(revision: ir.Revision, entity: ir.Entity) -> bool:
+    """A union of JSON-RPC messages (JSONRPCMessage, JSONRPCResponse): every arm a model whose
+    `jsonrpc` is a constant. What its arms hold is generic (params, result, error), so reading a
+    JSON text through the Python objects its rules look at gives the same values and the same errors
+    (a union tagged by a constant deeper down would name a non-object otherwise: pydantic-core says
+    `model_attributes_type` for a Python value where it says `dict_type` for JSON)."""
+    by_pointer = revision.by_pointer()
+    arms = [by_pointer.get(arm) for arm in entity.arm_order]
+    return bool(arms) and all(
+        arm is not None
+        and arm.kind is ir.Kind.MODEL
+        and any(f.wire_name == "jsonrpc" and f.constant for f in arm.fields)
+        for arm in arms
+    )
 
 
 def generate_models(lowered: Mapping[str, Any], revision: ir.Revision) -> tuple[str, tuple[str, ...]]:

@@ -3701,7 +3701,7 @@ JSONRPCBatchRequestItem = TypeAliasType(
     Annotated[
         Annotated["JSONRPCRequest", Tag("JSONRPCRequest")]
         | Annotated["JSONRPCNotification", Tag("JSONRPCNotification")],
-        structural("JSONRPCBatchRequestItem"),
+        structural("JSONRPCBatchRequestItem", read_as_python=True),
         AS_ANY,
     ],
 )
@@ -3712,7 +3712,7 @@ JSONRPCMessageVariantEItem = TypeAliasType(
     Annotated[
         Annotated["JSONRPCRequest", Tag("JSONRPCRequest")]
         | Annotated["JSONRPCNotification", Tag("JSONRPCNotification")],
-        structural("JSONRPCMessageVariantEItem"),
+        structural("JSONRPCMessageVariantEItem", read_as_python=True),
         AS_ANY,
     ],
 )
@@ -4611,7 +4611,7 @@ JSONRPCResponse = TypeAliasType(
     Annotated[
         Annotated["JSONRPCResultResponse", Tag("JSONRPCResultResponse")]
         | Annotated["JSONRPCErrorResponse", Tag("JSONRPCErrorResponse")],
-        structural("JSONRPCResponse"),
+        structural("JSONRPCResponse", read_as_python=True),
         AS_ANY,
     ],
 )

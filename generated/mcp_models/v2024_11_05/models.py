@@ -1801,7 +1801,7 @@ JSONRPCMessage = TypeAliasType(
         | Annotated["JSONRPCRequest", Tag("JSONRPCRequest")]
         | Annotated["JSONRPCResponse", Tag("JSONRPCResponse")]
         | Annotated["JSONRPCNotification", Tag("JSONRPCNotification")],
-        structural("JSONRPCMessage"),
+        structural("JSONRPCMessage", read_as_python=True),
         AS_ANY,
     ],
 )

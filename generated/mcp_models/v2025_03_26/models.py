@@ -1452,7 +1452,7 @@ JSONRPCBatchResponseItem = TypeAliasType(
     Annotated[
         Annotated["JSONRPCError", Tag("JSONRPCError")]
         | Annotated["JSONRPCResponse", Tag("JSONRPCResponse")],
-        structural("JSONRPCBatchResponseItem"),
+        structural("JSONRPCBatchResponseItem", read_as_python=True),
         AS_ANY,
     ],
 )
@@ -1463,7 +1463,7 @@ JSONRPCMessageVariantFItem = TypeAliasType(
     Annotated[
         Annotated["JSONRPCError", Tag("JSONRPCError")]
         | Annotated["JSONRPCResponse", Tag("JSONRPCResponse")],
-        structural("JSONRPCMessageVariantFItem"),
+        structural("JSONRPCMessageVariantFItem", read_as_python=True),
         AS_ANY,
     ],
 )
@@ -1879,7 +1879,7 @@ JSONRPCBatchRequestItem = TypeAliasType(
     Annotated[
         Annotated["JSONRPCRequest", Tag("JSONRPCRequest")]
         | Annotated["JSONRPCNotification", Tag("JSONRPCNotification")],
-        structural("JSONRPCBatchRequestItem"),
+        structural("JSONRPCBatchRequestItem", read_as_python=True),
         AS_ANY,
     ],
 )
@@ -1890,7 +1890,7 @@ JSONRPCMessageVariantCItem = TypeAliasType(
     Annotated[
         Annotated["JSONRPCRequest", Tag("JSONRPCRequest")]
         | Annotated["JSONRPCNotification", Tag("JSONRPCNotification")],
-        structural("JSONRPCMessageVariantCItem"),
+        structural("JSONRPCMessageVariantCItem", read_as_python=True),
         AS_ANY,
     ],
 )

@@ -2915,7 +2915,7 @@ JSONRPCMessage = TypeAliasType(
         | Annotated["JSONRPCResultResponse", Tag("JSONRPCResultResponse")]
         | Annotated["JSONRPCNotification", Tag("JSONRPCNotification")]
         | Annotated["JSONRPCErrorResponse", Tag("JSONRPCErrorResponse")],
-        structural("JSONRPCMessage"),
+        structural("JSONRPCMessage", read_as_python=True),
         AS_ANY,
     ],
 )
@@ -2926,7 +2926,7 @@ JSONRPCResponse = TypeAliasType(
     Annotated[
         Annotated["JSONRPCResultResponse", Tag("JSONRPCResultResponse")]
         | Annotated["JSONRPCErrorResponse", Tag("JSONRPCErrorResponse")],
-        structural("JSONRPCResponse"),
+        structural("JSONRPCResponse", read_as_python=True),
         AS_ANY,
     ],
 )
