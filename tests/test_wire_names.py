@@ -101,3 +101,83 @@ def test_a_subclass_alias_generator_that_renames_a_wire_name_is_refused() -> Non
 
     assert Noted.model_fields["extra_note"].alias == "NOTE"
     assert Noted.model_fields["website_url"].alias == "websiteUrl"
+
+
+def test_a_class_of_two_generated_bases_keeps_both_bases_wire_names() -> None:
+    models = _models("2025-06-18")
+
+    class Both(models.CompleteResultCompletion, models.Resource):  # type: ignore[misc, valid-type]
+        pass
+
+    assert Both.model_fields["has_more"].alias == "hasMore"
+    assert Both.model_fields["mime_type"].alias == "mimeType"
+    dumped = Both(values=[], has_more=True, name="n", uri="u", mime_type="text/plain").model_dump(mode="json")
+    assert dumped["hasMore"] is True and dumped["mimeType"] == "text/plain"
+    assert "has_more" not in dumped and "mime_type" not in dumped
+    read = Both.model_validate_json(b'{"values": [], "hasMore": true, "name": "n", "uri": "u"}')
+    assert read.has_more is True and not read.model_extra
+
+    with pytest.raises(TypeError, match="meta"):
+
+        class Camel(models.CompleteResultCompletion, models.Resource):  # type: ignore[misc, valid-type]
+            model_config = ConfigDict(alias_generator=to_camel)
+
+
+def test_a_field_given_its_own_alias_may_leave_the_wire_name() -> None:
+    class Renamed(_models().CompleteResultCompletion):  # type: ignore[misc, valid-type]
+        model_config = ConfigDict(alias_generator=to_camel)
+        has_more: bool = Field(default=True, alias="more")
+
+    assert Renamed.model_fields["has_more"].alias == "more"
+    assert Renamed.model_validate({"more": False, "values": []}).has_more is False
+
+
+def _generated(tmp_path: Any, schema: dict[str, Any]) -> Any:
+    """The models module generated from a one-off schema, imported under a name of its own."""
+    import json
+    import sys
+
+    from codegen import generate_schema
+
+    path = tmp_path / "schema.json"
+    path.write_text(json.dumps(schema), encoding="utf-8")
+    name = f"wire_case_{abs(hash(json.dumps(schema, sort_keys=True))) % 10**8}"
+    generate_schema(path, out=tmp_path / name, name=name)
+    sys.path.insert(0, str(tmp_path))
+    try:
+        return importlib.import_module(f"{name}.models")
+    finally:
+        sys.path.remove(str(tmp_path))
+
+
+def test_wire_names_and_constants_past_the_basic_plane_stay_exact(tmp_path: Any) -> None:
+    models = _generated(
+        tmp_path,
+        {
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "$defs": {
+                "Tagged": {
+                    "type": "object",
+                    "properties": {"label🏷": {"type": "string"}, "kind": {"const": "tag🏷"}},
+                    "required": ["kind"],
+                }
+            },
+        },
+    )
+    tagged = models.Tagged
+    assert tagged.model_fields["label"].alias == "label🏷"
+    assert tagged(label="x").model_dump(mode="json") == {"label🏷": "x", "kind": "tag🏷"}
+    assert tagged.model_validate_json('{"label🏷": "y", "kind": "tag🏷"}'.encode()).label == "y"
+
+
+def test_a_required_key_that_is_no_property_requires_nothing_renamed(tmp_path: Any) -> None:
+    models = _generated(
+        tmp_path,
+        {
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "$defs": {"Shadow": {"type": "object", "properties": {"mimeType": {"type": "string"}}, "required": ["mime_type"]}},
+        },
+    )
+    shadow = models.Shadow
+    assert not shadow.model_fields["mime_type"].is_required()
+    assert shadow.model_validate_json(b'{"mime_type": "x"}').model_extra == {"mime_type": "x"}

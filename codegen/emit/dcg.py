@@ -34,8 +34,7 @@ IMPORT_OVERRIDES = {BASE_CLASS: f".{BASE_MODULE}", NUMBER: f".{BASE_MODULE}", "M
 
 def constant_default(value: str | int | bool) -> str:
     """The source of a constant property's default: `const("2.0")`, filled in when built in Python."""
-    # a JSON string literal (ASCII, escaped) is also a Python one; ints and bools are their repr
-    literal = json.dumps(value) if isinstance(value, str) else repr(value)
+    literal = repr(value)  # a Python literal of the same value (a JSON one is not, past the BMP)
     return f"{CONSTANT_DEFAULT}({literal})"
 
 
@@ -60,8 +59,9 @@ def engine_options(revision: ir.Revision, header: str) -> dict[str, Any]:
         data["specific_arms"] = [revision.name_of(arm) for arm, _ in entity.specific.arms]
         data["any_arm"] = specific.any_arm_name(entity.name)
         data["any_arm_tag"] = specific.ANY_ARM_TAG
-        # keys from the schema enter the source as JSON string literals (ASCII, escaped: Python ones too)
-        data["specific_nested"] = "(" + "".join(f"{json.dumps(key)}, " for key in specific.nested_keys(entity.specific)) + ")"
+        # keys from the schema enter the source as Python literals (repr: a JSON literal escapes a
+        # character past the BMP as two surrogates, which Python reads as two characters)
+        data["specific_nested"] = "(" + "".join(f"{key!r}, " for key in specific.nested_keys(entity.specific)) + ")"
     for entity in revision.entities:
         if entity.dispatch is not None:
             arms = [revision.name_of(arm) for arm in entity.arm_order]
@@ -74,7 +74,7 @@ def engine_options(revision: ir.Revision, header: str) -> dict[str, Any]:
             template_data[entity.pointer_in_engine_input]["keeps_extra"] = True
         renamed = entity.wire_names if entity.kind is ir.Kind.MODEL else {}
         if renamed:  # the class's wire names, in its config (lower.py gives the engine attribute names)
-            pairs = ", ".join(f"{json.dumps(k)}: {json.dumps(v)}" for k, v in renamed.items())
+            pairs = ", ".join(f"{k!r}: {v!r}" for k, v in renamed.items())
             template_data[entity.pointer_in_engine_input]["wire_names"] = f"{WIRE_NAMES}({{{pairs}}})"
         constants = {f.python_name: constant_default(f.constant[0]) for f in entity.fields if f.constant}
         # what the spec says an absent property means: filled in when built, required when read
@@ -84,7 +84,7 @@ def engine_options(revision: ir.Revision, header: str) -> dict[str, Any]:
             template_data[entity.pointer_in_engine_input]["constants"] = constants
         if absent:
             # pairs, not a dict: an immutable class attribute (ruff's RUF012), read into a dict by _base
-            pairs = ", ".join(f"({json.dumps(k)}, {json.dumps(v)})" for k, v in sorted(absent.items()))
+            pairs = ", ".join(f"({k!r}, {v!r})" for k, v in sorted(absent.items()))
             template_data[entity.pointer_in_engine_input]["absent_means"] = f"({pairs},)"
     structural = any(entity.dispatch is not None for entity in revision.entities)
     if structural or specific_unions:  # tagged unions whose values dump as their own class

@@ -103,11 +103,20 @@ def _properties_by_attribute_name(node: Any, entity: ir.Entity) -> None:
     if not renamed or not is_object(node):
         return
     properties: object = node.get("properties")
+    declared: set[str] = set()
     if is_object(properties):
+        declared = set(properties)
         node["properties"] = {renamed.get(key, key): value for key, value in properties.items()}
     required: object = node.get("required")
     if is_array(required):
-        node["required"] = [renamed.get(key, key) if isinstance(key, str) else key for key in required]
+        # a required key that is no property stays as it is (the engine makes no field of it),
+        # unless it is now the attribute name of a renamed property: then it would require that one
+        taken = {python for wire, python in renamed.items() if wire in declared}
+        node["required"] = [
+            renamed.get(key, key) if key in declared else key
+            for key in required
+            if not (isinstance(key, str) and key not in declared and key in taken)
+        ]
 
 
 def _add_discriminator(

@@ -176,25 +176,48 @@ def _wire_names_of(generator: object) -> _WireNames | None:
     return None
 
 
-def _check_wire_names(cls: type[Any]) -> None:
-    """A subclass whose own alias generator would rename a field the spec's wire names fix is
-    refused: its own fields take their aliases from Field(alias=...)."""
-    if _wire_names_of(cls.model_config.get("alias_generator")) is not None:
-        return
-    for base in cls.__mro__[1:]:
-        names = _wire_names_of(vars(base).get("model_config", {}).get("alias_generator"))
+def _config_of(cls: type[Any]) -> dict[str, Any]:
+    """The model_config a class holds itself (pydantic gives each model class its merged one)."""
+    config: object = vars(cls).get("model_config")
+    return cast("dict[str, Any]", config) if isinstance(config, dict) else {}
+
+
+def _own_wire_names(cls: type[Any]) -> _WireNames | None:
+    return _wire_names_of(_config_of(cls).get("alias_generator"))
+
+
+def _merge_wire_names(cls: type[Any]) -> None:
+    """A class made from several bases reads and writes every base's wire names. pydantic keeps
+    one base's alias_generator (the last base's config wins), so the class's config is given all
+    of them, a name an earlier base in the MRO gives winning, as its field does; called before
+    pydantic collects the fields, which read that config."""
+    config = _config_of(cls)
+    if _wire_names_of(config.get("alias_generator")) is None:
+        return  # no generator of ours, or one the class chose: _check_wire_names weighs it
+    merged: dict[str, str] = {}
+    for base in reversed(cls.__mro__[1:]):
+        names = _own_wire_names(base)
         if names is not None:
-            renamed = sorted(
-                n
-                for n, w in names.items()
-                if n in cls.model_fields and cls.model_fields[n].alias != w
-            )
-            if renamed:
-                raise TypeError(
-                    f"{cls.__name__}: its alias_generator renames fields whose MCP wire names are fixed"
-                    f" ({', '.join(renamed)}); give its own fields aliases with Field(alias=...)"
-                )
-            return
+            merged.update(names)
+    config["alias_generator"] = wire_names(merged)
+
+
+def _check_wire_names(cls: type[Any]) -> None:
+    """A class whose fields lost a wire name a base gives (its own alias_generator renamed one, or
+    its bases' could not be merged) is refused; a field with its own Field(alias=...) may."""
+    fields = cls.model_fields
+    lost: set[str] = set()
+    for base in cls.__mro__[1:]:
+        for name, wire in (_own_wire_names(base) or _WireNames()).items():
+            field = fields.get(name)
+            if field is not None and field.alias != wire and field.alias_priority != 2:
+                lost.add(name)
+    renamed = sorted(lost)
+    if renamed:
+        raise TypeError(
+            f"{cls.__name__}: its alias_generator renames fields whose MCP wire names are fixed"
+            f" ({', '.join(renamed)}); give its own fields aliases with Field(alias=...)"
+        )
 
 
 def const(value: _T) -> _T:
@@ -394,11 +417,17 @@ class MCPModel(_UserBase):
         __mcp_constants__ = _PerClass(_constants_of)
         __mcp_absent__ = _PerClass(_absent_of)
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if len(cls.__bases__) > 1:
+            _merge_wire_names(cls)
+
     @classmethod
     def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
         super().__pydantic_init_subclass__(**kwargs)
-        if cls.model_config.get("alias_generator") is not None:
-            _check_wire_names(cls)
+        generator = cls.model_config.get("alias_generator")
+        if generator is not None and (len(cls.__bases__) > 1 or _wire_names_of(generator) is None):
+            _check_wire_names(cls)  # a generated class has one base and its own wire names
         if getattr(
             cls.__init__, "__pydantic_base_init__", False
         ):  # not one a subclass or mixin wrote
