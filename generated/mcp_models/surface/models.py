@@ -2418,8 +2418,8 @@ class ElicitationCompleteNotification(MCPModel):
 EmbeddedResourceResource = TypeAliasType(
     "EmbeddedResourceResource",
     Annotated[
-        Annotated["TextResourceContents", Tag("TextResourceContents")]
-        | Annotated["BlobResourceContents", Tag("BlobResourceContents")],
+        Annotated[TextResourceContents, Tag("TextResourceContents")]
+        | Annotated[BlobResourceContents, Tag("BlobResourceContents")],
         structural("EmbeddedResourceResource"),
         AS_ANY,
     ],
@@ -2836,8 +2836,8 @@ class Prompt(MCPModel):
 ReadResourceResultContentsItem = TypeAliasType(
     "ReadResourceResultContentsItem",
     Annotated[
-        Annotated["TextResourceContents", Tag("TextResourceContents")]
-        | Annotated["BlobResourceContents", Tag("BlobResourceContents")],
+        Annotated[TextResourceContents, Tag("TextResourceContents")]
+        | Annotated[BlobResourceContents, Tag("BlobResourceContents")],
         structural("ReadResourceResultContentsItem"),
         AS_ANY,
     ],
@@ -3699,8 +3699,8 @@ EmptyResult = Result
 JSONRPCBatchRequestItem = TypeAliasType(
     "JSONRPCBatchRequestItem",
     Annotated[
-        Annotated["JSONRPCRequest", Tag("JSONRPCRequest")]
-        | Annotated["JSONRPCNotification", Tag("JSONRPCNotification")],
+        Annotated[JSONRPCRequest, Tag("JSONRPCRequest")]
+        | Annotated[JSONRPCNotification, Tag("JSONRPCNotification")],
         structural("JSONRPCBatchRequestItem", read_as_python=True),
         AS_ANY,
     ],
@@ -3710,8 +3710,8 @@ JSONRPCBatchRequestItem = TypeAliasType(
 JSONRPCMessageVariantEItem = TypeAliasType(
     "JSONRPCMessageVariantEItem",
     Annotated[
-        Annotated["JSONRPCRequest", Tag("JSONRPCRequest")]
-        | Annotated["JSONRPCNotification", Tag("JSONRPCNotification")],
+        Annotated[JSONRPCRequest, Tag("JSONRPCRequest")]
+        | Annotated[JSONRPCNotification, Tag("JSONRPCNotification")],
         structural("JSONRPCMessageVariantEItem", read_as_python=True),
         AS_ANY,
     ],
@@ -4330,8 +4330,8 @@ class SetLevelRequest(MCPModel):
 SingleSelectEnumSchema = TypeAliasType(
     "SingleSelectEnumSchema",
     Annotated[
-        Annotated["UntitledSingleSelectEnumSchema", Tag("UntitledSingleSelectEnumSchema")]
-        | Annotated["TitledSingleSelectEnumSchema", Tag("TitledSingleSelectEnumSchema")],
+        Annotated[UntitledSingleSelectEnumSchema, Tag("UntitledSingleSelectEnumSchema")]
+        | Annotated[TitledSingleSelectEnumSchema, Tag("TitledSingleSelectEnumSchema")],
         structural("SingleSelectEnumSchema"),
         AS_ANY,
     ],
@@ -4477,12 +4477,12 @@ class ClientCapabilities(MCPModel):
 ClientNotification = TypeAliasType(
     "ClientNotification",
     Annotated[
-        Annotated["ClientNotification20", Tag("ClientNotification20")]
-        | Annotated["TaskStatusNotification", Tag("TaskStatusNotification")]
-        | Annotated["CancelledNotification", Tag("CancelledNotification")]
-        | Annotated["ProgressNotification", Tag("ProgressNotification")]
-        | Annotated["InitializedNotification", Tag("InitializedNotification")]
-        | Annotated["RootsListChangedNotification", Tag("RootsListChangedNotification")],
+        Annotated[ClientNotification20, Tag("ClientNotification20")]
+        | Annotated[TaskStatusNotification, Tag("TaskStatusNotification")]
+        | Annotated[CancelledNotification, Tag("CancelledNotification")]
+        | Annotated[ProgressNotification, Tag("ProgressNotification")]
+        | Annotated[InitializedNotification, Tag("InitializedNotification")]
+        | Annotated[RootsListChangedNotification, Tag("RootsListChangedNotification")],
         structural("ClientNotification"),
         AS_ANY,
     ],
@@ -4609,8 +4609,8 @@ A JSON-RPC batch request, as described in https://www.jsonrpc.org/specification#
 JSONRPCResponse = TypeAliasType(
     "JSONRPCResponse",
     Annotated[
-        Annotated["JSONRPCResultResponse", Tag("JSONRPCResultResponse")]
-        | Annotated["JSONRPCErrorResponse", Tag("JSONRPCErrorResponse")],
+        Annotated[JSONRPCResultResponse, Tag("JSONRPCResultResponse")]
+        | Annotated[JSONRPCErrorResponse, Tag("JSONRPCErrorResponse")],
         structural("JSONRPCResponse", read_as_python=True),
         AS_ANY,
     ],
@@ -4653,8 +4653,8 @@ class MissingRequiredClientCapabilityErrorErrorData(MCPModel):
 MultiSelectEnumSchema = TypeAliasType(
     "MultiSelectEnumSchema",
     Annotated[
-        Annotated["UntitledMultiSelectEnumSchema", Tag("UntitledMultiSelectEnumSchema")]
-        | Annotated["TitledMultiSelectEnumSchema", Tag("TitledMultiSelectEnumSchema")],
+        Annotated[UntitledMultiSelectEnumSchema, Tag("UntitledMultiSelectEnumSchema")]
+        | Annotated[TitledMultiSelectEnumSchema, Tag("TitledMultiSelectEnumSchema")],
         structural("MultiSelectEnumSchema"),
         AS_ANY,
     ],
@@ -4664,14 +4664,14 @@ MultiSelectEnumSchema = TypeAliasType(
 PrimitiveSchemaDefinition = TypeAliasType(
     "PrimitiveSchemaDefinition",
     Annotated[
-        Annotated["UntitledMultiSelectEnumSchema", Tag("UntitledMultiSelectEnumSchema")]
-        | Annotated["TitledMultiSelectEnumSchema", Tag("TitledMultiSelectEnumSchema")]
-        | Annotated["LegacyTitledEnumSchema", Tag("LegacyTitledEnumSchema")]
-        | Annotated["UntitledSingleSelectEnumSchema", Tag("UntitledSingleSelectEnumSchema")]
-        | Annotated["TitledSingleSelectEnumSchema", Tag("TitledSingleSelectEnumSchema")]
-        | Annotated["StringSchema", Tag("StringSchema")]
-        | Annotated["BooleanSchema", Tag("BooleanSchema")]
-        | Annotated["NumberSchema", Tag("NumberSchema")],
+        Annotated[UntitledMultiSelectEnumSchema, Tag("UntitledMultiSelectEnumSchema")]
+        | Annotated[TitledMultiSelectEnumSchema, Tag("TitledMultiSelectEnumSchema")]
+        | Annotated[LegacyTitledEnumSchema, Tag("LegacyTitledEnumSchema")]
+        | Annotated[UntitledSingleSelectEnumSchema, Tag("UntitledSingleSelectEnumSchema")]
+        | Annotated[TitledSingleSelectEnumSchema, Tag("TitledSingleSelectEnumSchema")]
+        | Annotated[StringSchema, Tag("StringSchema")]
+        | Annotated[BooleanSchema, Tag("BooleanSchema")]
+        | Annotated[NumberSchema, Tag("NumberSchema")],
         structural("PrimitiveSchemaDefinition"),
         AS_ANY,
     ],
@@ -5154,8 +5154,8 @@ class ElicitRequestFormParams(MCPModel):
 ElicitRequestParams = TypeAliasType(
     "ElicitRequestParams",
     Annotated[
-        Annotated["ElicitRequestFormParams", Tag("ElicitRequestFormParams")]
-        | Annotated["ElicitRequestURLParams", Tag("ElicitRequestURLParams")],
+        Annotated[ElicitRequestFormParams, Tag("ElicitRequestFormParams")]
+        | Annotated[ElicitRequestURLParams, Tag("ElicitRequestURLParams")],
         structural("ElicitRequestParams"),
         AS_ANY,
     ],
@@ -5165,12 +5165,12 @@ ElicitRequestParams = TypeAliasType(
 JSONRPCMessage = TypeAliasType(
     "JSONRPCMessage",
     Annotated[
-        Annotated["JSONRPCRequest", Tag("JSONRPCRequest")]
-        | Annotated["JSONRPCResultResponse", Tag("JSONRPCResultResponse")]
-        | Annotated["JSONRPCNotification", Tag("JSONRPCNotification")]
-        | Annotated["JSONRPCErrorResponse", Tag("JSONRPCErrorResponse")]
-        | Annotated["JSONRPCMessageVariantE", Tag("JSONRPCMessageVariantE")]
-        | Annotated["JSONRPCMessageVariantF", Tag("JSONRPCMessageVariantF")],
+        Annotated[JSONRPCRequest, Tag("JSONRPCRequest")]
+        | Annotated[JSONRPCResultResponse, Tag("JSONRPCResultResponse")]
+        | Annotated[JSONRPCNotification, Tag("JSONRPCNotification")]
+        | Annotated[JSONRPCErrorResponse, Tag("JSONRPCErrorResponse")]
+        | Annotated[JSONRPCMessageVariantE, Tag("JSONRPCMessageVariantE")]
+        | Annotated[JSONRPCMessageVariantF, Tag("JSONRPCMessageVariantF")],
         structural("JSONRPCMessage"),
         AS_ANY,
     ],
@@ -5194,12 +5194,12 @@ class MissingRequiredClientCapabilityError(MCPModel):
 SamplingMessageContent = TypeAliasType(
     "SamplingMessageContent",
     Annotated[
-        Annotated["ToolUseContent", Tag("ToolUseContent")]
-        | Annotated["ImageContent", Tag("ImageContent")]
-        | Annotated["AudioContent", Tag("AudioContent")]
-        | Annotated["ToolResultContent", Tag("ToolResultContent")]
-        | Annotated["TextContent", Tag("TextContent")]
-        | Annotated["SamplingMessageContentVariantF", Tag("SamplingMessageContentVariantF")],
+        Annotated[ToolUseContent, Tag("ToolUseContent")]
+        | Annotated[ImageContent, Tag("ImageContent")]
+        | Annotated[AudioContent, Tag("AudioContent")]
+        | Annotated[ToolResultContent, Tag("ToolResultContent")]
+        | Annotated[TextContent, Tag("TextContent")]
+        | Annotated[SamplingMessageContentVariantF, Tag("SamplingMessageContentVariantF")],
         structural("SamplingMessageContent"),
         AS_ANY,
     ],
@@ -5209,14 +5209,12 @@ SamplingMessageContent = TypeAliasType(
 CreateMessageResultContent = TypeAliasType(
     "CreateMessageResultContent",
     Annotated[
-        Annotated["ToolUseContent", Tag("ToolUseContent")]
-        | Annotated["ImageContent", Tag("ImageContent")]
-        | Annotated["AudioContent", Tag("AudioContent")]
-        | Annotated["ToolResultContent", Tag("ToolResultContent")]
-        | Annotated["TextContent", Tag("TextContent")]
-        | Annotated[
-            "CreateMessageResultContentVariantF", Tag("CreateMessageResultContentVariantF")
-        ],
+        Annotated[ToolUseContent, Tag("ToolUseContent")]
+        | Annotated[ImageContent, Tag("ImageContent")]
+        | Annotated[AudioContent, Tag("AudioContent")]
+        | Annotated[ToolResultContent, Tag("ToolResultContent")]
+        | Annotated[TextContent, Tag("TextContent")]
+        | Annotated[CreateMessageResultContentVariantF, Tag("CreateMessageResultContentVariantF")],
         structural("CreateMessageResultContent"),
         AS_ANY,
     ],
@@ -5374,9 +5372,9 @@ class CreateMessageResult(MCPModel):
 InputResponse = TypeAliasType(
     "InputResponse",
     Annotated[
-        Annotated["CreateMessageResult", Tag("CreateMessageResult")]
-        | Annotated["ElicitResult", Tag("ElicitResult")]
-        | Annotated["ListRootsResult", Tag("ListRootsResult")],
+        Annotated[CreateMessageResult, Tag("CreateMessageResult")]
+        | Annotated[ElicitResult, Tag("ElicitResult")]
+        | Annotated[ListRootsResult, Tag("ListRootsResult")],
         structural("InputResponse"),
         AS_ANY,
     ],
@@ -5663,8 +5661,8 @@ class ReadResourceRequest(MCPModel):
 ReadResourceResultResponseResult = TypeAliasType(
     "ReadResourceResultResponseResult",
     Annotated[
-        Annotated["InputRequiredResult", Tag("InputRequiredResult")]
-        | Annotated["ReadResourceResult", Tag("ReadResourceResult")],
+        Annotated[InputRequiredResult, Tag("InputRequiredResult")]
+        | Annotated[ReadResourceResult, Tag("ReadResourceResult")],
         structural("ReadResourceResultResponseResult"),
         AS_ANY,
     ],
@@ -5831,8 +5829,8 @@ class CallToolRequest(MCPModel):
 CallToolResultResponseResult = TypeAliasType(
     "CallToolResultResponseResult",
     Annotated[
-        Annotated["InputRequiredResult", Tag("InputRequiredResult")]
-        | Annotated["CallToolResult", Tag("CallToolResult")],
+        Annotated[InputRequiredResult, Tag("InputRequiredResult")]
+        | Annotated[CallToolResult, Tag("CallToolResult")],
         structural("CallToolResultResponseResult"),
         AS_ANY,
     ],
@@ -5859,8 +5857,8 @@ class GetPromptRequest(MCPModel):
 GetPromptResultResponseResult = TypeAliasType(
     "GetPromptResultResponseResult",
     Annotated[
-        Annotated["InputRequiredResult", Tag("InputRequiredResult")]
-        | Annotated["GetPromptResult", Tag("GetPromptResult")],
+        Annotated[InputRequiredResult, Tag("InputRequiredResult")]
+        | Annotated[GetPromptResult, Tag("GetPromptResult")],
         structural("GetPromptResultResponseResult"),
         AS_ANY,
     ],

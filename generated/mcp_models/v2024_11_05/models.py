@@ -822,8 +822,8 @@ class EmbeddedResourceAnnotations(MCPModel):
 EmbeddedResourceResource = TypeAliasType(
     "EmbeddedResourceResource",
     Annotated[
-        Annotated["TextResourceContents", Tag("TextResourceContents")]
-        | Annotated["BlobResourceContents", Tag("BlobResourceContents")],
+        Annotated[TextResourceContents, Tag("TextResourceContents")]
+        | Annotated[BlobResourceContents, Tag("BlobResourceContents")],
         structural("EmbeddedResourceResource"),
         AS_ANY,
     ],
@@ -1074,8 +1074,8 @@ class ReadResourceRequest(MCPModel):
 ReadResourceResultContentsItem = TypeAliasType(
     "ReadResourceResultContentsItem",
     Annotated[
-        Annotated["TextResourceContents", Tag("TextResourceContents")]
-        | Annotated["BlobResourceContents", Tag("BlobResourceContents")],
+        Annotated[TextResourceContents, Tag("TextResourceContents")]
+        | Annotated[BlobResourceContents, Tag("BlobResourceContents")],
         structural("ReadResourceResultContentsItem"),
         AS_ANY,
     ],
@@ -1797,10 +1797,10 @@ class GetPromptResult(MCPModel):
 JSONRPCMessage = TypeAliasType(
     "JSONRPCMessage",
     Annotated[
-        Annotated["JSONRPCError", Tag("JSONRPCError")]
-        | Annotated["JSONRPCRequest", Tag("JSONRPCRequest")]
-        | Annotated["JSONRPCResponse", Tag("JSONRPCResponse")]
-        | Annotated["JSONRPCNotification", Tag("JSONRPCNotification")],
+        Annotated[JSONRPCError, Tag("JSONRPCError")]
+        | Annotated[JSONRPCRequest, Tag("JSONRPCRequest")]
+        | Annotated[JSONRPCResponse, Tag("JSONRPCResponse")]
+        | Annotated[JSONRPCNotification, Tag("JSONRPCNotification")],
         structural("JSONRPCMessage", read_as_python=True),
         AS_ANY,
     ],
@@ -1891,9 +1891,9 @@ ServerResult = TypeAliasType(
 ClientResult = TypeAliasType(
     "ClientResult",
     Annotated[
-        Annotated["CreateMessageResult", Tag("CreateMessageResult")]
-        | Annotated["ListRootsResult", Tag("ListRootsResult")]
-        | Annotated["Result", Tag("Result")],
+        Annotated[CreateMessageResult, Tag("CreateMessageResult")]
+        | Annotated[ListRootsResult, Tag("ListRootsResult")]
+        | Annotated[Result, Tag("Result")],
         structural("ClientResult"),
         AS_ANY,
     ],

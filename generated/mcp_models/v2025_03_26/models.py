@@ -872,8 +872,8 @@ class CompleteResult(MCPModel):
 EmbeddedResourceResource = TypeAliasType(
     "EmbeddedResourceResource",
     Annotated[
-        Annotated["TextResourceContents", Tag("TextResourceContents")]
-        | Annotated["BlobResourceContents", Tag("BlobResourceContents")],
+        Annotated[TextResourceContents, Tag("TextResourceContents")]
+        | Annotated[BlobResourceContents, Tag("BlobResourceContents")],
         structural("EmbeddedResourceResource"),
         AS_ANY,
     ],
@@ -1134,8 +1134,8 @@ class ReadResourceRequest(MCPModel):
 ReadResourceResultContentsItem = TypeAliasType(
     "ReadResourceResultContentsItem",
     Annotated[
-        Annotated["TextResourceContents", Tag("TextResourceContents")]
-        | Annotated["BlobResourceContents", Tag("BlobResourceContents")],
+        Annotated[TextResourceContents, Tag("TextResourceContents")]
+        | Annotated[BlobResourceContents, Tag("BlobResourceContents")],
         structural("ReadResourceResultContentsItem"),
         AS_ANY,
     ],
@@ -1450,8 +1450,8 @@ class InitializeResult(MCPModel):
 JSONRPCBatchResponseItem = TypeAliasType(
     "JSONRPCBatchResponseItem",
     Annotated[
-        Annotated["JSONRPCError", Tag("JSONRPCError")]
-        | Annotated["JSONRPCResponse", Tag("JSONRPCResponse")],
+        Annotated[JSONRPCError, Tag("JSONRPCError")]
+        | Annotated[JSONRPCResponse, Tag("JSONRPCResponse")],
         structural("JSONRPCBatchResponseItem", read_as_python=True),
         AS_ANY,
     ],
@@ -1461,8 +1461,8 @@ JSONRPCBatchResponseItem = TypeAliasType(
 JSONRPCMessageVariantFItem = TypeAliasType(
     "JSONRPCMessageVariantFItem",
     Annotated[
-        Annotated["JSONRPCError", Tag("JSONRPCError")]
-        | Annotated["JSONRPCResponse", Tag("JSONRPCResponse")],
+        Annotated[JSONRPCError, Tag("JSONRPCError")]
+        | Annotated[JSONRPCResponse, Tag("JSONRPCResponse")],
         structural("JSONRPCMessageVariantFItem", read_as_python=True),
         AS_ANY,
     ],
@@ -1809,9 +1809,9 @@ ClientRequest = TypeAliasType(
 ClientResult = TypeAliasType(
     "ClientResult",
     Annotated[
-        Annotated["CreateMessageResult", Tag("CreateMessageResult")]
-        | Annotated["ListRootsResult", Tag("ListRootsResult")]
-        | Annotated["Result", Tag("Result")],
+        Annotated[CreateMessageResult, Tag("CreateMessageResult")]
+        | Annotated[ListRootsResult, Tag("ListRootsResult")]
+        | Annotated[Result, Tag("Result")],
         structural("ClientResult"),
         AS_ANY,
     ],
@@ -1877,8 +1877,8 @@ class GetPromptResult(MCPModel):
 JSONRPCBatchRequestItem = TypeAliasType(
     "JSONRPCBatchRequestItem",
     Annotated[
-        Annotated["JSONRPCRequest", Tag("JSONRPCRequest")]
-        | Annotated["JSONRPCNotification", Tag("JSONRPCNotification")],
+        Annotated[JSONRPCRequest, Tag("JSONRPCRequest")]
+        | Annotated[JSONRPCNotification, Tag("JSONRPCNotification")],
         structural("JSONRPCBatchRequestItem", read_as_python=True),
         AS_ANY,
     ],
@@ -1888,8 +1888,8 @@ JSONRPCBatchRequestItem = TypeAliasType(
 JSONRPCMessageVariantCItem = TypeAliasType(
     "JSONRPCMessageVariantCItem",
     Annotated[
-        Annotated["JSONRPCRequest", Tag("JSONRPCRequest")]
-        | Annotated["JSONRPCNotification", Tag("JSONRPCNotification")],
+        Annotated[JSONRPCRequest, Tag("JSONRPCRequest")]
+        | Annotated[JSONRPCNotification, Tag("JSONRPCNotification")],
         structural("JSONRPCMessageVariantCItem", read_as_python=True),
         AS_ANY,
     ],
@@ -2007,12 +2007,12 @@ ServerRequest = TypeAliasType(
 JSONRPCMessage = TypeAliasType(
     "JSONRPCMessage",
     Annotated[
-        Annotated["JSONRPCError", Tag("JSONRPCError")]
-        | Annotated["JSONRPCRequest", Tag("JSONRPCRequest")]
-        | Annotated["JSONRPCResponse", Tag("JSONRPCResponse")]
-        | Annotated["JSONRPCNotification", Tag("JSONRPCNotification")]
-        | Annotated["JSONRPCMessageVariantC", Tag("JSONRPCMessageVariantC")]
-        | Annotated["JSONRPCMessageVariantF", Tag("JSONRPCMessageVariantF")],
+        Annotated[JSONRPCError, Tag("JSONRPCError")]
+        | Annotated[JSONRPCRequest, Tag("JSONRPCRequest")]
+        | Annotated[JSONRPCResponse, Tag("JSONRPCResponse")]
+        | Annotated[JSONRPCNotification, Tag("JSONRPCNotification")]
+        | Annotated[JSONRPCMessageVariantC, Tag("JSONRPCMessageVariantC")]
+        | Annotated[JSONRPCMessageVariantF, Tag("JSONRPCMessageVariantF")],
         structural("JSONRPCMessage"),
         AS_ANY,
     ],

@@ -1055,8 +1055,8 @@ class CompleteResult(MCPModel):
 EmbeddedResourceResource = TypeAliasType(
     "EmbeddedResourceResource",
     Annotated[
-        Annotated["TextResourceContents", Tag("TextResourceContents")]
-        | Annotated["BlobResourceContents", Tag("BlobResourceContents")],
+        Annotated[TextResourceContents, Tag("TextResourceContents")]
+        | Annotated[BlobResourceContents, Tag("BlobResourceContents")],
         structural("EmbeddedResourceResource"),
         AS_ANY,
     ],
@@ -1272,10 +1272,10 @@ class PingRequestParamsMeta(MCPModel):
 PrimitiveSchemaDefinition = TypeAliasType(
     "PrimitiveSchemaDefinition",
     Annotated[
-        Annotated["EnumSchema", Tag("EnumSchema")]
-        | Annotated["StringSchema", Tag("StringSchema")]
-        | Annotated["BooleanSchema", Tag("BooleanSchema")]
-        | Annotated["NumberSchema", Tag("NumberSchema")],
+        Annotated[EnumSchema, Tag("EnumSchema")]
+        | Annotated[StringSchema, Tag("StringSchema")]
+        | Annotated[BooleanSchema, Tag("BooleanSchema")]
+        | Annotated[NumberSchema, Tag("NumberSchema")],
         structural("PrimitiveSchemaDefinition"),
         AS_ANY,
     ],
@@ -1362,8 +1362,8 @@ class ReadResourceRequest(MCPModel):
 ReadResourceResultContentsItem = TypeAliasType(
     "ReadResourceResultContentsItem",
     Annotated[
-        Annotated["TextResourceContents", Tag("TextResourceContents")]
-        | Annotated["BlobResourceContents", Tag("BlobResourceContents")],
+        Annotated[TextResourceContents, Tag("TextResourceContents")]
+        | Annotated[BlobResourceContents, Tag("BlobResourceContents")],
         structural("ReadResourceResultContentsItem"),
         AS_ANY,
     ],
@@ -2161,10 +2161,10 @@ ClientRequest = TypeAliasType(
 ClientResult = TypeAliasType(
     "ClientResult",
     Annotated[
-        Annotated["CreateMessageResult", Tag("CreateMessageResult")]
-        | Annotated["ElicitResult", Tag("ElicitResult")]
-        | Annotated["ListRootsResult", Tag("ListRootsResult")]
-        | Annotated["Result", Tag("Result")],
+        Annotated[CreateMessageResult, Tag("CreateMessageResult")]
+        | Annotated[ElicitResult, Tag("ElicitResult")]
+        | Annotated[ListRootsResult, Tag("ListRootsResult")]
+        | Annotated[Result, Tag("Result")],
         structural("ClientResult"),
         AS_ANY,
     ],
@@ -2241,10 +2241,10 @@ class GetPromptResult(MCPModel):
 JSONRPCMessage = TypeAliasType(
     "JSONRPCMessage",
     Annotated[
-        Annotated["JSONRPCError", Tag("JSONRPCError")]
-        | Annotated["JSONRPCRequest", Tag("JSONRPCRequest")]
-        | Annotated["JSONRPCResponse", Tag("JSONRPCResponse")]
-        | Annotated["JSONRPCNotification", Tag("JSONRPCNotification")],
+        Annotated[JSONRPCError, Tag("JSONRPCError")]
+        | Annotated[JSONRPCRequest, Tag("JSONRPCRequest")]
+        | Annotated[JSONRPCResponse, Tag("JSONRPCResponse")]
+        | Annotated[JSONRPCNotification, Tag("JSONRPCNotification")],
         structural("JSONRPCMessage", read_as_python=True),
         AS_ANY,
     ],

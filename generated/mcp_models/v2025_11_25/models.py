@@ -1722,8 +1722,8 @@ class ElicitationCompleteNotification(MCPModel):
 EmbeddedResourceResource = TypeAliasType(
     "EmbeddedResourceResource",
     Annotated[
-        Annotated["TextResourceContents", Tag("TextResourceContents")]
-        | Annotated["BlobResourceContents", Tag("BlobResourceContents")],
+        Annotated[TextResourceContents, Tag("TextResourceContents")]
+        | Annotated[BlobResourceContents, Tag("BlobResourceContents")],
         structural("EmbeddedResourceResource"),
         AS_ANY,
     ],
@@ -2045,8 +2045,8 @@ class ReadResourceRequestParams(MCPModel):
 ReadResourceResultContentsItem = TypeAliasType(
     "ReadResourceResultContentsItem",
     Annotated[
-        Annotated["TextResourceContents", Tag("TextResourceContents")]
-        | Annotated["BlobResourceContents", Tag("BlobResourceContents")],
+        Annotated[TextResourceContents, Tag("TextResourceContents")]
+        | Annotated[BlobResourceContents, Tag("BlobResourceContents")],
         structural("ReadResourceResultContentsItem"),
         AS_ANY,
     ],
@@ -2796,10 +2796,10 @@ class GetPromptRequestParams(MCPModel):
 JSONRPCMessage = TypeAliasType(
     "JSONRPCMessage",
     Annotated[
-        Annotated["JSONRPCRequest", Tag("JSONRPCRequest")]
-        | Annotated["JSONRPCResultResponse", Tag("JSONRPCResultResponse")]
-        | Annotated["JSONRPCNotification", Tag("JSONRPCNotification")]
-        | Annotated["JSONRPCErrorResponse", Tag("JSONRPCErrorResponse")],
+        Annotated[JSONRPCRequest, Tag("JSONRPCRequest")]
+        | Annotated[JSONRPCResultResponse, Tag("JSONRPCResultResponse")]
+        | Annotated[JSONRPCNotification, Tag("JSONRPCNotification")]
+        | Annotated[JSONRPCErrorResponse, Tag("JSONRPCErrorResponse")],
         structural("JSONRPCMessage", read_as_python=True),
         AS_ANY,
     ],
@@ -2809,8 +2809,8 @@ JSONRPCMessage = TypeAliasType(
 JSONRPCResponse = TypeAliasType(
     "JSONRPCResponse",
     Annotated[
-        Annotated["JSONRPCResultResponse", Tag("JSONRPCResultResponse")]
-        | Annotated["JSONRPCErrorResponse", Tag("JSONRPCErrorResponse")],
+        Annotated[JSONRPCResultResponse, Tag("JSONRPCResultResponse")]
+        | Annotated[JSONRPCErrorResponse, Tag("JSONRPCErrorResponse")],
         structural("JSONRPCResponse", read_as_python=True),
         AS_ANY,
     ],
@@ -3059,8 +3059,8 @@ class SetLevelRequest(MCPModel):
 SingleSelectEnumSchema = TypeAliasType(
     "SingleSelectEnumSchema",
     Annotated[
-        Annotated["UntitledSingleSelectEnumSchema", Tag("UntitledSingleSelectEnumSchema")]
-        | Annotated["TitledSingleSelectEnumSchema", Tag("TitledSingleSelectEnumSchema")],
+        Annotated[UntitledSingleSelectEnumSchema, Tag("UntitledSingleSelectEnumSchema")]
+        | Annotated[TitledSingleSelectEnumSchema, Tag("TitledSingleSelectEnumSchema")],
         structural("SingleSelectEnumSchema"),
         AS_ANY,
     ],
@@ -3202,11 +3202,11 @@ ContentBlock = TypeAliasType(
 EnumSchema = TypeAliasType(
     "EnumSchema",
     Annotated[
-        Annotated["UntitledMultiSelectEnumSchema", Tag("UntitledMultiSelectEnumSchema")]
-        | Annotated["TitledMultiSelectEnumSchema", Tag("TitledMultiSelectEnumSchema")]
-        | Annotated["LegacyTitledEnumSchema", Tag("LegacyTitledEnumSchema")]
-        | Annotated["UntitledSingleSelectEnumSchema", Tag("UntitledSingleSelectEnumSchema")]
-        | Annotated["TitledSingleSelectEnumSchema", Tag("TitledSingleSelectEnumSchema")],
+        Annotated[UntitledMultiSelectEnumSchema, Tag("UntitledMultiSelectEnumSchema")]
+        | Annotated[TitledMultiSelectEnumSchema, Tag("TitledMultiSelectEnumSchema")]
+        | Annotated[LegacyTitledEnumSchema, Tag("LegacyTitledEnumSchema")]
+        | Annotated[UntitledSingleSelectEnumSchema, Tag("UntitledSingleSelectEnumSchema")]
+        | Annotated[TitledSingleSelectEnumSchema, Tag("TitledSingleSelectEnumSchema")],
         structural("EnumSchema"),
         AS_ANY,
     ],
@@ -3304,8 +3304,8 @@ class ListToolsRequest(MCPModel):
 MultiSelectEnumSchema = TypeAliasType(
     "MultiSelectEnumSchema",
     Annotated[
-        Annotated["UntitledMultiSelectEnumSchema", Tag("UntitledMultiSelectEnumSchema")]
-        | Annotated["TitledMultiSelectEnumSchema", Tag("TitledMultiSelectEnumSchema")],
+        Annotated[UntitledMultiSelectEnumSchema, Tag("UntitledMultiSelectEnumSchema")]
+        | Annotated[TitledMultiSelectEnumSchema, Tag("TitledMultiSelectEnumSchema")],
         structural("MultiSelectEnumSchema"),
         AS_ANY,
     ],
@@ -3322,14 +3322,14 @@ class PaginatedRequest(MCPModel):
 PrimitiveSchemaDefinition = TypeAliasType(
     "PrimitiveSchemaDefinition",
     Annotated[
-        Annotated["UntitledMultiSelectEnumSchema", Tag("UntitledMultiSelectEnumSchema")]
-        | Annotated["TitledMultiSelectEnumSchema", Tag("TitledMultiSelectEnumSchema")]
-        | Annotated["LegacyTitledEnumSchema", Tag("LegacyTitledEnumSchema")]
-        | Annotated["UntitledSingleSelectEnumSchema", Tag("UntitledSingleSelectEnumSchema")]
-        | Annotated["TitledSingleSelectEnumSchema", Tag("TitledSingleSelectEnumSchema")]
-        | Annotated["StringSchema", Tag("StringSchema")]
-        | Annotated["BooleanSchema", Tag("BooleanSchema")]
-        | Annotated["NumberSchema", Tag("NumberSchema")],
+        Annotated[UntitledMultiSelectEnumSchema, Tag("UntitledMultiSelectEnumSchema")]
+        | Annotated[TitledMultiSelectEnumSchema, Tag("TitledMultiSelectEnumSchema")]
+        | Annotated[LegacyTitledEnumSchema, Tag("LegacyTitledEnumSchema")]
+        | Annotated[UntitledSingleSelectEnumSchema, Tag("UntitledSingleSelectEnumSchema")]
+        | Annotated[TitledSingleSelectEnumSchema, Tag("TitledSingleSelectEnumSchema")]
+        | Annotated[StringSchema, Tag("StringSchema")]
+        | Annotated[BooleanSchema, Tag("BooleanSchema")]
+        | Annotated[NumberSchema, Tag("NumberSchema")],
         structural("PrimitiveSchemaDefinition"),
         AS_ANY,
     ],
@@ -3759,8 +3759,8 @@ class ElicitRequestFormParams(MCPModel):
 ElicitRequestParams = TypeAliasType(
     "ElicitRequestParams",
     Annotated[
-        Annotated["ElicitRequestFormParams", Tag("ElicitRequestFormParams")]
-        | Annotated["ElicitRequestURLParams", Tag("ElicitRequestURLParams")],
+        Annotated[ElicitRequestFormParams, Tag("ElicitRequestFormParams")]
+        | Annotated[ElicitRequestURLParams, Tag("ElicitRequestURLParams")],
         structural("ElicitRequestParams"),
         AS_ANY,
     ],
@@ -3770,12 +3770,12 @@ ElicitRequestParams = TypeAliasType(
 SamplingMessageContent = TypeAliasType(
     "SamplingMessageContent",
     Annotated[
-        Annotated["ToolUseContent", Tag("ToolUseContent")]
-        | Annotated["ImageContent", Tag("ImageContent")]
-        | Annotated["AudioContent", Tag("AudioContent")]
-        | Annotated["ToolResultContent", Tag("ToolResultContent")]
-        | Annotated["TextContent", Tag("TextContent")]
-        | Annotated["SamplingMessageContentVariantF", Tag("SamplingMessageContentVariantF")],
+        Annotated[ToolUseContent, Tag("ToolUseContent")]
+        | Annotated[ImageContent, Tag("ImageContent")]
+        | Annotated[AudioContent, Tag("AudioContent")]
+        | Annotated[ToolResultContent, Tag("ToolResultContent")]
+        | Annotated[TextContent, Tag("TextContent")]
+        | Annotated[SamplingMessageContentVariantF, Tag("SamplingMessageContentVariantF")],
         structural("SamplingMessageContent"),
         AS_ANY,
     ],
@@ -3785,14 +3785,12 @@ SamplingMessageContent = TypeAliasType(
 CreateMessageResultContent = TypeAliasType(
     "CreateMessageResultContent",
     Annotated[
-        Annotated["ToolUseContent", Tag("ToolUseContent")]
-        | Annotated["ImageContent", Tag("ImageContent")]
-        | Annotated["AudioContent", Tag("AudioContent")]
-        | Annotated["ToolResultContent", Tag("ToolResultContent")]
-        | Annotated["TextContent", Tag("TextContent")]
-        | Annotated[
-            "CreateMessageResultContentVariantF", Tag("CreateMessageResultContentVariantF")
-        ],
+        Annotated[ToolUseContent, Tag("ToolUseContent")]
+        | Annotated[ImageContent, Tag("ImageContent")]
+        | Annotated[AudioContent, Tag("AudioContent")]
+        | Annotated[ToolResultContent, Tag("ToolResultContent")]
+        | Annotated[TextContent, Tag("TextContent")]
+        | Annotated[CreateMessageResultContentVariantF, Tag("CreateMessageResultContentVariantF")],
         structural("CreateMessageResultContent"),
         AS_ANY,
     ],

@@ -1413,8 +1413,8 @@ class CompleteResultResponse(MCPModel):
 EmbeddedResourceResource = TypeAliasType(
     "EmbeddedResourceResource",
     Annotated[
-        Annotated["TextResourceContents", Tag("TextResourceContents")]
-        | Annotated["BlobResourceContents", Tag("BlobResourceContents")],
+        Annotated[TextResourceContents, Tag("TextResourceContents")]
+        | Annotated[BlobResourceContents, Tag("BlobResourceContents")],
         structural("EmbeddedResourceResource"),
         AS_ANY,
     ],
@@ -1650,8 +1650,8 @@ class PromptListChangedNotification(MCPModel):
 ReadResourceResultContentsItem = TypeAliasType(
     "ReadResourceResultContentsItem",
     Annotated[
-        Annotated["TextResourceContents", Tag("TextResourceContents")]
-        | Annotated["BlobResourceContents", Tag("BlobResourceContents")],
+        Annotated[TextResourceContents, Tag("TextResourceContents")]
+        | Annotated[BlobResourceContents, Tag("BlobResourceContents")],
         structural("ReadResourceResultContentsItem"),
         AS_ANY,
     ],
@@ -2760,8 +2760,8 @@ class ResourceUpdatedNotification(MCPModel):
 SingleSelectEnumSchema = TypeAliasType(
     "SingleSelectEnumSchema",
     Annotated[
-        Annotated["UntitledSingleSelectEnumSchema", Tag("UntitledSingleSelectEnumSchema")]
-        | Annotated["TitledSingleSelectEnumSchema", Tag("TitledSingleSelectEnumSchema")],
+        Annotated[UntitledSingleSelectEnumSchema, Tag("UntitledSingleSelectEnumSchema")]
+        | Annotated[TitledSingleSelectEnumSchema, Tag("TitledSingleSelectEnumSchema")],
         structural("SingleSelectEnumSchema"),
         AS_ANY,
     ],
@@ -2897,11 +2897,11 @@ ContentBlock = TypeAliasType(
 EnumSchema = TypeAliasType(
     "EnumSchema",
     Annotated[
-        Annotated["UntitledMultiSelectEnumSchema", Tag("UntitledMultiSelectEnumSchema")]
-        | Annotated["TitledMultiSelectEnumSchema", Tag("TitledMultiSelectEnumSchema")]
-        | Annotated["LegacyTitledEnumSchema", Tag("LegacyTitledEnumSchema")]
-        | Annotated["UntitledSingleSelectEnumSchema", Tag("UntitledSingleSelectEnumSchema")]
-        | Annotated["TitledSingleSelectEnumSchema", Tag("TitledSingleSelectEnumSchema")],
+        Annotated[UntitledMultiSelectEnumSchema, Tag("UntitledMultiSelectEnumSchema")]
+        | Annotated[TitledMultiSelectEnumSchema, Tag("TitledMultiSelectEnumSchema")]
+        | Annotated[LegacyTitledEnumSchema, Tag("LegacyTitledEnumSchema")]
+        | Annotated[UntitledSingleSelectEnumSchema, Tag("UntitledSingleSelectEnumSchema")]
+        | Annotated[TitledSingleSelectEnumSchema, Tag("TitledSingleSelectEnumSchema")],
         structural("EnumSchema"),
         AS_ANY,
     ],
@@ -2911,10 +2911,10 @@ EnumSchema = TypeAliasType(
 JSONRPCMessage = TypeAliasType(
     "JSONRPCMessage",
     Annotated[
-        Annotated["JSONRPCRequest", Tag("JSONRPCRequest")]
-        | Annotated["JSONRPCResultResponse", Tag("JSONRPCResultResponse")]
-        | Annotated["JSONRPCNotification", Tag("JSONRPCNotification")]
-        | Annotated["JSONRPCErrorResponse", Tag("JSONRPCErrorResponse")],
+        Annotated[JSONRPCRequest, Tag("JSONRPCRequest")]
+        | Annotated[JSONRPCResultResponse, Tag("JSONRPCResultResponse")]
+        | Annotated[JSONRPCNotification, Tag("JSONRPCNotification")]
+        | Annotated[JSONRPCErrorResponse, Tag("JSONRPCErrorResponse")],
         structural("JSONRPCMessage", read_as_python=True),
         AS_ANY,
     ],
@@ -2924,8 +2924,8 @@ JSONRPCMessage = TypeAliasType(
 JSONRPCResponse = TypeAliasType(
     "JSONRPCResponse",
     Annotated[
-        Annotated["JSONRPCResultResponse", Tag("JSONRPCResultResponse")]
-        | Annotated["JSONRPCErrorResponse", Tag("JSONRPCErrorResponse")],
+        Annotated[JSONRPCResultResponse, Tag("JSONRPCResultResponse")]
+        | Annotated[JSONRPCErrorResponse, Tag("JSONRPCErrorResponse")],
         structural("JSONRPCResponse", read_as_python=True),
         AS_ANY,
     ],
@@ -2955,8 +2955,8 @@ class MissingRequiredClientCapabilityErrorErrorData(MCPModel):
 MultiSelectEnumSchema = TypeAliasType(
     "MultiSelectEnumSchema",
     Annotated[
-        Annotated["UntitledMultiSelectEnumSchema", Tag("UntitledMultiSelectEnumSchema")]
-        | Annotated["TitledMultiSelectEnumSchema", Tag("TitledMultiSelectEnumSchema")],
+        Annotated[UntitledMultiSelectEnumSchema, Tag("UntitledMultiSelectEnumSchema")]
+        | Annotated[TitledMultiSelectEnumSchema, Tag("TitledMultiSelectEnumSchema")],
         structural("MultiSelectEnumSchema"),
         AS_ANY,
     ],
@@ -2966,14 +2966,14 @@ MultiSelectEnumSchema = TypeAliasType(
 PrimitiveSchemaDefinition = TypeAliasType(
     "PrimitiveSchemaDefinition",
     Annotated[
-        Annotated["UntitledMultiSelectEnumSchema", Tag("UntitledMultiSelectEnumSchema")]
-        | Annotated["TitledMultiSelectEnumSchema", Tag("TitledMultiSelectEnumSchema")]
-        | Annotated["LegacyTitledEnumSchema", Tag("LegacyTitledEnumSchema")]
-        | Annotated["UntitledSingleSelectEnumSchema", Tag("UntitledSingleSelectEnumSchema")]
-        | Annotated["TitledSingleSelectEnumSchema", Tag("TitledSingleSelectEnumSchema")]
-        | Annotated["StringSchema", Tag("StringSchema")]
-        | Annotated["BooleanSchema", Tag("BooleanSchema")]
-        | Annotated["NumberSchema", Tag("NumberSchema")],
+        Annotated[UntitledMultiSelectEnumSchema, Tag("UntitledMultiSelectEnumSchema")]
+        | Annotated[TitledMultiSelectEnumSchema, Tag("TitledMultiSelectEnumSchema")]
+        | Annotated[LegacyTitledEnumSchema, Tag("LegacyTitledEnumSchema")]
+        | Annotated[UntitledSingleSelectEnumSchema, Tag("UntitledSingleSelectEnumSchema")]
+        | Annotated[TitledSingleSelectEnumSchema, Tag("TitledSingleSelectEnumSchema")]
+        | Annotated[StringSchema, Tag("StringSchema")]
+        | Annotated[BooleanSchema, Tag("BooleanSchema")]
+        | Annotated[NumberSchema, Tag("NumberSchema")],
         structural("PrimitiveSchemaDefinition"),
         AS_ANY,
     ],
@@ -3395,8 +3395,8 @@ class ElicitRequestFormParams(MCPModel):
 ElicitRequestParams = TypeAliasType(
     "ElicitRequestParams",
     Annotated[
-        Annotated["ElicitRequestFormParams", Tag("ElicitRequestFormParams")]
-        | Annotated["ElicitRequestURLParams", Tag("ElicitRequestURLParams")],
+        Annotated[ElicitRequestFormParams, Tag("ElicitRequestFormParams")]
+        | Annotated[ElicitRequestURLParams, Tag("ElicitRequestURLParams")],
         structural("ElicitRequestParams"),
         AS_ANY,
     ],
@@ -3469,12 +3469,12 @@ class PaginatedRequest(MCPModel):
 SamplingMessageContent = TypeAliasType(
     "SamplingMessageContent",
     Annotated[
-        Annotated["ToolUseContent", Tag("ToolUseContent")]
-        | Annotated["ImageContent", Tag("ImageContent")]
-        | Annotated["AudioContent", Tag("AudioContent")]
-        | Annotated["ToolResultContent", Tag("ToolResultContent")]
-        | Annotated["TextContent", Tag("TextContent")]
-        | Annotated["SamplingMessageContentVariantF", Tag("SamplingMessageContentVariantF")],
+        Annotated[ToolUseContent, Tag("ToolUseContent")]
+        | Annotated[ImageContent, Tag("ImageContent")]
+        | Annotated[AudioContent, Tag("AudioContent")]
+        | Annotated[ToolResultContent, Tag("ToolResultContent")]
+        | Annotated[TextContent, Tag("TextContent")]
+        | Annotated[SamplingMessageContentVariantF, Tag("SamplingMessageContentVariantF")],
         structural("SamplingMessageContent"),
         AS_ANY,
     ],
@@ -3484,14 +3484,12 @@ SamplingMessageContent = TypeAliasType(
 CreateMessageResultContent = TypeAliasType(
     "CreateMessageResultContent",
     Annotated[
-        Annotated["ToolUseContent", Tag("ToolUseContent")]
-        | Annotated["ImageContent", Tag("ImageContent")]
-        | Annotated["AudioContent", Tag("AudioContent")]
-        | Annotated["ToolResultContent", Tag("ToolResultContent")]
-        | Annotated["TextContent", Tag("TextContent")]
-        | Annotated[
-            "CreateMessageResultContentVariantF", Tag("CreateMessageResultContentVariantF")
-        ],
+        Annotated[ToolUseContent, Tag("ToolUseContent")]
+        | Annotated[ImageContent, Tag("ImageContent")]
+        | Annotated[AudioContent, Tag("AudioContent")]
+        | Annotated[ToolResultContent, Tag("ToolResultContent")]
+        | Annotated[TextContent, Tag("TextContent")]
+        | Annotated[CreateMessageResultContentVariantF, Tag("CreateMessageResultContentVariantF")],
         structural("CreateMessageResultContent"),
         AS_ANY,
     ],
@@ -3614,9 +3612,9 @@ class CreateMessageResult(MCPModel):
 InputResponse = TypeAliasType(
     "InputResponse",
     Annotated[
-        Annotated["CreateMessageResult", Tag("CreateMessageResult")]
-        | Annotated["ElicitResult", Tag("ElicitResult")]
-        | Annotated["ListRootsResult", Tag("ListRootsResult")],
+        Annotated[CreateMessageResult, Tag("CreateMessageResult")]
+        | Annotated[ElicitResult, Tag("ElicitResult")]
+        | Annotated[ListRootsResult, Tag("ListRootsResult")],
         structural("InputResponse"),
         AS_ANY,
     ],
@@ -3778,8 +3776,8 @@ class ReadResourceRequest(MCPModel):
 ReadResourceResultResponseResult = TypeAliasType(
     "ReadResourceResultResponseResult",
     Annotated[
-        Annotated["InputRequiredResult", Tag("InputRequiredResult")]
-        | Annotated["ReadResourceResult", Tag("ReadResourceResult")],
+        Annotated[InputRequiredResult, Tag("InputRequiredResult")]
+        | Annotated[ReadResourceResult, Tag("ReadResourceResult")],
         structural("ReadResourceResultResponseResult"),
         AS_ANY,
     ],
@@ -3893,8 +3891,8 @@ class CallToolRequest(MCPModel):
 CallToolResultResponseResult = TypeAliasType(
     "CallToolResultResponseResult",
     Annotated[
-        Annotated["InputRequiredResult", Tag("InputRequiredResult")]
-        | Annotated["CallToolResult", Tag("CallToolResult")],
+        Annotated[InputRequiredResult, Tag("InputRequiredResult")]
+        | Annotated[CallToolResult, Tag("CallToolResult")],
         structural("CallToolResultResponseResult"),
         AS_ANY,
     ],
@@ -3915,8 +3913,8 @@ class GetPromptRequest(MCPModel):
 GetPromptResultResponseResult = TypeAliasType(
     "GetPromptResultResponseResult",
     Annotated[
-        Annotated["InputRequiredResult", Tag("InputRequiredResult")]
-        | Annotated["GetPromptResult", Tag("GetPromptResult")],
+        Annotated[InputRequiredResult, Tag("InputRequiredResult")]
+        | Annotated[GetPromptResult, Tag("GetPromptResult")],
         structural("GetPromptResultResponseResult"),
         AS_ANY,
     ],

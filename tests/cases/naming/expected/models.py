@@ -86,8 +86,8 @@ class RequestParamsMeta(MCPModel):
 RequestChoice = TypeAliasType(
     "RequestChoice",
     Annotated[
-        Annotated["RequestChoiceFirst", Tag("RequestChoiceFirst")]
-        | Annotated["RequestChoiceVariantB", Tag("RequestChoiceVariantB")],
+        Annotated[RequestChoiceFirst, Tag("RequestChoiceFirst")]
+        | Annotated[RequestChoiceVariantB, Tag("RequestChoiceVariantB")],
         structural("RequestChoice"),
         AS_ANY,
     ],

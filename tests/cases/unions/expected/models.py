@@ -34,7 +34,7 @@ Block = TypeAliasType("Block", Annotated[TextBlock | ImageBlock, Field(discrimin
 Loose = TypeAliasType(
     "Loose",
     Annotated[
-        Annotated["TextBlock", Tag("TextBlock")] | Annotated["LooseVariantB", Tag("LooseVariantB")],
+        Annotated[TextBlock, Tag("TextBlock")] | Annotated[LooseVariantB, Tag("LooseVariantB")],
         structural("Loose"),
         AS_ANY,
     ],
