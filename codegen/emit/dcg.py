@@ -62,11 +62,12 @@ def engine_options(revision: ir.Revision, header: str) -> dict[str, Any]:
         # keys from the schema enter the source as Python literals (repr: a JSON literal escapes a
         # character past the BMP as two surrogates, which Python reads as two characters)
         data["specific_nested"] = "(" + "".join(f"{key!r}, " for key in specific.nested_keys(entity.specific)) + ")"
+    by_pointer = revision.by_pointer()
     for entity in revision.entities:
         if entity.dispatch is not None:
             arms = [revision.name_of(arm) for arm in entity.arm_order]
             template_data[entity.pointer_in_engine_input]["structural_arms"] = arms
-            if _is_message_union(revision, entity):
+            if _is_message_union(entity, by_pointer):
                 template_data[entity.pointer_in_engine_input]["read_as_python"] = True
         if entity.same_as is not None:  # the model itself under a second name: callable, isinstance-able
             template_data[entity.pointer_in_engine_input]["same_as"] = revision.name_of(entity.same_as)
@@ -145,13 +146,12 @@ def engine_options(revision: ir.Revision, header: str) -> dict[str, Any]:
     }
 
 
-def _is_message_union(revision: ir.Revision, entity: ir.Entity) -> bool:
+def _is_message_union(entity: ir.Entity, by_pointer: Mapping[str, ir.Entity]) -> bool:
     """A union of JSON-RPC messages (JSONRPCMessage, JSONRPCResponse): every arm a model whose
     `jsonrpc` is a constant. What its arms hold is generic (params, result, error), so reading a
     JSON text through the Python objects its rules look at gives the same values and the same errors
     (a union tagged by a constant deeper down would name a non-object otherwise: pydantic-core says
     `model_attributes_type` for a Python value where it says `dict_type` for JSON)."""
-    by_pointer = revision.by_pointer()
     arms = [by_pointer.get(arm) for arm in entity.arm_order]
     return bool(arms) and all(
         arm is not None
