@@ -22,14 +22,57 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
+from types import ModuleType
 from typing import Any
 
-from _common import interleaved, message_corpus, ratio, table
+from _common import Sample, interleaved, message_corpus, ratio, table
 
 from pydantic import TypeAdapter
 
 REVISION = "2026-07-28"
 VERSION = "2026-07-28"
+
+
+def sdk_generated_typed(corpus: list[Sample], sdk_gen: ModuleType) -> Callable[[int, bytes], Any]:
+    """The typed read of corpus[index] with what the SDK's generated package offers: its
+    ClientRequest / notification unions, and for a response the envelope plus its ServerResult union
+    (it has no method table). bench/promises.py times the same reader."""
+    requests = TypeAdapter(sdk_gen.ClientRequest)
+    notifications = TypeAdapter(sdk_gen.ServerNotification | sdk_gen.ClientNotification)
+    errors = TypeAdapter(sdk_gen.JSONRPCErrorResponse)
+    server_result = TypeAdapter(sdk_gen.ServerResult)
+    result_response = TypeAdapter(sdk_gen.JSONRPCResultResponse)
+
+    def read(index: int, raw: bytes) -> Any:
+        sample = corpus[index]
+        if sample.kind == "request":
+            return requests.validate_json(raw)
+        if sample.kind == "notification":
+            return notifications.validate_json(raw)
+        if sample.kind == "response":
+            envelope = result_response.validate_json(raw)
+            return envelope, server_result.validate_python(json.loads(raw)["result"])
+        return errors.validate_json(raw)
+
+    return read
+
+
+def sdk_generated_messages(corpus: list[Sample], sdk_gen: ModuleType) -> list[Any]:
+    """Each whole message as the SDK's generated package holds one, for the dumps: a response as the
+    method's own response class where the SDK generated one, else as its envelope (whose `result` is
+    its generic Result), not the typed result alone, which is not a message (ours dumps the whole
+    response)."""
+    read = sdk_generated_typed(corpus, sdk_gen)
+    result_response = TypeAdapter(sdk_gen.JSONRPCResultResponse)
+    messages = []
+    for index, sample in enumerate(corpus):
+        if sample.kind != "response":
+            messages.append(read(index, sample.raw))
+            continue
+        response_class = getattr(sdk_gen, sample.name.split("/")[0], None)
+        adapter = TypeAdapter(response_class) if response_class is not None else result_response
+        messages.append(adapter.validate_json(sample.raw))
+    return messages
 
 
 def main() -> None:
@@ -59,9 +102,6 @@ def main() -> None:
     def our_typed(index: int, raw: bytes) -> Any:
         return ours.parse_message(raw, pending[index])
 
-    gen_requests = TypeAdapter(sdk_gen.ClientRequest)
-    gen_notifications = TypeAdapter(sdk_gen.ServerNotification | sdk_gen.ClientNotification)
-    gen_errors = TypeAdapter(sdk_gen.JSONRPCErrorResponse)
     gen_server_result = TypeAdapter(sdk_gen.ServerResult)
 
     def gen_response_parser(type_name: str) -> Callable[[bytes], Any]:
@@ -77,20 +117,7 @@ def main() -> None:
         if sample.kind == "response" and sample.method
     }
 
-    gen_result_response = TypeAdapter(sdk_gen.JSONRPCResultResponse)
-
-    def sdk_gen_typed(index: int, raw: bytes) -> Any:
-        # What the SDK's generated package offers: its ClientRequest / notification unions, and
-        # for a response the envelope plus its ServerResult union (it has no method table).
-        sample = corpus[index]
-        if sample.kind == "request":
-            return gen_requests.validate_json(raw)
-        if sample.kind == "notification":
-            return gen_notifications.validate_json(raw)
-        if sample.kind == "response":
-            envelope = gen_result_response.validate_json(raw)
-            return envelope, gen_server_result.validate_python(json.loads(raw)["result"])
-        return gen_errors.validate_json(raw)
+    sdk_gen_typed = sdk_generated_typed(corpus, sdk_gen)
 
     def sdk_gen_tables_typed(index: int, raw: bytes) -> Any:
         # The same, but given our method table for responses: the method's own response class.
@@ -156,16 +183,7 @@ def main() -> None:
         return batch(lambda _index, raw: adapter.validate_json(raw))
 
     our_models = [our_typed(i, s.raw) for i, s in enumerate(corpus)]
-    def sdk_gen_message(index: int, raw: bytes) -> Any:
-        # The whole message as the SDK's generated package holds one, for the dumps: where it has
-        # no response class for the method, its envelope (whose `result` is its generic Result),
-        # not the typed result alone, which is not a message (ours dumps the whole response).
-        sample = corpus[index]
-        if sample.kind == "response" and not hasattr(sdk_gen, sample.name.split("/")[0]):
-            return gen_result_response.validate_json(raw)
-        return sdk_gen_tables_typed(index, raw)
-
-    gen_models = [sdk_gen_message(i, s.raw) for i, s in enumerate(corpus)]
+    gen_models = sdk_generated_messages(corpus, sdk_gen)
     limit_models = [limit_typed(i, s.raw) for i, s in enumerate(corpus)]
 
     def dump_batch(models: list[Any], **options: bool) -> Callable[[], int]:
