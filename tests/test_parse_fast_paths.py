@@ -164,6 +164,11 @@ def test_the_pre_scan_never_misses_what_a_double_cannot_hold_or_json_cannot_say(
         if _holds_non_finite(from_json(raw, allow_inf_nan=True)):
             assert package._may_hold_non_finite(raw), raw
             assert package._may_hold_non_finite(bytearray(raw)), raw
+            # and parse_message refuses it where its fast path would read it: a value of any JSON
+            # (an unknown key of a known notification's params), which keeps what JSON reads
+            wrapped = b'{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1,"v":'
+            with pytest.raises(package.MessageError):
+                package.parse_message(wrapped + raw + b"}}")
             try:
                 from_json(raw, allow_inf_nan=False)
             except ValueError:
