@@ -265,12 +265,14 @@ def _refuse_both_names(model: MCPModel, extra: dict[str, Any]) -> None:
 
 def _init_of(cls: type[MCPModel]) -> Callable[..., None]:
     """The __init__ of one class, with what it fills in bound once (about 0.15 us less a model
-    than looking it up on each call): the constants merged in where the class has any, the
-    absent-means values where the spec gives any. It serves instances of cls only: once a
-    subclass's own __init__ may call it through super, it is wrapped by _checking.
+    than looking it up on each call): the constants where the class has any (set in the keywords'
+    own dict, one `in` test each: 0.02-0.06 us less than merging two dicts), the absent-means
+    values where the spec gives any. It serves instances of cls only: once a subclass's own
+    __init__ may call it through super, it is wrapped by _checking.
     """
-    constants = cls.__mcp_constants__
+    constants = tuple(cls.__mcp_constants__.items())
     absent = tuple((name, wire, value) for name, (wire, value) in cls.__mcp_absent__.items())
+    (key, value), (other_key, other_value) = (*constants, ("", None), ("", None))[:2]
 
     def plain(self: MCPModel, /, **data: Any) -> None:
         self.__pydantic_validator__.validate_python(
@@ -279,19 +281,33 @@ def _init_of(cls: type[MCPModel]) -> Callable[..., None]:
         if self.__pydantic_extra__:
             _refuse_both_names(self, self.__pydantic_extra__)
 
-    def merging(self: MCPModel, /, **data: Any) -> None:
+    def one(self: MCPModel, /, **data: Any) -> None:
+        if key not in data:
+            data[key] = value
         self.__pydantic_validator__.validate_python(
-            constants | data, self_instance=self, by_name=True, strict=True
+            data, self_instance=self, by_name=True, strict=True
+        )
+        if self.__pydantic_extra__:
+            _refuse_both_names(self, self.__pydantic_extra__)
+
+    def two(self: MCPModel, /, **data: Any) -> None:
+        if key not in data:
+            data[key] = value
+        if other_key not in data:
+            data[other_key] = other_value
+        self.__pydantic_validator__.validate_python(
+            data, self_instance=self, by_name=True, strict=True
         )
         if self.__pydantic_extra__:
             _refuse_both_names(self, self.__pydantic_extra__)
 
     def filling(self: MCPModel, /, **data: Any) -> None:
-        if constants:
-            data = constants | data
-        for name, wire, value in absent:
+        for wire, constant in constants:
+            if wire not in data:
+                data[wire] = constant
+        for name, wire, meant in absent:
             if name not in data and wire not in data:
-                data[wire] = value
+                data[wire] = meant
         self.__pydantic_validator__.validate_python(
             data, self_instance=self, by_name=True, strict=True
         )
@@ -299,10 +315,12 @@ def _init_of(cls: type[MCPModel]) -> Callable[..., None]:
             _refuse_both_names(self, self.__pydantic_extra__)
 
     init = plain
-    if absent:
+    if absent or len(constants) > 2:
         init = filling
+    elif len(constants) == 2:
+        init = two
     elif constants:
-        init = merging
+        init = one
     return _named(init, cls, unchecked=True)
 
 
@@ -401,7 +419,8 @@ class MCPModel(_UserBase):
 
     # BaseModel's dumps pass every option on, each spelled out (~0.4 us a call). These name the
     # options a lossless dump uses, with BaseModel's defaults (which are the serializer's too),
-    # and pass any other only when given: a call that forwards `**options` costs ~0.2 us more.
+    # and pass any other only when given: a call that forwards `**options` costs ~0.2 us more,
+    # and one that names no option passes none (0.05 us less than naming the defaults).
     if not TYPE_CHECKING and SPURIOUS_UNION_WARNINGS:
 
         def model_dump(self, /, **options):
@@ -425,6 +444,8 @@ class MCPModel(_UserBase):
             **options,
         ):
             serializer = self.__pydantic_serializer__
+            if not (options or by_alias is not None or exclude_unset or exclude_none):
+                return serializer.to_python(self, mode=mode)  # the rest: the serializer's defaults
             if options:
                 return serializer.to_python(
                     self,
@@ -446,6 +467,8 @@ class MCPModel(_UserBase):
             self, /, *, by_alias=None, exclude_unset=False, exclude_none=False, **options
         ):
             serializer = self.__pydantic_serializer__
+            if not (options or by_alias is not None or exclude_unset or exclude_none):
+                return serializer.to_json(self).decode()  # every option: the serializer's default
             if options:
                 return serializer.to_json(
                     self,
