@@ -1,5 +1,7 @@
 """Cost bounds that hold on a busy machine: a piece of work runs in a forked child under rlimits,
-and the child's own CPU time for it is what the test asserts.
+and the child's own CPU time for it is what the test asserts, as a multiple of a reference task's
+CPU time measured the same way in the same process (assert_within): a machine half as fast slows
+both alike, so no bound is a number of seconds.
 
 Wall time measures the machine as much as the work (two tests failed at load 4-10 on 2 cores);
 CPU time of the work alone does not grow when other processes compete for the cores. The child is
@@ -11,9 +13,11 @@ HANG_SECONDS of wall time (blocked, not computing) is killed and reported as hun
 from __future__ import annotations
 
 import gc
+import json
 import math
 import os
 import pickle
+import re
 import resource
 import select
 import signal
@@ -97,3 +101,41 @@ def _mapped_bytes() -> int:
             if line.startswith("VmSize:"):
                 return int(line.split()[1]) * 1024
     return 0
+
+
+def reference_cpu(*, fresh: bool = False) -> float:
+    """CPU seconds of the reference task (the median of three, each in a forked child), cached per
+    process unless fresh: ~0.15 s on an idle 2-core machine of 2026."""
+    global _reference
+    if fresh or _reference is None:
+        runs = sorted(measure(_reference_task).cpu_seconds for _ in range(3))
+        _reference = runs[1]
+    return _reference
+
+
+_reference: float | None = None
+
+
+def _reference_task() -> int:
+    """Fixed pure-Python work of the kinds the bounded tasks do: JSON text read and written,
+    dicts built and sorted, a regular expression over text."""
+    records = [{"id": i, "name": f"tool-{i % 97}", "tags": [str(i % 7), "x" * (i % 13)]} for i in range(20_000)]
+    total = 0
+    for _ in range(2):
+        text = json.dumps(records)
+        total += len(json.loads(text))
+        total += len(sorted(records, key=lambda record: (record["name"], -record["id"])))
+        total += len(re.findall(r'"name": "tool-(\d+)"', text))
+    return total
+
+
+def assert_within(measured: Measured, times: float, *, what: str = "the work") -> None:
+    """measured's CPU time within times the reference task's. A run past it has the reference
+    measured again, now, under the load the run had, before it fails."""
+    reference = reference_cpu()
+    if measured.cpu_seconds > times * reference:
+        reference = max(reference, reference_cpu(fresh=True))
+    assert measured.cpu_seconds <= times * reference, (
+        f"{what} took {measured.cpu_seconds:.2f} s of CPU, {measured.cpu_seconds / reference:.1f}x the reference "
+        f"task ({reference:.3f} s in this process); the bound is {times:g}x"
+    )

@@ -34,7 +34,6 @@ from . import bad_input_support as support
 from .conftest import GENERATED
 
 UNIONS = Path(__file__).parent / "cases" / "unions" / "schema.json"
-GENERATION_CPU_SECONDS = support.GENERATION_CPU_SECONDS  # runs that generate before they can tell
 SECRET = "mcp-hardening-secret-5f1c0a"  # in the child's environment: must never be printed
 
 
@@ -86,7 +85,7 @@ def _refused(result: support.Run, code: str, case: str, *, phrase: str, note: st
     assert phrase in line, line
     assert SECRET not in result.stdout + result.stderr
     assert all(c.isprintable() for c in line), line
-    support.assert_bounded(result, max_cpu_seconds=GENERATION_CPU_SECONDS if generates else support.MAX_SECONDS)
+    support.assert_bounded(result, support.GENERATION if generates else support.REFUSAL)
     support.record(case, result, note)
     return line
 
@@ -166,7 +165,7 @@ def test_check_names_special_files_in_its_drift_report_and_prints_nothing_they_p
     assert f"not a regular file (not read): {pkg / rel} is {what}; mcp-codegen writes none: remove it" in result.stdout
     assert SECRET not in result.stdout + result.stderr and "PATH=" not in result.stdout
     assert len(result.lines) == 1 and result.lines[0].startswith("drift: "), result.stderr
-    support.assert_bounded(result, max_cpu_seconds=GENERATION_CPU_SECONDS)  # check generates to compare
+    support.assert_bounded(result, support.GENERATION)  # check generates to compare
     support.record(f"check: {case}", result, "exit 1: drift names the entry, prints nothing it points at")
 
 

@@ -63,7 +63,7 @@ def _generate(tmp_path: Path, env: dict[str, str], package: str, schema: dict[st
     out = tmp_path / "out" / package
     result = support.run(["generate", "-q", "--schema", str(path), "--out", str(out)], env=env)
     assert result.returncode == 0 and result.stderr == "", result.stderr
-    support.assert_bounded(result, max_cpu_seconds=support.GENERATION_CPU_SECONDS)
+    support.assert_bounded(result, support.GENERATION)
     return result, out
 
 

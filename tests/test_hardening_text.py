@@ -28,8 +28,8 @@ from . import suite
 from . import bad_input_support as support
 
 FAKE_SERVER = Path(__file__).parent / "fake_mcp_server.py"
-GENERATION_CPU_SECONDS = support.GENERATION_CPU_SECONDS  # runs that generate before they can tell
-SERVER_CPU_SECONDS = 5.0  # `tools --server`: importing the MCP client library alone takes ~1.5-2 s
+# `tools --server`: importing the MCP client library alone costs 4-6 smallest refusals
+SERVER = support.Bound(15, "refusal")
 FORGED = "a\n\x1b[2Jerror[MCG000]: all good"
 
 # name: (hostile text, how it must appear, escaped)
@@ -55,13 +55,13 @@ HOSTILE = {
 
 
 def _one_escaped_line(
-    result: support.Run, code: str, shown: str, *, max_cpu_seconds: float = support.MAX_SECONDS
+    result: support.Run, code: str, shown: str, *, bound: support.Bound = support.REFUSAL
 ) -> str:
     line = support.assert_one_line_error(result, code)
     assert shown in line, line
     assert line.isprintable(), line  # nothing a terminal would act on
     assert result.stdout == "" or result.stdout.replace("\n", "").isprintable()
-    support.assert_bounded(result, max_cpu_seconds=max_cpu_seconds)
+    support.assert_bounded(result, bound)
     return line
 
 
@@ -129,7 +129,7 @@ def test_hostile_tag_property_in_the_success_summary_is_escaped(tmp_path: Path, 
     assert result.returncode == 0, result.stderr
     assert "U by k\\x1b[31m\\u202e" in result.stdout, result.stdout
     assert all(line.isprintable() for line in result.stdout.splitlines()), result.stdout
-    support.assert_bounded(result, max_cpu_seconds=GENERATION_CPU_SECONDS)
+    support.assert_bounded(result, support.GENERATION)
     support.record("text: hostile tag property in the summary (exit 0)", result, "stdout escaped")
 
 
@@ -144,7 +144,7 @@ def test_drift_diff_of_a_file_holding_escape_sequences_is_escaped(tmp_path: Path
     assert "-# \\x1b[2J\\x1b]0;owned\\x07 \\u202eevil" in result.stdout
     assert all(line.isprintable() for line in result.stdout.splitlines())
     assert len(result.lines) == 1 and result.lines[0].isprintable()
-    support.assert_bounded(result, max_cpu_seconds=GENERATION_CPU_SECONDS)
+    support.assert_bounded(result, support.GENERATION)
     support.record("text: drift diff of a file with escape sequences", result, "exit 1, diff escaped")
 
 
@@ -167,7 +167,7 @@ def test_diff_report_escapes_hostile_definition_names(fmt: str, tmp_path: Path, 
         assert json.loads(result.stdout)["definitions"]["added"] == [name]  # the same data, escaped
     else:
         assert "Evil\\x1b[2J\\u202eX" in result.stdout
-    support.assert_bounded(result, max_cpu_seconds=GENERATION_CPU_SECONDS)
+    support.assert_bounded(result, support.GENERATION)
     support.record(f"text: diff --format {fmt} with a hostile definition name", result, "exit 0, report escaped")
 
 
@@ -190,7 +190,7 @@ def test_hostile_names_from_a_live_server(case: str, tmp_path: Path, env: dict[s
     server = _server(tmp_path, tools)
     result = support.run(["tools", "--server", server, "--out", str(tmp_path / "out")], env=env)
     _one_escaped_line(
-        result, "MCG112", f"at #/tools/0/inputSchema/properties/{shown}/$ref", max_cpu_seconds=SERVER_CPU_SECONDS
+        result, "MCG112", f"at #/tools/0/inputSchema/properties/{shown}/$ref", bound=SERVER
     )
     support.record(f"text: live server property {case}", result)
 
@@ -203,7 +203,7 @@ def test_a_lone_surrogate_from_a_live_server_is_one_line_not_a_logged_traceback(
     tools = [{"name": "t\udc00", "inputSchema": {"type": "object"}}]
     result = support.run(["tools", "--server", _server(tmp_path, tools), "--out", str(tmp_path / "out")], env=env)
     line = _one_escaped_line(
-        result, "MCG703", "(Failed to parse JSONRPC message from server: ", max_cpu_seconds=SERVER_CPU_SECONDS
+        result, "MCG703", "(Failed to parse JSONRPC message from server: ", bound=SERVER
     )
     assert "lone leading surrogate" in line and "Traceback" not in result.stderr
     # the dropped message ends the call at once, not the 30 s timeout of an answer that never comes
@@ -218,7 +218,7 @@ def test_duplicate_hostile_tool_names_from_a_live_server(tmp_path: Path, env: di
         result,
         "MCG702",
         "two tools are named 'a\\n\\x1b[2Jerror[MCG000]: all good\\u202e'",
-        max_cpu_seconds=SERVER_CPU_SECONDS,
+        bound=SERVER,
     )
     support.record("text: live server duplicate hostile tool names", result)
 
@@ -231,7 +231,7 @@ def test_a_live_servers_stderr_does_not_reach_the_terminal(tmp_path: Path, env: 
     )
     assert result.returncode == 0, result.stderr
     assert result.stderr == "" and result.stdout == ""
-    support.assert_bounded(result, max_cpu_seconds=SERVER_CPU_SECONDS)
+    support.assert_bounded(result, bound=SERVER)
     support.record("text: live server writing escapes on stderr (exit 0)", result, "nothing of it printed")
 
 
@@ -241,7 +241,7 @@ def test_a_failing_servers_last_words_are_quoted_escaped(tmp_path: Path, env: di
     server = shlex.join([sys.executable, str(script)])
     result = support.run(["tools", "--server", server, "--out", str(tmp_path / "out")], env=env)
     _one_escaped_line(
-        result, "MCG703", "(the server said: \\x1b[2Jfatal: \\u202eno config)", max_cpu_seconds=SERVER_CPU_SECONDS
+        result, "MCG703", "(the server said: \\x1b[2Jfatal: \\u202eno config)", bound=SERVER
     )
     support.record("text: failing live server's stderr quoted", result)
 
@@ -278,7 +278,7 @@ def test_live_server_gets_the_same_limits_as_a_file(
     result = support.run(["tools", "--server", server, "--out", str(out), *flags], env=env)
     line = support.assert_one_line_error(result, code, revision="tools/list")
     assert phrase in line, line
-    support.assert_bounded(result, max_cpu_seconds=SERVER_CPU_SECONDS)
+    support.assert_bounded(result, bound=SERVER)
     assert not out.exists()
     support.record(f"server limits: {case}", result)
     listing = tmp_path / "tools.json"  # the very same tools from a file: the same error code
@@ -334,7 +334,7 @@ def test_server_command_itself_is_escaped_in_its_error(tmp_path: Path, env: dict
     missing = tmp_path / ("no-such-server" + FORGED)
     result = support.run(["tools", "--server", shlex.join([str(missing)]), "--out", str(tmp_path / "out")], env=env)
     line = _one_escaped_line(
-        result, "MCG703", "no-such-servera\\n\\x1b[2Jerror[MCG000]: all good", max_cpu_seconds=SERVER_CPU_SECONDS
+        result, "MCG703", "no-such-servera\\n\\x1b[2Jerror[MCG000]: all good", bound=SERVER
     )
     assert "cannot list the tools of" in line
     support.record("text: hostile server command", result)

@@ -40,7 +40,7 @@ def diff(
     python_api: bool = True,
 ) -> Report:
     """Compare two revisions (pinned names or schema.json paths)."""
-    sides = load_side(old, spec_source), load_side(new, spec_source)
+    sides = load_side(old, spec_source, python_api=python_api), load_side(new, spec_source, python_api=python_api)
     return diff_sides(*sides, descriptions=descriptions, python_api=python_api)
 
 

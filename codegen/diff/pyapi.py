@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from codegen.analysis.naming import NUMBER, base_name
 from codegen.diff.direction import SIDES, Directions, receivers_of
 from codegen.diff.report import BREAKING, COMPATIBLE, PYTHON, Change
-from codegen.diff.source import Side
+from codegen.diff.source import Side, hinted_for_diff
 from codegen.errors import CodegenError
 from codegen.limits import DEFAULT_LIMITS
 from codegen.schema import budget, schemas
@@ -63,16 +63,9 @@ def module_api(side: Side) -> dict[str, PyType]:
             try:
                 text, _ = build_models(side.doc, side.revision, f"# mcp-codegen diff: {side.label}", DEFAULT_LIMITS)
             except CodegenError as exc:
-                raise _hinted_for_diff(exc) from exc
+                raise hinted_for_diff(exc) from exc
         _CACHE[key] = read_module(text)
     return _CACHE[key]
-
-
-def _hinted_for_diff(exc: CodegenError) -> CodegenError:
-    """exc, where a schema is too large to build models from, with the way out diff has (it takes
-    no limit flags): comparing the wire alone."""
-    hint = "diff builds both sides' models to compare their Python API; --no-python-api compares the wire alone"
-    return CodegenError(*(replace(d, hint=hint) if d.code == "MCG123" else d for d in exc.diagnostics))
 
 
 def read_module(source: str) -> dict[str, PyType]:

@@ -4,12 +4,13 @@ path, loaded into the validated document and the generator's IR."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from codegen.analysis import analyze, ir
+from codegen.errors import CodegenError
 from codegen.schema import budget, errata, load, pointers, schemas, spec
 from codegen.limits import DEFAULT_LIMITS, Limits
 DEF_PREFIX = "#/$defs/"
@@ -59,7 +60,11 @@ def is_schema_path(which: str) -> bool:
     return which.endswith(".json") or "/" in which or "\\" in which or Path(which).is_dir()
 
 
-def load_side(which: str, spec_source: str | None = None, limits: Limits = DEFAULT_LIMITS) -> Side:
+def load_side(
+    which: str, spec_source: str | None = None, limits: Limits = DEFAULT_LIMITS, *, python_api: bool = False
+) -> Side:
+    """python_api: the side's models will be built (its members are held to the default limit
+    before anything else reads the schema, as `generate` holds them)."""
     if is_schema_path(which):
         path = Path(which)
         if path.is_dir():
@@ -76,7 +81,19 @@ def load_side(which: str, spec_source: str | None = None, limits: Limits = DEFAU
         data = spec.fetch(pin, spec.resolve_source(spec_source)).data
         label = pin.revision
         raw = errata.apply_errata(load.parse_json(data, label, limits), errata.load_errata(label), label, limits)
+    if python_api:
+        try:
+            load.check_members(raw, label, DEFAULT_LIMITS)
+        except CodegenError as exc:
+            raise hinted_for_diff(exc) from exc
     return side_from_document(raw, label, spec.sha256_hex(data), limits)
+
+
+def hinted_for_diff(exc: CodegenError) -> CodegenError:
+    """exc, where a schema is too large to build models from, with the way out diff has (it takes
+    no limit flags): comparing the wire alone."""
+    hint = "diff builds both sides' models to compare their Python API; --no-python-api compares the wire alone"
+    return CodegenError(*(replace(d, hint=hint) if d.code == "MCG123" else d for d in exc.diagnostics))
 
 
 def side_from_document(

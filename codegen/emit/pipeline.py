@@ -64,6 +64,7 @@ def analyse(
     try:
         enter("load")
         raw = prepared(revision, data, limits, errata_file, use_errata, errata_selection, options)
+        load.check_members(raw, revision, limits)  # first: what every later stage costs follows this count
         with budget.scope(schemas.count_subschemas(raw), revision):
             doc = load.to_schema_doc(raw, revision, limits)
             enter("analyze")

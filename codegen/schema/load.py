@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -410,24 +410,36 @@ def _check_shape(document: dict[str, Any], revision: str, limits: Limits) -> Non
                     _check_text(value[index], pointers.join(pointer, index), revision)
 
 
-def check_members(document: Mapping[str, Any], revision: str, limits: Limits) -> None:
+def check_members(
+    document: Mapping[str, Any],
+    revision: str,
+    limits: Limits,
+    *,
+    definitions: Iterable[tuple[str, Any]] | None = None,
+) -> None:
     """MCG123 once the schema declares more than max_members members of the models, counted in
     document order: the node where the count passes the limit is named. Run before the engine is
     given the schema: the engine, black and pydantic each spend time on every member (about a
     millisecond in all), so the cost of generating follows this count; objects alone
-    (max_subschemas) do not bound it, as `true` is a whole property in five bytes."""
+    (max_subschemas) do not bound it, as `true` is a whole property in five bytes.
+
+    definitions: (pointer, schema) of each schema that becomes a definition, where document is no
+    schema of its own (a tools/list: each tool's inputSchema and outputSchema). The walk is lazy,
+    so refusing costs the members counted up to the limit, not the document's size."""
+    roots = definitions if definitions is not None else (("#", document),)
     total = 0
-    for pointer, node in schemas.schema_nodes(document):
-        total += schemas.members_declared(node, pointer)
-        if total > limits.max_members:
-            raise fail(
-                "MCG123",
-                f"schema declares more than {limits.max_members:,} members (each schema and enum value counts 1, "
-                "a definition or class 2)",
-                revision=revision,
-                pointer=pointer,
-                hint="each costs about a millisecond to generate; raise --max-members if this schema is trusted",
-            )
+    for root_pointer, root in roots:
+        for pointer, node in schemas.schema_nodes(root, root_pointer):
+            total += schemas.members_declared(node, pointer, definition=pointer == root_pointer if definitions else None)
+            if total > limits.max_members:
+                raise fail(
+                    "MCG123",
+                    f"schema declares more than {limits.max_members:,} members (each schema and enum value counts 1, "
+                    "a definition or class 2)",
+                    revision=revision,
+                    pointer=pointer,
+                    hint="each costs about a millisecond to generate; raise --max-members if this schema is trusted",
+                )
 
 
 def _check_text(text: str, pointer: str, revision: str, *, key: bool = False) -> None:

@@ -10,6 +10,8 @@ from codegen.schema.jsontypes import is_array, is_object
 
 
 def escape(token: str) -> str:
+    if "~" not in token and "/" not in token:  # most tokens: no copy
+        return token
     return token.replace("~", "~0").replace("/", "~1")
 
 

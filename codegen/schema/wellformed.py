@@ -90,9 +90,13 @@ def check_type_depth(document: Mapping[str, Any], revision: str) -> None:
     while stack:
         pointer, node, keyword, depth, definition = stack.pop()
         nodes[pointer], weights[pointer] = node, _type_weight(pointer, node, keyword)
-        inline = max(inline, (depth, definition), key=lambda found: found[0])
+        if depth > inline[0]:
+            inline = (depth, definition)
+        if not isinstance(node, dict) or not node:
+            edges[pointer] = []
+            continue
         below: list[tuple[str, str, Any]] = [
-            (p, kw, sub) for p, kw, _, sub in schemas.children(node, pointer) if _is_schema(sub)
+            (p, kw, sub) for p, kw, _, sub in schemas.children(node, pointer) if isinstance(sub, dict | bool)
         ]
         edges[pointer] = [p for p, _, _ in below]
         stack.extend((p, sub, kw, depth + (kw != "allOf"), definition) for p, kw, sub in reversed(below))
@@ -124,9 +128,11 @@ def _type_weight(pointer: str, node: Any, keyword: str) -> int:
     """What a schema adds to pydantic's recursion, in levels of about five Python frames."""
     if keyword == "allOf":
         return 0  # merged into its parent
-    if len(pointer.split("/")) == 3 or (is_object(node) and is_object(node.get("properties"))):
+    if pointer.count("/") == 2 or (is_object(node) and is_object(node.get("properties"))):
         return 2  # a named type: a definition, or an object the models make a class
-    if is_object(node) and ("$ref" in node or "$dynamicRef" in node):
+    if not is_object(node):
+        return 1
+    if "$ref" in node or "$dynamicRef" in node:
         return 0  # a name for its target, which is counted where it is
     return 1
 

@@ -111,6 +111,18 @@ def check_tools(tools: Sequence[Any], limits: Limits) -> None:
                 pointer=where,
                 hint="an `outputSchema` is a JSON Schema object (or true/false)",
             )
+    # before the tools are copied into one document: what every later stage costs follows this count
+    load.check_members(
+        {},
+        LABEL,
+        limits,
+        definitions=(
+            (f"#/tools/{index}/{key}", tool[key])
+            for index, tool in enumerate(tools)
+            for key in ("inputSchema", "outputSchema")
+            if key in tool
+        ),
+    )
 
 
 def stems(tools: Sequence[Mapping[str, Any]]) -> dict[str, str]:
