@@ -139,6 +139,8 @@ def generate(
     """
     chosen = spec.select(revisions)
     output.guard_root(out, checking=check)  # before any work: a link, a file, a foreign folder
+    if options is not None and options.base_class:
+        _check_base_class(options.base_class, out)
     source = spec.resolve_source(spec_source)
     options = options or ir.Options()
     _check_disabled(disabled_errata, [pin.revision for pin in chosen])
@@ -167,6 +169,9 @@ def generate(
     jobs: list[workers.Job] = []
     fetched_data = {pin.revision: spec.fetch(pin, source).data for pin in chosen}
     analysed = _analysed(chosen, fetched_data, selections, limits, options, progress)
+    # before the builds, where every revision was analysed (one that was not reports its own error)
+    early = len(analysed) == len(chosen)
+    notes = _check_open_definitions(options, [a.model for a in analysed.values()]) if early else ()
     newest = max((pin.revision for pin in chosen if pin.released), default=None)
     for pin in chosen:
         pages = spec.example_pages(pin.revision)
@@ -209,7 +214,8 @@ def generate(
         return [replace(job, elsewhere=tables.get(job.revision)) for job in jobs]
 
     built, spanned = workers.build_all(jobs, workers=jobs_count, progress=progress, beside=beside, complete=with_history)
-    _check_open_definitions(options, [b.revision for b in built])
+    if not early:
+        notes = _check_open_definitions(options, [b.revision for b in built])
     released = [b for b, pin in zip(built, chosen, strict=True) if pin.released]
     latest = max(released, key=lambda b: b.revision.revision) if released else None
     drafts = [b.revision.revision for b, pin in zip(built, chosen, strict=True) if not pin.released]
@@ -227,7 +233,7 @@ def generate(
     )
     if key and result.in_sync:
         cache.save(key, files, [asdict(s) for s in result.summaries])
-    return result
+    return replace(result, warnings=notes) if notes else result
 
 
 def _analysed(
@@ -344,6 +350,8 @@ def generate_schema(
     disabled_errata); then errata_file and errata_files (the format of spec/errata/<rev>.json) apply.
     """
     output.guard_root(out, checking=check)
+    if options is not None and options.base_class:
+        _check_base_class(options.base_class, out)
     # Errors name the schema's folder (as given, made absolute, `..` folded, no link followed): that
     # tells the user which file. The generated files never do: two clones of one repository in
     # folders of other names must generate the same bytes, so they are labelled by what the schema
@@ -369,40 +377,69 @@ def generate_schema(
             errata_selection=selection,
             options=options,
         )
-        _check_open_definitions(options or ir.Options(), [item.revision])
+        notes = _check_open_definitions(options or ir.Options(), [item.revision])
         fileset = output.FileSet(out, {**item.files, "py.typed": ""})
-        return _finish(fileset, [item.revision], check, label, prune=prune, ignore_bytecode=ignore_bytecode)
+        result = _finish(fileset, [item.revision], check, label, prune=prune, ignore_bytecode=ignore_bytecode)
+        return replace(result, warnings=notes) if notes else result
     except CodegenError as exc:
         raise exc.relabelled(label, shown) from exc
 
 
-def _check_open_definitions(options: ir.Options, revisions: Sequence[ir.Revision]) -> None:
-    """Each `open-definitions` entry names a model of at least one revision generated (a name or a
-    JSON pointer), and the setting is only given with extra-keys = "sieve", the one mode that
-    reads it: a typo would otherwise make the sieve drop those keys, silently."""
+def _check_base_class(base: str, out: Path) -> None:
+    from codegen.emit import smoke
+
+    smoke.check_base_class(base, out)
+
+
+def _check_open_definitions(options: ir.Options, revisions: Sequence[ir.Revision]) -> tuple[str, ...]:
+    """Each `open-definitions` entry names a definition of at least one revision generated (a name
+    or a JSON pointer), and the setting is only given with extra-keys = "sieve", the one mode that
+    reads it: a typo would otherwise make the sieve drop those keys, silently. An entry naming a
+    definition that generates no model (an alias of a map: open already) is said, not refused:
+    the warnings returned."""
     if not options.open_definitions:
-        return
+        return ()
     if options.extra_keys != "sieve":
         raise fail(
             "MCG010",
             f"open-definitions is set but extra-keys is {options.extra_keys!r}: it only applies to the sieve",
             hint='set extra-keys = "sieve", or remove open-definitions',
         )
-    known: set[str] = set()
+    models: set[str] = set()
+    others: dict[str, ir.Entity] = {}
     for revision in revisions:
         for entity in revision.entities:
+            names = {entity.pointer, entity.export_name, entity.pointer.removeprefix("#")}
             if entity.kind is ir.Kind.MODEL:
-                known |= {entity.pointer, entity.export_name, entity.pointer.removeprefix("#")}
+                models |= names
+            else:
+                others.update(dict.fromkeys(names, entity))
+    warnings: list[str] = []
     for entry in options.open_definitions:
-        if entry not in known:
-            import difflib
-
-            close = difflib.get_close_matches(entry, sorted(known), n=1, cutoff=0.6)
-            raise fail(
-                "MCG010",
-                f"open-definitions entry {entry!r} names no model of the revisions generated",
-                hint=f"did you mean {close[0]!r}?" if close else "give a definition name (Tool) or a JSON pointer (#/$defs/Tool/properties/inputSchema)",
+        if entry in models:
+            continue
+        if entry in others:
+            entity = others[entry]
+            target = next((o for o in others.values() if o.pointer == entity.same_as), None) or next(
+                (e for r in revisions for e in r.entities if e.pointer == entity.same_as), None
             )
+            if target is not None:
+                said = f"another name for {target.export_name}: list {target.export_name!r} to keep its unknown keys"
+            elif entity.kind is ir.Kind.UNION:
+                said = "a union: its arms' own definitions are what to list"
+            else:
+                said = "a type alias, open already: the sieve drops no key of it"
+            warnings.append(f"note: open-definitions entry {entry!r} generates no model class ({said})")
+            continue
+        import difflib
+
+        close = difflib.get_close_matches(entry, sorted(models | others.keys()), n=1, cutoff=0.6)
+        raise fail(
+            "MCG010",
+            f"open-definitions entry {entry!r} names no definition of the revisions generated",
+            hint=f"did you mean {close[0]!r}?" if close else "give a definition name (Tool) or a JSON pointer (#/$defs/Tool/properties/inputSchema)",
+        )
+    return tuple(warnings)
 
 
 def _check_disabled(disabled: Sequence[str], revisions: Sequence[str]) -> None:

@@ -769,8 +769,10 @@ def _silent(text: str) -> None:
 
 
 def _say(text: str) -> None:
-    """One line on stdout, escaped: names and paths in it come from schemas, servers and users."""
-    typer.echo(printable(text))
+    """One line on stdout, escaped: names and paths in it come from schemas, servers and users.
+    Written in the stream's own encoding, as every line is (_any_locale)."""
+    sys.stdout.write(printable(text) + "\n")
+    sys.stdout.flush()
 
 
 def _say_block(text: str) -> None:
@@ -918,10 +920,21 @@ def _each_pinned_schema(revisions: list[str] | None, spec_source: str | None, *,
     return ExitCode.OK
 
 
+def _any_locale() -> None:
+    """Output under any locale: a character the terminal's encoding (ISO-8859-1, ASCII) cannot show
+    is written as its escape, never an UnicodeEncodeError that turns a report (drift, a diff)
+    into a tool error. The files written are UTF-8 whatever the locale; this is printing only."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None and (getattr(stream, "errors", None) or "strict") == "strict":
+            reconfigure(errors="backslashreplace")
+
+
 def main() -> None:
     from codegen.api import stop_on_signals
 
     stop_on_signals()  # SIGTERM unwinds like Ctrl-C: no staging folder or lock left behind
+    _any_locale()
     try:
         app()
     except KeyboardInterrupt:  # a signal before a command started (while the CLI is being set up)

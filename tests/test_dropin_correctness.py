@@ -128,6 +128,7 @@ def test_the_result_type_erratum_is_retired() -> None:
 
 
 def _generate(tmp_path: Path, *args: str, config: str = "") -> Any:
+    tmp_path.mkdir(parents=True, exist_ok=True)
     pyproject = tmp_path / "pyproject.toml"
     pyproject.write_text(config, encoding="utf-8")
     out = tmp_path / "out" / "pkg"
@@ -137,8 +138,12 @@ def _generate(tmp_path: Path, *args: str, config: str = "") -> Any:
 
 
 @pytest.mark.slow
-def test_pydantic_config_strict_false_overrides_the_default(tmp_path: Path) -> None:
-    result, out = _generate(tmp_path, "-r", "2025-11-25", config="[tool.mcp-codegen]\npydantic-config = { strict = false }\n")
+def test_lenient_inbound_turns_strict_off_where_pydantic_config_may_not(tmp_path: Path) -> None:
+    """`strict` belongs to `inbound`: `pydantic-config = { strict = false }` is refused (it would
+    override what the models rely on silently), `inbound = "lenient"` says it."""
+    refused, _ = _generate(tmp_path / "refused", "-r", "2025-11-25", config="[tool.mcp-codegen]\npydantic-config = { strict = false }\n")
+    assert refused.exit_code == 2 and "pydantic-config.strict" in refused.output and 'inbound = \"lenient\"' in refused.output
+    result, out = _generate(tmp_path, "-r", "2025-11-25", config='[tool.mcp-codegen]\ninbound = "lenient"\n')
     assert result.exit_code == 0, result.output
     base = (out / "v2025_11_25" / "_base.py").read_text(encoding="utf-8")
     compile(base, "_base.py", "exec")

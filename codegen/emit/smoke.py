@@ -189,6 +189,35 @@ def standin_bases(files: Mapping[str, str], revisions: Sequence[ir.Revision], ro
     return standins
 
 
+def check_base_class(base: str, out: Path) -> None:
+    """MCG010 unless base names a subclass of pydantic.BaseModel: every model inherits from it, so
+    anything else (typing.Any, object, a function, pathlib.Path) would give a package whose models
+    are not pydantic models. A base importable here is imported and checked; one in the project's
+    own tree that is not installed here (a src/ layout) must at least define or import that name in
+    its module file."""
+    from pydantic import BaseModel
+
+    module, _, name = base.rpartition(".")
+    if not importable(module):
+        _locate_base_module(base, out)
+        return
+    try:
+        found = getattr(importlib.import_module(module), name)
+    except AttributeError:
+        raise fail("MCG010", f"base-class {base}: module {module} has no {name}", hint=_BASE_HINT) from None
+    except Exception as exc:  # noqa: BLE001 - the user's module failed on import: said in one line
+        raise fail("MCG010", f"base-class {base}: importing {module} failed ({type(exc).__name__})", hint=_BASE_HINT) from None
+    if not isinstance(found, type):
+        raise fail("MCG010", f"base-class: expected a subclass of pydantic.BaseModel, got {base} (not a class)", hint=_BASE_HINT)
+    if not issubclass(found, BaseModel):
+        raise fail(
+            "MCG010", f"base-class: expected a subclass of pydantic.BaseModel, got {base} (a class that is not)", hint=_BASE_HINT
+        )
+
+
+_BASE_HINT = "base-class names your own class deriving from pydantic.BaseModel, as module.Class"
+
+
 def _locate_base_module(base: str, out: Path) -> None:
     """A base class whose module cannot be imported where mcp-codegen runs must at least exist in
     the project the package goes into (a src/ layout not installed here): its module file under a
@@ -197,13 +226,37 @@ def _locate_base_module(base: str, out: Path) -> None:
     relative = Path(*module.split("."))
     for folder in [p for p in Path(os.path.abspath(out)).parents][:8]:
         for top in (folder, folder / "src"):
-            if (top / relative).with_suffix(".py").is_file() or (top / relative / "__init__.py").is_file():
-                return
+            for candidate in ((top / relative).with_suffix(".py"), top / relative / "__init__.py"):
+                if candidate.is_file():
+                    _check_defines(candidate, base)
+                    return
     raise fail(
         "MCG010",
         f"base-class {base}: module {module} cannot be imported here, and no {relative}.py is in a folder above {out}",
         hint="install the package that defines it, or fix base-class (a dotted path: module.Class)",
     )
+
+
+def _check_defines(module_file: Path, base: str) -> None:
+    """MCG010 unless the module file binds the base class's name at its top level (a class, or a
+    name imported or assigned there): read, never run, as the generator does not import the project."""
+    import ast
+
+    name = base.rpartition(".")[2]
+    try:
+        tree = ast.parse(safeio.read_regular(module_file, 8 * 1024 * 1024))
+    except (OSError, SyntaxError, ValueError, safeio.NotRegular, safeio.TooLarge):
+        return  # not ours to judge: the package's first import will say
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and node.name == name:
+            return
+        if isinstance(node, ast.Import | ast.ImportFrom) and any((a.asname or a.name.split(".")[0]) == name for a in node.names):
+            return
+        if isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+                return
+    raise fail("MCG010", f"base-class {base}: {module_file} defines no {name}", hint=_BASE_HINT)
 
 
 def importable(module: str) -> bool:

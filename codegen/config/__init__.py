@@ -17,6 +17,7 @@ from typing import Any, Literal, cast
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from pydantic_core import ErrorDetails
 
+from codegen.config import values
 from codegen.errors import CodegenError, Diagnostic, fail, flat
 from codegen.analysis.naming import is_import_path
 from codegen.limits import DEPTH_CEILING, Limits
@@ -107,18 +108,15 @@ class Settings(BaseModel):
     @field_validator("pydantic_config")
     @classmethod
     def _config_entries(cls, entries: dict[str, Any]) -> dict[str, Any]:
-        """Keys of pydantic's ConfigDict with plain literal values only: both are written into the
-        generated _base.py, so nothing else may reach it (a key is code, a value's repr can be)."""
-        from pydantic import ConfigDict as PydanticConfig
-
-        known = set(PydanticConfig.__annotations__)
+        """Keys of pydantic's ConfigDict whose values have the type pydantic declares, as plain
+        literals: both are written into the generated _base.py, so nothing else may reach it (a key
+        is code, a value's repr can be)."""
         for key, value in entries.items():
-            if key not in known:
-                raise ValueError(f"{key!r} is not a pydantic ConfigDict key")
-            if key in _OWN_CONFIG:
-                raise ValueError(f"{key!r} is set by the generator itself (see extra-keys)" if key == "extra" else f"{key!r} is set by the generator itself")
-            if not _is_literal(value):
-                raise ValueError(f"the value of {key!r} must be a string, number, boolean, or a list/table of those")
+            problem = values.config_problem(key, value)
+            if problem is None and not _is_literal(value):
+                problem = "must be a string, number, boolean, or a list/table of those"
+            if problem is not None:
+                raise ValueError(f"{key}: {problem}")
         return entries
 
     @field_validator("out", "spec_source", "docs_source", "pins", "errata", "revisions", "open_definitions", "disable_errata", mode="before")
@@ -142,6 +140,14 @@ class Settings(BaseModel):
             raise ValueError(f"{value!r} is not an import path (ASCII identifiers, no keywords)")
         return value
 
+    @field_validator("package")
+    @classmethod
+    def _importable_package(cls, value: str | None) -> str | None:
+        problem = values.package_problem(value) if value is not None else None
+        if problem is not None:
+            raise ValueError(problem)
+        return value
+
     def limits(self, base: Limits) -> Limits:
         return base.updated(
             {
@@ -153,11 +159,6 @@ class Settings(BaseModel):
             }
         )
 
-
-
-# ConfigDict entries that other settings own: `extra` is `extra-keys`; the names keys are read by
-# are the wire names (the generated code relies on it). Others replace the generator's default.
-_OWN_CONFIG = frozenset({"extra", "validate_by_name", "validate_by_alias", "serialize_by_alias"})
 
 
 def _is_literal(value: Any, depth: int = 0) -> bool:
@@ -197,10 +198,35 @@ def load(path: Path | None = None) -> Settings:
         where = "[tool]" if not isinstance(tool, dict) else f"[tool.{SECTION}]"
         raise fail("MCG010", f"{pyproject}: {where} is not a table", pointer=str(pyproject), hint=f"settings go in a [tool.{SECTION}] table")
     section = cast("dict[str, Any]", found)
+    wrong = [(key, values.check(key, value)) for key, value in section.items()]
+    entries = section.get("pydantic-config")
+    if isinstance(entries, dict):
+        wrong += [(f"pydantic-config.{k}", values.config_problem(str(k), v)) for k, v in cast("dict[str, Any]", entries).items()]
+    if any(problem for _, problem in wrong):
+        raise CodegenError(
+            *(
+                fail(
+                    "MCG010", f"[tool.{SECTION}] {key}: {problem}", pointer=str(pyproject), hint=_value_hint(key, section.get(key))
+                ).diagnostics[0]
+                for key, problem in wrong
+                if problem
+            )
+        )
     try:
         return Settings.model_validate(section)
     except ValidationError as exc:
         raise CodegenError(*(_key_error(error, section, pyproject) for error in exc.errors())) from exc
+
+
+def _value_hint(key: str, value: object) -> str:
+    if key.startswith("pydantic-config."):
+        return "pydantic's ConfigDict keys, with values a TOML literal can hold (docs/configuration.md)"
+    if key == "revisions" and isinstance(value, str):
+        return f'use a TOML array: revisions = ["{value}"]' if value.isprintable() else "use a TOML array of revisions"
+    kind = values.KINDS.get(key)
+    if isinstance(value, str) and value.lower() in ("true", "false") and kind and kind.expected.startswith("a boolean"):
+        return f"write the boolean without quotes: {key} = {value.lower()}"
+    return "docs/configuration.md lists every key with its type and range"
 
 
 def _key_error(error: ErrorDetails, section: dict[str, Any], pyproject: Path) -> Diagnostic:
@@ -215,13 +241,12 @@ def _key_error(error: ErrorDetails, section: dict[str, Any], pyproject: Path) ->
         if close:
             hint = f"did you mean `{close[0]}`?"
     else:
-        message = error["msg"]
-        if top == "revisions" and isinstance(section.get(top), str):
-            message = "must be a list of revisions"
-            hint = f'use a TOML array: revisions = ["{section[top]}"]'
-        elif top == "package":
+        message = error["msg"].removeprefix("Value error, ")
+        if top == "package" and not is_import_path(str(section.get(top))):
             message = f"{section.get(top)!r} is not an import path"
             hint = "dotted Python identifiers, e.g. acme._mcp (a dash is not allowed)"
+        elif top == "package":
+            hint = "a name of your own, e.g. acme._mcp"
     return fail("MCG010", f"[tool.{SECTION}] {key}: {message}", pointer=f"{pyproject}", hint=hint).diagnostics[0]
 
 
@@ -235,8 +260,8 @@ def with_flags(settings: Settings, flags: Mapping[str, object]) -> Settings:
         for error in exc.errors():
             name = str(error["loc"][0])
             flag = "--" + name.replace("_", "-")
-            message, hint = error["msg"], "see `mcp-codegen generate --help`"
-            if name in ("package", "base_class"):
+            message, hint = error["msg"].removeprefix("Value error, "), "see `mcp-codegen generate --help`"
+            if name in ("package", "base_class") and not is_import_path(str(given.get(name))):
                 message = f"{given.get(name)!r} is not an import path"
                 hint = "dotted Python identifiers, e.g. acme._mcp (a dash is not allowed)"
             diagnostics.append(fail("MCG010", f"{flag}: {message}", hint=hint).diagnostics[0])
