@@ -773,14 +773,41 @@ class DiffOutcome:
     text: str
     breaking: bool
     empty: bool
+    breaking_client: bool = False  # a change breaks existing client code
+    breaking_server: bool = False
 
 
 def diff(
-    old: str, new: str, *, fmt: str, color: bool, spec_source: str | None, descriptions: bool, python_api: bool
+    old: str,
+    new: str,
+    *,
+    fmt: str,
+    color: bool,
+    spec_source: str | None,
+    descriptions: bool,
+    python_api: bool,
+    errata_files: Sequence[Path] = (),
+    disabled_errata: Sequence[str] = (),
 ) -> DiffOutcome:
-    """The revision diff rendered in fmt, and whether it breaks someone or is empty."""
+    """The revision diff rendered in fmt, and whether it breaks someone (either side, or each) or is
+    empty. Each side is read as `generate` reads it: its revision's errata (a schema path whose bytes
+    are a pinned revision's is that revision), then errata_files; disabled_errata switched off."""
     from codegen import diff as revision_diff
     from codegen.diff import render as diff_render
 
-    report = revision_diff.diff(old, new, spec_source=spec_source, descriptions=descriptions, python_api=python_api)
-    return DiffOutcome(diff_render.render(report, fmt, color=color), report.breaking, report.empty)
+    report = revision_diff.diff(
+        old,
+        new,
+        spec_source=spec_source,
+        descriptions=descriptions,
+        python_api=python_api,
+        errata_files=tuple(errata_files),
+        disabled_errata=frozenset(disabled_errata),
+    )
+    return DiffOutcome(
+        diff_render.render(report, fmt, color=color),
+        report.breaking,
+        report.empty,
+        breaking_client=report.breaking_for("client"),
+        breaking_server=report.breaking_for("server"),
+    )

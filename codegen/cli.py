@@ -352,7 +352,11 @@ def diff(
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Write the report to this file instead of stdout.")] = None,
     fail_on: Annotated[
         str | None,
-        typer.Option("--fail-on", help="breaking: exit 1 when a change breaks someone; any: when anything changed."),
+        typer.Option(
+            "--fail-on",
+            help="breaking: exit 1 when a change breaks someone; breaking-server / breaking-client: when it breaks "
+            "that side's existing code; any: when anything changed.",
+        ),
     ] = None,
     descriptions: Annotated[
         bool, typer.Option("--descriptions", help="Also list description and title changes (informational).")
@@ -360,29 +364,38 @@ def diff(
     no_python_api: Annotated[
         bool, typer.Option("--no-python-api", help="Compare the wire only (skip building the generated models).")
     ] = False,
+    pins: PinsOpt = None,
+    config: ConfigOpt = None,
     debug: DebugOpt = False,
 ) -> None:
     """What changed between two spec revisions, and whom it breaks: methods, capabilities, definitions,
-    the wire (classified by who sends what) and the generated Python API."""
+    the wire (classified by who sends what) and the generated Python API. Revisions are the
+    project's (its pins, errata and spec source, from [tool.mcp-codegen]), as `generate` reads them."""
 
     def run() -> int:
         from codegen import api
+        from codegen import config as settings_file
         from codegen.errors import fail
 
         chosen = "json" if as_json else fmt
         if chosen not in api.diff_formats():
             raise fail("MCG012", f"--format {chosen!r} is not supported", hint="use " + ", ".join(api.diff_formats()))
-        if fail_on not in (None, "breaking", "any"):
-            raise fail("MCG012", f"--fail-on {fail_on!r} is not supported", hint="use --fail-on breaking or --fail-on any")
+        if fail_on not in _FAIL_ON:
+            raise fail("MCG012", f"--fail-on {fail_on!r} is not supported", hint="use --fail-on " + ", ".join(_FAIL_ON[1:]))
+        settings = settings_file.load(config)
+        project = (config or Path("pyproject.toml")).parent
+        _use_pins(settings.pins, config, pins)
         color = chosen == "text" and out is None and sys.stdout.isatty() and "NO_COLOR" not in os.environ
         outcome = api.diff(
             old,
             new,
             fmt=chosen,
             color=color,
-            spec_source=spec_source,
+            spec_source=spec_source or _project_source(settings.spec_source, project, given=False),
             descriptions=descriptions,
             python_api=not no_python_api,
+            errata_files=tuple(project / name for name in settings.errata),
+            disabled_errata=settings.disable_errata,
         )
         text = outcome.text
         if out is None:
@@ -393,10 +406,19 @@ def diff(
                 out.write_text(text, encoding="utf-8")
             except OSError as exc:
                 raise fail("MCG601", f"cannot write {out}: {exc.strerror or exc}") from exc
-        failed = (fail_on == "breaking" and outcome.breaking) or (fail_on == "any" and not outcome.empty)
+        failed = {
+            None: False,
+            "breaking": outcome.breaking,
+            "breaking-server": outcome.breaking_server,
+            "breaking-client": outcome.breaking_client,
+            "any": not outcome.empty,
+        }[fail_on]
         return ExitCode.DRIFT if failed else ExitCode.OK
 
     _run(run, debug=debug)
+
+
+_FAIL_ON = (None, "breaking", "breaking-server", "breaking-client", "any")
 
 
 @app.command()
@@ -550,7 +572,9 @@ def _generate(
     errata_files = tuple(project / name for name in settings.errata) + errata_files
     _use_pins(settings.pins, config_path, pins)
     revisions = list(settings.revisions) if settings.revisions else None
-    out = settings.out
+    # `out` of the config is relative to its pyproject.toml, as every path in it; --out to the working folder
+    out = settings.out if settings.out is None or flags.get("out") is not None else project / settings.out
+    spec_source = _project_source(settings.spec_source, project, given=flags.get("spec_source") is not None)
     if schema is not None:
         if out is None:
             raise fail("MCG008", "--schema needs --out", hint="e.g. --schema spec/schema.json --out src/pkg/_mcp")
@@ -572,7 +596,7 @@ def _generate(
             began = time.perf_counter()
             result = api.generate(
                 revisions,
-                spec_source=settings.spec_source,
+                spec_source=spec_source,
                 out=out or api.DEFAULT_OUT,
                 check=check,
                 limits=limits,
@@ -589,6 +613,13 @@ def _generate(
             progress.total = time.perf_counter() - began
         return _report(result, check, output, progress)
     return _report(result, check, output)
+
+
+def _project_source(source: str | None, project: Path, *, given: bool) -> str | None:
+    """A spec source from the config: a folder relative to its pyproject.toml (a URL as it is)."""
+    if source is None or given or "://" in source:
+        return source
+    return str(project / source)
 
 
 def _use_pins(
@@ -716,7 +747,11 @@ def _report(
                 return ExitCode.DRIFT
             if not output.quiet:
                 _say_block("".join(result.drift))
-            _err(f"drift: {root} differs from a fresh generation; run `{command}` with the same settings")
+            if result.drifted and all("__pycache__/" in f"/{rel}" for rel in result.drifted):
+                # generating rewrites no source here: the bytecode is what to remove
+                _err(f"drift: {root} holds bytecode not compiled from its sources; remove its __pycache__ folders")
+            else:
+                _err(f"drift: {root} differs from a fresh generation; run `{command}` with the same settings")
             return ExitCode.DRIFT
         say(f"{root}: up to date{cached}{total}")
         return ExitCode.OK
@@ -894,7 +929,9 @@ def spec_bump(
                 revision=revision,
                 hint='set pins = "mcp-spec/pins.toml" in [tool.mcp-codegen], or pass --pins FILE',
             )
-        bumped = api.bump_pin(revision, commit, spec_source=spec_source or settings.spec_source, pins_file=pins_file)
+        project = (config or Path("pyproject.toml")).parent
+        source = spec_source or _project_source(settings.spec_source, project, given=False)
+        bumped = api.bump_pin(revision, commit, spec_source=source, pins_file=pins_file)
         old, new = bumped.old, bumped.new
         _say(f"{revision}: {old.commit[:12]} -> {new.commit[:12]}, sha256 {old.sha256[:16]}… -> {new.sha256[:16]}…")
         _say(f"  read {bumped.location}; pinned in {pins_file}")

@@ -41,7 +41,7 @@ for _name in CLEARED:
     del os.environ[_name]
 # Bytecode goes to one folder outside every tree (for this process, the xdist workers and every
 # subprocess): imports in tests never put __pycache__ into generated/ or a tree a test compares,
-# and `mcp-codegen check`, which counts bytecode as drift, stays green on a second run.
+# and `mcp-codegen check` never has bytecode to compare on a second run.
 PYCACHE = REPO / ".cache" / "pycache"
 os.environ["PYTHONPYCACHEPREFIX"] = str(PYCACHE)
 sys.pycache_prefix = str(PYCACHE)

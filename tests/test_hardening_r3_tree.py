@@ -94,12 +94,47 @@ def test_planted_bytecode_is_drift_although_every_source_matches(pkg: Path, env:
     watched.append(pkg)
     result = _check(pkg, env)
     assert result.returncode == 1, result.stdout + result.stderr
-    assert f"bytecode (not shown): {planted}: Python may run it instead of the checked source" in result.stdout
+    assert f"bytecode (not shown): {planted}: not compiled from the checked source, and Python may run it" in result.stdout
+    assert result.stderr.startswith(f"drift: {pkg} holds bytecode not compiled from its sources; remove its __pycache__")
     assert "up to date" not in result.stdout and "differs (1 file)" in result.stdout
     support.assert_bounded(result, support.GENERATION)
     support.record("check: planted unchecked-hash .pyc", result, "exit 1: bytecode is drift")
     # a working tree's own bytecode, for the pre-commit hook only
     assert _check(pkg, env, "--ignore-bytecode").returncode == 0
+
+
+def test_bytecode_python_wrote_from_the_checked_sources_is_no_drift(pkg: Path, env: dict[str, str], watched: Watch) -> None:
+    """Importing the package (its tests, the project's suite) writes __pycache__: bytecode compiled
+    from the very sources `check` verified, at every optimisation level, is up to date; bytecode
+    of an older source is still drift, named per file, and the last line says what removes it."""
+    plain = {k: v for k, v in os.environ.items() if k not in ("PYTHONPYCACHEPREFIX", "PYTHONDONTWRITEBYTECODE")}
+    for level in ("", "-O", "-OO"):
+        command = [sys.executable, *([level] if level else []), "-c", "import pkg, pkg.models"]
+        subprocess.run(command, cwd=pkg.parent, env=plain, capture_output=True, check=True)
+    written = sorted(p.name for p in pkg.rglob("*.pyc"))
+    assert any(".opt-1." in n for n in written) and any(".opt-2." in n for n in written) and len(written) >= 6, written
+    watched.append(pkg)
+    clean = _check(pkg, env)
+    assert clean.returncode == 0, clean.stdout[-2000:] + clean.stderr
+    assert "bytecode (not shown)" not in clean.stdout and clean.stdout.rstrip().endswith("up to date")
+    # a .pyc of another source at the same place: not compiled from the checked one
+    models = pkg / "models.py"
+    stale = pkg / "__pycache__" / f"models.{sys.implementation.cache_tag}.pyc"
+    stale.write_bytes(stale.read_bytes()[:16] + marshal.dumps(compile(models.read_text() + "\nX = 1\n", "m", "exec")))
+    watched.append(pkg)  # check reads, never writes: the tree as it is now
+    drifted = _check(pkg, env)
+    assert drifted.returncode == 1
+    assert [line for line in drifted.stdout.splitlines() if line.startswith("bytecode")] == [
+        f"bytecode (not shown): {stale}: not compiled from the checked source, and Python may run it instead of the"
+        " source; remove the __pycache__ folders (Python rebuilds them)"
+    ]
+    assert "differs (1 file)" in drifted.stdout and "remove its __pycache__ folders" in drifted.stderr
+    # another Python's bytecode is not compared: drift, said so
+    other = pkg / "__pycache__" / "models.cpython-399.pyc"
+    other.write_bytes(stale.read_bytes())
+    stale.unlink()
+    watched.append(pkg)
+    assert f"{other}: not this Python's (not compared)" in _check(pkg, env).stdout
 
 
 @pytest.mark.parametrize(

@@ -19,6 +19,8 @@ pyapi, report (the data and its JSON), render (text, Markdown, HTML).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from codegen.schema import budget
 from codegen.schema.schemas import count_subschemas
 from codegen.diff.classify import methods_carrying, wire_change
@@ -38,10 +40,16 @@ def diff(
     spec_source: str | None = None,
     descriptions: bool = False,
     python_api: bool = True,
+    errata_files: tuple[Path, ...] = (),
+    disabled_errata: frozenset[str] = frozenset(),
 ) -> Report:
-    """Compare two revisions (pinned names or schema.json paths)."""
-    sides = load_side(old, spec_source, python_api=python_api), load_side(new, spec_source, python_api=python_api)
-    return diff_sides(*sides, descriptions=descriptions, python_api=python_api)
+    """Compare two revisions (pinned names or schema.json paths), each read as `generate` reads it
+    (the errata of the revision it is, then errata_files; disabled_errata switched off)."""
+    before, after = (
+        load_side(which, spec_source, python_api=python_api, errata_files=errata_files, disabled_errata=disabled_errata)
+        for which in (old, new)
+    )
+    return diff_sides(before, after, descriptions=descriptions, python_api=python_api)
 
 
 def diff_sides(old: Side, new: Side, *, descriptions: bool = False, python_api: bool = True) -> Report:

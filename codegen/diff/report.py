@@ -102,6 +102,12 @@ class Report:
             m.severity == BREAKING for m in self.methods
         )
 
+    def breaking_for(self, side: str) -> bool:
+        """Whether a change breaks existing code of side ("client" or "server")."""
+        return any(c.severity == BREAKING and side in c.breaks for c in (*self.changes, *self.python_api)) or any(
+            m.severity == BREAKING and side in m.breaks for m in self.methods
+        )
+
     def counts(self, changes: list[Change]) -> dict[str, Any]:
         by_severity = {s: sum(1 for c in changes if c.severity == s) for s in SEVERITIES}
         breaking_for = {

@@ -61,9 +61,21 @@ def is_schema_path(which: str) -> bool:
 
 
 def load_side(
-    which: str, spec_source: str | None = None, limits: Limits = DEFAULT_LIMITS, *, python_api: bool = False
+    which: str,
+    spec_source: str | None = None,
+    limits: Limits = DEFAULT_LIMITS,
+    *,
+    python_api: bool = False,
+    errata_files: tuple[Path, ...] = (),
+    disabled_errata: frozenset[str] = frozenset(),
 ) -> Side:
-    """python_api: the side's models will be built (its members are held to the default limit
+    """A pinned revision by its label, or a schema.json by its path: both read as `generate` reads
+    them. A path whose bytes are a pinned revision's (the shipped pins or the project's) is that
+    revision, label and built-in errata included, so naming a schema either way gives one report;
+    the project's errata files (errata_files, each erratum scoped by its `revisions`) and the
+    built-in ones switched off apply alike to both sides.
+
+    python_api: the side's models will be built (its members are held to the default limit
     before anything else reads the schema, as `generate` holds them)."""
     if is_schema_path(which):
         path = Path(which)
@@ -75,12 +87,15 @@ def load_side(
             limit=limits.max_schema_bytes,
             hint="give a pinned revision (see `mcp-codegen spec list`) or a schema.json path",
         )
-        raw = load.parse_json(data, label, limits)
+        digest = spec.sha256_hex(data)
+        pinned = next((pin.revision for pin in spec.load_manifest() if pin.sha256 == digest), None)
+        label = pinned or label
     else:
         pin = spec.find_revision(which)
         data = spec.fetch(pin, spec.resolve_source(spec_source)).data
-        label = pin.revision
-        raw = errata.apply_errata(load.parse_json(data, label, limits), errata.load_errata(label), label, limits)
+        label = pinned = pin.revision
+    selection = errata.Selection(pinned, errata_files, disabled_errata)
+    raw = errata.apply_errata(load.parse_json(data, label, limits), selection.errata(label), label, limits)
     if python_api:
         try:
             load.check_members(raw, label, DEFAULT_LIMITS)

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from codegen import safeio
+from codegen.output import bytecode
 from codegen.emit.stamp import MARKER
 from codegen.errors import fail, printable
 
@@ -335,19 +336,25 @@ def drift_report(fileset: FileSet, *, ignore_bytecode: bool = False) -> tuple[li
     on_disk = tree.files
     lines: list[str] = []
     differing: list[str] = []
-    for rel in sorted(set(on_disk) | set(fileset.files) | set(tree.special) | (set() if ignore_bytecode else set(tree.bytecode))):
+    # bytecode Python wrote from the very sources checked is no drift (output/bytecode.py)
+    verified = {rel: text for rel, text in fileset.files.items() if on_disk.get(rel) == text.encode("utf-8")}
+    stale = {} if ignore_bytecode else dict(tree.bytecode)
+    for rel in bytecode.compiled_from(stale, verified) if stale else ():
+        del stale[rel]
+    for rel in sorted(set(on_disk) | set(fileset.files) | set(tree.special) | set(stale)):
         label = printable((fileset.root / rel).as_posix())
         new = fileset.files.get(rel)
         old = on_disk.get(rel)
-        if rel in tree.special or rel in tree.bytecode or old is None or new is None or old != new.encode("utf-8"):
+        if rel in tree.special or rel in stale or old is None or new is None or old != new.encode("utf-8"):
             differing.append(rel)
         if rel in tree.special:
             what = printable(tree.special[rel])
             lines.append(f"not a regular file (not read): {label} is {what}; mcp-codegen writes none: remove it\n")
-        if rel in tree.bytecode:
+        if rel in stale:
+            why = "not this Python's (not compared)" if bytecode.source_of(rel) is None else "not compiled from the checked source"
             lines.append(
-                f"bytecode (not shown): {label}: Python may run it instead of the checked source, and mcp-codegen"
-                " cannot verify bytecode; remove the __pycache__ folders (Python rebuilds them)\n"
+                f"bytecode (not shown): {label}: {why}, and Python may run it instead of the source; remove the"
+                " __pycache__ folders (Python rebuilds them)\n"
             )
             continue
         if new is not None and old is not None and old == new.encode("utf-8"):
