@@ -1027,8 +1027,9 @@ _KIND_OF_ARM: dict[str, str] = {
 
 def _kinds(message: Mapping[str, object]) -> tuple[str, ...]:
     """The envelopes a message may be, in the order a reader tries them: each whose structural
-    rule in JSONRPCMessage holds, in the schema's order (a message may hold several: an error
-    response with an extra `result` is valid as one), else the one its keys point to, for the error.
+    rule in JSONRPCMessage holds, in the rules' order (a message may hold several: an error
+    response with an extra `result` is valid as one, and read as one first), else the one its
+    keys point to, for the error.
     """
     kinds = tuple(
         _KIND_OF_ARM[tag] for tag in holding("JSONRPCMessage", message) if tag in _KIND_OF_ARM
@@ -1037,7 +1038,7 @@ def _kinds(message: Mapping[str, object]) -> tuple[str, ...]:
         return kinds
     if "method" in message:
         return ("request",) if "id" in message else ("notification",)
-    for kind in ("result", "error"):
+    for kind in ("error", "result"):  # an error response first, whatever else it holds
         if kind in message:
             return (kind,)
     raise MessageError("not a JSON-RPC message: it has no `method`, `result` or `error`")
