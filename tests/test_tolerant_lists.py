@@ -498,6 +498,27 @@ def test_a_reason_is_one_escaped_bounded_line() -> None:
     assert dropped.reason.startswith("/inputSchema/properties/a~1b~0c: ")
 
 
+def test_a_dropped_item_holds_its_own_copy_of_decoded_input() -> None:
+    """Issue 36, finding 3: a DroppedItem read from a decoded dict held the caller's own item, so
+    a later change to the input changed the frozen record. It holds a deep copy of its own."""
+    own, wire = package("2025-11-25"), surface()
+    case = list_case("2025-11-25", "tools/list")
+    pending = {REQUEST_ID: "tools/list"}
+    parses: list[Callable[[dict[str, Any]], Any]] = [
+        lambda result: own.parse_result("tools/list", result, tolerant=True),
+        lambda result: own.parse_message({"jsonrpc": "2.0", "id": REQUEST_ID, "result": result}, pending, tolerant=True),
+        lambda result: wire.parse_result("tools/list", result, protocol_version="2025-11-25", tolerant=True),
+    ]
+    for parse in parses:
+        bad = {**copy.deepcopy(case.bad[0].item), "inputSchema": {"type": "object", "properties": {"a": {"b": [1]}}}}
+        (dropped,) = parse(_with_items(case, [case.valid[0], bad])).dropped
+        received = copy.deepcopy(bad)
+        bad["name"] = "changed"
+        bad["inputSchema"]["properties"]["a"]["b"].append(2)  # deep inside the caller's item
+        del bad["inputSchema"]["type"]
+        assert dropped.raw == received and json.dumps(dropped.raw) == json.dumps(received)
+
+
 def test_a_method_without_a_list_result_parses_strictly() -> None:
     own = package("2025-11-25")
     assert own.parse_result("tools/call", {"content": []}, tolerant=True) == own.Tolerated(

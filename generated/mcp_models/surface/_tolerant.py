@@ -6,8 +6,10 @@ them (two frozen dataclasses are a twentieth of messages.py's import)."""
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Generic, TypeVar, cast
 
 __all__ = ["DroppedItem", "Tolerated"]
 
@@ -21,12 +23,59 @@ class DroppedItem:
     pointer: str
     """JSON pointer to it: `/tools/3` in a result, `/result/tools/3` in a message."""
     raw: object
-    """The item as received, decoded JSON (dict, list, str, int, float, bool or None), unchanged."""
+    """The item as received, decoded JSON (dict, list, str, int, float, bool or None), unchanged:
+    a copy of its own, which a later change to the input the caller passed never reaches."""
     reason: str
     """Why, in one line: the first problem its validation found (`/inputSchema/type: Input should be 'object'`)."""
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "raw", json_copy(self.raw))  # frozen: set once, here
+
     def __str__(self) -> str:
         return f"{self.pointer} dropped: {self.reason}"
+
+
+def json_copy(value: object) -> object:
+    """A deep copy of decoded JSON, at any depth (a loop, not recursion): dicts and lists are
+    copied (a mapping as a dict), strings, numbers, booleans and None shared (they never change),
+    anything else deep-copied. A value met twice is copied once, so a cycle stays a cycle."""
+    made: dict[int, object] = {}  # by id of the source: its copy (the sources outlive the loop)
+    pending: list[object] = []  # sources whose copy is still empty
+
+    def shell(member: object) -> object:
+        if isinstance(member, _SHARED):
+            return member
+        known = made.get(id(member))
+        if known is not None:
+            return known
+        fresh = _empty_like(member)
+        if fresh is None:
+            return copy.deepcopy(member)
+        made[id(member)] = fresh
+        pending.append(member)
+        return fresh
+
+    top = shell(value)
+    while pending:
+        source = pending.pop()
+        target = made[id(source)]
+        if isinstance(target, dict):
+            into = cast("dict[object, object]", target)
+            for key, member in cast("Mapping[object, object]", source).items():
+                into[key] = shell(member)
+        else:
+            cast("list[object]", target).extend(
+                [shell(member) for member in cast("list[object]", source)]
+            )
+    return top
+
+
+_SHARED = (str, int, float, bool, type(None))
+
+
+def _empty_like(value: object) -> dict[object, object] | list[object] | None:
+    """An empty dict for a mapping, an empty list for a list, else None."""
+    return {} if isinstance(value, Mapping) else [] if isinstance(value, list) else None
 
 
 _ValueT_co = TypeVar("_ValueT_co", covariant=True)
