@@ -400,6 +400,36 @@ def test_definitions_named_like_the_package_s_own_names(tmp_path: Path, env: dic
     support.record("names: definitions named Message, parse_message, importlib, models, ...", result, "valid: exit 0")
 
 
+# Names Python binds on every module, and those a revision package's __init__ binds itself.
+MODULE_DUNDERS = (
+    "__name__", "__doc__", "__file__", "__path__", "__spec__", "__loader__", "__package__", "__cached__",
+    "__builtins__", "__dict__", "__all__", "__getattr__", "__dir__",
+)  # fmt: skip
+BOUND_NAMES = (*MODULE_DUNDERS, "importlib", "TYPE_CHECKING", "_base", "_EXPORTS", "_RENAMED", "_FROM_MESSAGES")
+
+
+def test_every_export_is_the_definition_never_what_the_package_binds(tmp_path: Path, env: dict[str, str]) -> None:
+    """Issue 36, finding 5: a definition spelt like a name the package's module binds (a dunder the
+    interpreter or its __init__ binds, a helper, a submodule) is exported under its class name, and
+    every name in __all__ is the definition's class or the messages API, never the module's own."""
+    definitions = {name: {"type": "object", "properties": {"v": {"type": "integer"}}} for name in BOUND_NAMES}
+    result, out = _generate(tmp_path, env, "r4_bound", {"$defs": {**RPC, **definitions}})
+    with imported(out) as package:
+        models = package.models
+        classes = {id(value) for key, value in vars(models).items() if not key.startswith("__")}
+        for export in package.__all__:
+            value = getattr(package, export)
+            owner = package.messages if export in naming.MESSAGES_API else models
+            assert id(value) in classes or value is getattr(owner, export), export
+        for name in BOUND_NAMES:
+            cls = getattr(models, naming.class_name(naming.base_name(name)))
+            exported = [export for export in package.__all__ if getattr(package, export) is cls]
+            assert exported == [cls.__name__], name  # the class name: the spec name is the module's
+            assert cls.model_validate_json('{"v": 4}').v == 4
+        assert package.__name__ == out.name and callable(package.__getattr__) and isinstance(package.importlib, ModuleType)
+    support.record("names: definitions named __getattr__, __all__, __name__, importlib, _base, ...", result, "valid: exit 0")
+
+
 def test_without_a_messages_module_the_api_names_stay_the_definitions(tmp_path: Path, env: dict[str, str]) -> None:
     definitions = {name: {"type": "object", "properties": {"v": {"type": "integer"}}} for name in ("Message", "ErrorResponse")}
     result, out = _generate(tmp_path, env, "r3_no_messages", {"$defs": definitions})

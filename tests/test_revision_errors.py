@@ -31,6 +31,7 @@ from pydantic import TypeAdapter, ValidationError
 from codegen.diff import diff
 from codegen.schema import pointers, schemas
 
+from . import cpu_bound
 from . import surface_support as support
 from .conftest import GENERATED, REPO, REVISIONS
 
@@ -413,6 +414,42 @@ def test_hostile_keys_in_the_path_are_escaped_and_the_line_bounded() -> None:
 
 
 # --- cost, typing, documentation ----------------------------------------------------------------
+
+
+def _nested(depth: int) -> dict[str, Any]:
+    value: dict[str, Any] = {}
+    for _ in range(depth):
+        value = {"a": value}
+    return value
+
+
+def test_foreign_keys_costs_time_linear_in_the_depth() -> None:
+    """Issue 36, finding 2: foreign_keys walked a path copied at every level (depth squared: 5,000
+    levels 0.25 s, 20,000 levels 3.9 s). Four times the depth now costs about four times the CPU,
+    measured in the same test (sixteen times was the quadratic walk's)."""
+    own = importlib.import_module("mcp_models.v2026_07_28")
+    walk = history("2026-07-28").foreign_keys
+
+    def cost(depth: int) -> float:
+        body = {"resultType": "complete", "content": [], "structuredContent": _nested(depth)}
+        result = own.CallToolResult.model_validate(body)
+        measured = cpu_bound.measure(lambda: [walk(result) for _ in range(5)][0])
+        assert measured.raised is None and measured.value == [], measured.raised
+        return measured.cpu_seconds
+
+    shallow, deep = cost(5_000), cost(20_000)
+    assert deep <= 8 * shallow, f"20,000 levels took {deep:.3f} s, 5,000 levels {shallow:.3f} s"
+
+
+def test_a_bounded_walk_shows_the_pointer_as_explain_does() -> None:
+    """The walk carries each pointer cut to what is shown: the same line as the whole path gives."""
+    module = history("2026-07-28")
+    hostile = ["a/b~c", "\u202e\n" * 30, "x" * 500, "", "~1", *[str(n) for n in range(40)]]
+    for size in range(len(hostile) + 1):
+        path = ""
+        for token in hostile[:size]:
+            path = module._step(path, token)
+        assert module._shown(path) == module._pointer(hostile[:size]), size
 
 
 def test_the_valid_path_never_imports_history() -> None:

@@ -234,18 +234,65 @@ def test_a_response_with_both_result_and_error_is_read_as_the_schema_allows(pack
     `resultType`), the message is an error response with an extra key; where both are valid the
     readers agree on the revision's order. Either way nothing is refused and nothing is lost."""
     raw = '{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":-32000,"message":"boom"}}'
-    readers = _readers(package)
-    adapter = readers.pop("TypeAdapter(JSONRPCMessage)")
-    chosen = {reader: type(read(raw)).__name__ for reader, read in readers.items()}  # type: ignore[operator]
-    assert len({chosen[r] for r in chosen if r.startswith("parse_envelope")}) == 1, chosen
-    kind = chosen["parse_envelope(text)"]
-    if package in ("v2026_07_28", "draft"):
-        assert "Error" in kind, chosen  # the result lacks resultType: only the error arm holds
-    else:
-        assert type(adapter(raw)).__name__ == kind, (chosen, package)  # type: ignore[operator]
-    for reader, read in readers.items():
+    for reader, read in _every_reader(package).items():
         message = read(raw)  # type: ignore[operator]
+        assert type(message).__name__ in ERROR_ENVELOPES, (package, reader)  # an error response first
         assert json.loads(message.model_dump_json(by_alias=True, exclude_unset=True)) == json.loads(raw), reader
+
+
+ERROR_ENVELOPES = {"JSONRPCError", "JSONRPCErrorResponse"}
+
+
+def _every_reader(package: str) -> dict[str, object]:
+    """_readers, and the other paths that route a message: the adapters' Python mode, the response
+    union's adapter, and the surface's wire reader at each revision."""
+    import importlib
+
+    from pydantic import TypeAdapter
+
+    readers = _readers(package)
+    models = importlib.import_module(f"mcp_models.{package}.models")
+    readers["TypeAdapter(JSONRPCMessage).python"] = lambda raw: TypeAdapter(models.JSONRPCMessage).validate_python(json.loads(raw))
+    responses = getattr(models, "JSONRPCResponse", None)
+    if responses is not None and not isinstance(responses, type):  # a union of responses (2025-03-26 on)
+        readers["TypeAdapter(JSONRPCResponse)"] = TypeAdapter(responses).validate_json
+    if package != "surface":
+        wire = importlib.import_module("mcp_models.surface.wire")
+        revision = package[1:].replace("_", "-") if package.startswith("v") else package
+        readers["surface.wire.parse_message"] = lambda raw: wire.parse_message(raw, protocol_version=revision)
+    return readers
+
+
+@pytest.mark.parametrize("package", _PACKAGES)
+def test_a_message_with_error_is_an_error_response_first(package: str) -> None:
+    """Issue 36, finding 4: another implementation's error response with an extra `result` the
+    revision's results would refuse (2026-07-28 requires resultType) is schema-valid as an error
+    response; every reader reads it as one, keeps the extra key, and dumps it back unchanged."""
+    raw = '{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"Invalid"},"result":{"data":"ignored"}}'
+    for reader, read in _every_reader(package).items():
+        message = read(raw)  # type: ignore[operator]
+        assert type(message).__name__ in ERROR_ENVELOPES, (package, reader)
+        assert message.error.code == -32600 and message.model_extra == {"result": {"data": "ignored"}}, reader
+        assert json.loads(message.model_dump_json(by_alias=True, exclude_unset=True)) == json.loads(raw), reader
+
+
+@pytest.mark.parametrize("package", _PACKAGES)
+@pytest.mark.parametrize(
+    "raw",
+    [
+        '{"jsonrpc":"2.0","id":1,"error":{"code":"x","message":"Invalid"},"result":"ignored"}',
+        '{"jsonrpc":"2.0","id":1,"error":{"message":"Invalid"},"result":[{}]}',
+        '{"jsonrpc":"1.0","id":1,"error":{"code":-32600,"message":"Invalid"},"result":{}}',
+        '{"jsonrpc":"2.0","id":[1],"error":{"code":-32600,"message":"Invalid"},"result":{}}',
+    ],
+)
+def test_an_invalid_error_response_stays_refused(package: str, raw: str) -> None:
+    """Routing `error` first weakens no refusal: a message valid neither as an error response nor
+    as a success response is refused by every reader."""
+    for reader, read in _every_reader(package).items():
+        with pytest.raises(ValueError):
+            read(raw)  # type: ignore[operator]
+        assert reader
 
 
 # -- 2. errata scoped per revision and per pointer style ---------------------------------------------

@@ -498,6 +498,109 @@ def test_a_reason_is_one_escaped_bounded_line() -> None:
     assert dropped.reason.startswith("/inputSchema/properties/a~1b~0c: ")
 
 
+# -- items nested deeper than pydantic-core's JSON parser reads --------------------------------------
+
+
+def _nested_schema_text(levels: int, leaf: str = '{"type": "object"}') -> str:
+    """A JSON Schema nesting `levels` objects (two JSON levels each), written without json.dumps
+    (which recurses)."""
+    return '{"type": "object", "properties": {"a": ' * levels + leaf + "}}" * levels
+
+
+def _nested_schema(levels: int) -> dict[str, Any]:
+    value: dict[str, Any] = {"type": "object"}
+    for _ in range(levels):
+        value = {"type": "object", "properties": {"a": value}}
+    return value
+
+
+def _depth(value: Any) -> int:
+    """How many schema objects nest in value (a loop: == on such values recurses)."""
+    count = 0
+    while isinstance(value, dict) and "properties" in value:
+        value, count = value["properties"]["a"], count + 1
+    return count
+
+
+def _deep_forms(case: ListCase, name: Any, levels: int) -> tuple[str, dict[str, Any]]:
+    """A list result of two tools, the first one's inputSchema nesting `levels` objects: as text and decoded."""
+    tool = {**case.valid[0], "name": name}
+    text = json.dumps(tool)[:-1] + ', "inputSchema": ' + _nested_schema_text(levels) + "}"
+    result = _with_items(case, ["@0", case.valid[1]])
+    decoded = {**result, case.key: [{**tool, "inputSchema": _nested_schema(levels)}, case.valid[1]]}
+    return json.dumps(result).replace('"@0"', text), decoded
+
+
+@pytest.mark.parametrize("target", ["package", "surface"])
+@pytest.mark.parametrize("revision", ["2025-11-25", "2026-07-28"])
+@pytest.mark.parametrize("levels", [120, 5_000])
+def test_an_item_nested_past_the_json_parser_s_limit_reads_as_decoded(target: str, revision: str, levels: int) -> None:
+    """Issue 36, finding 1: a tool whose inputSchema nests 120 objects (247 JSON levels) passed
+    pydantic-core's parser limit, and a tolerant parse of the list as text failed with `recursion
+    limit exceeded`, losing the good tool beside it. Text (bytes, str) now reads as the same list
+    decoded does, at any depth: a valid deep tool is kept, an invalid one dropped with its reason."""
+    case = list_case(revision, "tools/list")
+    parse_result, parse_message = _parsers(target, revision, "tools/list")
+    names = [case.valid[0]["name"], case.valid[1]["name"]]
+    text, decoded = _deep_forms(case, names[0], levels)
+    message = f'{{"jsonrpc": "2.0", "id": {REQUEST_ID}, "result": {text}}}'
+    for form in (text.encode(), text, decoded):
+        tolerated = parse_result(form, tolerant=True)
+        assert tolerated.dropped == () and [tool.name for tool in tolerated.value.tools] == names
+        assert _depth(tolerated.value.tools[0].input_schema.model_dump()) == levels
+    read = parse_message(message.encode(), tolerant=True)
+    assert read.dropped == () and [tool.name for tool in read.value.result.tools] == names
+    text, decoded = _deep_forms(case, 7, levels)  # the deep tool is invalid: dropped, the other kept
+    message = f'{{"jsonrpc": "2.0", "id": {REQUEST_ID}, "result": {text}}}'
+    for form in (text.encode(), text, decoded):
+        tolerated = parse_result(form, tolerant=True)
+        (dropped,) = tolerated.dropped
+        assert (dropped.index, dropped.pointer, dropped.reason.split(":")[0]) == (0, f"/{case.key}/0", "/name")
+        assert dropped.raw["name"] == 7 and _depth(dropped.raw["inputSchema"]) == levels
+        assert [tool.name for tool in tolerated.value.tools] == names[1:]
+    read = parse_message(message, tolerant=True)
+    assert [(d.index, d.pointer) for d in read.dropped] == [(0, f"/result/{case.key}/0")]
+    assert [tool.name for tool in read.value.result.tools] == names[1:]
+
+
+def test_deep_text_stays_strict_json() -> None:
+    """The reader of deep text refuses what pydantic-core's parser refuses: NaN, Infinity, a number
+    a double cannot hold, broken text; the strict parse of deep text still fails as it did."""
+    own = package("2026-07-28")
+    case = list_case("2026-07-28", "tools/list")
+    text, _ = _deep_forms(case, "deep", 300)
+    with pytest.raises(ValueError):
+        own.parse_result("tools/list", text)
+    for leaf in ("NaN", "-Infinity", "1e400", '{"type": "object"', '"\\ud800"', '{"a": 1,}'):
+        broken = text.replace('{"type": "object"}}}', leaf + "}}", 1)
+        assert broken != text
+        with pytest.raises(own.MessageError):
+            own.parse_result("tools/list", broken, tolerant=True)
+        with pytest.raises(own.MessageError):
+            own.parse_message(f'{{"jsonrpc": "2.0", "id": 7, "result": {broken}}}', {7: "tools/list"}, tolerant=True)
+
+
+def test_a_dropped_item_holds_its_own_copy_of_decoded_input() -> None:
+    """Issue 36, finding 3: a DroppedItem read from a decoded dict held the caller's own item, so
+    a later change to the input changed the frozen record. It holds a deep copy of its own."""
+    own, wire = package("2025-11-25"), surface()
+    case = list_case("2025-11-25", "tools/list")
+    pending = {REQUEST_ID: "tools/list"}
+    parses: list[Callable[[dict[str, Any]], Any]] = [
+        lambda result: own.parse_result("tools/list", result, tolerant=True),
+        lambda result: own.parse_message({"jsonrpc": "2.0", "id": REQUEST_ID, "result": result}, pending, tolerant=True),
+        lambda result: wire.parse_result("tools/list", result, protocol_version="2025-11-25", tolerant=True),
+    ]
+    for parse in parses:
+        bad = {**copy.deepcopy(case.bad[0].item), "inputSchema": {"type": "object", "properties": {"a": {"b": [1]}}}}
+        (dropped,) = parse(_with_items(case, [case.valid[0], bad])).dropped
+        received = copy.deepcopy(bad)
+        bad["name"] = "changed"
+        bad["inputSchema"]["properties"]["a"]["b"].append(2)  # deep inside the caller's item
+        del bad["inputSchema"]["type"]
+        assert dropped.raw == received and json.dumps(dropped.raw) == json.dumps(received)
+
+
 def test_a_method_without_a_list_result_parses_strictly() -> None:
     own = package("2025-11-25")
     assert own.parse_result("tools/call", {"content": []}, tolerant=True) == own.Tolerated(

@@ -108,9 +108,27 @@ def _by_shape(arms: Sequence[str], resolve: Resolve, memo: schemas.Flattened) ->
             f"{', '.join(_short(arms[i]) for i in weak)} cannot decide (such values are not self-describing)"
         )
 
-    order = sorted(range(len(arms)), key=lambda i: (-_decisive(specific[i]), -len(specific[i]), i))
+    order = _errors_first(sorted(range(len(arms)), key=lambda i: (-_decisive(specific[i]), -len(specific[i]), i)), specific)
     rules = tuple(ir.Rule(arms[i], tuple(sorted(specific[i]))) for i in order)
     return ir.Dispatch(rules=rules, closed_keys=_closed_keys(rules))
+
+
+def _errors_first(order: list[int], specific: Sequence[frozenset[ir.Predicate]]) -> list[int]:
+    """JSON-RPC: a message with `error` is an error response first, whatever else it holds (another
+    implementation's extra `result`), so an arm marked by a `result` key is tried after every arm
+    marked by an `error` key. Other arms keep their places (a `method` still makes a request)."""
+
+    def marked(index: int, key: str) -> bool:
+        return any(p.op == "has" and p.path == (key,) for p in specific[index])
+
+    errors = [i for i in order if marked(i, "error")]
+    if not errors:
+        return order
+    last = order.index(errors[-1])
+    results = [i for i in order[:last] if marked(i, "result") and not marked(i, "error")]
+    rest = [i for i in order if i not in results]
+    at = rest.index(errors[-1]) + 1
+    return [*rest[:at], *results, *rest[at:]]
 
 
 def _json_kind(shape: Mapping[str, Any]) -> str:

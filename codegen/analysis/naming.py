@@ -7,7 +7,7 @@
 - Fields are snake_case with the wire name as alias; Python keywords, builtins used in
   annotations, pydantic BaseModel attributes and names the class body reads get a trailing underscore.
 - A class never takes a name a generated module binds itself (`Model` appended); a definition is
-  never exported under a name the package binds itself (its class name instead).
+  never exported under a name the package binds itself, a dunder among them (its class name instead).
 - A collision is an error, found here, before anything is rendered.
 """
 
@@ -137,9 +137,16 @@ def class_name(stem: str) -> str:
 
 def export_name(definition: str, class_name: str, taken: frozenset[str]) -> str:
     """The name the package exports a definition under: its spec name where Python can spell it and
-    the package does not use it itself (taken), else its class name."""
+    the package does not use it itself (taken, or a dunder), else its class name."""
     usable = definition.isidentifier() and not keyword.iskeyword(definition) and definition not in taken
-    return definition if usable else class_name
+    return definition if usable and not _dunder(definition) else class_name
+
+
+def _dunder(name: str) -> bool:
+    """A `__name__` is Python's: the interpreter binds some on every module (`__name__`, `__file__`,
+    `__spec__`, ...) and a revision package's __init__ others (`__all__`, `__getattr__`, `__dir__`),
+    which an export under that name would be read as."""
+    return len(name) > 4 and name.startswith("__") and name.endswith("__")
 
 
 def variant_letter(index: int) -> str:

@@ -182,19 +182,19 @@ _RULES: dict[str, tuple[tuple[str, tuple[_Predicate, ...]], ...]] = {
             "JSONRPCRequest",
             (("has", ("id",), ("integer", "string")), ("has", ("method",), ("string",))),
         ),
-        (
-            "JSONRPCResultResponse",
-            (("has", ("id",), ("integer", "string")), ("has", ("result",), ("object",))),
-        ),
         ("JSONRPCNotification", (("has", ("method",), ("string",)),)),
         ("JSONRPCErrorResponse", (("has", ("error",), ("object",)),)),
-    ),
-    "JSONRPCResponse": (
         (
             "JSONRPCResultResponse",
             (("has", ("id",), ("integer", "string")), ("has", ("result",), ("object",))),
         ),
+    ),
+    "JSONRPCResponse": (
         ("JSONRPCErrorResponse", (("has", ("error",), ("object",)),)),
+        (
+            "JSONRPCResultResponse",
+            (("has", ("id",), ("integer", "string")), ("has", ("result",), ("object",))),
+        ),
     ),
     "MultiSelectEnumSchema": (
         (
@@ -350,8 +350,8 @@ _MESSAGES: dict[str, str] = {
     "EnumSchema": "cannot tell which EnumSchema this is: expected UntitledMultiSelectEnumSchema (items.type = 'string', type = 'array', has items (object), has items.enum (array)); TitledMultiSelectEnumSchema (type = 'array', has items (object), has items.anyOf (array)); LegacyTitledEnumSchema (type = 'string', has enum (array), has enumNames); UntitledSingleSelectEnumSchema (type = 'string', has enum (array)); TitledSingleSelectEnumSchema (type = 'string', has oneOf (array))",
     "GetPromptResultResponseResult": "cannot tell which GetPromptResultResponseResult this is: expected InputRequiredResult (resultType = 'input_required'); GetPromptResult (resultType = 'complete'); GetPromptResult (has messages (array)); InputRequiredResult (otherwise)",
     "InputResponse": "cannot tell which InputResponse this is: expected CreateMessageResult (role = 'assistant' | 'user', has content (array or object), has model (string)); ElicitResult (action = 'accept' | 'cancel' | 'decline'); ListRootsResult (has roots (array))",
-    "JSONRPCMessage": "cannot tell which JSONRPCMessage this is: expected JSONRPCRequest (has id (integer or string), has method (string)); JSONRPCResultResponse (has id (integer or string), has result (object)); JSONRPCNotification (has method (string)); JSONRPCErrorResponse (has error (object))",
-    "JSONRPCResponse": "cannot tell which JSONRPCResponse this is: expected JSONRPCResultResponse (has id (integer or string), has result (object)); JSONRPCErrorResponse (has error (object))",
+    "JSONRPCMessage": "cannot tell which JSONRPCMessage this is: expected JSONRPCRequest (has id (integer or string), has method (string)); JSONRPCNotification (has method (string)); JSONRPCErrorResponse (has error (object)); JSONRPCResultResponse (has id (integer or string), has result (object))",
+    "JSONRPCResponse": "cannot tell which JSONRPCResponse this is: expected JSONRPCErrorResponse (has error (object)); JSONRPCResultResponse (has id (integer or string), has result (object))",
     "MultiSelectEnumSchema": "cannot tell which MultiSelectEnumSchema this is: expected UntitledMultiSelectEnumSchema (items.type = 'string', has items.enum (array)); TitledMultiSelectEnumSchema (has items.anyOf (array))",
     "PrimitiveSchemaDefinition": "cannot tell which PrimitiveSchemaDefinition this is: expected UntitledMultiSelectEnumSchema (items.type = 'string', type = 'array', has items (object), has items.enum (array)); TitledMultiSelectEnumSchema (type = 'array', has items (object), has items.anyOf (array)); LegacyTitledEnumSchema (type = 'string', has enum (array), has enumNames); UntitledSingleSelectEnumSchema (type = 'string', has enum (array)); TitledSingleSelectEnumSchema (type = 'string', has oneOf (array)); StringSchema (type = 'string'); BooleanSchema (type = 'boolean'); NumberSchema (type = 'integer' | 'number')",
     "ReadResourceResultContentsItem": "cannot tell which ReadResourceResultContentsItem this is: expected TextResourceContents (has text (string)); BlobResourceContents (has blob (string))",
@@ -751,20 +751,20 @@ def _pick_7(v0: Any) -> str | None:
         return _general("JSONRPCMessage")(v0)
     if (t1 is int or (t1 is float and v1.is_integer()) or t1 is str) and (t2 is str):
         return "JSONRPCRequest"
-    v3 = v0.get("result", _ABSENT) if t0 is dict else _ABSENT
+    if t2 is str:
+        return "JSONRPCNotification"
+    v3 = v0.get("error", _ABSENT) if t0 is dict else _ABSENT
     t3 = _type(v3)
     if t3 not in _EXACT:
         return _general("JSONRPCMessage")(v0)
-    if (t1 is int or (t1 is float and v1.is_integer()) or t1 is str) and (t3 is dict):
-        return "JSONRPCResultResponse"
-    if t2 is str:
-        return "JSONRPCNotification"
-    v4 = v0.get("error", _ABSENT) if t0 is dict else _ABSENT
+    if t3 is dict:
+        return "JSONRPCErrorResponse"
+    v4 = v0.get("result", _ABSENT) if t0 is dict else _ABSENT
     t4 = _type(v4)
     if t4 not in _EXACT:
         return _general("JSONRPCMessage")(v0)
-    if t4 is dict:
-        return "JSONRPCErrorResponse"
+    if (t1 is int or (t1 is float and v1.is_integer()) or t1 is str) and (t4 is dict):
+        return "JSONRPCResultResponse"
     return _general("JSONRPCMessage")(v0)
 
 
@@ -777,20 +777,20 @@ def _pick_8(v0: Any) -> str | None:
         if t0.__name__ in _ARMS_8:  # an instance of an arm: its class is its tag
             return t0.__name__
         return _general("JSONRPCResponse")(v0)
-    v1 = v0.get("id", _ABSENT) if t0 is dict else _ABSENT
+    v1 = v0.get("error", _ABSENT) if t0 is dict else _ABSENT
     t1 = _type(v1)
-    v2 = v0.get("result", _ABSENT) if t0 is dict else _ABSENT
-    t2 = _type(v2)
-    if t1 not in _EXACT or t2 not in _EXACT:
+    if t1 not in _EXACT:
         return _general("JSONRPCResponse")(v0)
-    if (t1 is int or (t1 is float and v1.is_integer()) or t1 is str) and (t2 is dict):
-        return "JSONRPCResultResponse"
-    v3 = v0.get("error", _ABSENT) if t0 is dict else _ABSENT
-    t3 = _type(v3)
-    if t3 not in _EXACT:
-        return _general("JSONRPCResponse")(v0)
-    if t3 is dict:
+    if t1 is dict:
         return "JSONRPCErrorResponse"
+    v2 = v0.get("id", _ABSENT) if t0 is dict else _ABSENT
+    t2 = _type(v2)
+    v3 = v0.get("result", _ABSENT) if t0 is dict else _ABSENT
+    t3 = _type(v3)
+    if t2 not in _EXACT or t3 not in _EXACT:
+        return _general("JSONRPCResponse")(v0)
+    if (t2 is int or (t2 is float and v2.is_integer()) or t2 is str) and (t3 is dict):
+        return "JSONRPCResultResponse"
     return _general("JSONRPCResponse")(v0)
 
 

@@ -2912,9 +2912,9 @@ JSONRPCMessage = TypeAliasType(
     "JSONRPCMessage",
     Annotated[
         Annotated[JSONRPCRequest, Tag("JSONRPCRequest")]
-        | Annotated[JSONRPCResultResponse, Tag("JSONRPCResultResponse")]
         | Annotated[JSONRPCNotification, Tag("JSONRPCNotification")]
-        | Annotated[JSONRPCErrorResponse, Tag("JSONRPCErrorResponse")],
+        | Annotated[JSONRPCErrorResponse, Tag("JSONRPCErrorResponse")]
+        | Annotated[JSONRPCResultResponse, Tag("JSONRPCResultResponse")],
         structural("JSONRPCMessage", read_as_python=True),
         AS_ANY,
     ],
@@ -2924,8 +2924,8 @@ JSONRPCMessage = TypeAliasType(
 JSONRPCResponse = TypeAliasType(
     "JSONRPCResponse",
     Annotated[
-        Annotated[JSONRPCResultResponse, Tag("JSONRPCResultResponse")]
-        | Annotated[JSONRPCErrorResponse, Tag("JSONRPCErrorResponse")],
+        Annotated[JSONRPCErrorResponse, Tag("JSONRPCErrorResponse")]
+        | Annotated[JSONRPCResultResponse, Tag("JSONRPCResultResponse")],
         structural("JSONRPCResponse", read_as_python=True),
         AS_ANY,
     ],

@@ -207,16 +207,6 @@ _RULES: dict[str, tuple[tuple[str, tuple[_Predicate, ...]], ...]] = {
             ),
         ),
         (
-            "JSONRPCResultResponse",
-            (
-                ("eq", ("jsonrpc",), ("2.0",)),
-                ("has", ("id",), ("integer", "string")),
-                ("has", ("jsonrpc",), ("string",)),
-                ("has", ("result",), ("object",)),
-                ("is", (), ("object",)),
-            ),
-        ),
-        (
             "JSONRPCNotification",
             (
                 ("eq", ("jsonrpc",), ("2.0",)),
@@ -231,6 +221,16 @@ _RULES: dict[str, tuple[tuple[str, tuple[_Predicate, ...]], ...]] = {
                 ("eq", ("jsonrpc",), ("2.0",)),
                 ("has", ("error",), ("object",)),
                 ("has", ("jsonrpc",), ("string",)),
+                ("is", (), ("object",)),
+            ),
+        ),
+        (
+            "JSONRPCResultResponse",
+            (
+                ("eq", ("jsonrpc",), ("2.0",)),
+                ("has", ("id",), ("integer", "string")),
+                ("has", ("jsonrpc",), ("string",)),
+                ("has", ("result",), ("object",)),
                 ("is", (), ("object",)),
             ),
         ),
@@ -257,11 +257,11 @@ _RULES: dict[str, tuple[tuple[str, tuple[_Predicate, ...]], ...]] = {
         ("JSONRPCNotification", ()),
     ),
     "JSONRPCResponse": (
+        ("JSONRPCErrorResponse", (("has", ("error",), ("object",)),)),
         (
             "JSONRPCResultResponse",
             (("has", ("id",), ("integer", "string")), ("has", ("result",), ("object",))),
         ),
-        ("JSONRPCErrorResponse", (("has", ("error",), ("object",)),)),
     ),
     "MultiSelectEnumSchema": (
         (
@@ -450,9 +450,9 @@ _MESSAGES: dict[str, str] = {
     "GetPromptResultResponseResult": "cannot tell which GetPromptResultResponseResult this is: expected InputRequiredResult (resultType = 'input_required'); GetPromptResult (resultType = 'complete'); InputRequiredResult (has resultType (string)); GetPromptResult (has messages (array))",
     "InputResponse": "cannot tell which InputResponse this is: expected CreateMessageResult (role = 'assistant' | 'user', has content (array or object), has model (string)); ElicitResult (action = 'accept' | 'cancel' | 'decline'); ListRootsResult (has roots (array))",
     "JSONRPCBatchRequestItem": "cannot tell which JSONRPCBatchRequestItem this is: expected JSONRPCRequest (has id (integer or string)); JSONRPCNotification (otherwise)",
-    "JSONRPCMessage": "cannot tell which JSONRPCMessage this is: expected JSONRPCRequest (jsonrpc = '2.0', has id (integer or string), has method (string), a JSON object); JSONRPCResultResponse (jsonrpc = '2.0', has id (integer or string), has result (object), a JSON object); JSONRPCNotification (jsonrpc = '2.0', has method (string), a JSON object); JSONRPCErrorResponse (jsonrpc = '2.0', has error (object), a JSON object); JSONRPCMessageVariantE (0.jsonrpc = '2.0', has 0.method (string), a JSON array); JSONRPCMessageVariantF (0.jsonrpc = '2.0', a JSON array)",
+    "JSONRPCMessage": "cannot tell which JSONRPCMessage this is: expected JSONRPCRequest (jsonrpc = '2.0', has id (integer or string), has method (string), a JSON object); JSONRPCNotification (jsonrpc = '2.0', has method (string), a JSON object); JSONRPCErrorResponse (jsonrpc = '2.0', has error (object), a JSON object); JSONRPCResultResponse (jsonrpc = '2.0', has id (integer or string), has result (object), a JSON object); JSONRPCMessageVariantE (0.jsonrpc = '2.0', has 0.method (string), a JSON array); JSONRPCMessageVariantF (0.jsonrpc = '2.0', a JSON array)",
     "JSONRPCMessageVariantEItem": "cannot tell which JSONRPCMessageVariantEItem this is: expected JSONRPCRequest (has id (integer or string)); JSONRPCNotification (otherwise)",
-    "JSONRPCResponse": "cannot tell which JSONRPCResponse this is: expected JSONRPCResultResponse (has id (integer or string), has result (object)); JSONRPCErrorResponse (has error (object))",
+    "JSONRPCResponse": "cannot tell which JSONRPCResponse this is: expected JSONRPCErrorResponse (has error (object)); JSONRPCResultResponse (has id (integer or string), has result (object))",
     "MultiSelectEnumSchema": "cannot tell which MultiSelectEnumSchema this is: expected UntitledMultiSelectEnumSchema (items.type = 'string', has items.enum (array)); TitledMultiSelectEnumSchema (has items.anyOf (array))",
     "PrimitiveSchemaDefinition": "cannot tell which PrimitiveSchemaDefinition this is: expected UntitledMultiSelectEnumSchema (items.type = 'string', type = 'array', has items (object), has items.enum (array)); TitledMultiSelectEnumSchema (type = 'array', has items (object), has items.anyOf (array)); LegacyTitledEnumSchema (type = 'string', has enum (array), has enumNames); UntitledSingleSelectEnumSchema (type = 'string', has enum (array)); TitledSingleSelectEnumSchema (type = 'string', has oneOf (array)); StringSchema (type = 'string'); BooleanSchema (type = 'boolean'); NumberSchema (type = 'integer' | 'number')",
     "ReadResourceResultContentsItem": "cannot tell which ReadResourceResultContentsItem this is: expected TextResourceContents (has text (string)); BlobResourceContents (has blob (string))",
@@ -883,26 +883,26 @@ def _pick_8(v0: Any) -> str | None:
         and (t0 is dict)
     ):
         return "JSONRPCRequest"
-    v4 = v0.get("result", _ABSENT) if t0 is dict else _ABSENT
+    if v1 in ("2.0",) and (t1 is str) and (t3 is str) and (t0 is dict):
+        return "JSONRPCNotification"
+    v4 = v0.get("error", _ABSENT) if t0 is dict else _ABSENT
     t4 = _type(v4)
     if t4 not in _EXACT:
+        return _general("JSONRPCMessage")(v0)
+    if v1 in ("2.0",) and (t4 is dict) and (t1 is str) and (t0 is dict):
+        return "JSONRPCErrorResponse"
+    v5 = v0.get("result", _ABSENT) if t0 is dict else _ABSENT
+    t5 = _type(v5)
+    if t5 not in _EXACT:
         return _general("JSONRPCMessage")(v0)
     if (
         v1 in ("2.0",)
         and (t2 is int or (t2 is float and v2.is_integer()) or t2 is str)
         and (t1 is str)
-        and (t4 is dict)
+        and (t5 is dict)
         and (t0 is dict)
     ):
         return "JSONRPCResultResponse"
-    if v1 in ("2.0",) and (t1 is str) and (t3 is str) and (t0 is dict):
-        return "JSONRPCNotification"
-    v5 = v0.get("error", _ABSENT) if t0 is dict else _ABSENT
-    t5 = _type(v5)
-    if t5 not in _EXACT:
-        return _general("JSONRPCMessage")(v0)
-    if v1 in ("2.0",) and (t5 is dict) and (t1 is str) and (t0 is dict):
-        return "JSONRPCErrorResponse"
     v6 = (
         v0.get("0", _ABSENT)
         if t0 is dict
@@ -949,20 +949,20 @@ def _pick_10(v0: Any) -> str | None:
         if t0.__name__ in _ARMS_10:  # an instance of an arm: its class is its tag
             return t0.__name__
         return _general("JSONRPCResponse")(v0)
-    v1 = v0.get("id", _ABSENT) if t0 is dict else _ABSENT
+    v1 = v0.get("error", _ABSENT) if t0 is dict else _ABSENT
     t1 = _type(v1)
-    v2 = v0.get("result", _ABSENT) if t0 is dict else _ABSENT
-    t2 = _type(v2)
-    if t1 not in _EXACT or t2 not in _EXACT:
+    if t1 not in _EXACT:
         return _general("JSONRPCResponse")(v0)
-    if (t1 is int or (t1 is float and v1.is_integer()) or t1 is str) and (t2 is dict):
-        return "JSONRPCResultResponse"
-    v3 = v0.get("error", _ABSENT) if t0 is dict else _ABSENT
-    t3 = _type(v3)
-    if t3 not in _EXACT:
-        return _general("JSONRPCResponse")(v0)
-    if t3 is dict:
+    if t1 is dict:
         return "JSONRPCErrorResponse"
+    v2 = v0.get("id", _ABSENT) if t0 is dict else _ABSENT
+    t2 = _type(v2)
+    v3 = v0.get("result", _ABSENT) if t0 is dict else _ABSENT
+    t3 = _type(v3)
+    if t2 not in _EXACT or t3 not in _EXACT:
+        return _general("JSONRPCResponse")(v0)
+    if (t2 is int or (t2 is float and v2.is_integer()) or t2 is str) and (t3 is dict):
+        return "JSONRPCResultResponse"
     return _general("JSONRPCResponse")(v0)
 
 

@@ -915,8 +915,9 @@ _KIND_OF_ARM: dict[str, str] = {
 
 def _kinds(message: Mapping[str, object]) -> tuple[str, ...]:
     """The envelopes a message may be, in the order a reader tries them: each whose structural
-    rule in JSONRPCMessage holds, in the schema's order (a message may hold several: an error
-    response with an extra `result` is valid as one), else the one its keys point to, for the error.
+    rule in JSONRPCMessage holds, in the rules' order (a message may hold several: an error
+    response with an extra `result` is valid as one, and read as one first), else the one its
+    keys point to, for the error.
     """
     kinds = tuple(
         _KIND_OF_ARM[tag] for tag in holding("JSONRPCMessage", message) if tag in _KIND_OF_ARM
@@ -925,7 +926,7 @@ def _kinds(message: Mapping[str, object]) -> tuple[str, ...]:
         return kinds
     if "method" in message:
         return ("request",) if "id" in message else ("notification",)
-    for kind in ("result", "error"):
+    for kind in ("error", "result"):  # an error response first, whatever else it holds
         if kind in message:
             return (kind,)
     raise MessageError("not a JSON-RPC message: it has no `method`, `result` or `error`")
@@ -1453,7 +1454,13 @@ def _tolerant_result(method: str, raw: RawJSON | BaseModel) -> Tolerated[Any]:
         return Tolerated(parse_result(method, raw))
     except ValidationError as exc:
         strict = exc
-    data = raw.model_dump(mode="json") if isinstance(raw, BaseModel) else _load(raw)
+    data: object
+    if isinstance(raw, BaseModel):
+        data = raw.model_dump(mode="json")
+    else:
+        data, deep = _load_any_depth(raw)
+        if deep:  # text the strict parse could not read: read as the same value decoded is
+            return _tolerant_result(method, cast("Mapping[str, Any]", data))
     sifted = _sifted(method, data, "")
     if sifted is None:
         raise strict
@@ -1471,6 +1478,15 @@ def _tolerant_message(raw: RawJSON, pending: Pending | None) -> Tolerated[Messag
         return Tolerated(parse_message(raw, pending))
     except ValidationError as exc:
         strict = exc
+    except MessageError:
+        if not isinstance(raw, bytes | bytearray | str):
+            raise
+        data, deep = _load_any_depth(raw)  # raises again where the text is no JSON at all
+        if not deep:
+            raise
+        return _tolerant_message(
+            cast("Mapping[str, Any]", data), pending
+        )  # as the same value decoded
     sifted = _sifted_response(raw, pending)
     if sifted is None:
         raise strict
@@ -1479,6 +1495,25 @@ def _tolerant_message(raw: RawJSON, pending: Pending | None) -> Tolerated[Messag
         return Tolerated(parse_message(kept, pending), dropped)
     except ValidationError:
         raise strict from None
+
+
+def _load_any_depth(raw: RawJSON) -> tuple[object, bool]:
+    """raw decoded (_load), and whether it is JSON text nested deeper than pydantic-core's parser
+    reads (its recursion limit: one tool's inputSchema may pass it), then read by the tolerant
+    reader, which has no depth limit: a tolerant parse reads such text as the same value decoded."""
+    try:
+        return _load(raw), False
+    except MessageError as exc:
+        if not isinstance(raw, bytes | bytearray | str) or "recursion limit exceeded" not in str(
+            exc
+        ):
+            raise
+    from ._tolerant import read_json
+
+    try:
+        return read_json(_utf8(raw) if isinstance(raw, str) else raw), True
+    except ValueError as exc:
+        raise MessageError(f"not JSON: {exc}") from None
 
 
 def _sifted_response(

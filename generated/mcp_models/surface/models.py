@@ -4609,8 +4609,8 @@ A JSON-RPC batch request, as described in https://www.jsonrpc.org/specification#
 JSONRPCResponse = TypeAliasType(
     "JSONRPCResponse",
     Annotated[
-        Annotated[JSONRPCResultResponse, Tag("JSONRPCResultResponse")]
-        | Annotated[JSONRPCErrorResponse, Tag("JSONRPCErrorResponse")],
+        Annotated[JSONRPCErrorResponse, Tag("JSONRPCErrorResponse")]
+        | Annotated[JSONRPCResultResponse, Tag("JSONRPCResultResponse")],
         structural("JSONRPCResponse", read_as_python=True),
         AS_ANY,
     ],
@@ -5166,9 +5166,9 @@ JSONRPCMessage = TypeAliasType(
     "JSONRPCMessage",
     Annotated[
         Annotated[JSONRPCRequest, Tag("JSONRPCRequest")]
-        | Annotated[JSONRPCResultResponse, Tag("JSONRPCResultResponse")]
         | Annotated[JSONRPCNotification, Tag("JSONRPCNotification")]
         | Annotated[JSONRPCErrorResponse, Tag("JSONRPCErrorResponse")]
+        | Annotated[JSONRPCResultResponse, Tag("JSONRPCResultResponse")]
         | Annotated[JSONRPCMessageVariantE, Tag("JSONRPCMessageVariantE")]
         | Annotated[JSONRPCMessageVariantF, Tag("JSONRPCMessageVariantF")],
         structural("JSONRPCMessage"),

@@ -73,6 +73,7 @@ from .messages import (
     RawJSON,
     Tolerated,
     _json_numbers_only,  # pyright: ignore[reportPrivateUsage] - the package's own reader
+    _load_any_depth,  # pyright: ignore[reportPrivateUsage]
     union_arms,
 )
 from .messages import parse_message as _parse_any_revision
@@ -330,6 +331,33 @@ def _exact_message(
 
 
 def _tolerant_message(raw: RawJSON, revision: str, pending: Pending | None) -> Tolerated[Message]:
+    """parse_message(..., tolerant=True), read from the value decoded where the text is nested
+    deeper than pydantic-core's parser reads (_deeply_nested)."""
+    try:
+        return _tolerant_message_of(raw, revision, pending)
+    except ValueError:
+        decoded = _deeply_nested(raw)
+        if decoded is None:
+            raise
+    return _tolerant_message_of(decoded, revision, pending)
+
+
+def _deeply_nested(raw: object) -> Mapping[str, Any] | None:
+    """raw decoded, where it is JSON text nested deeper than pydantic-core's parser reads, which
+    the surface's readers then fail on (after the revision's tolerant parse read it); else None.
+    Looked at only once a tolerant parse has failed: valid input costs nothing more."""
+    if not isinstance(raw, bytes | bytearray | str):
+        return None
+    try:
+        data, deep = _load_any_depth(raw)
+    except MessageError:
+        return None
+    return cast("Mapping[str, Any]", data) if deep else None
+
+
+def _tolerant_message_of(
+    raw: RawJSON, revision: str, pending: Pending | None
+) -> Tolerated[Message]:
     """parse_message(..., tolerant=True): the revision's tolerant parse first; where the surface
     then refuses an item the revision kept, the surface's own tolerant parse names the items it
     refuses, and both parses run again without every item either left out."""
@@ -576,7 +604,21 @@ def _surface_result(
 
 
 def _tolerant_result(method: str, raw: RawJSON | BaseModel, revision: str) -> Tolerated[AnyResult]:
-    """parse_result(..., tolerant=True), as _tolerant_message does it."""
+    """parse_result(..., tolerant=True), read from the value decoded where the text is nested
+    deeper than pydantic-core's parser reads (_deeply_nested)."""
+    try:
+        return _tolerant_result_of(method, raw, revision)
+    except ValueError:
+        decoded = _deeply_nested(raw)
+        if decoded is None:
+            raise
+    return _tolerant_result_of(method, decoded, revision)
+
+
+def _tolerant_result_of(
+    method: str, raw: RawJSON | BaseModel, revision: str
+) -> Tolerated[AnyResult]:
+    """parse_result(..., tolerant=True), as _tolerant_message_of does it."""
     package = _package(revision)
     own = cast("Tolerated[object]", package.parse_result(method, raw, tolerant=True))
     try:
@@ -1043,29 +1085,43 @@ def _arrived(value: BaseModel, revision: str) -> frozenset[str]:
 def _remember(exact: object, surface: object, revision: str) -> None:
     """Walk the revision's object and the surface's side by side; where the revision kept a key as
     an unknown extra that the surface declares (another revision's property), note it on the
-    surface object, so that sending it back at this revision keeps it."""
-    if isinstance(exact, BaseModel) and isinstance(surface, BaseModel):
-        declared = _wire_names(type(surface))
-        extra = exact.__pydantic_extra__
-        if extra:
-            foreign = frozenset(key for key in extra if key in declared)
-            if foreign:
-                private = dict(surface.__pydantic_private__ or {})
-                private[_ARRIVED] = (revision, foreign)
-                object.__setattr__(surface, "__pydantic_private__", private)
-        wire_of = _attribute_wire(type(exact))
-        for attribute in exact.model_fields_set:
-            mine: object = getattr(exact, attribute)
-            key = wire_of.get(attribute)
-            if key is not None and key in declared and _holds_objects(mine):
-                _remember(mine, getattr(surface, declared[key]), revision)
-    elif isinstance(exact, list | tuple) and isinstance(surface, list | tuple):
-        for mine, theirs in zip(
-            cast("list[object]", exact), cast("list[object]", surface), strict=False
-        ):
-            _remember(mine, theirs, revision)
-    elif isinstance(exact, dict) and isinstance(surface, dict):
-        theirs = cast("dict[str, object]", surface)
-        for key, mine in cast("dict[str, object]", exact).items():
-            if key in theirs:
-                _remember(mine, theirs[key], revision)
+    surface object, so that sending it back at this revision keeps it. A loop, not recursion: a
+    value of any JSON (a tool's inputSchema) may nest deeper than Python's stack."""
+    pending: list[tuple[object, object]] = [(exact, surface)]
+    while pending:
+        exact, surface = pending.pop()
+        if isinstance(exact, BaseModel) and isinstance(surface, BaseModel):
+            pending.extend(_remember_model(exact, surface, revision))
+        elif isinstance(exact, list | tuple) and isinstance(surface, list | tuple):
+            pending.extend(
+                zip(cast("list[object]", exact), cast("list[object]", surface), strict=False)
+            )
+        elif isinstance(exact, dict) and isinstance(surface, dict):
+            theirs = cast("dict[str, object]", surface)
+            pending.extend(
+                (mine, theirs[key])
+                for key, mine in cast("dict[str, object]", exact).items()
+                if key in theirs
+            )
+
+
+def _remember_model(
+    exact: BaseModel, surface: BaseModel, revision: str
+) -> list[tuple[object, object]]:
+    """_remember on one model: its note, and the pairs of its fields to walk next."""
+    declared = _wire_names(type(surface))
+    extra = exact.__pydantic_extra__
+    if extra:
+        foreign = frozenset(key for key in extra if key in declared)
+        if foreign:
+            private = dict(surface.__pydantic_private__ or {})
+            private[_ARRIVED] = (revision, foreign)
+            object.__setattr__(surface, "__pydantic_private__", private)
+    wire_of = _attribute_wire(type(exact))
+    inside: list[tuple[object, object]] = []
+    for attribute in exact.model_fields_set:
+        mine: object = getattr(exact, attribute)
+        key = wire_of.get(attribute)
+        if key is not None and key in declared and _holds_objects(mine):
+            inside.append((mine, getattr(surface, declared[key])))
+    return inside

@@ -253,8 +253,10 @@ def explain_result(error: ValidationError, method: str) -> Explanation | None:
 def foreign_keys(obj: BaseModel) -> list[Explanation]:
     """Every key of obj (and of the objects in it) that this revision keeps as an unknown key and
     another revision defines there, in document order. Opt-in: parsing never looks."""
+    # Each value carries the start of its pointer as shown (_step), bounded: a step costs the same at
+    # any depth, so the walk is linear in the size of obj.
     found: list[Explanation] = []
-    pending: list[tuple[object, tuple[str, ...]]] = [(obj, ())]
+    pending: list[tuple[object, str]] = [(obj, "")]
     while pending:
         value, path = pending.pop()
         if isinstance(value, BaseModel):
@@ -262,21 +264,36 @@ def foreign_keys(obj: BaseModel) -> list[Explanation]:
             for key in extra:
                 defined = _foreign_key(type(value), key)
                 if defined:
-                    found.append(Explanation(_pointer((*path, key)), f"`{key}`", defined))
+                    found.append(Explanation(_shown(_step(path, key)), f"`{key}`", defined))
             inside = [
-                (getattr(value, name), (*path, wire))
+                (getattr(value, name), _step(path, wire))
                 for name, wire in _attribute_wire(type(value)).items()
             ]
             pending.extend(reversed(inside))
         elif isinstance(value, list | tuple):
             items = cast("Sequence[object]", value)
             pending.extend(
-                reversed([(item, (*path, str(index))) for index, item in enumerate(items)])
+                reversed([(item, _step(path, str(index))) for index, item in enumerate(items)])
             )
         elif isinstance(value, dict):
             members = cast("Mapping[str, object]", value)
-            pending.extend(reversed([(item, (*path, str(key))) for key, item in members.items()]))
+            pending.extend(
+                reversed([(item, _step(path, str(key))) for key, item in members.items()])
+            )
     return found
+
+
+def _step(path: str, token: str) -> str:
+    """path (the start of a pointer as _pointer shows it, at most _MAX_PATH + 1 characters) one
+    token further, cut alike: what _pointer shows of the whole path starts so."""
+    if len(path) > _MAX_PATH:
+        return path
+    return (path + _pointer_token(token[: _MAX_PATH + 1]))[: _MAX_PATH + 1]
+
+
+def _shown(path: str) -> str:
+    """A path made by _step as _pointer shows it."""
+    return path if len(path) <= _MAX_PATH else path[: _MAX_PATH - 1] + "…"
 
 
 def _explained(details: ErrorDetails, model: object) -> Explanation | None:
@@ -437,9 +454,13 @@ def _attribute_wire(model: type[BaseModel]) -> dict[str, str]:
 
 
 def _pointer(tokens: Sequence[str]) -> str:
-    text = "".join("/" + token.replace("~", "~0").replace("/", "~1") for token in tokens)
-    text = _escaped(text)
+    text = "".join(_pointer_token(token) for token in tokens)
     return text if len(text) <= _MAX_PATH else text[: _MAX_PATH - 1] + "…"
+
+
+def _pointer_token(token: str) -> str:
+    """One step of a pointer as shown: `/`, the token escaped for a pointer, then for one line."""
+    return _escaped("/" + token.replace("~", "~0").replace("/", "~1"))
 
 
 def _escaped(text: str) -> str:
