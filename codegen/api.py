@@ -501,8 +501,11 @@ def generate_tools(
     limits: Limits = DEFAULT_LIMITS,
     prune: bool = False,
     ignore_bytecode: bool = False,
+    style: ir.Options | None = None,
 ) -> GenerateResult:
     """A package typing one server's tools (from a tools/list JSON file or a live stdio server).
+    style: the formatting the project's settings ask for (formatter, line length, first-party
+    packages); the rest of ir.Options does not apply to tools.
 
     The spec models it imports: models_package, else <root>.<the revision the server negotiated, or
     the newest released one generated>, where root is models_root (the configured `package` of the
@@ -534,7 +537,7 @@ def generate_tools(
         package = f"{root}.{_tools_revision(negotiated, revisions, present).package}"
     else:
         package = models_package
-    files = tools.generate_tools_package(listed, models_package=package, limits=limits)
+    files = tools.generate_tools_package(listed, models_package=package, limits=limits, style=style)
     warnings = tuple(loose.warning() for loose in tools.loose_keywords(listed))
     # the spec models may not be importable here (generated later, or in the user's source tree):
     # a stand-in lets the import check run the tools package all the same

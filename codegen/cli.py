@@ -11,7 +11,7 @@ import os
 import sys
 import time
 from collections.abc import Callable, Generator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -480,7 +480,15 @@ def tools(
             "max_members": max_members,
         }
         settings = settings_file.with_flags(settings_file.load(config), given)
+        project = (config or Path("pyproject.toml")).parent
+        models_out = project / settings.out if settings.out is not None else Path(os.path.abspath(api.DEFAULT_OUT))
+        style = api.Options(
+            formatter=settings.formatter,
+            line_length=settings.line_length,
+            first_party=settings.first_party(project, models_out),
+        )
         result = api.generate_tools(
+            style=style,
             out=out,
             tools_file=from_file,
             server=shlex.split(server) if server else None,
@@ -574,6 +582,9 @@ def _generate(
     revisions = list(settings.revisions) if settings.revisions else None
     # `out` of the config is relative to its pyproject.toml, as every path in it; --out to the working folder
     out = settings.out if settings.out is None or flags.get("out") is not None else project / settings.out
+    # the project's own style: its line length, and its import sorting's first-party packages
+    where = Path(os.path.abspath(out or api.DEFAULT_OUT))
+    options = replace(options, line_length=settings.line_length, first_party=settings.first_party(project, where))
     spec_source = _project_source(settings.spec_source, project, given=flags.get("spec_source") is not None)
     if schema is not None:
         if out is None:

@@ -188,8 +188,9 @@ def test_identical_schema_bytes_are_built_once_and_differ_only_where_they_are_na
     assert calls.count["_run_ruff"] == 2 * 4
     tree = read_tree(out)
     newest, draft = (tree[f"{package}/models.py"].decode().splitlines() for package in ("v2026_07_28", "draft"))
-    assert "revision 2026-07-28," in newest[1] and "revision draft," in draft[1]  # the stamp names it
-    assert newest[:1] + newest[2:] == draft[:1] + draft[2:]
+    stamp = next(i for i, line in enumerate(newest) if line.startswith("# MCP schema revision"))
+    assert newest[stamp] == "# MCP schema revision 2026-07-28," and draft[stamp] == "# MCP schema revision draft,"
+    assert newest[:stamp] + newest[stamp + 1 :] == draft[:stamp] + draft[stamp + 1 :]  # the stamp names it, alone
 
 
 def test_the_surface_and_the_import_checks_run_in_the_workers(tmp_path: Path, calls: _Calls) -> None:

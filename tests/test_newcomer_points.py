@@ -51,7 +51,7 @@ def _errors(tmp_path: Path, body: str) -> list[str]:
 
 def test_a_revisions_string_asks_for_a_toml_array(tmp_path: Path) -> None:
     (line,) = _errors(tmp_path, 'revisions = "2025-11-25"\n')
-    assert "revisions: must be a list" in line and 'use a TOML array: revisions = ["2025-11-25"]' in line
+    assert "revisions: expected an array of revision names (strings), got \"2025-11-25\"" in line and 'use a TOML array: revisions = ["2025-11-25"]' in line
 
 
 def test_every_bad_key_is_reported_with_a_did_you_mean(tmp_path: Path) -> None:
@@ -103,9 +103,12 @@ def test_tools_output_of_an_unknown_tool_is_a_clear_error(tools_package: object)
 
 
 def test_tools_header_names_the_tools_list_not_a_schema_revision(tools_package: object) -> None:
-    header = Path(tools_package.__file__).read_text().splitlines()[1]  # type: ignore[attr-defined]
-    assert header.startswith("# From one MCP server's tools/list result, sha256 ")
+    lines = Path(tools_package.__file__).read_text().splitlines()  # type: ignore[attr-defined]
+    comments = lines[: next(i for i, line in enumerate(lines) if not line.startswith("# "))]
+    header = " ".join(line.removeprefix("# ") for line in comments)
+    assert header.split("Do not edit. ", 1)[1].startswith("From one MCP server's tools/list result, sha256 ")
     assert header.endswith("; spec models: mcp_models.v2026_07_28.") and "schema revision" not in header
+    assert all(len(line) <= 79 for line in comments)
 
 
 def test_text_diff_opens_with_a_plain_headline_and_lists_what_breaks_first() -> None:

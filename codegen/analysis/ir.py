@@ -197,6 +197,13 @@ class Options:
     package: str = "mcp_models"  # import path of the output package (docs and examples only)
     formatter: str = "black"  # "black" | "ruff": the formatter after ruff's safe fixes
     absolute_links: bool = False  # the spec site's relative links in descriptions made absolute
+    line_length: int | None = None  # None: the formatter's own (black's 100 here, ruff's 88)
+    first_party: tuple[str, ...] = ()  # top-level packages the project's import sorting calls its own
+
+    @property
+    def width(self) -> int:
+        """The line length the files are formatted and their docstrings wrapped to."""
+        return self.line_length or (100 if self.formatter == "black" else 88)
 
 
 @dataclass(frozen=True)

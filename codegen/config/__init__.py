@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal, cast
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
 from pydantic_core import ErrorDetails
 
 from codegen.config import values
@@ -76,6 +76,40 @@ STARTER = '''
 '''
 
 
+class Neighbours(BaseModel):
+    """What other tools' tables in the same pyproject.toml say that the output must follow."""
+
+    model_config = ConfigDict(frozen=True)
+
+    line_length: int | None = None  # [tool.ruff] line-length, else [tool.black] line-length
+    known_first_party: tuple[str, ...] = ()  # [tool.ruff.lint.isort] (or [tool.ruff.isort]) known-first-party
+    src: tuple[str, ...] = (".", "src")  # [tool.ruff] src: where ruff finds first-party modules
+
+    @classmethod
+    def of(cls, tool: Mapping[str, Any]) -> Neighbours:
+        ruff, black = _table(tool, "ruff"), _table(tool, "black")
+        isort = _table(_table(ruff, "lint"), "isort") or _table(ruff, "isort")
+        length = next((t["line-length"] for t in (ruff, black) if _in_range(t.get("line-length"))), None)
+        return cls(
+            line_length=length,
+            known_first_party=tuple(k for k in _texts(isort.get("known-first-party")) if k.isidentifier()),
+            src=_texts(ruff.get("src")) if "src" in ruff else (".", "src"),
+        )
+
+
+def _table(table: Mapping[str, Any], key: str) -> dict[str, Any]:
+    found: object = table.get(key)
+    return cast("dict[str, Any]", found) if isinstance(found, dict) else {}
+
+
+def _texts(value: object) -> tuple[str, ...]:
+    return tuple(v for v in cast("list[object]", value) if isinstance(v, str)) if isinstance(value, list) else ()
+
+
+def _in_range(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 79 <= value <= 320
+
+
 class Settings(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
@@ -104,6 +138,19 @@ class Settings(BaseModel):
     pins: str | None = None  # the project's pins file, relative to pyproject.toml
     formatter: Literal["black", "ruff"] = "black"
     absolute_links: bool = Field(default=False, alias="absolute-links")
+    # the generated files' line length; by default the same pyproject's [tool.ruff] or [tool.black] one
+    line_length: int | None = Field(default=None, alias="line-length", ge=79, le=320)
+    # what the same pyproject's other tools say (never a setting of ours: read by load)
+    _neighbours: Neighbours = PrivateAttr(default_factory=lambda: Neighbours())
+
+    @property
+    def neighbours(self) -> Neighbours:
+        return self._neighbours
+
+    def beside(self, neighbours: Neighbours) -> Settings:
+        """These settings, read from a pyproject.toml whose other tools say neighbours."""
+        self._neighbours = neighbours
+        return self
 
     @field_validator("pydantic_config")
     @classmethod
@@ -147,6 +194,23 @@ class Settings(BaseModel):
         if problem is not None:
             raise ValueError(problem)
         return value
+
+    def first_party(self, project: Path, out: Path | None) -> tuple[str, ...]:
+        """Top-level packages the project's import sorting (ruff's isort rules, from the pyproject
+        holding these settings) takes as its own: its known-first-party, and the package's own top
+        level when `out` puts it in one of ruff's `src` roots (`src/acme/_mcp` for `acme._mcp`).
+        A function of the settings alone: no folder is looked at."""
+        found = set(self.neighbours.known_first_party)
+        package = (self.package or "mcp_models").split(".")
+        if out is not None:
+            where = Path(os.path.abspath(out if out.is_absolute() else project / out))
+            parts = where.parts
+            if len(parts) > len(package) and list(parts[-len(package) :]) == package:
+                root = Path(*parts[: -len(package)])
+                roots = {Path(os.path.abspath(project / src)) for src in self.neighbours.src}
+                if root in roots:
+                    found.add(package[0])
+        return tuple(sorted(found))
 
     def limits(self, base: Limits) -> Limits:
         return base.updated(
@@ -212,10 +276,14 @@ def load(path: Path | None = None) -> Settings:
                 if problem
             )
         )
+    neighbours = Neighbours.of(cast("dict[str, Any]", tool))
     try:
-        return Settings.model_validate(section)
+        settings = Settings.model_validate(section)
     except ValidationError as exc:
         raise CodegenError(*(_key_error(error, section, pyproject) for error in exc.errors())) from exc
+    if settings.line_length is None and neighbours.line_length:
+        settings = settings.model_copy(update={"line_length": neighbours.line_length})
+    return settings.beside(neighbours)
 
 
 def _value_hint(key: str, value: object) -> str:
@@ -254,7 +322,8 @@ def with_flags(settings: Settings, flags: Mapping[str, object]) -> Settings:
     """settings with the command-line flags that were given (not None) taking precedence, validated."""
     given = {k: v for k, v in flags.items() if v is not None}
     try:
-        return Settings.model_validate({**settings.model_dump(), **given})
+        merged = Settings.model_validate({**settings.model_dump(), **given})
+        return merged.beside(settings.neighbours)
     except ValidationError as exc:
         diagnostics: list[Diagnostic] = []
         for error in exc.errors():

@@ -67,6 +67,7 @@ KINDS: dict[str, Kind] = {
     "disable-errata": Kind("an array of erratum ids (strings)", _texts),
     "pins": Kind("a non-empty string: a file path, relative to this pyproject.toml", _text),
     "formatter": Kind(_choices("black", "ruff"), _one_of("black", "ruff")),
+    "line-length": Kind("an integer from 79 to 320", _integer(79, 320)),
     "absolute-links": Kind("a boolean (true or false)", _boolean),
     "surface": Kind("a boolean (true or false)", _boolean),
     "prune": Kind("a boolean (true or false)", _boolean),

@@ -75,7 +75,7 @@ def engine_options(revision: ir.Revision, header: str) -> dict[str, Any]:
             template_data[entity.pointer_in_engine_input]["keeps_extra"] = True
         renamed = entity.wire_names if entity.kind is ir.Kind.MODEL else {}
         if renamed:  # the class's wire names, in its config (lower.py gives the engine attribute names)
-            pairs = ", ".join(f"{k!r}: {v!r}" for k, v in renamed.items())
+            pairs = ", ".join(_wire_pair(k, v, revision.options.width) for k, v in renamed.items())
             template_data[entity.pointer_in_engine_input]["wire_names"] = f"{WIRE_NAMES}({{{pairs}}})"
         constants = {f.python_name: constant_default(f.constant[0]) for f in entity.fields if f.constant}
         # what the spec says an absent property means: filled in when built, required when read
@@ -185,6 +185,17 @@ def _run_key(lowered: Mapping[str, Any], options: Mapping[str, Any]) -> str:
     digest = hashlib.sha256(json.dumps(lowered, default=repr).encode())
     digest.update(json.dumps(options, sort_keys=True, default=repr).encode())
     return digest.hexdigest()
+
+
+# where a class's wire names land once formatted: model_config = ConfigDict(alias_generator=wire_names({
+_WIRE_PAIR_INDENT = 16
+
+
+def _wire_pair(attribute: str, wire: str, width: int) -> str:
+    """One `attribute: wire name` entry; the value in parentheses where the entry would pass the
+    line length on one line, which lets the formatter put it on a line of its own."""
+    entry = f"{attribute!r}: {wire!r}"
+    return entry if _WIRE_PAIR_INDENT + len(entry) + 1 <= width else f"{attribute!r}: ({wire!r})"
 
 
 def exports_header(revision: ir.Revision) -> str:

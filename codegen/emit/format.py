@@ -20,28 +20,38 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from codegen import safeio
+from codegen.analysis.ir import Options
 from codegen.errors import CodegenError, fail, flat
 
 if TYPE_CHECKING:
     from black.mode import Mode
 
-LINE_LENGTH = 100
+LINE_LENGTH = 100  # black's, unless the project sets its own (Options.line_length)
 FORMATTERS = ("black", "ruff")
-# ruff runs --isolated (no user configuration is read), safe fixes only. Beside black it keeps
-# black's line length; as the formatter it keeps all of ruff's defaults, so the output is what a
-# project on ruff's defaults would write (`ruff check` and `ruff format --check` clean).
-_RUFF_BESIDE_BLACK = ("--isolated", "--line-length", str(LINE_LENGTH), "--target-version", "py311")
-_RUFF_DEFAULTS = ("--isolated",)
 # `ruff format` as black formats: black's defaults spelled out (they are ruff's too), so that a
 # change of ruff's defaults cannot change the output unseen
-_RUFF_AS_BLACK = (
-    *_RUFF_BESIDE_BLACK,
+_AS_BLACK = (
     "--config", "format.quote-style='double'",
     "--config", "format.indent-style='space'",
     "--config", "format.skip-magic-trailing-comma=false",
     "--config", "format.line-ending='lf'",
     "--config", "format.docstring-code-format=false",
 )  # fmt: skip
+
+
+def _ruff_base(options: Options) -> tuple[str, ...]:
+    """ruff runs --isolated (no configuration file is read: the output is a function of the
+    settings alone), safe fixes only, with what the project's settings say: the line length, and
+    the packages its import sorting takes as first-party (so `ruff check --fix` in the project
+    changes nothing). Beside black, black's target; as the formatter, ruff's other defaults, so
+    the output is what a project on ruff's defaults would write."""
+    args = ["--isolated", "--line-length", str(options.width)]
+    if options.formatter == "black":
+        args += ["--target-version", "py311"]
+    if options.first_party:
+        listed = ", ".join(f"'{name}'" for name in sorted(options.first_party))
+        args += ["--config", f"lint.isort.known-first-party=[{listed}]"]
+    return tuple(args)
 _RUFF_TIMEOUT_S = 120
 _reference = False  # black itself formats (reference_black)
 
@@ -59,46 +69,52 @@ def reference_black() -> Generator[None, None, None]:
 
 
 @cache
-def _mode() -> Mode:
+def _mode(line_length: int = LINE_LENGTH) -> Mode:
     from black.mode import Mode, TargetVersion
 
     return Mode(
         target_versions={TargetVersion.PY311},
-        line_length=LINE_LENGTH,
+        line_length=line_length,
         string_normalization=True,
         magic_trailing_comma=True,
     )
 
 
-def format_python(source: str, *, name: str, revision: str | None = None) -> str:
+def format_python(source: str, *, name: str, revision: str | None = None, line_length: int = LINE_LENGTH) -> str:
     """Formatted source, by black. black parses the source itself (it refuses invalid Python), so a
     module that is not valid Python is reported here, with the file name, as the generator bug it is."""
     import black
     from black.parsing import InvalidInput
 
     try:
-        return black.format_str(source, mode=_mode())
+        return black.format_str(source, mode=_mode(line_length))
     except InvalidInput as exc:
         raise _invalid(name, str(exc), revision) from exc
 
 
 def format_files(
-    sources: Mapping[str, str], *, formatter: str = "black", where: str = "", revision: str | None = None
+    sources: Mapping[str, str], *, options: Options | None = None, where: str = "", revision: str | None = None
 ) -> dict[str, str]:
     """Formatted Python files (by relative path): ruff's safe fixes under its default rules
     (duplicate imports merged, imports and `__all__` sorted, `X | Y` unions where they are valid at
-    run time), then black's formatting or `ruff format`'s. One scratch copy per package, read once
-    after both ruff runs."""
+    run time), then black's formatting or `ruff format`'s, at the options' line length. One scratch
+    copy per package, read once after both ruff runs."""
+    options = options or Options()
     python = {name: text for name, text in sources.items() if name.endswith(".py")}
-    if formatter == "ruff":
-        runs = [("check", "--fix", "--exit-zero", "--quiet", *_RUFF_DEFAULTS), ("format", *_RUFF_DEFAULTS)]
+    base = _ruff_base(options)
+    fix = ("check", "--fix", "--exit-zero", "--quiet", *base)
+    if options.formatter == "ruff":
+        runs = [fix, ("format", *base)]
     elif _reference:
-        runs = [("check", "--fix", "--exit-zero", "--quiet", *_RUFF_BESIDE_BLACK)]
+        runs = [fix]
     else:
-        runs = [("check", "--fix", "--exit-zero", "--quiet", *_RUFF_BESIDE_BLACK), ("format", *_RUFF_AS_BLACK)]
+        runs = [fix, ("format", *base, *_AS_BLACK)]
     fixed = _ruff(python, runs, where, revision)
-    if formatter != "ruff" and _reference:
-        fixed = {name: format_python(text, name=f"{where}/{name}", revision=revision) for name, text in fixed.items()}
+    if options.formatter != "ruff" and _reference:
+        fixed = {
+            name: format_python(text, name=f"{where}/{name}", revision=revision, line_length=options.width)
+            for name, text in fixed.items()
+        }
     return {name: fixed.get(name, text) for name, text in sources.items()}
 
 

@@ -17,7 +17,8 @@ def strip(text: str) -> str:
 
 
 def _scan(text: str, on_code: Callable[[str, int], tuple[str, int]]) -> str:
-    """Copy text, handing each position outside strings to on_code (which returns output, next index)."""
+    """Copy text, handing each position outside strings to on_code (which returns output and the
+    next index)."""
     out: list[str] = []
     i, n = 0, len(text)
     while i < n:

@@ -14,6 +14,7 @@ under its assigned name; the rest shapes the schema so the engine's output is lo
 from __future__ import annotations
 
 import copy
+import textwrap
 from collections import Counter
 from fractions import Fraction
 import json
@@ -76,7 +77,58 @@ def lower(doc: SchemaDoc, revision: ir.Revision) -> dict[str, Any]:
     _drop_redundant_any_extras(document)
     _bare_objects_as_maps(document)
     _defaults_as_documentation(document)
+    _wrap_descriptions(document, revision.options.width - _DOCSTRING_INDENT)
     return document
+
+
+_DOCSTRING_INDENT = 4  # a class's and a field's docstring lines are indented once
+_FENCE = "```"
+
+
+def _wrap_descriptions(document: dict[str, Any], width: int) -> None:
+    """Every description, the docstrings the engine writes, with its lines wrapped to width: a
+    project's line length holds for them as for the code (E501). A line is broken between words
+    only; a list item's continuation lines align under its text, fenced code is left as written,
+    and a word longer than the width (a URL) stays whole on its own line."""
+    for _, node in schemas.all_subschemas(document):
+        text = node.get("description")
+        if isinstance(text, str) and any(len(line) > width for line in text.split("\n")):
+            node["description"] = wrapped(text, width)
+
+
+def wrapped(text: str, width: int) -> str:
+    """text with each line over width broken between words (see _wrap_descriptions)."""
+    out: list[str] = []
+    fenced = False
+    for line in text.split("\n"):
+        if line.lstrip().startswith(_FENCE):
+            fenced = not fenced
+        if fenced or len(line) <= width or line.lstrip().startswith(_FENCE):
+            out.append(line)
+            continue
+        body = line.lstrip()
+        lead = line[: len(line) - len(body)]
+        marker = _list_marker(body)
+        out.extend(
+            textwrap.wrap(
+                body,
+                width,
+                initial_indent=lead,
+                subsequent_indent=lead + " " * len(marker),
+                break_long_words=False,
+                break_on_hyphens=False,
+            )
+            or [line]
+        )
+    return "\n".join(out)
+
+
+def _list_marker(body: str) -> str:
+    """The marker a Markdown list item starts with ("- ", "* ", "1. "), or ""."""
+    head, _, rest = body.partition(" ")
+    if rest and (head in ("-", "*", "+") or (head[:-1].isdigit() and head[-1:] in (".", ")"))):
+        return head + " "
+    return ""
 
 
 def _depth(pointer: str) -> int:

@@ -120,7 +120,7 @@ def build_revision(
                 )
             )
         enter("format")
-        files = format_files(sources, formatter=model.options.formatter, where=package, revision=revision)
+        files = format_files(sources, options=model.options, where=package, revision=revision)
     except CodegenError as exc:
         raise exc.with_revision(revision) from exc
     by_name = {e.name: e.export_name for e in model.entities}
@@ -175,14 +175,14 @@ def root_files(
         surface=surface,
     )
     made = dict(latest.root) if latest else {}
-    formatter = revisions[0].options.formatter if revisions else "black"
-    return {**format_files({k: v for k, v in files.items() if k not in made}, formatter=formatter), **made}
+    options = revisions[0].options if revisions else None
+    return {**format_files({k: v for k, v in files.items() if k not in made}, options=options), **made}
 
 
 def latest_module(latest: BuiltRevision) -> str:
     """latest.py of the root package, formatted: the names of latest, the newest released revision."""
     text = render.latest_module(header(), latest.revision, latest.exports)
-    return format_files({"latest.py": text}, formatter=latest.revision.options.formatter)["latest.py"]
+    return format_files({"latest.py": text}, options=latest.revision.options)["latest.py"]
 
 
 def _no_stage(name: str) -> None:

@@ -199,6 +199,26 @@ def forms_module(revision: ir.Revision, header: str) -> str | None:
     )
 
 
+def long_literal(text: str, width: int, *, indent: int) -> str:
+    """text as a Python string literal that the formatter can lay out within width at indent (a
+    dict value): one literal where it fits beside its key, else parts split between words, in
+    parentheses, each on a line of its own once formatted."""
+    if indent + len(repr(text)) + 40 <= width:  # room for a key beside it
+        return repr(text)
+    room = max(width - indent - 4 - 3, 20)  # the parts sit one level deeper, quoted, with a space kept
+    parts: list[str] = []
+    current = ""
+    for word in text.split(" "):
+        candidate = f"{current} {word}" if current else word
+        if current and len(repr(candidate + " ")) > room:
+            parts.append(current + " ")
+            current = word
+        else:
+            current = candidate
+    parts.append(current)
+    return "(" + " ".join(repr(part) for part in parts) + ")"
+
+
 def messages_api(revision: ir.Revision) -> tuple[str, ...]:
     """What a revision package exports from messages.py: MESSAGES_API and its wire classes."""
     return MESSAGES_API + tuple(sorted({m.wire_class for m in revision.methods.methods if m.wire_class}))
@@ -449,7 +469,7 @@ def structural_module(revision: ir.Revision, header: str) -> str | None:
                 "name": union.name,
                 "rules": _rule_views(union.dispatch, revision),
                 "closed_keys": repr(dict(union.dispatch.closed_keys)),
-                "message": repr(_union_message(union, revision)),
+                "message": long_literal(_union_message(union, revision), revision.options.width, indent=4),
                 "compiled": _compiled_view(union.dispatch, revision),
             }
         )
@@ -460,7 +480,11 @@ def structural_module(revision: ir.Revision, header: str) -> str | None:
                 "name": f"{method.method} result",
                 "rules": _rule_views(method.task_dispatch, revision),
                 "closed_keys": repr(dict(method.task_dispatch.closed_keys)),
-                "message": repr(f"cannot tell which result of {method.method} this is: expected {_expected(method.task_dispatch, revision)}"),
+                "message": long_literal(
+                    f"cannot tell which result of {method.method} this is: expected {_expected(method.task_dispatch, revision)}",
+                    revision.options.width,
+                    indent=4,
+                ),
                 "compiled": _compiled_view(method.task_dispatch, revision),
             }
         )

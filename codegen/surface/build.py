@@ -90,7 +90,7 @@ def build_surface(revisions: Sequence[tables.Revised], *, limits: Limits, option
         "wire.py": render.render("surface_wire.py.jinja2", header=stamp, list_results=_list_results(surface)),
     }
     try:
-        formatted = format_files(extra, formatter=surface.options.formatter, where=PACKAGE, revision=LABEL)
+        formatted = format_files(extra, options=surface.options, where=PACKAGE, revision=LABEL)
     except CodegenError as exc:
         raise exc.with_revision(LABEL) from exc
     files = {name: text for name, text in built.files.items() if name != "history.py"}

@@ -29,7 +29,7 @@ from codegen.errors import CodegenError, Diagnostic, fail, flat
 from codegen.emit.format import format_files
 from codegen.limits import Limits
 from codegen.emit.pipeline import build_models
-from codegen.emit.stamp import header
+from codegen.emit.stamp import first_sentence, header
 from codegen.emit.unenforced import docstring_note, unenforced
 from codegen.tools import relay as _relay
 from codegen.schema.jsontypes import is_array, is_object
@@ -243,7 +243,7 @@ def _rebased(schema: Mapping[str, Any], entry: str) -> dict[str, Any]:
 
 
 def generate_tools_package(
-    tools: Sequence[Mapping[str, Any]], *, models_package: str, limits: Limits
+    tools: Sequence[Mapping[str, Any]], *, models_package: str, limits: Limits, style: ir.Options | None = None
 ) -> dict[str, str]:
     """The files of a package typing these tools: models.py, _base.py and __init__.py (helpers)."""
     check_tools(tools, limits)  # again: tools from a live server come here unchecked
@@ -255,7 +255,10 @@ def generate_tools_package(
         with budget.scope(schemas.count_subschemas(document), LABEL):
             inputs = frozenset(f"#/$defs/{t.input}" for t in types)  # a tool without parameters: a class too
             doc = load.to_schema_doc(document, LABEL, limits, classes=inputs)
-            model = analyze.analyze(doc, package="tools", sha256=digest)
+            shaped = ir.Options(
+                formatter=style.formatter, line_length=style.line_length, first_party=style.first_party
+            ) if style is not None else None
+            model = analyze.analyze(doc, package="tools", sha256=digest, options=shaped)
             origin = f"From one MCP server's tools/list result, sha256 {digest}; spec models: {models_package}."
             stamp = header(origin=origin)
             models, order = build_models(doc, model, stamp, limits)
@@ -276,7 +279,7 @@ def generate_tools_package(
         structural = render.structural_module(model, stamp)
         if structural is not None:
             files["_structural.py"] = structural
-        formatted = format_files(files, formatter=model.options.formatter, where="tools", revision=LABEL)
+        formatted = format_files(files, options=model.options, where="tools", revision=LABEL)
     except CodegenError as exc:
         raise _relocated(exc.with_revision(LABEL), origins) from exc
     return {**formatted, "py.typed": "", RECORD: record(tools, models_package)}
@@ -291,7 +294,7 @@ def record(tools: Sequence[Mapping[str, Any]], models_package: str) -> str:
     """The RECORD file: each tool's name and schemas (tools sorted by name, keys as listed), and the
     spec models imported. Its first line carries the generator's marker, as every file it writes does."""
     kept = [{key: tool[key] for key in _RECORDED if key in tool} for tool in sorted(tools, key=lambda t: str(t["name"]))]
-    comment = header().removeprefix("# ") + " The tools/list this package types; `mcp-codegen tools --check` compares with it."
+    comment = first_sentence() + " The tools/list this package types; `mcp-codegen tools --check` compares with it."
     document = {"$comment": comment, "models": models_package, "tools": kept}
     # keys in the order listed: the order of a schema's properties is the order of the fields
     return json.dumps(document, indent=1, ensure_ascii=True) + "\n"
