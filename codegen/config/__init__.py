@@ -198,12 +198,13 @@ class Settings(BaseModel):
     def first_party(self, project: Path, out: Path | None) -> tuple[str, ...]:
         """Top-level packages the project's import sorting (ruff's isort rules, from the pyproject
         holding these settings) takes as its own: its known-first-party, and the package's own top
-        level when `out` puts it in one of ruff's `src` roots (`src/acme/_mcp` for `acme._mcp`).
-        A function of the settings alone: no folder is looked at."""
+        level when `out` (the output folder as resolved: the config's is relative to project) puts
+        it in one of ruff's `src` roots (`src/acme/_mcp` for `acme._mcp`). A function of the
+        settings alone: no folder is looked at."""
         found = set(self.neighbours.known_first_party)
         package = (self.package or "mcp_models").split(".")
         if out is not None:
-            where = Path(os.path.abspath(out if out.is_absolute() else project / out))
+            where = Path(os.path.abspath(out))  # as the caller resolved it (the config's out is the project's)
             parts = where.parts
             if len(parts) > len(package) and list(parts[-len(package) :]) == package:
                 root = Path(*parts[: -len(package)])
