@@ -332,7 +332,11 @@ def _result_type(
 
 
 def _response_result(
-    response: ir.Entity, flat: Any, by_pointer: Mapping[str, ir.Entity], generic: frozenset[str]
+    response: ir.Entity,
+    flat: Any,
+    by_pointer: Mapping[str, ir.Entity],
+    generic: frozenset[str],
+    seen: frozenset[str] = frozenset(),
 ) -> str | None:
     """The type of a response's `result` (its own property, or one its `allOf` brings).
 
@@ -342,10 +346,11 @@ def _response_result(
     if response.kind is ir.Kind.MODEL:
         properties: Mapping[str, Any] = flat(response).get("properties") or {}
         return member_type(response, "result", properties.get("result"), by_pointer)
-    if response.kind is not ir.Kind.UNION:
+    if response.kind is not ir.Kind.UNION or response.pointer in seen:  # seen: a union that holds itself
         return None
     own = [by_pointer.get(arm) for arm in response.arms if arm not in generic]
-    results = {_response_result(arm, flat, by_pointer, generic) for arm in own if arm is not None} - {None}
+    inside = seen | {response.pointer}
+    results = {_response_result(arm, flat, by_pointer, generic, inside) for arm in own if arm is not None} - {None}
     return results.pop() if len(results) == 1 else None
 
 
