@@ -21,6 +21,7 @@ at most two worker processes. Exit status: 1 when anything crashed, else 0.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import multiprocessing
 import subprocess
@@ -62,12 +63,14 @@ def _is_revision_schema(path: str) -> bool:
     return len(parts) == 3 and parts[0] == "schema" and parts[2] == "schema.json"
 
 
+# Every commit that touched a file (commits of merged branches too), oldest first, with the blobs
+# it wrote (`--raw`: ":mode mode old-blob new-blob status<TAB>path").
+_LOG_OPTIONS = ("--full-history", "--date-order", "--reverse", "--no-abbrev", "--format=C %H", "--raw")
+
+
 def list_versions(git_dir: Path, refs: Sequence[str]) -> dict[str, list[Version]]:
     """Per schema file, its distinct blobs in the order they first appeared (oldest first)."""
-    log = _git(
-        git_dir, "log", *refs, "--full-history", "--date-order", "--reverse", "--no-abbrev",
-        "--format=C %H", "--raw", "--", "schema/*/schema.json",
-    ).decode()
+    log = _git(git_dir, "log", *refs, *_LOG_OPTIONS, "--", "schema/*/schema.json").decode()
     files: dict[str, list[Version]] = {}
     seen: set[tuple[str, str]] = set()
     commit = ""
@@ -133,7 +136,7 @@ def run_diff(git_dir: Path, old: Version, new: Version) -> Row:
 
 def _pairs(files: dict[str, list[Version]]) -> Iterable[tuple[Version, Version]]:
     for versions in files.values():
-        yield from zip(versions, versions[1:])
+        yield from itertools.pairwise(versions)
 
 
 def _distinct(files: dict[str, list[Version]]) -> list[Version]:
@@ -176,7 +179,7 @@ def report(rows: Sequence[Row]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n", 1)[0])
     parser.add_argument("--git-dir", type=Path, required=True, help="the spec repository's git directory")
     parser.add_argument("--ref", action="append", help="what to walk, as git log takes it (repeatable; default --ref=--branches)")
     parser.add_argument("--json", type=Path, help="write every row to this file")
