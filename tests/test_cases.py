@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -45,6 +47,23 @@ def test_case_folder(case: str, tmp_path: Path) -> None:
     assert sorted(produced) == sorted(expected)
     for rel in produced:
         assert produced[rel].decode() == expected[rel].decode(), rel
+
+
+def test_a_derived_name_yields_to_a_definition_under_every_hash_seed(tmp_path: Path) -> None:
+    """Which name yields, and to what, depends on the schema alone: two processes with other hash
+    seeds (set and dict orders) write the same bytes, the case folder's expected files."""
+    case = CASES / "derived_name_yields"
+
+    def generate(seed: str) -> dict[str, bytes]:
+        out = tmp_path / seed / case.name  # the package is labelled by its folder, as the case's
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        command = [sys.executable, "-m", "codegen", "generate", "--quiet", "--schema", str(case / "schema.json")]
+        subprocess.run([*command, "--out", str(out)], check=True, env=env, capture_output=True)
+        return read_tree(out)
+
+    first, second = generate("1"), generate("2")
+    assert first == second
+    assert first == read_tree(case / "expected")
 
 
 def test_draft07_definitions_and_2020_12_defs_give_the_same_models(tmp_path: Path) -> None:

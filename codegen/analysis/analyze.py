@@ -35,16 +35,17 @@ def analyze(doc: SchemaDoc, *, package: str, sha256: str, options: ir.Options | 
     stems: dict[str, str] = {}
     nodes: dict[str, Mapping[str, Any]] = {}
     hoisted: set[str] = set()
+    spec_names = _spec_names(definitions)
     for definition in definitions:
         pointer = def_pointers[definition]
         node = doc.defs[definition]
         stems[pointer] = naming.base_name(definition)
         nodes[pointer] = node if isinstance(node, dict) else {}
         for found in _inline_objects(nodes[pointer], pointer, pointer, ""):
-            stems[found.pointer] = stems[found.owner] + found.suffix
+            stems[found.pointer] = _yielding(stems[found.owner] + found.suffix, spec_names)
             nodes[found.pointer] = found.node
             hoisted.add(found.pointer)
-    _hoist_reference_targets(document, stems, nodes, hoisted)
+    _hoist_reference_targets(document, stems, nodes, hoisted, spec_names)
     names = {pointer: naming.class_name(stem) for pointer, stem in stems.items()}
     exports = {pointer: _export_name(pointer, names[pointer], pointer in hoisted, naming.PACKAGE_NAMES) for pointer in names}
 
@@ -110,8 +111,36 @@ def _exported_beside_messages(entities: list[ir.Entity], revision: str) -> list[
     return moved
 
 
+def _spec_names(definitions: list[str]) -> frozenset[str]:
+    """The names the definitions are generated under: their class names and the names the package
+    exports them as."""
+    found: set[str] = set()
+    for definition in definitions:
+        name = naming.class_name(naming.base_name(definition))
+        found |= {name, naming.export_name(definition, name, naming.PACKAGE_NAMES)}
+    return frozenset(found)
+
+
+# What a derived name that meets a definition's name gets: it names an inline schema.
+_YIELDED = "Inline"
+
+
+def _yielding(stem: str, spec_names: frozenset[str]) -> str:
+    """A stem derived from a path (owner + property, arm, item), moved off the names of the
+    definitions: a spec name is the API and keeps its name (the draft's AssistantMessage.content,
+    an inline union, becomes AssistantMessageContentInline beside the AssistantMessageContent
+    definition). It depends on the definitions alone, never on the order names are made in."""
+    while naming.class_name(stem) in spec_names:
+        stem += _YIELDED
+    return stem
+
+
 def _hoist_reference_targets(
-    document: Mapping[str, Any], stems: dict[str, str], nodes: dict[str, Mapping[str, Any]], hoisted: set[str]
+    document: Mapping[str, Any],
+    stems: dict[str, str],
+    nodes: dict[str, Mapping[str, Any]],
+    hoisted: set[str],
+    spec_names: frozenset[str],
 ) -> None:
     """A `$ref` to something that is not yet a named entity (a nested `$defs` entry, a property of
     another schema) names it too, from its path, so the engine never invents a name for it."""
@@ -129,7 +158,7 @@ def _hoist_reference_targets(
             owner = pointers.from_tokens(tokens[:cut])
             if owner in stems:
                 node = pointers.resolve(document, target)
-                stems[target] = stems[owner] + _path_suffix(tokens[cut:])
+                stems[target] = _yielding(stems[owner] + _path_suffix(tokens[cut:]), spec_names)
                 nodes[target] = node if isinstance(node, dict) else {}
                 hoisted.add(target)
                 break

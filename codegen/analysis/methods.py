@@ -63,6 +63,9 @@ def method_tables(doc: SchemaDoc, entities: tuple[ir.Entity, ...]) -> ir.Methods
             side_by_method.setdefault(method, set()).add(side)
     side_model_pointers = {model.pointer for model, _ in side_models}
 
+    # The JSON-RPC envelopes (the arms of JSONRPCMessage) are every request's possible answers.
+    message_union = next((e for e in entities if e.export_name == "JSONRPCMessage" and e.is_definition), None)
+    generic = frozenset(message_union.arms if message_union else ())
     methods: list[ir.Method] = []
     error_responses: list[tuple[int, str]] = []
     error_objects: list[tuple[int, str]] = []
@@ -85,7 +88,7 @@ def method_tables(doc: SchemaDoc, entities: tuple[ir.Entity, ...]) -> ir.Methods
                     kind=kind,
                     message=entity.name,
                     params=_property_type(entity, properties.get("params"), by_pointer),
-                    result=_result_type(name, names, entities, document) if kind == "request" else None,
+                    result=_result_type(name, names, entities, flat, generic) if kind == "request" else None,
                     response=_response_type(name, entities) if kind == "request" else None,
                     senders=tuple(sorted(senders.get(entity.pointer, set()) | side_by_method.get(method, set()))),
                     wire="jsonrpc" in required,
@@ -102,7 +105,6 @@ def method_tables(doc: SchemaDoc, entities: tuple[ir.Entity, ...]) -> ir.Methods
         if isinstance(own_code, int) and "message" in properties:
             error_objects.append((own_code, entity.name))
     # The JSON-RPC envelopes are the arms of JSONRPCMessage, told apart by their required keys.
-    message_union = next((e for e in entities if e.export_name == "JSONRPCMessage" and e.is_definition), None)
     for arm in message_union.arms if message_union else ():
         target = by_pointer.get(arm)
         if target is None or target.kind is not ir.Kind.MODEL:
@@ -313,28 +315,57 @@ def member_type(entity: ir.Entity, name: str, schema: Any, by_pointer: Mapping[s
     return None
 
 
-def _result_type(request: str, names: set[str], entities: tuple[ir.Entity, ...], document: Mapping[str, Any]) -> str | None:
+def _result_type(
+    request: str, names: set[str], entities: tuple[ir.Entity, ...], flat: Any, generic: frozenset[str]
+) -> str | None:
     stem = request[: -len("Request")]
     by_export = {e.export_name: e for e in entities if e.is_definition}
     by_pointer = {e.pointer: e for e in entities}
     response = by_export.get(stem + "ResultResponse")
-    if response is not None:
-        inline = pointers.join(response.pointer, "properties", "result")
-        if inline in by_pointer:
-            return by_pointer[inline].name
-        schema = pointers.resolve(document, inline)
-        ref = schema.get("$ref") if is_object(schema) else None
-        if isinstance(ref, str) and ref in by_pointer:
-            return by_pointer[ref].name
+    found = _response_result(response, flat, by_pointer, generic) if response is not None else None
+    if found is not None:
+        return found
     for candidate in (stem + "Result", "EmptyResult", "Result"):
         if candidate in names:
             return by_export[candidate].name
     return None
 
 
+def _response_result(
+    response: ir.Entity,
+    flat: Any,
+    by_pointer: Mapping[str, ir.Entity],
+    generic: frozenset[str],
+    seen: frozenset[str] = frozenset(),
+) -> str | None:
+    """The type of a response's `result` (its own property, or one its `allOf` brings).
+
+    A response that is a union of envelopes (the draft of February 2026: GetTaskPayloadResultResponse,
+    the generic JSONRPCIncompleteResultResponse or this method's own) is answered by the result of its
+    own arm: the generic envelopes are alternatives every request has, handled as for every method."""
+    if response.kind is ir.Kind.MODEL:
+        properties: Mapping[str, Any] = flat(response).get("properties") or {}
+        return member_type(response, "result", properties.get("result"), by_pointer)
+    if response.kind is not ir.Kind.UNION or response.pointer in seen:  # seen: a union that holds itself
+        return None
+    own = [by_pointer.get(arm) for arm in response.arms if arm not in generic]
+    inside = seen | {response.pointer}
+    results = {_response_result(arm, flat, by_pointer, generic, inside) for arm in own if arm is not None} - {None}
+    return results.pop() if len(results) == 1 else None
+
+
 def _response_type(request: str, entities: tuple[ir.Entity, ...]) -> str | None:
+    """The class of the whole success response: a definition that is a model (a union of envelopes
+    is no class: such a method's response is the generic one, typed by its result)."""
     stem = request[: -len("Request")]
-    return next((e.name for e in entities if e.is_definition and e.export_name == stem + "ResultResponse"), None)
+    return next(
+        (
+            e.name
+            for e in entities
+            if e.is_definition and e.export_name == stem + "ResultResponse" and e.kind is ir.Kind.MODEL
+        ),
+        None,
+    )
 
 
 def _envelope_kind(properties: Mapping[str, Any], required: set[str]) -> str | None:

@@ -115,6 +115,9 @@ def side_from_document(
     raw: dict[str, Any], label: str, sha256: str, limits: Limits = DEFAULT_LIMITS, *, classes: frozenset[str] = frozenset()
 ) -> Side:
     """classes: definitions (pointers) that stay classes without properties, as load.to_schema_doc says."""
-    with budget.scope(schemas.count_subschemas(raw), label):
-        doc = load.to_schema_doc(raw, label, limits, classes=classes)
-        return Side(label, sha256, doc, analyze.analyze(doc, package="diff", sha256=sha256))
+    try:
+        with budget.scope(schemas.count_subschemas(raw), label):
+            doc = load.to_schema_doc(raw, label, limits, classes=classes)
+            return Side(label, sha256, doc, analyze.analyze(doc, package="diff", sha256=sha256))
+    except CodegenError as exc:
+        raise load.as_written(exc, load.uses_legacy_definitions(raw)) from exc

@@ -61,6 +61,7 @@ def analyse(
 ) -> Analysed:
     """The revision's schema prepared and loaded (`load`), and its IR (`analyze`)."""
     enter: Callable[[str], None] = stage or _no_stage
+    raw: dict[str, Any] = {}
     try:
         enter("load")
         raw = prepared(revision, data, limits, errata_file, use_errata, errata_selection, options)
@@ -71,7 +72,7 @@ def analyse(
             model = analyze.analyze(doc, package=package, sha256=sha256, options=options)
             work = budget.current()
     except CodegenError as exc:
-        raise exc.with_revision(revision) from exc
+        raise load.as_written(exc, load.uses_legacy_definitions(raw)).with_revision(revision) from exc
     assert work is not None  # the scope's
     return Analysed(doc, model, work)
 
@@ -122,7 +123,7 @@ def build_revision(
         enter("format")
         files = format_files(sources, options=model.options, where=package, revision=revision)
     except CodegenError as exc:
-        raise exc.with_revision(revision) from exc
+        raise load.as_written(exc, doc.dialect == "draft-07").with_revision(revision) from exc
     by_name = {e.name: e.export_name for e in model.entities}
     api_names = render.messages_api(model) if "messages.py" in files else ()
     return BuiltRevision(model, files, tuple(by_name[name] for name in order) + api_names)

@@ -6,13 +6,13 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from codegen import safeio
 from codegen.schema import pointers, schemas, wellformed
-from codegen.errors import fail
+from codegen.errors import CodegenError, Diagnostic, fail
 from codegen.limits import DEPTH_CEILING, Limits
 from codegen.schema.jsontypes import is_array, is_object, json_type
 
@@ -459,6 +459,34 @@ def _check_text(text: str, pointer: str, revision: str, *, key: bool = False) ->
             pointer=pointer,
             hint="JSON text is Unicode; a surrogate escape must be one of a pair",
         ) from None
+
+
+def uses_legacy_definitions(document: Mapping[str, Any]) -> bool:
+    """Whether a schema (as read, before to_schema_doc) holds its definitions under draft-07's
+    `definitions`, which the stages read as `$defs`."""
+    return isinstance(document.get(_LEGACY_DEFS), dict) and DEFS not in document
+
+
+def as_written(exc: CodegenError, legacy: bool) -> CodegenError:
+    """exc with its pointers spelled as the file spells them. A draft-07 schema (legacy) is read
+    with its `definitions` under `$defs` and its references rewritten to match; such a file has no
+    `$defs`, so every `#/$defs/` an error says (its pointer, a reference it quotes, its hint) is a
+    `#/definitions/` of the file."""
+    if not legacy:
+        return exc
+    return CodegenError(*(_diagnostic_as_written(d) for d in exc.diagnostics))
+
+
+def _diagnostic_as_written(diagnostic: Diagnostic) -> Diagnostic:
+    def spelled(text: str | None) -> str | None:
+        return text.replace(_DEFS_PREFIX, _LEGACY_PREFIX) if text is not None else None
+
+    return replace(
+        diagnostic,
+        message=spelled(diagnostic.message) or "",
+        pointer=spelled(diagnostic.pointer),
+        hint=spelled(diagnostic.hint),
+    )
 
 
 def _rewrite_legacy_refs(node: Any) -> Any:
