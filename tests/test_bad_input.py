@@ -115,12 +115,14 @@ HUGE = {
         "MCG109",
         "#/$defs/A/anyOf/",
     ),
-    "allof_chain_of_1999_definitions": (  # in-place references nest like containers (the engine recurses)
+    # in-place references nest like containers (the engine recurses); 999 links stay within the
+    # default max-members (1,999 are refused by the member count first, MCG123)
+    "allof_chain_of_999_definitions": (
         lambda: json.dumps(
             {
                 "$defs": {
-                    **{f"A{i}": {"allOf": [{"$ref": f"#/$defs/A{i + 1}"}]} for i in range(1999)},
-                    "A1999": {"type": "object"},
+                    **{f"A{i}": {"allOf": [{"$ref": f"#/$defs/A{i + 1}"}]} for i in range(999)},
+                    "A999": {"type": "object"},
                 }
             }
         ),

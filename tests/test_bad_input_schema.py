@@ -91,6 +91,10 @@ def _write(path: Path, document: Any) -> Path:
     return path
 
 
+def _wide_chain_in_properties() -> dict[str, Any]:
+    return {"$defs": {"H": {"type": "object", "properties": {"h": _ref(0)}}, **_wide_chain(30, 300)["$defs"]}}
+
+
 def _bounded(result: support.Run) -> None:
     support.assert_bounded(result, support.REFUSAL if result.returncode == 2 else support.GENERATION)
 
@@ -123,12 +127,10 @@ def test_shared_parts_cost_their_size_in_generate_tools_and_diff(case: str, scra
 P190 = "\\w{190}N"
 REFUSED: dict[str, tuple[Callable[[], Any], str, str]] = {
     # name: (schema, error code, pointer; a prefix when it ends in "/")
-    "allof_chain_of_wide_levels": (lambda: _wide_chain(30, 300), "MCG119", "#/$defs/"),
-    "allof_chain_of_wide_levels_in_properties": (
-        lambda: {"$defs": {"H": {"type": "object", "properties": {"h": _ref(0)}}, **_wide_chain(30, 300)["$defs"]}},
-        "MCG119",
-        "#/$defs/",
-    ),
+    # 9,000 properties: the member count refuses them first (MCG123); past it, the work budget of
+    # merging the chain (MCG119: test_a_wide_allof_chain_past_max_members_meets_the_work_budget)
+    "allof_chain_of_wide_levels": (lambda: _wide_chain(30, 300), "MCG123", "#/$defs/"),
+    "allof_chain_of_wide_levels_in_properties": (lambda: _wide_chain_in_properties(), "MCG123", "#/$defs/"),
     "pattern_w190": (lambda: {"$defs": {"A": {"type": "string", "pattern": P190}}}, "MCG120", "#/$defs/A/pattern"),
     "pattern_400_costly": (
         lambda: {"$defs": {f"A{i}": {"type": "string", "pattern": "\\w{50}" + str(i)} for i in range(400)}},
@@ -246,7 +248,7 @@ TOOLS_REFUSED: dict[str, tuple[Any, str, str]] = {
         "MCG120",
         "#/tools/",
     ),
-    "tools_wide_allof_chain": (_as_tools(_wide_chain(30, 300)), "MCG119", "#/tools/0/inputSchema/"),
+    "tools_wide_allof_chain": (_as_tools(_wide_chain(30, 300)), "MCG123", "#/tools/0/inputSchema/"),
     "tools_surrogate_tool_name": ('{"tools": [{"name": "\\udc00", "inputSchema": {"type": "object"}}]}', "MCG121", "#/tools/0/name"),
 }
 
@@ -268,9 +270,32 @@ def test_diff_of_a_wide_allof_chain_is_refused_within_bounds(scratch: Path) -> N
     old = _write(scratch / "old" / "schema.json", _wide_chain(30, 300))
     new = _write(scratch / "new" / "schema.json", _changed_leaf(_wide_chain(30, 300)))
     result = support.run(["diff", str(old), str(new)], env=support.cli_env(scratch / "c"))
-    support.assert_one_line_error(result, "MCG119", pointer="#/$defs/")
+    support.assert_one_line_error(result, "MCG123", pointer="#/$defs/")  # its models would pass max-members
     _bounded(result)
     support.record("schema: diff of a wide allOf chain", result)
+    wire = support.run(["diff", str(old), str(new), "--no-python-api"], env=support.cli_env(scratch / "c"))
+    support.assert_one_line_error(wire, "MCG119", pointer="#/$defs/")  # the wire alone: the work budget
+    _bounded(wire)
+    support.record("schema: diff --no-python-api of a wide allOf chain", wire)
+
+
+@pytest.mark.parametrize("case", ["allof_chain_of_wide_levels", "allof_chain_of_wide_levels_in_properties"])
+def test_a_wide_allof_chain_past_max_members_meets_the_work_budget(case: str, scratch: Path) -> None:
+    """With the member count raised, merging the chain is what stops: MCG119, within bounds."""
+    make, _, pointer = REFUSED[case]
+    schema = _write(scratch / case / "schema.json", make())
+    out = scratch / "out"
+    args = ["generate", "--schema", str(schema), "--out", str(out), "--max-members", "100000"]
+    result = support.run(args, env=support.cli_env(scratch / "c"))
+    support.assert_one_line_error(result, "MCG119", revision=case, pointer=pointer)
+    _bounded(result)
+    assert not out.exists()
+    listing = _write(scratch / "tools.json", _as_tools(make()))
+    tools = support.run(
+        ["tools", "--from", str(listing), "--out", str(out), "--max-members", "100000"], env=support.cli_env(scratch / "c")
+    )
+    support.assert_one_line_error(tools, "MCG119", revision="tools/list", pointer="#/tools/0/inputSchema/")
+    _bounded(tools)
 
 
 # -- values that reach generated source ----------------------------------------------------------

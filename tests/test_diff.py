@@ -142,8 +142,20 @@ def test_recursive_json_value_is_any_json_value() -> None:
     pinned = load_side("2026-07-28")  # the erratum adds number and null to JSONValue
     assert relation(comparer, Node(pinned, anything), Node(pinned, value)) == EQUIVALENT
     assert relation(comparer, Node(pinned, anything), Node(pinned, {"$ref": "#/$defs/JSONObject"})) == "narrowed"
-    raw = load_side(str(SPEC / "2026-07-28" / "schema.json"))  # a schema path: no errata
-    assert relation(comparer, Node(raw, anything), Node(raw, value)) == "narrowed"
+    by_path = load_side(str(SPEC / "2026-07-28" / "schema.json"))  # a pinned revision's bytes: that revision
+    assert by_path.label == "2026-07-28" and relation(comparer, Node(by_path, anything), Node(by_path, value)) == EQUIVALENT
+
+
+def test_a_schema_path_that_is_no_pin_gets_no_builtin_errata(tmp_path: Path) -> None:
+    comparer = Comparer(lambda a, b: a == b)
+    document = json.loads((SPEC / "2026-07-28" / "schema.json").read_text(encoding="utf-8"))
+    document["$comment"] = "a copy of 2026-07-28, edited"
+    copy = tmp_path / "edited" / "schema.json"
+    copy.parent.mkdir()
+    copy.write_text(json.dumps(document), encoding="utf-8")
+    raw = load_side(str(copy))
+    assert raw.label == "edited"
+    assert relation(comparer, Node(raw, {}), Node(raw, {"$ref": "#/$defs/JSONValue"})) == "narrowed"
 
 
 def test_python_api_reads_what_generate_ships() -> None:

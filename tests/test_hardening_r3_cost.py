@@ -44,7 +44,7 @@ from . import suite
 MAX_LINE = 300  # characters of an error line
 # Inputs at the default max-members take 3-4 reference generations (generated, formatted and imported);
 # this bound leaves room and still tells them from the 43 s (about 30 generations) before.
-AT_LIMIT = support.Bound(8, "generation")
+AT_LIMIT_BOUND = support.Bound(8, "generation")
 Schema = dict[str, Any]
 
 
@@ -220,7 +220,7 @@ def test_the_costliest_shapes_at_the_default_limit_take_a_few_seconds(
     assert LIMIT - 4 <= _members(schema) <= LIMIT
     result = _generate(_write(tmp_path / case / "schema.json", schema), tmp_path, env)
     assert result.returncode == 0, result.stderr[-500:]
-    support.assert_bounded(result, AT_LIMIT)
+    support.assert_bounded(result, AT_LIMIT_BOUND)
     support.record(f"cost: at the default max-members, {case}", result, f"{_members(schema):,} members")
 
 
