@@ -58,6 +58,8 @@ WRONG: dict[str, tuple[str, str]] = {
     "extra_keys_boolean": ("extra-keys = true", 'extra-keys: expected one of "lossless", "ignore", "sieve", got true (a boolean)'),
     "inbound_case": ('inbound = "Strict"', 'inbound: expected one of "strict", "lenient", got "Strict" (a string)'),
     "formatter_integer": ("formatter = 1", 'formatter: expected one of "black", "ruff", got 1 (an integer)'),
+    "line_length_short": ("line-length = 60", "line-length: expected an integer from 79 to 320, got 60 (an integer)"),
+    "line_length_string": ('line-length = "100"', 'line-length: expected an integer from 79 to 320, got "100" (a string)'),
     "pydantic_config_integer": ("pydantic-config = 5", "pydantic-config: expected a table of pydantic ConfigDict entries, got 5"),
     "pydantic_config_frozen_yes": ('pydantic-config = { frozen = "yes" }', 'pydantic-config.frozen: expected a boolean, got "yes" (a string)'),
     "pydantic_config_negative_length": (
@@ -112,7 +114,7 @@ def test_a_wrong_value_is_refused_in_one_line_naming_key_expected_and_got(case: 
     [
         'max-depth = 400', "max-depth = 1", "max-members = 100000", 'surface = false', "prune = true",
         'out = "src/acme/_mcp"', 'package = "acme._mcp"', 'package = "mcp_models"', 'base-class = "acme.base.Base"',
-        'revisions = ["2025-11-25"]', 'field-naming = "wire"', 'formatter = "ruff"',
+        'revisions = ["2025-11-25"]', 'field-naming = "wire"', 'formatter = "ruff"', "line-length = 100",
         "pydantic-config = { frozen = true, str_max_length = 100000, str_min_length = 0, title = \"T\" }",
         'pydantic-config = { ser_json_bytes = "hex", cache_strings = "keys", use_enum_values = true }',
         'pydantic-config = { cache_strings = false }',
@@ -136,6 +138,18 @@ def test_the_command_refuses_a_wrong_value_with_exit_2_and_one_line(tmp_path: Pa
     assert 'max-depth: expected an integer from 1 to 400, got "64" (a string)' in line
     assert not (tmp_path / "out").exists()
     support.assert_bounded(result)
+
+
+def test_line_length_defaults_to_the_same_pyprojects_ruff_then_black(tmp_path: Path) -> None:
+    pyproject = tmp_path / "pyproject.toml"
+    pyproject.write_text("[tool.black]\nline-length = 110\n[tool.ruff]\nline-length = 120\n[tool.mcp-codegen]\n")
+    assert config.load(pyproject).line_length == 120
+    pyproject.write_text("[tool.black]\nline-length = 110\n[tool.mcp-codegen]\n")
+    assert config.load(pyproject).line_length == 110
+    pyproject.write_text("[tool.ruff]\nline-length = 120\n[tool.mcp-codegen]\nline-length = 90\n")
+    assert config.load(pyproject).line_length == 90  # its own setting wins
+    pyproject.write_text("[tool.mcp-codegen]\n")
+    assert config.load(pyproject).line_length is None  # the formatter's own: black's 100, ruff's 88
 
 
 def test_docs_write_down_each_setting_with_the_type_it_is_checked_against() -> None:
