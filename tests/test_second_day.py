@@ -31,7 +31,7 @@ def _project(tmp_path: Path, settings: str) -> Path:
 @pytest.mark.parametrize(
     ("settings", "phrase"),
     [
-        ('revisions = ["2025-06-18"]\nout = "m"\nextra-keys = "sieve"\nopen-definitions = ["Toool"]\n', "'Toool' names no model"),
+        ('revisions = ["2025-06-18"]\nout = "m"\nextra-keys = "sieve"\nopen-definitions = ["Toool"]\n', "'Toool' names no definition"),
         ('revisions = ["2025-06-18"]\nout = "m"\nopen-definitions = ["Tool"]\n', "it only applies to the sieve"),
         ('revisions = ["2025-06-18"]\nout = "m"\npins = "no/such/pins.toml"\n', "pins file no/such/pins.toml does not exist"),
         ('revisions = ["2025-06-18"]\nout = "m"\nbase-class = "nowhere.models.Base"\n', "module nowhere.models cannot be imported"),

@@ -41,7 +41,7 @@ HELPER_NAMES = frozenset({
     BASE_CLASS, CONSTANT_DEFAULT, STRUCTURAL, NUMBER, "union_arms", "AS_ANY", "LEFT_TO_RIGHT", "most_specific",
     # messages.py
     "AnyError", "AnyResult", "EMBEDDED_REQUESTS", "ERROR_OBJECTS", "ERROR_RESPONSES", "Envelope", "ErrorResponse",
-    "Message", "MessageError", "NOTIFICATIONS", "PARAMS", "REQUESTS", "RESPONSES", "RESULTS", "RESULT_CLASSES",
+    "Message", "MessageError", "NotJSONError", "NOTIFICATIONS", "PARAMS", "REQUESTS", "RESPONSES", "RESULTS", "RESULT_CLASSES",
     "Pending", "RawJSON", "ResultResponse", "SENDERS", "AnyListResult", "DroppedItem", "LIST_RESULTS", "ListMethod",
     "Tolerated",
     # narrowing.py, elicitation.py, forms.py
@@ -62,7 +62,7 @@ PACKAGE_NAMES = frozenset({
 # What a revision package exports from messages.py besides its models (and its wire classes).
 MESSAGES_API = (
     "AnyError", "AnyListResult", "AnyResult", "DroppedItem", "Envelope", "ErrorResponse", "LIST_RESULTS", "ListMethod",
-    "Message", "MessageError", "Pending", "ResultResponse", "Tolerated",
+    "Message", "MessageError", "NotJSONError", "Pending", "ResultResponse", "Tolerated",
     "parse_envelope", "parse_error", "parse_message", "parse_result", "union_arms",
 )  # fmt: skip
 

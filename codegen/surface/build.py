@@ -41,7 +41,7 @@ WIRE_API = (
 # wire and stay in `surface.messages`; the package's parse_message is the exact one of wire.py.
 MESSAGES_TYPES = (
     "AnyError", "AnyListResult", "AnyResult", "DroppedItem", "Envelope", "ErrorResponse", "ListMethod", "Message",
-    "MessageError", "Pending", "ResultResponse", "Tolerated", "union_arms",
+    "MessageError", "NotJSONError", "Pending", "ResultResponse", "Tolerated", "union_arms",
 )  # fmt: skip
 # Required properties whose absence the spec gives a meaning to (analysis/absence.py), applied when
 # sending to a revision that requires them. Each is checked against the schema's own words first.

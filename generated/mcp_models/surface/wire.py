@@ -71,6 +71,7 @@ from .messages import (
     ListMethod,
     Message,
     MessageError,
+    NotJSONError,
     Pending,
     RawJSON,
     Tolerated,
@@ -318,6 +319,7 @@ def _exact_message(
     """The revision's own parse of a message; its MessageError becomes the surface's."""
     package = _package(revision)
     own_error = cast("type[Exception]", package.MessageError)
+    own_parse_error = cast("type[Exception]", package.NotJSONError)
     try:
         return (
             package.parse_message(raw, pending, tolerant=True)
@@ -330,7 +332,9 @@ def _exact_message(
         )
         raise
     except own_error as exc:
-        raise MessageError(str(exc)) from exc
+        raise (NotJSONError if isinstance(exc, own_parse_error) else MessageError)(
+            str(exc)
+        ) from exc
 
 
 def _tolerant_message(raw: RawJSON, revision: str, pending: Pending | None) -> Tolerated[Message]:
