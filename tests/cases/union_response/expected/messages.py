@@ -93,6 +93,7 @@ __all__ = [
     "ListMethod",
     "Message",
     "MessageError",
+    "NotJSONError",
     "Pending",
     "RawJSON",
     "ResultResponse",
@@ -267,8 +268,18 @@ class ErrorResponse(MCPModel, Generic[_ErrorT]):
 
 
 class MessageError(ValueError):
-    """The input is not a JSON-RPC message at all (not an object, or none of
-    method/result/error)."""
+    """The input is not a JSON-RPC message: JSON that is not one (not an object, or none of
+    method/result/error), or no JSON at all (NotJSONError). `code` is the JSON-RPC error code to
+    answer it with: -32600 (Invalid Request) here, -32700 (Parse error) for NotJSONError."""
+
+    code: int = -32600
+
+
+class NotJSONError(MessageError):
+    """The input is not JSON text, or JSON this reader refuses (NaN, Infinity, a number a double
+    cannot hold): a JSON-RPC Parse error."""
+
+    code = -32700
 
 
 Envelope: TypeAlias = (
@@ -283,7 +294,7 @@ def _utf8(text: str) -> bytes:
     try:
         return text.encode()
     except UnicodeEncodeError as exc:
-        raise MessageError(
+        raise NotJSONError(
             f"not JSON: the text has no UTF-8 form ({exc.reason} at index {exc.start})"
         ) from None
 
@@ -296,7 +307,7 @@ def _load(raw: RawJSON) -> object:
             # pydantic-core's parser, several times faster than json.loads (NaN, Infinity: not JSON)
             return from_json(raw, allow_inf_nan=False)
         except ValueError as exc:
-            raise MessageError(f"not JSON: {exc}") from exc
+            raise NotJSONError(f"not JSON: {exc}") from exc
     return raw
 
 
@@ -355,8 +366,8 @@ def _refuse_non_finite(raw: bytes | bytearray) -> None:
         try:
             from_json(raw, allow_inf_nan=False)
         except ValueError as exc:  # the words NaN, Infinity
-            raise MessageError(f"not JSON: {exc}") from exc
-        raise MessageError(
+            raise NotJSONError(f"not JSON: {exc}") from exc
+        raise NotJSONError(
             "not JSON this reader keeps: a number does not fit a double (it would read as infinity)"
         )
 
@@ -822,7 +833,7 @@ def _load_any_depth(raw: RawJSON) -> tuple[object, bool]:
     try:
         return read_json(_utf8(raw) if isinstance(raw, str) else raw), True
     except ValueError as exc:
-        raise MessageError(f"not JSON: {exc}") from None
+        raise NotJSONError(f"not JSON: {exc}") from None
 
 
 def _sifted_response(
