@@ -110,6 +110,9 @@ def build_revision(
             models, order = build_models(doc, model, header(revision, sha256), limits)
         enter("package")
         sources = {"models.py": models, **render.revision_files(model, header(revision, sha256), order, elsewhere)}
+        calls = render.tool_calls_module(model, header(revision, sha256), models)
+        if calls is not None:
+            sources["tool_calls.py"] = calls
         if examples is not None:
             sources.update(
                 render.example_files(
