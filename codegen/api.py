@@ -599,6 +599,7 @@ def _tool_schemas(listed: Sequence[Mapping[str, Any]]) -> ToolSchemas:
         inputs={t.name: t.input for t in types},
         outputs={t.name: t.output for t in types if t.output is not None},
         listed={name: (tool["inputSchema"], tool.get("outputSchema")) for name, tool in by_name.items()},
+        described={name: (tool.get("title"), tool.get("description")) for name, tool in by_name.items()},
     )
 
 

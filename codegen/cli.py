@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
@@ -21,6 +21,9 @@ from codegen.version import __version__
 from codegen.api import GenerateResult
 from codegen.errors import CodegenError, ExitCode, flat, printable
 from codegen.limits import DEFAULT_LIMITS
+
+if TYPE_CHECKING:
+    from codegen.config import ToolsEntry
 
 app = typer.Typer(
     name="mcp-codegen",
@@ -423,7 +426,17 @@ _FAIL_ON = (None, "breaking", "breaking-server", "breaking-client", "any")
 
 @app.command()
 def tools(
-    out: Annotated[Path, typer.Option("--out", "-o", help="Output package folder for the server's tool types.")],
+    name: Annotated[
+        str | None,
+        typer.Argument(
+            help="A tools entry of the config ([tool.mcp-codegen.tools.<name>]); with no name and no "
+            "--out, every entry.",
+            show_default=False,
+        ),
+    ] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Output package folder for the server's tool types.")
+    ] = None,
     from_file: Annotated[
         Path | None, typer.Option("--from", help="A tools/list result (JSON file: the result or the whole response).")
     ] = None,
@@ -465,7 +478,9 @@ def tools(
     max_subschemas: MaxSubOpt = None,
     max_members: MaxMembersOpt = None,
 ) -> None:
-    """Generate typed input and output models (and narrowing helpers) for one server's tools."""
+    """Generate typed input and output models (and narrowing helpers) for one server's tools: the
+    one given by --out with --from or --server, else the config's tools entries (all, or the one
+    named)."""
 
     def run() -> int:
         import shlex
@@ -487,23 +502,84 @@ def tools(
             line_length=settings.line_length,
             first_party=settings.first_party(project, models_out),
         )
-        result = api.generate_tools(
-            style=style,
-            out=out,
-            tools_file=from_file,
-            server=shlex.split(server) if server else None,
-            models_package=models,
-            models_root=settings.package,
-            revisions=settings.revisions,
-            check=check,
-            limits=settings.limits(DEFAULT_LIMITS),
-            prune=settings.prune,
-            ignore_bytecode=ignore_bytecode,
-        )
-        again = _tools_command(out, from_file, server, models, config, given)
-        return _report(result, check, Output(quiet=quiet, verbose=verbose), command=again, tools=True)
+        runs = _tools_runs(name, out, from_file, server, models, settings.tools, project, config, given)
+        code: int = ExitCode.OK
+        for run_out, run_file, run_server, run_models, again in runs:
+            result = api.generate_tools(
+                style=style,
+                out=run_out,
+                tools_file=run_file,
+                server=shlex.split(run_server) if run_server else None,
+                models_package=run_models,
+                models_root=settings.package,
+                revisions=settings.revisions,
+                check=check,
+                limits=settings.limits(DEFAULT_LIMITS),
+                prune=settings.prune,
+                ignore_bytecode=ignore_bytecode,
+            )
+            code = max(code, _report(result, check, Output(quiet=quiet, verbose=verbose), command=again, tools=True))
+        return code
 
     _run(run, debug=debug)
+
+
+_ToolsRun = tuple[Path, Path | None, str | None, str | None, str]  # out, --from, --server, --models, command
+
+
+def _tools_runs(
+    name: str | None,
+    out: Path | None,
+    from_file: Path | None,
+    server: str | None,
+    models: str | None,
+    entries: Mapping[str, ToolsEntry],
+    project: Path,
+    config: Path | None,
+    limits: Mapping[str, int | None],
+) -> list[_ToolsRun]:
+    """What one `tools` command runs: the package its flags name (--out with --from or --server), or
+    the config's tools entries (the one named, else every one), their paths relative to the
+    pyproject.toml that holds them; each with the command line that regenerates it."""
+    import shlex
+
+    from codegen.errors import fail
+
+    if out is not None or from_file is not None or server is not None:
+        if name is not None:
+            raise fail("MCG008", f"give a tools entry ({name!r}) or --out with --from or --server, not both")
+        if out is None:
+            raise fail("MCG008", "--from and --server need --out, the package folder to write")
+        return [(out, from_file, server, models, _tools_command(out, from_file, server, models, config, limits))]
+    where = f"[tool.mcp-codegen.tools] of {config or 'pyproject.toml'}"
+    if not entries:
+        raise fail(
+            "MCG008",
+            f"no tools to generate: no --out, and no entry in {where}",
+            hint="give --out with --from FILE or --server COMMAND, or add [tool.mcp-codegen.tools.<name>] "
+            "with from (or server) and out (docs/commands.md)",
+        )
+    if name is not None and name not in entries:
+        known = ", ".join(sorted(entries))
+        raise fail("MCG008", f"no tools entry named {name!r} in {where}", hint=f"its entries: {known}")
+    chosen = [name] if name is not None else sorted(entries)
+    runs: list[_ToolsRun] = []
+    for entry_name in chosen:
+        entry = entries[entry_name]
+        again = shlex.join(["mcp-codegen", "tools", entry_name, *(["--config", str(config)] if config is not None else [])])
+        runs.append(
+            (
+                project / entry.out,
+                project / entry.source if entry.source is not None else None,
+                entry.server,
+                models or entry.models,
+                f"`{again}`",
+            )
+        )
+    return runs
+
+
+
 
 
 _LINE_LIMIT = 300  # characters of an error line
