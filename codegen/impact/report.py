@@ -83,6 +83,7 @@ class Impact:
                 "unexplained": len(self.new) - self.explained,
                 "gone": len(self.gone),
                 "changes": self.changes,
+                "checker_runs": self.runs,
             },
         }
 
