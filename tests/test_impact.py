@@ -20,6 +20,7 @@ import pytest
 
 from . import bad_input_support as support
 from . import suite
+from .conftest import REPO
 from .test_team_project import CLIENT, SERVER
 
 PROJECT = Path("packages") / "acme-platform"
@@ -31,11 +32,11 @@ version = "0.1.0"
 [tool.mypy]
 strict = true
 mypy_path = "src"
-files = ["src/acme_platform/server.py", "src/acme_platform/client.py"]
+files = ["src/acme_platform/server.py", "src/acme_platform/client.py", "src/acme_platform/legacy.py"]
 
 [tool.pyright]
 typeCheckingMode = "strict"
-include = ["src/acme_platform/server.py", "src/acme_platform/client.py"]
+include = ["src/acme_platform/server.py", "src/acme_platform/client.py", "src/acme_platform/legacy.py"]
 extraPaths = ["src"]
 
 [tool.mcp-codegen]
@@ -50,6 +51,13 @@ DECLINE = '''
 def refuse() -> ElicitResult:
     """The user said no."""
     return ElicitResult(action="decline")
+'''
+# an error the project has before any revision changes: in both runs, so neither new nor gone
+LEGACY = '''"""Code that was wrong before the revision changed."""
+
+
+def count() -> int:
+    return "three"
 '''
 RUN_SECONDS = 900.0  # a hang guard for a run that type-checks twice (not a bound on cost)
 
@@ -85,6 +93,7 @@ def build_project(root: Path) -> None:
     (package / "__init__.py").write_text('"""Acme\'s platform."""\n', encoding="utf-8")
     (package / "server.py").write_text(SERVER, encoding="utf-8")
     (package / "client.py").write_text(client_source(), encoding="utf-8")
+    (package / "legacy.py").write_text(LEGACY, encoding="utf-8")
     mirror = root / "mirror" / "draft"
     mirror.mkdir(parents=True)
     (mirror / "schema.json").write_text(json.dumps(draft_schema(), indent=2), encoding="utf-8")
@@ -137,7 +146,7 @@ def test_the_draft_breaks_the_server_and_the_client_at_their_lines(checker: str,
     assert "enum-value-removed" in kinds, kinds
     assert "etag" in found[server]["message"] and "decline" in found[client]["message"]
     assert report["summary"] | {"changes": 0} == {
-        "new": 2, "explained": 2, "unexplained": 0, "gone": 0, "changes": 0, "checker_runs": 2,
+        "new": 2, "explained": 2, "unexplained": 0, "gone": 0, "already": 1, "changes": 0, "checker_runs": 2,
     }  # fmt: skip
     assert report["checker"]["name"] == checker and report["target"]["label"] == "draft"
     assert report["current"]["label"] == "2026-07-28" and report["module"] == "acme_platform.mcp.v2026_07_28"
@@ -150,6 +159,7 @@ def test_against_the_vendored_revision_itself_nothing_is_new(checker: str, monor
     report = json.loads(done.stdout)
     assert report["new_errors"] == [] and report["gone"] == [], report
     assert report["summary"]["changes"] == 0 and report["summary"]["checker_runs"] == 2
+    assert report["summary"]["already"] == 1  # legacy.py's error, seen in both runs
 
 
 def test_the_text_report_from_the_monorepo_root_names_each_line_and_its_change(monorepo: Path) -> None:
@@ -167,7 +177,15 @@ def test_the_text_report_from_the_monorepo_root_names_each_line_and_its_change(m
     assert 'Missing named argument "etag" for "ListToolsResult"' in lines[at_server], lines
     assert lines[at_server + 1].startswith("  caused by ListToolsResult.etag: property added (required)"), lines
     assert lines[at_client + 1].startswith('  caused by ElicitResult.action: values removed: "decline"'), lines
-    assert lines[-1].startswith("2 new errors in 2 files (2 tied to a change, 0 unexplained); 0 gone;"), lines
+    assert lines[-1].startswith("2 new errors in 2 files (2 tied to a change, 0 unexplained); 0 gone; 1 already at 2026-07-28;"), lines
+    # the example of docs/commands.md is this run, seen from the project's folder
+    commands = (REPO / "docs" / "commands.md").read_text(encoding="utf-8")
+    example = commands.split("$ mcp-codegen impact draft\n", 1)[1].split("```", 1)[0].splitlines()
+    def replacing(header: str) -> str:  # the header less the folder and the checker's version
+        return header.split(" (", 1)[1].split("; mypy ", 1)[0]
+
+    assert example[0].startswith("impact of draft on ") and replacing(example[0]) == replacing(lines[0]), example[0]
+    assert example[1:] == [line.removeprefix(prefix) for line in lines[1:]], lines
 
 
 def _project_copy(monorepo: Path, tmp_path: Path, pyproject: str | None = None) -> Path:

@@ -16,6 +16,7 @@ builds and both checker runs happen in the copy, which is removed afterwards.
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -68,17 +69,13 @@ def assess(
         disabled_errata=disabled_errata,
     )
     changes = [*report.changes, *report.python_api]
-    runs: list[checkers.Run] = []
-    with tempfile.TemporaryDirectory(prefix="mcp-codegen-impact-", ignore_cleanup_errors=True) as folder:
-        room = Path(folder)
-        copy = room / "project"
-        scratch.copy_project(project.root, copy, leave_out=project.replaced)
-        for name, schema in (("current", current), ("target", target)):
-            file = room / "schemas" / name / "schema.json"
-            file.parent.mkdir(parents=True)
-            file.write_bytes(schema.data)
-            build(file, scratch.replace_package(copy, project.replaced), schema.label)
-            runs.append(checkers.run(found, config, copy, targets, room))
+    # a build imports modules (the project's base class, if it names one): no bytecode lands
+    # beside them, in the project's tree or anywhere else
+    writes_bytecode, sys.dont_write_bytecode = sys.dont_write_bytecode, True
+    try:
+        runs = _check_both(project, (current, target), build, found, config, targets)
+    finally:
+        sys.dont_write_bytecode = writes_bytecode
     before, after = (_own(run.findings, project) for run in runs)
     new, gone = compare(before, after)
     return Impact(
@@ -91,8 +88,34 @@ def assess(
         new=tuple(NewError(f, match.causes(f.message, changes)) for f in new),
         gone=tuple(gone),
         changes=len(changes),
+        already=len(before) - len(gone),
         runs=len(runs),
     )
+
+
+def _check_both(
+    project: Project,
+    schemas: Sequence[Schema],
+    build: Build,
+    found: checkers.Checker,
+    config: projects.CheckerConfig,
+    targets: Sequence[str],
+) -> list[checkers.Run]:
+    """The checker's run over the copy with each schema's package in place of the vendored one:
+    one copy, the package folder rebuilt between runs (mypy's cache, in the scratch folder, is
+    shared: the second run rechecks only what the new package changes)."""
+    runs: list[checkers.Run] = []
+    with tempfile.TemporaryDirectory(prefix="mcp-codegen-impact-", ignore_cleanup_errors=True) as folder:
+        room = Path(folder)
+        copy = room / "project"
+        scratch.copy_project(project.root, copy, leave_out=project.replaced)
+        for number, schema in enumerate(schemas):
+            file = room / "schemas" / str(number) / "schema.json"
+            file.parent.mkdir(parents=True)
+            file.write_bytes(schema.data)
+            build(file, scratch.replace_package(copy, project.replaced), schema.label)
+            runs.append(checkers.run(found, config, copy, targets, room))
+    return runs
 
 
 def _own(found: Sequence[Finding], project: Project) -> list[Finding]:

@@ -40,6 +40,7 @@ class Impact:
     new: tuple[NewError, ...]
     gone: tuple[Finding, ...]  # errors of the current revision the target no longer has
     changes: int  # the diff's changes, both axes
+    already: int = 0  # errors the project's code has at the current revision (neither new nor gone)
     runs: int = 2  # checker runs made (the current revision's and the target's)
 
     @property
@@ -63,7 +64,8 @@ class Impact:
             f"{len(self.new)} new error{'s' if len(self.new) != 1 else ''}"
             + (f" in {files} file{'s' if files != 1 else ''}" if self.new else "")
             + f" ({self.explained} tied to a change, {len(self.new) - self.explained} unexplained)"
-            + f"; {len(self.gone)} gone; {self.changes} change{'s' if self.changes != 1 else ''} between the revisions"
+            + f"; {len(self.gone)} gone; {self.already} already at {self.current.label}"
+            + f"; {self.changes} change{'s' if self.changes != 1 else ''} between the revisions"
         )
         return [*lines, summary]
 
@@ -82,6 +84,7 @@ class Impact:
                 "explained": self.explained,
                 "unexplained": len(self.new) - self.explained,
                 "gone": len(self.gone),
+                "already": self.already,
                 "changes": self.changes,
                 "checker_runs": self.runs,
             },
