@@ -14,6 +14,8 @@ runs), and the project is built once per test run.
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -114,12 +116,14 @@ def monorepo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def impact(root: Path, *args: str, cwd: Path | None = None) -> support.Run:
-    """One impact run; the project's tree (the whole monorepo but the test's own schema cache) is
-    byte-identical before and after."""
-    project = root / PROJECT
-    before = support.tree_digest(project)
-    done = support.run(["impact", *args], env=_env(root), cwd=cwd or project, timeout=RUN_SECONDS)
-    assert support.tree_digest(project) == before, "impact wrote into the project's tree"
+    """One impact run; the monorepo (the project, the pins beside it, the schema cache) is
+    byte-identical before and after, and the run's temporary folder is empty again."""
+    before = support.tree_digest(root)
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {**_env(root), "TMPDIR": tmp}
+        done = support.run(["impact", *args], env=env, cwd=cwd or root / PROJECT, timeout=RUN_SECONDS)
+        assert os.listdir(tmp) == [], "impact left its scratch folder behind"
+    assert support.tree_digest(root) == before, "impact wrote into the project's tree"
     assert "Traceback" not in done.stderr, done.stderr[-3000:]
     return done
 

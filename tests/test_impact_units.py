@@ -232,3 +232,23 @@ def test_a_checker_that_is_not_installed_is_a_clear_error(monkeypatch: pytest.Mo
         with pytest.raises(CodegenError) as missing:
             checkers.locate(name)
         assert missing.value.diagnostics[0].code == "MCG821" and name in missing.value.diagnostics[0].message
+
+
+def test_what_the_checker_is_told_to_check(tmp_path: Path) -> None:
+    from codegen.impact import _targets
+
+    root = tmp_path / "project"
+    (root / "src" / "acme").mkdir(parents=True)
+    (root / "src" / "acme" / "a.py").write_text("", encoding="utf-8")
+    project = projects.Project(root, Path("src/acme/mcp"), "acme.mcp", "2026-07-28", "v2026_07_28")
+    listed = projects.CheckerConfig("mypy", Path("pyproject.toml"), {"files": ["src/acme/a.py"]})
+    bare = projects.CheckerConfig("mypy", None, {})
+    pyright = projects.CheckerConfig("pyright", None, {})
+    assert _targets(project, listed, ()) == []  # mypy's own `files`
+    assert _targets(project, bare, ()) == ["src"]
+    assert _targets(project, pyright, ()) == []  # pyright's default: the project folder
+    assert _targets(project, bare, [root / "src" / "acme" / "a.py"]) == ["src/acme/a.py"]
+    for wrong in (tmp_path, root / "src" / "missing.py"):
+        with pytest.raises(CodegenError) as refused:
+            _targets(project, bare, [wrong])
+        assert refused.value.diagnostics[0].code == "MCG827"
