@@ -134,7 +134,9 @@ def _targets(project: Project, config: projects.CheckerConfig, paths: Sequence[P
         try:
             relative = full.relative_to(project.root)
         except ValueError:
-            raise fail("MCG827", f"{path} is not inside the project folder {project.root}", hint="name the project's own files or folders") from None
+            raise fail(
+                "MCG827", f"{path} is not inside the project folder {project.root}", hint="name the project's own files or folders"
+            ) from None
         if not os.path.exists(full):
             raise fail("MCG827", f"{path} does not exist", hint="name the project's own files or folders")
         given.append(relative.as_posix())

@@ -106,7 +106,13 @@ def run(checker: Checker, config: CheckerConfig, copy: Path, targets: Sequence[s
     args = command(checker, config, targets, scratch / "mypy-cache")
     try:
         done = subprocess.run(
-            args, cwd=copy, env=environment(tmp), stdin=subprocess.DEVNULL, capture_output=True, timeout=TIMEOUT_S, check=False
+            args,
+            cwd=copy,
+            env=environment(tmp),
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            timeout=TIMEOUT_S,
+            check=False,
         )
     except subprocess.TimeoutExpired:
         raise fail("MCG824", f"{checker.name} did not finish within {TIMEOUT_S} seconds") from None
@@ -137,7 +143,8 @@ def _in_copy(found: Sequence[Finding], copy: Path) -> list[Finding]:
     for finding in found:
         where = os.path.realpath(os.path.join(copy, finding.file))  # an absolute file stays itself
         if where != base and where.startswith(base + os.sep):
-            kept.append(Finding(Path(os.path.relpath(where, base)).as_posix(), finding.line, finding.column, finding.code, finding.message))
+            relative = Path(os.path.relpath(where, base)).as_posix()
+            kept.append(Finding(relative, finding.line, finding.column, finding.code, finding.message))
     return kept
 
 
@@ -149,7 +156,9 @@ def _failed(name: str, code: int, said: str) -> Exception:
 
 def _reported_version(executable: str) -> str:
     try:
-        done = subprocess.run([executable, "--version"], capture_output=True, timeout=60, check=False, stdin=subprocess.DEVNULL)
+        done = subprocess.run(
+            [executable, "--version"], capture_output=True, timeout=60, check=False, stdin=subprocess.DEVNULL
+        )
     except (OSError, subprocess.TimeoutExpired):
         return ""
     matched = re.search(r"(\d+(?:\.\d+)+)", done.stdout.decode("utf-8", errors="replace"))

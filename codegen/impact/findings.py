@@ -53,7 +53,9 @@ def mypy_json(output: str) -> list[Finding]:
         fields = cast("dict[str, Any]", entry)
         if fields.get("severity") != "error":
             continue
-        finding = _finding(fields.get("file"), fields.get("line"), _plus_one(fields.get("column")), fields.get("code"), fields.get("message"))
+        finding = _finding(
+            fields.get("file"), fields.get("line"), _plus_one(fields.get("column")), fields.get("code"), fields.get("message")
+        )
         if finding is not None:
             found.append(finding)
     return found
@@ -79,9 +81,11 @@ def pyright_json(output: str) -> tuple[list[Finding], str | None] | None:
         document: object = json.loads(output)
     except ValueError:
         return None
-    if not isinstance(document, dict) or not isinstance(cast("dict[str, Any]", document).get("generalDiagnostics"), list):
+    if not isinstance(document, dict):
         return None
     fields = cast("dict[str, Any]", document)
+    if not isinstance(fields.get("generalDiagnostics"), list):
+        return None
     version = fields.get("version")
     found: list[Finding] = []
     for entry in _objects(fields["generalDiagnostics"]):

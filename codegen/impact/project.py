@@ -80,7 +80,8 @@ def current_revision(vendored: Sequence[str], against: str | None) -> str:
     if len(vendored) != 1:
         raise fail(
             "MCG822",
-            f"the project vendors {len(vendored)} revisions ({', '.join(vendored)}): which one does the target replace?",
+            f"the project vendors {len(vendored)} revisions ({', '.join(vendored)}): "
+            "which one does the target replace?",
             hint="name it with --against, e.g. --against " + (vendored[-1] if vendored else "2026-07-28"),
         )
     return vendored[0]

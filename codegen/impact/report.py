@@ -58,7 +58,8 @@ class Impact:
             f = error.finding
             code = f"  [{f.code}]" if f.code else ""
             lines.append(f"{where}{f.file}:{f.line}: error: {f.headline}{code}")
-            lines += [f"  caused by {text}" for text in _causes(error.causes)] or ["  unexplained: no change of the diff is named in it"]
+            causes = [f"  caused by {text}" for text in _causes(error.causes)]
+            lines += causes or ["  unexplained: no change of the diff is named in it"]
         files = len({e.finding.file for e in self.new})
         summary = (
             f"{len(self.new)} new error{'s' if len(self.new) != 1 else ''}"
@@ -128,7 +129,13 @@ def _causes(changes: Sequence[Change]) -> list[str]:
 
 
 def _finding(finding: Finding) -> dict[str, Any]:
-    return {"file": finding.file, "line": finding.line, "column": finding.column, "code": finding.code, "message": finding.message}
+    return {
+        "file": finding.file,
+        "line": finding.line,
+        "column": finding.column,
+        "code": finding.code,
+        "message": finding.message,
+    }
 
 
 def _change(change: Change) -> dict[str, Any]:

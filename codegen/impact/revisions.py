@@ -43,7 +43,9 @@ def target(which: str, source: str | None, limits: Limits) -> Schema:
     path = Path(which)
     if os.path.isdir(path):
         path = path / "schema.json"
-    data = load.read_input(path, limit=limits.max_schema_bytes, hint="give a pinned revision (`mcp-codegen spec list`) or a schema.json path")
+    data = load.read_input(
+        path, limit=limits.max_schema_bytes, hint="give a pinned revision (`mcp-codegen spec list`) or a schema.json path"
+    )
     digest = spec.sha256_hex(data)
     pin = next((p for p in spec.load_manifest() if p.sha256 == digest), None)
     label = pin.revision if pin else (path.parent.name if path.stem == "schema" and path.parent.name else path.stem)

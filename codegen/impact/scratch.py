@@ -28,7 +28,9 @@ MAX_FILES = 50_000
 MAX_BYTES = 512 * 1024 * 1024
 
 
-def copy_project(root: Path, dest: Path, *, leave_out: Path, max_files: int = MAX_FILES, max_bytes: int = MAX_BYTES) -> int:
+def copy_project(
+    root: Path, dest: Path, *, leave_out: Path, max_files: int = MAX_FILES, max_bytes: int = MAX_BYTES
+) -> int:
     """Copy root's tree to dest (which must not exist), without leave_out (relative to root).
     Regular files are copied, links kept as links, other files (FIFOs, sockets, devices) left out:
     opening one could block. Returns the number of files copied; past max_files or max_bytes the
