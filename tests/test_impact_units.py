@@ -33,7 +33,9 @@ LEVEL = change("LoggingLevel", kind="enum-value-removed", old='"notice", "warnin
 TOOL_GONE = change("Tool", kind="class-removed", axis="python")
 ACTION_ELSEWHERE = change("Transaction", "action", kind="property-removed")
 DESCRIBED = change("ListToolsResult", "etag", kind="description-changed")
-ALL = (ETAG, ETAG_PY, TTL, DECLINE, DECLINE_PY, LEVEL, TOOL_GONE, ACTION_ELSEWHERE, DESCRIBED)
+RENAMED = change("JSONRPCErrorResponse", kind="class-renamed", axis="python", old="JSONRPCError", new="JSONRPCErrorResponse")
+ATTRIBUTE_RENAMED = change("Tool", "input_schema", kind="attribute-renamed", axis="python", old="inputs", new="input_schema")
+ALL = (ETAG, ETAG_PY, TTL, DECLINE, DECLINE_PY, LEVEL, TOOL_GONE, ACTION_ELSEWHERE, DESCRIBED, RENAMED, ATTRIBUTE_RENAMED)
 
 
 @pytest.mark.parametrize(
@@ -54,6 +56,9 @@ ALL = (ETAG, ETAG_PY, TTL, DECLINE, DECLINE_PY, LEVEL, TOOL_GONE, ACTION_ELSEWHE
         ('Module "acme.mcp" has no attribute "Tool"', {TOOL_GONE}),
         ('Missing named argument "ttl_ms" for "ListToolsResult"', {TTL}),
         ('Unexpected keyword argument "action" for "Transaction"', {ACTION_ELSEWHERE}),
+        # a class or attribute renamed: code still uses the old name
+        ('Module "acme.mcp.v2026_07_28" has no attribute "JSONRPCError"', {RENAMED}),
+        ('"Tool" has no attribute "inputs"', {ATTRIBUTE_RENAMED}),
         # nothing of the diff in it
         ('Name "undefined_thing" is not defined', set[Change]()),
         ('Argument 1 to "f" has incompatible type "int"; expected "str"', set[Change]()),
@@ -61,6 +66,12 @@ ALL = (ETAG, ETAG_PY, TTL, DECLINE, DECLINE_PY, LEVEL, TOOL_GONE, ACTION_ELSEWHE
 )
 def test_an_error_is_tied_to_the_changes_its_message_names(message: str, expected: set[Change]) -> None:
     assert set(match.causes(message, ALL)) == expected
+
+
+def test_the_most_specific_evidence_wins() -> None:
+    closed = change("ListToolsResult", kind="object-closed")
+    assert set(match.causes('Missing named argument "etag" for "ListToolsResult"', [closed, ETAG, TTL])) == {ETAG}
+    assert set(match.causes('Unexpected keyword argument "extra" for "ListToolsResult"', [closed, ETAG, TTL])) == {closed}
 
 
 def test_the_causes_come_in_the_diffs_order_and_descriptions_never_cause() -> None:

@@ -4,11 +4,12 @@ A checker names what it trips on: the class (`"ListToolsResult"`), the attribute
 (`"etag"`), a literal value (`Literal['decline']`). A change is scored by the evidence it shares
 with the message; the changes with the best score are the causes, none is "unexplained".
 
-- a literal value the change added or removed (an `enum` value, a `const`, a `Literal` arm): 3,
+- a literal value the change added or removed (an `enum` value, a `const`, a `Literal` arm): 4,
   plus 1 when its class or attribute is named too;
-- its class and its attribute both named: 2;
-- its attribute alone (pyright's `Argument missing for parameter "etag"` names no class), or its
-  class alone: 1.
+- its class and its attribute both named: 3;
+- its class named, where the change is to the class itself (removed, renamed, retyped): 2;
+- its attribute alone (pyright's `Argument missing for parameter "etag"` names no class), or the
+  class of a change to one of its attributes: 1.
 
 Names are matched whole (a quoted `"etag"`, a class as a word), so `Tool` does not match
 `ListToolsResult` and `action` does not match `transaction`.
@@ -50,11 +51,13 @@ def causes(message: str, changes: Iterable[Change]) -> tuple[Change, ...]:
 
 
 def _score(change: Change, message: str, quoted: frozenset[str], values: frozenset[str]) -> int:
-    named_class = bool(change.subject) and _word(change.subject, message)
+    named_class = any(_word(name, message) for name in _class_names(change))
     named_field = bool(change.path) and bool(_attribute_names(change) & quoted)
     if changed_values(change) & values:
-        return 4 if named_class or named_field else 3
+        return 5 if named_class or named_field else 4
     if named_class and named_field:
+        return 3
+    if named_class and not change.path:  # the class itself changed (removed, renamed, retyped)
         return 2
     return 1 if named_class or named_field else 0
 
@@ -68,13 +71,25 @@ def _quoted_names(message: str) -> frozenset[str]:
     return frozenset(a or b for a, b in _QUOTED.findall(message))
 
 
+def _class_names(change: Change) -> frozenset[str]:
+    """The class a change is in; a class renamed is named by code under its old name too."""
+    names = {change.subject} if change.subject else set[str]()
+    if change.kind.endswith("-renamed") and not change.path:
+        names |= {name for name in (change.old, change.new) if name and name.isidentifier()}
+    return frozenset(names)
+
+
 def _attribute_names(change: Change) -> frozenset[str]:
     """The names code uses for the change's last path element: the attribute (Python API axis) or
-    the wire key and its snake_case attribute (wire axis; either field-naming style)."""
+    the wire key and its snake_case attribute (wire axis; either field-naming style); an attribute
+    renamed, under its old name too."""
     last = change.path[-1] if change.path else ""
     if not last or last == "*":
         return frozenset()
-    return frozenset({last, field_name(last)}) if change.axis == "wire" else frozenset({last})
+    names = {last, field_name(last)} if change.axis == "wire" else {last}
+    if change.kind.endswith("-renamed"):
+        names |= {name for name in (change.old, change.new) if name and name.isidentifier()}
+    return frozenset(names)
 
 
 def literal_values(text: str) -> frozenset[str]:
