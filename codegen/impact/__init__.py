@@ -57,6 +57,10 @@ def assess(
     errata_files: tuple[Path, ...] = (),
     disabled_errata: frozenset[str] = frozenset(),
 ) -> Impact:
+    """The errors the project's checker (checker, else the one it configures) reports over its code
+    (paths, else what the checker's configuration names) with target generated in place of the
+    vendored revision, that it does not report with current generated there; each tied to the
+    changes `diff` finds between them (read with the project's errata, as `diff` reads them)."""
     config = projects.choose(project.root, checker)
     found = checkers.locate(config.name)
     targets = _targets(project, config, paths)
