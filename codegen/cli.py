@@ -425,6 +425,85 @@ _FAIL_ON = (None, "breaking", "breaking-server", "breaking-client", "any")
 
 
 @app.command()
+def impact(
+    revision: Annotated[
+        str,
+        typer.Argument(help="The revision to try: a pinned revision (the project's pinned draft too), `latest`, or a schema.json path."),
+    ],
+    paths: Annotated[
+        list[Path] | None,
+        typer.Argument(help="The project's files or folders to check (default: what its checker's configuration names)."),
+    ] = None,
+    against: Annotated[
+        str | None,
+        typer.Option("--against", help="The vendored revision the target replaces (needed when the project vendors several)."),
+    ] = None,
+    checker: Annotated[
+        str | None,
+        typer.Option("--checker", help="mypy or pyright (default: the one the project configures; mypy when it configures both)."),
+    ] = None,
+    fmt: Annotated[str, typer.Option("--format", "-f", help="text or json.")] = "text",
+    spec_source: SpecSourceOpt = None,
+    pins: PinsOpt = None,
+    config: ConfigOpt = None,
+    debug: DebugOpt = False,
+) -> None:
+    """Does the project's own code break at another revision? Generates it in place of the vendored
+    one (same package, same settings) in a scratch copy of the project, runs the project's type
+    checker there and at the vendored revision, and reports each new error with the `diff` changes
+    that cause it. Exit 1 when there are new errors. The project's files are never written."""
+
+    def run() -> int:
+        from codegen import api
+        from codegen import config as settings_file
+        from codegen.errors import fail
+
+        if fmt not in ("text", "json"):
+            raise fail("MCG012", f"--format {fmt!r} is not supported", hint="use text or json")
+        pyproject = config or Path("pyproject.toml")
+        settings = settings_file.load(config)
+        project = pyproject.parent
+        _use_pins(settings.pins, config, pins)
+        options = api.Options(
+            field_naming=settings.field_naming,
+            extra_keys=settings.extra_keys,
+            open_definitions=settings.open_definitions,
+            inbound=settings.inbound,
+            base_class=settings.base_class,
+            pydantic_config=tuple(sorted(settings.pydantic_config.items())),
+            package=settings.package or "mcp_models",
+            formatter=settings.formatter,
+            absolute_links=settings.absolute_links,
+        )
+        out = settings.out or api.DEFAULT_OUT
+        options = replace(options, line_length=settings.line_length, first_party=settings.first_party(project, project / out))
+        found = api.impact(
+            revision,
+            pyproject=pyproject,
+            vendored=settings.revisions,
+            out=out,
+            against=against,
+            checker=checker,
+            paths=tuple(paths or ()),
+            options=options,
+            limits=settings.limits(DEFAULT_LIMITS),
+            spec_source=spec_source or _project_source(settings.spec_source, project, given=False),
+            errata_files=tuple(project / name for name in settings.errata),
+            disabled_errata=settings.disable_errata,
+        )
+        if fmt == "json":
+            _say_block(found.as_json())
+        else:
+            shown = os.path.relpath(found.project)
+            where = "" if shown == "." else (found.project if shown.startswith("..") else shown) + os.sep
+            for line in found.lines(where):
+                _say(line)
+        return ExitCode.DRIFT if found.new else ExitCode.OK
+
+    _run(run, debug=debug)
+
+
+@app.command()
 def tools(
     name: Annotated[
         str | None,
