@@ -180,7 +180,10 @@ def generate(
             ExampleSources(
                 tree=pin.examples,
                 pages=pages,
-                contradictions=tuple("examples/" + c.example for c in errata.load_contradictions(pin.revision)),
+                contradictions=_contradictions(pin),
+                pinned=os.path.relpath(os.path.abspath(pin.home), os.path.abspath(out / pin.package))
+                if pin.home is not None and pin.examples
+                else None,
             )
             if pin.examples or pages
             else None
@@ -661,6 +664,25 @@ def _source_root(package: Path) -> Path | None:
     return None
 
 
+def _contradictions(pin: spec.Pin) -> tuple[str, ...]:
+    """The examples of pin that its schema rejects, as documented with the shipped pin; a project's
+    pin keeps those whose file is still the shipped one byte for byte (another commit may have
+    mended the example, or the schema)."""
+    known = tuple("examples/" + c.example for c in errata.load_contradictions(pin.revision))
+    if pin.home is None:
+        return known
+    shipped, pinned = spec.bundled_spec_source() / pin.revision, Path(pin.home) / pin.revision
+    kept: list[str] = []
+    for origin in known:
+        try:
+            same = (shipped / origin).read_bytes() == (pinned / origin).read_bytes()
+        except OSError:
+            same = False
+        if same:
+            kept.append(origin)
+    return tuple(kept)
+
+
 def _safe_label(label: str) -> str:
     """A revision label that is safe in a generated comment or string: [A-Za-z0-9._-] only."""
     cleaned = "".join(c if c.isascii() and (c.isalnum() or c in "._-") else "-" for c in label)
@@ -725,6 +747,7 @@ class Bump:
     added: tuple[str, ...] = ()
     removed: tuple[str, ...] = ()
     changed: tuple[str, ...] = ()
+    examples: int = 0  # example files kept beside the schema (the generated round-trip tests read them)
 
 
 def bump_pin(revision: str, commit: str, *, spec_source: str | None, pins_file: Path) -> Bump:
@@ -733,10 +756,12 @@ def bump_pin(revision: str, commit: str, *, spec_source: str | None, pins_file: 
     old_path = spec.bundled(previous) or spec.cached(previous)
     # the project's pins folder is the user's tree: read as untrusted input, as spec.fetch reads it
     old_data = load.read_input(old_path, revision=revision) if old_path is not None else None
-    location, data = spec.read_unpinned(revision, spec.resolve_source(spec_source), previous, commit)
-    old, new = spec.bump(revision, commit, data, pins_file)
+    source = spec.resolve_source(spec_source)
+    location, data = spec.read_unpinned(revision, source, previous, commit)
+    examples = spec.read_unpinned_examples(revision, source, DEFAULT_LIMITS.max_schema_bytes)
+    old, new = spec.bump(revision, commit, data, pins_file, examples)
     if old_data is None:
-        return Bump(old, new, location, compared=False)
+        return Bump(old, new, location, compared=False, examples=len(examples or {}))
     before, after = _definitions(old_data), _definitions(data)
     return Bump(
         old,
@@ -746,6 +771,7 @@ def bump_pin(revision: str, commit: str, *, spec_source: str | None, pins_file: 
         added=tuple(sorted(after.keys() - before.keys())),
         removed=tuple(sorted(before.keys() - after.keys())),
         changed=tuple(sorted(k for k in before.keys() & after.keys() if before[k] != after[k])),
+        examples=len(examples or {}),
     )
 
 

@@ -1101,6 +1101,13 @@ def spec_bump(
         old, new = bumped.old, bumped.new
         _say(f"{revision}: {old.commit[:12]} -> {new.commit[:12]}, sha256 {old.sha256[:16]}… -> {new.sha256[:16]}…")
         _say(f"  read {bumped.location}; pinned in {pins_file}")
+        if bumped.examples:
+            _say(f"  examples: {bumped.examples} kept beside it (the round-trip tests of {revision} read them)")
+        else:
+            _say(
+                f"  examples: none at the source, so {revision}'s generated round-trip tests are left out "
+                "(a mirror folder's <revision>/examples/ brings them)"
+            )
         if not bumped.compared:
             _say("  (the previous schema is not in the cache: `mcp-codegen spec pull` before bumping to see the changes)")
             return ExitCode.OK

@@ -357,3 +357,48 @@ def test_tools_run_bare_and_check_reports_a_new_description(ours: Path) -> None:
     assert unknown.returncode == 2 and "no tools entry named 'partners'" in unknown.stderr and "partner" in unknown.stderr
     assert support.run(["tools", "-q"], env=env, cwd=project).returncode == 0
     assert support.run(["tools", "--check"], env=env, cwd=project).returncode == 0
+
+
+def test_a_project_pinned_draft_keeps_its_round_trip_tests(ours: Path) -> None:
+    """`spec bump draft` from a mirror keeps the examples of the pinned commit beside its schema;
+    the draft generated from the project's pin has its round-trip tests, reading those examples,
+    and they pass."""
+    project = ours / PROJECT
+    pyproject = project / "pyproject.toml"
+    settings = pyproject.read_text(encoding="utf-8").replace("\n[tool.mcp-codegen.tools.", 'pins = "mcp-spec/pins.toml"\n\n[tool.mcp-codegen.tools.', 1)
+    pyproject.write_text(settings, encoding="utf-8")
+    mirror = ours / "mirror" / "draft"
+    shutil.copytree(suite.SPEC / "draft" / "examples", mirror / "examples")
+    shutil.copy(suite.SPEC / "draft" / "schema.json", mirror / "schema.json")
+    shipped = sorted(p.relative_to(mirror) for p in (mirror / "examples").glob("*/*.json"))
+    env = _env(ours)
+    config = str(PROJECT / "pyproject.toml")
+    bumped = support.run(
+        ["spec", "bump", "draft", "--commit", "1" * 40, "--spec-source", str(ours / "mirror"), "--config", config],
+        env=env,
+        cwd=ours,
+    )
+    assert bumped.returncode == 0, bumped.stderr
+    assert f"examples: {len(shipped)} kept beside it" in bumped.stdout, bumped.stdout
+    pinned = project / "mcp-spec" / "draft"
+    assert sorted(p.relative_to(pinned) for p in (pinned / "examples").glob("*/*.json")) == shipped
+    assert "examples = true" in (project / "mcp-spec" / "pins.toml").read_text(encoding="utf-8")
+    made = support.run(["generate", "-q", "--config", config, "-r", "draft", "--out", "scratch/acme_platform/mcp"], env=env, cwd=ours)
+    assert made.returncode == 0, made.stderr
+    draft = ours / "scratch" / "acme_platform" / "mcp" / "draft"
+    assert (draft / "tests" / "test_spec_examples.py").is_file()
+    # the tests read the pinned examples (not the shipped data), wherever they run from
+    probe = "from acme_platform.mcp.draft import _examples\nprint(_examples.sources()[0].resolve())\n"
+    where = subprocess.run(
+        [sys.executable, "-c", probe], cwd=ours / "scratch", capture_output=True, text=True, check=False,
+        env={"PATH": "/usr/bin:/bin"},
+    )  # fmt: skip
+    assert where.returncode == 0, where.stderr[-2000:]
+    assert Path(where.stdout.strip()) == (project / "mcp-spec").resolve()
+    tests = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", str(draft / "tests")],
+        cwd=ours / "scratch", capture_output=True, text=True, check=False, env={"PATH": "/usr/bin:/bin"},
+    )  # fmt: skip
+    assert tests.returncode == 0, tests.stdout[-3000:]
+    passed = int(tests.stdout.strip().splitlines()[-1].split(" passed")[0].split()[-1])
+    assert passed >= len(shipped), tests.stdout[-500:]

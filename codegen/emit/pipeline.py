@@ -24,6 +24,9 @@ class ExampleSources:
     tree: bool  # the spec source has <revision>/examples/<TypeName>/*.json
     pages: tuple[str, ...] = ()  # documentation pages, relative to the docs source
     contradictions: tuple[str, ...] = ()  # examples the schema itself rejects (origins)
+    # a project's pin: its pins folder (a spec source: <revision>/examples/...), relative to the
+    # revision package, where `spec bump` kept the examples of the pinned commit
+    pinned: str | None = None
 
 
 @dataclass(frozen=True)
@@ -121,6 +124,7 @@ def build_revision(
                     has_tree=examples.tree,
                     pages=examples.pages,
                     contradictions=examples.contradictions,
+                    pinned=examples.pinned,
                 )
             )
         enter("format")

@@ -655,7 +655,13 @@ def _describe(predicate: ir.Predicate) -> str:
 
 
 def example_files(
-    revision: ir.Revision, header: str, *, has_tree: bool, pages: Sequence[str], contradictions: Sequence[str]
+    revision: ir.Revision,
+    header: str,
+    *,
+    has_tree: bool,
+    pages: Sequence[str],
+    contradictions: Sequence[str],
+    pinned: str | None = None,
 ) -> dict[str, str]:
     """The spec-example round-trip tests shipped in the package, and what they need at run time."""
     from codegen.emit import jsonc
@@ -674,6 +680,7 @@ def example_files(
             "_examples.py.jinja2",
             **context,
             has_tree=has_tree,
+            pinned=pinned,
             pages=list(pages),
             definitions=models,
             has_messages=has_message_tables(revision),

@@ -8,7 +8,7 @@ import keyword
 import os
 import re
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -77,7 +77,9 @@ def load_manifest(path: Path | None = None) -> tuple[Pin, ...]:
     own = _manifest_tables(_project_pins) if os.path.lexists(_project_pins) else {}
     pins = {pin.revision: pin for pin in _read_pins(shipped, tables, home=None)}
     # a project entry may give only what it changes (commit, sha256): the rest comes from the shipped pin
-    merged = {revision: {**tables.get(revision, {}), **entry} for revision, entry in own.items()}
+    # ... but not `examples`: the shipped examples are of the shipped commit, so a project pin has
+    # examples only when its own entry says so (`spec bump` kept them beside its schema)
+    merged = {revision: {**tables.get(revision, {}), "examples": False, **entry} for revision, entry in own.items()}
     pins.update({pin.revision: pin for pin in _read_pins(_project_pins, merged, home=str(_project_pins.parent))})
     owners: dict[str, str] = {}
     for pin in pins.values():
@@ -167,7 +169,7 @@ def _read_pins(manifest_path: Path, tables: dict[str, dict[str, object]], *, hom
             Pin(
                 **values,
                 released=bool(entry.get("released", True)),
-                examples=bool(entry.get("examples", False)) and home is None,
+                examples=bool(entry.get("examples", False)),
                 home=home,
             )
         )
@@ -372,10 +374,15 @@ PINS_HEADER = """\
 """
 
 
-def bump(revision: str, commit: str, data: bytes, pins_file: Path) -> tuple[Pin, Pin]:
+def bump(
+    revision: str, commit: str, data: bytes, pins_file: Path, examples: Mapping[str, bytes] | None = None
+) -> tuple[Pin, Pin]:
     """Re-pin revision to commit with the sha256 of data in the project's pins file (created if
-    need be), and keep the schema beside it: (previous pin, new pin). Only the revision's commit and
-    sha256 lines change; the file's comments and layout stay. Nothing of mcp-codegen's own is written."""
+    need be), and keep the schema beside it: (previous pin, new pin). examples: the revision's
+    examples tree at that commit (`<TypeName>/<file>.json` -> bytes), kept beside the schema for the
+    generated round-trip tests; None where the source has none. Only the revision's commit, sha256
+    and examples lines change; the file's comments and layout stay. Nothing of mcp-codegen's own is
+    written."""
     previous = find_pin(revision, load_manifest())
     if len(commit) != 40 or any(c not in "0123456789abcdef" for c in commit.lower()):
         raise fail("MCG006", f"commit must be a 40-hex-digit sha, got {commit!r}", revision=revision)
@@ -383,31 +390,79 @@ def bump(revision: str, commit: str, data: bytes, pins_file: Path) -> tuple[Pin,
     text = load.read_input(pins_file, code="MCG001").decode("utf-8") if pins_file.exists() else PINS_HEADER
     lines = text.splitlines(keepends=True)
     header = f'[revisions."{revision}"]'
-    inside, seen = False, {"commit": False, "sha256": False}
+    values = {"commit": f'"{commit.lower()}"', "sha256": f'"{digest}"', "examples": "true" if examples else "false"}
+    inside, seen = False, {"commit": False, "sha256": False, "examples": False}
     at = len(lines)
     for index, line in enumerate(lines):
         if line.startswith("["):
             inside = line.strip() == header
             if inside:
                 at = index + 1
-        elif inside and line.startswith(("commit = ", "sha256 = ")):
+        elif inside and line.startswith(("commit = ", "sha256 = ", "examples = ")):
             key = line.split(" ", 1)[0]
             seen[key] = True
-            lines[index] = f'{key} = "{commit.lower() if key == "commit" else digest}"\n'
+            lines[index] = f"{key} = {values[key]}\n"
     if header not in (line.strip() for line in lines):
         lines += ["\n" if lines and lines[-1].strip() else "", header + "\n"]
         at = len(lines)
-    lines[at:at] = [f'{key} = "{commit.lower() if key == "commit" else digest}"\n' for key, done in seen.items() if not done]
+    lines[at:at] = [f"{key} = {values[key]}\n" for key, done in seen.items() if not done]
     try:
         pins_file.parent.mkdir(parents=True, exist_ok=True)
         pins_file.write_text("".join(lines), encoding="utf-8")
         copy = pins_file.parent / revision / "schema.json"  # generation from these pins stays offline
         copy.parent.mkdir(parents=True, exist_ok=True)
         copy.write_bytes(data)
+        _keep_examples(copy.parent / "examples", examples or {})
     except OSError as exc:
         raise fail("MCG009", f"cannot write {pins_file}: {exc.strerror or exc}", revision=revision) from exc
     use_project_pins(pins_file)
     return previous, find_pin(revision, load_manifest())
+
+
+def _keep_examples(folder: Path, examples: Mapping[str, bytes]) -> None:
+    """The examples tree beside a pinned schema made exactly examples: files written, and the
+    `<TypeName>/*.json` files an earlier bump kept there that the new commit no longer has removed
+    (nothing else in the folder is touched)."""
+    for stale in sorted(folder.glob("*/*.json")) if folder.is_dir() else []:
+        if f"{stale.parent.name}/{stale.name}" not in examples and stale.is_file() and not stale.is_symlink():
+            stale.unlink()
+            with contextlib.suppress(OSError):
+                stale.parent.rmdir()  # only when empty
+    for name, data in sorted(examples.items()):
+        target = folder / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+
+
+MAX_EXAMPLE_FILES = 2000  # a revision has ~130 today
+
+
+def read_unpinned_examples(revision: str, source: str | None, limit: int) -> dict[str, bytes] | None:
+    """The examples tree of a revision in a mirror folder (`<source>/<revision>/examples/<TypeName>/
+    *.json`), each file read as untrusted input of at most limit bytes; None where there is none to
+    list (no folder there, or a URL or upstream source: a download cannot list a folder)."""
+    if source is None or _is_url(source):
+        return None
+    root = Path(source) / revision / "examples"
+    if not root.is_dir() or root.is_symlink():
+        return None
+    found = sorted(p for p in root.glob("*/*.json") if _is_name(p.parent.name) and _is_name(p.name))
+    if len(found) > MAX_EXAMPLE_FILES:
+        raise fail(
+            "MCG009",
+            f"{root} holds {len(found):,} example files, more than {MAX_EXAMPLE_FILES:,}",
+            revision=revision,
+            hint="a spec mirror's examples folder holds one folder of JSON files per definition",
+        )
+    return {
+        f"{path.parent.name}/{path.name}": load.read_input(path, root=Path(source), revision=revision, limit=limit)
+        for path in found
+    }
+
+
+def _is_name(name: str) -> bool:
+    """A file or folder name of an examples tree: printable, no separator, not hidden."""
+    return name.isprintable() and not name.startswith(".") and "/" not in name and "\\" not in name
 
 
 def read_unpinned(revision: str, source: str | None, pin: Pin, commit: str) -> tuple[str, bytes]:
