@@ -732,7 +732,9 @@ def bump_pin(revision: str, commit: str, *, spec_source: str | None, pins_file: 
     # the project's pins folder is the user's tree: read as untrusted input, as spec.fetch reads it
     old_data = load.read_input(old_path, revision=revision) if old_path is not None else None
     location, data = spec.read_unpinned(revision, spec.resolve_source(spec_source), previous, commit)
-    old, new = spec.bump(revision, commit, data, pins_file)
+    # the TypeScript source of the same commit (its deprecations), where the source has it
+    ts = spec.read_unpinned_ts(revision, spec.resolve_source(spec_source), previous, commit)
+    old, new = spec.bump(revision, commit, data, pins_file, ts)
     if old_data is None:
         return Bump(old, new, location, compared=False)
     before, after = _definitions(old_data), _definitions(data)
