@@ -168,7 +168,8 @@ def generate(
 
     jobs: list[workers.Job] = []
     fetched_data = {pin.revision: spec.fetch(pin, source).data for pin in chosen}
-    analysed = _analysed(chosen, fetched_data, selections, limits, options, progress)
+    fetched_ts = {pin.revision: spec.fetch_ts(pin, source) for pin in chosen}
+    analysed = _analysed(chosen, fetched_data, selections, limits, options, progress, fetched_ts)
     # before the builds, where every revision was analysed (one that was not reports its own error)
     early = len(analysed) == len(chosen)
     notes = _check_open_definitions(options, [a.model for a in analysed.values()]) if early else ()
@@ -197,6 +198,7 @@ def generate(
                 None,  # history.py's tables: made while the surface starts (below)
                 None if check else workers.ImportCheck(out, latest=pin.revision == newest),
                 analysed.get(pin.revision),
+                fetched_ts[pin.revision],
             )
         )
     if not check:  # the inputs are read; before generating: other revisions out holds need prune
@@ -243,6 +245,7 @@ def _analysed(
     limits: Limits,
     options: ir.Options,
     progress: Callable[[str, str], None] | None,
+    ts: Mapping[str, bytes | None],
 ) -> dict[str, Analysed]:
     """The chosen revisions read and analysed, once: their builds, the surface and history.py's
     tables start from these. One that fails is left out: its own build, in the workers, reports
@@ -256,6 +259,7 @@ def _analysed(
             found[pin.revision] = analyse(
                 pin.revision, pin.package, data[pin.revision], pin.sha256,
                 limits=limits, errata_selection=selections[pin.revision], options=options, stage=stage,
+                ts=ts[pin.revision],
             )  # fmt: skip
         except CodegenError:
             continue

@@ -27,6 +27,17 @@ def header(revision: str | None = None, sha256: str | None = None, *, origin: st
     return "\n".join(comment_lines(paragraph) for paragraph in text)
 
 
+# Below the header of a package that defines what the spec deprecates: its own modules name those
+# definitions (unions, method tables, re-exports), which are not a user's uses; both checkers
+# report the user's (mypy with `--enable-error-code deprecated`, pyright's reportDeprecated).
+OWN_USES_OF_DEPRECATED = '# pyright: reportDeprecated=false\n# mypy: disable-error-code="deprecated"'
+
+
+def with_deprecations(stamp: str, deprecates: bool) -> str:
+    """stamp, and the checkers' file-level settings for a package that deprecates something."""
+    return f"{stamp}\n{OWN_USES_OF_DEPRECATED}" if deprecates else stamp
+
+
 def first_sentence() -> str:
     """What the first header line says, as one line of plain text (a JSON file's `$comment`)."""
     return f"{MARKER} {__version__} with datamodel-code-generator {dcg.engine_version()}. Do not edit."
