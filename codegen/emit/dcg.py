@@ -81,6 +81,11 @@ def engine_options(revision: ir.Revision, header: str) -> dict[str, Any]:
             # PEP 702 for the type checkers only (category=None): reading a message that holds
             # one must not warn; an alias cannot carry it (its docstring says it, lower.py)
             template_data[entity.pointer_in_engine_input]["deprecated"] = text_literal(entity.deprecated, revision.options.width)
+        if entity.deprecated is not None and entity.kind is not ir.Kind.MODEL:
+            template_data[entity.pointer_in_engine_input]["deprecated_note"] = docstring_text(
+                entity.deprecated if entity.deprecated.lower().startswith("deprecated") else f"Deprecated: {entity.deprecated}",
+                revision.options.width,
+            )
         if any(f.deprecated is not None for f in entity.fields):
             # pydantic's: a DeprecationWarning when read as an attribute, `deprecated` in its JSON Schema
             template_data[entity.pointer_in_engine_input]["deprecated_fields"] = {
@@ -200,6 +205,14 @@ def _run_key(lowered: Mapping[str, Any], options: Mapping[str, Any]) -> str:
     digest = hashlib.sha256(json.dumps(lowered, default=repr).encode())
     digest.update(json.dumps(options, sort_keys=True, default=repr).encode())
     return digest.hexdigest()
+
+
+def docstring_text(text: str, width: int) -> str:
+    """text as the body of a module-level docstring: wrapped to width, backslashes and quotes escaped."""
+    import textwrap
+
+    escaped = text.replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
+    return textwrap.fill(escaped, width, break_long_words=False, break_on_hyphens=False)
 
 
 # where a deprecation's text lands once formatted: `deprecated=(` in a field's `Field(`, one level in

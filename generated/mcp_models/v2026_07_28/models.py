@@ -591,6 +591,10 @@ LoggingLevel = TypeAliasType(
     "LoggingLevel",
     Literal["alert", "critical", "debug", "emergency", "error", "info", "notice", "warning"],
 )
+"""
+Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least
+twelve months; see the deprecated features registry.
+"""
 
 
 MetaObject = TypeAliasType("MetaObject", dict[str, Any])
@@ -3595,6 +3599,10 @@ SamplingMessageContentBlock = TypeAliasType(
         Field(discriminator="type"),
     ],
 )
+"""
+Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least
+twelve months; see the deprecated features registry.
+"""
 
 
 SamplingMessageContentVariantF = TypeAliasType(
@@ -3750,6 +3758,10 @@ SamplingMessageContent = TypeAliasType(
         AS_ANY,
     ],
 )
+"""
+Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least
+twelve months; see the deprecated features registry.
+"""
 
 
 CreateMessageResultContent = TypeAliasType(
@@ -3765,6 +3777,10 @@ CreateMessageResultContent = TypeAliasType(
         AS_ANY,
     ],
 )
+"""
+Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least
+twelve months; see the deprecated features registry.
+"""
 
 
 class ElicitRequest(MCPModel):
