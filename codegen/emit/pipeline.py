@@ -108,7 +108,7 @@ def build_revision(
             options=options, stage=enter, ts=ts,
         )  # fmt: skip
     doc, model = analysed.doc, analysed.model
-    stamp = with_deprecations(header(revision, sha256), deprecates(model))
+    stamp = with_deprecations(header(revision, sha256), model)
     try:
         with budget.resume(analysed.work):
             enter("models")
@@ -187,13 +187,8 @@ def root_files(
 
 def latest_module(latest: BuiltRevision) -> str:
     """latest.py of the root package, formatted: the names of latest, the newest released revision."""
-    text = render.latest_module(with_deprecations(header(), deprecates(latest.revision)), latest.revision, latest.exports)
+    text = render.latest_module(header(), latest.revision, latest.exports)
     return format_files({"latest.py": text}, options=latest.revision.options)["latest.py"]
-
-
-def deprecates(model: ir.Revision) -> bool:
-    """Whether a revision's package marks anything the spec deprecates."""
-    return any(e.deprecated is not None or any(f.deprecated for f in e.fields) for e in model.entities)
 
 
 def _no_stage(name: str) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import textwrap
 
+from codegen.analysis import ir
 from codegen.emit import dcg
 from codegen.version import __version__
 
@@ -33,9 +34,14 @@ def header(revision: str | None = None, sha256: str | None = None, *, origin: st
 OWN_USES_OF_DEPRECATED = '# pyright: reportDeprecated=false\n# mypy: disable-error-code="deprecated"'
 
 
-def with_deprecations(stamp: str, deprecates: bool) -> str:
-    """stamp, and the checkers' file-level settings for a package that deprecates something."""
-    return f"{stamp}\n{OWN_USES_OF_DEPRECATED}" if deprecates else stamp
+def with_deprecations(stamp: str, model: ir.Revision) -> str:
+    """stamp, and the checkers' file-level settings where model's package deprecates something."""
+    return f"{stamp}\n{OWN_USES_OF_DEPRECATED}" if deprecates(model) else stamp
+
+
+def deprecates(model: ir.Revision) -> bool:
+    """Whether a revision's package marks anything the spec deprecates."""
+    return any(e.deprecated is not None or any(f.deprecated for f in e.fields) for e in model.entities)
 
 
 def first_sentence() -> str:
