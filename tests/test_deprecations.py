@@ -15,6 +15,7 @@ deprecates, carried into the models.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import warnings
@@ -22,6 +23,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from codegen.diff import diff
 from codegen.emit.pipeline import build_revision
@@ -29,6 +32,7 @@ from codegen.errors import CodegenError
 from codegen.limits import DEFAULT_LIMITS
 from codegen.schema import spec, tsdoc
 
+from . import suite
 from .conftest import REPO
 from .typing_checkers import TYPING, expected_errors, mypy_errors, pyright_errors
 
@@ -189,6 +193,28 @@ def test_a_tag_on_a_name_schema_json_does_not_define_is_refused() -> None:
     (diagnostic,) = caught.value.diagnostics
     assert diagnostic.code == "MCG132"
     assert diagnostic.message == "schema.ts line 2: @deprecated on `Ghost`, which schema.json does not define"
+
+
+# pieces a schema.ts is made of, shuffled into any order: the reader names declarations or refuses
+# with MCG131, never a traceback, whatever the text
+_PIECES = st.sampled_from([
+    "/**", "*/", " * @deprecated x\n", "/*", "//", "\n", "{", "}", '"', "'", "`", "\\", "export ",
+    "interface ", "type ", "A", "b?: ", "'k'?:", ";", "=", "|", "extends B ", "<T>", " ", "\xff", "é",
+])  # fmt: skip
+
+
+@settings(max_examples=suite.examples(300), suppress_health_check=[HealthCheck.too_slow])
+@given(pieces=st.lists(_PIECES, max_size=40))
+def test_the_reader_reads_or_refuses_any_text(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    try:
+        source = tsdoc.read(text.encode("utf-8", "surrogatepass"), "test")
+    except CodegenError as exc:
+        assert [d.code for d in exc.diagnostics] == ["MCG131"]
+        return
+    assert all(tag.path and tag.message for tag in source.tags)
+    with pytest.raises(CodegenError) if source.tags else contextlib.nullcontext():
+        tsdoc.place(source, {}, "test")  # every tag names something schema.json must define
 
 
 # -- the pins ---------------------------------------------------------------------------------------------
