@@ -241,6 +241,27 @@ def test_a_schema_ts_that_does_not_match_its_pin_is_refused(tmp_path: Path) -> N
     assert diagnostic.code == "MCG004" and "schema.ts" in diagnostic.message
 
 
+def test_a_mirror_without_the_pinned_schema_ts_falls_back_to_the_shipped_copy_never_the_network(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pin = spec.find_pin("2026-07-28")
+    monkeypatch.setattr(spec, "_download", lambda *args: pytest.fail("no download from a mirror folder"))
+    assert spec.fetch_ts(pin, str(tmp_path)) == (REPO / "spec" / "2026-07-28" / "schema.ts").read_bytes()
+    monkeypatch.setattr(spec, "spec_dir", lambda: tmp_path / "nothing-shipped")
+    monkeypatch.setenv(spec.CACHE_ENV, str(tmp_path / "empty-cache"))
+    with pytest.raises(CodegenError) as caught:
+        spec.fetch_ts(pin, str(tmp_path))
+    assert "schema.ts" in caught.value.diagnostics[0].one_line()
+
+
+def test_spec_bump_reads_the_schema_ts_beside_the_mirrors_schema(tmp_path: Path) -> None:
+    pin = spec.find_pin("draft")
+    (tmp_path / "draft").mkdir()
+    assert spec.read_unpinned_ts("draft", str(tmp_path), pin, "c" * 40) is None
+    (tmp_path / "draft" / "schema.ts").write_bytes(b"export type A = string;\n")
+    assert spec.read_unpinned_ts("draft", str(tmp_path), pin, "c" * 40) == b"export type A = string;\n"
+
+
 def test_bump_pins_the_commits_schema_ts_and_a_commit_without_one_pins_none(tmp_path: Path) -> None:
     pins_file = tmp_path / "pins" / "pins.toml"
     try:

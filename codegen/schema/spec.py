@@ -320,6 +320,14 @@ def fetch_ts(pin: Pin, source: str | None) -> bytes | None:
             data = load.read_input(path, revision=pin.revision)
             verify(pin, data, str(path), digest=pin.ts_sha256)
             return data
+    if source is not None and not _is_url(source):
+        # a mirror folder means offline, as for the schema: its missing schema.ts is the error
+        load.read_input(
+            candidates[0],
+            root=Path(source),
+            revision=pin.revision,
+            hint=f"the spec source must hold <revision>/{TS_NAME} where the pin has one ({SPEC_SOURCE_ENV} or --spec-source)",
+        )
     location = (
         f"{source.rstrip('/')}/{pin.revision}/{TS_NAME}"
         if source is not None and _is_url(source)
