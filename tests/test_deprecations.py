@@ -317,6 +317,19 @@ def test_pep_702_on_each_deprecated_class_and_the_inline_objects_of_deprecated_p
         assert _deprecated_classes(package) == set(), package
 
 
+def test_the_packages_own_uses_are_not_reported_and_only_where_something_is_deprecated() -> None:
+    """Every module of a package that deprecates something (and latest.py, which re-exports one)
+    tells both checkers that its own references to those classes are not uses."""
+    settings = '# pyright: reportDeprecated=false\n# mypy: disable-error-code="deprecated"\n'
+    root = REPO / "generated" / "mcp_models"
+    for package in ("v2026_07_28", "draft"):
+        modules = sorted((root / package).rglob("*.py"))
+        assert modules and all(settings in path.read_text() for path in modules), package
+    assert settings in (root / "latest.py").read_text()
+    for package in ("v2024_11_05", "v2025_03_26", "v2025_06_18", "v2025_11_25", "surface"):
+        assert not [path for path in (root / package).rglob("*.py") if "reportDeprecated" in path.read_text()], package
+
+
 def test_the_text_is_in_the_docstrings_of_classes_aliases_and_fields() -> None:
     source = (REPO / "generated" / "mcp_models" / "v2026_07_28" / "models.py").read_text()
     from mcp_models.v2026_07_28 import models
