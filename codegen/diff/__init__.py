@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from codegen.schema import budget, pointers
+from codegen.schema import budget, pointers, tsdoc
 from codegen.schema.schemas import count_subschemas
 from codegen.diff.classify import methods_carrying, wire_change
 from codegen.diff.direction import directions, enveloped_messages
@@ -109,18 +109,21 @@ def _compare(old: Side, new: Side, *, descriptions: bool, python_api: bool) -> R
 def deprecation_changes(old: Side, new: Side, renames: dict[str, str]) -> list[tuple[Found, str]]:
     """What the new side's schema.ts deprecates that the old one did not (also in definitions it
     adds: a key may arrive deprecated), and what it no longer deprecates: informational, with the
-    spec's words."""
-    def tagged(side: Side) -> dict[tuple[str, tuple[str, ...]], str]:
+    spec's words. Only where both sides have a schema.ts: a side without one says nothing."""
+    if old.deprecations is None or new.deprecations is None:
+        return []
+
+    def tagged(deprecations: tsdoc.Deprecations) -> dict[tuple[str, tuple[str, ...]], str]:
         found: dict[tuple[str, tuple[str, ...]], str] = {}
-        for pointer, text in side.deprecations.at.items():
+        for pointer, text in deprecations.at.items():
             tokens = pointers.split(pointer)  # $defs, name, (properties, key)*
             found[(tokens[1], tuple(tokens[3::2]))] = text
-        for owner, key, text in side.deprecations.loose:
+        for owner, key, text in deprecations.loose:
             found[(pointers.split(owner)[1], tuple(key.split(".")))] = text
         return found
 
-    before = {(renames.get(name, name), path): text for (name, path), text in tagged(old).items()}
-    after = tagged(new)
+    before = {(renames.get(name, name), path): text for (name, path), text in tagged(old.deprecations).items()}
+    after = tagged(new.deprecations)
     changes: list[tuple[Found, str]] = []
     for (name, path), text in sorted(after.items()):
         if (name, path) not in before:

@@ -22,8 +22,9 @@ class Side:
     sha256: str
     doc: load.SchemaDoc
     revision: ir.Revision
-    # what the revision's schema.ts deprecates (a pinned revision's; a schema path's none)
-    deprecations: tsdoc.Deprecations = tsdoc.NONE
+    # what the revision's schema.ts deprecates; None: the side has no schema.ts (a schema path, a
+    # pin without one), so what it deprecates is not known
+    deprecations: tsdoc.Deprecations | None = None
 
     @property
     def defs(self) -> Mapping[str, Any]:
@@ -131,8 +132,8 @@ def side_from_document(
     try:
         with budget.scope(schemas.count_subschemas(raw), label):
             doc = load.to_schema_doc(raw, label, limits, classes=classes)
-            placed = tsdoc.place(tsdoc.read(ts, label), doc.defs, label) if ts is not None else tsdoc.NONE
-            model = analyze.analyze(doc, package="diff", sha256=sha256, deprecations=placed)
+            placed = tsdoc.place(tsdoc.read(ts, label), doc.defs, label) if ts is not None else None
+            model = analyze.analyze(doc, package="diff", sha256=sha256, deprecations=placed or tsdoc.NONE)
             return Side(label, sha256, doc, model, placed)
     except CodegenError as exc:
         raise load.as_written(exc, load.uses_legacy_definitions(raw)) from exc
