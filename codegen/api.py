@@ -22,6 +22,7 @@ from codegen.schema.jsontypes import is_object
 if TYPE_CHECKING:
     from codegen.diff.tools import ToolSchemas, ToolsReport
     from codegen.emit.pipeline import Analysed, BuiltRevision
+    from codegen.impact import Impact
     from codegen.output import workers
 DEFAULT_OUT = Path("generated") / "mcp_models"
 
@@ -603,6 +604,7 @@ def _tool_schemas(listed: Sequence[Mapping[str, Any]]) -> ToolSchemas:
         inputs={t.name: t.input for t in types},
         outputs={t.name: t.output for t in types if t.output is not None},
         listed={name: (tool["inputSchema"], tool.get("outputSchema")) for name, tool in by_name.items()},
+        described={name: (tool.get("title"), tool.get("description")) for name, tool in by_name.items()},
     )
 
 
@@ -819,4 +821,53 @@ def diff(
         report.empty,
         breaking_client=report.breaking_for("client"),
         breaking_server=report.breaking_for("server"),
+    )
+
+
+def impact(
+    revision: str,
+    *,
+    pyproject: Path,
+    vendored: Sequence[str] | None,
+    out: Path,
+    against: str | None = None,
+    checker: str | None = None,
+    paths: Sequence[Path] = (),
+    options: ir.Options | None = None,
+    limits: Limits = DEFAULT_LIMITS,
+    spec_source: str | None = None,
+    errata_files: Sequence[Path] = (),
+    disabled_errata: Sequence[str] = (),
+) -> Impact:
+    """The errors the project's own type checker reports for its code at revision (a pinned label,
+    `latest` or a schema path) that it does not report at the vendored revision it replaces
+    (`against`, else the one the project vendors: vendored is its `revisions`, None for all
+    pinned), each with the diff changes it names. out: the vendored package's folder, relative to
+    pyproject's folder; options: the project's settings, which both revisions are generated with.
+    Nothing is written but a scratch folder, removed afterwards; nothing is downloaded."""
+    from codegen import impact as assessment
+    from codegen.impact import project as projects, revisions as read
+
+    options = options or ir.Options()
+    current = projects.current_revision(list(vendored or [pin.revision for pin in spec.load_manifest()]), against)
+    pin = spec.find_pin(current)
+    project = projects.locate(pyproject, out, options.package, pin.revision, pin.package)
+    target = read.target(revision, spec_source, limits)  # before the current one: a typo fails first
+
+    def build(schema: Path, folder: Path, label: str) -> None:
+        generate_schema(
+            schema, out=folder, name=label, limits=limits, options=options,
+            errata_files=errata_files, disabled_errata=disabled_errata,
+        )  # fmt: skip
+
+    return assessment.assess(
+        project,
+        read.pinned(current, spec_source),
+        target,
+        build=build,
+        checker=checker,
+        paths=paths,
+        spec_source=spec_source,
+        errata_files=tuple(errata_files),
+        disabled_errata=frozenset(disabled_errata),
     )

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
@@ -21,6 +21,9 @@ from codegen.version import __version__
 from codegen.api import GenerateResult
 from codegen.errors import CodegenError, ExitCode, flat, printable
 from codegen.limits import DEFAULT_LIMITS
+
+if TYPE_CHECKING:
+    from codegen.config import ToolsEntry
 
 app = typer.Typer(
     name="mcp-codegen",
@@ -422,8 +425,97 @@ _FAIL_ON = (None, "breaking", "breaking-server", "breaking-client", "any")
 
 
 @app.command()
+def impact(
+    revision: Annotated[
+        str,
+        typer.Argument(help="The revision to try: a pinned revision (the project's pinned draft too), `latest`, or a schema.json path."),
+    ],
+    paths: Annotated[
+        list[Path] | None,
+        typer.Argument(help="The project's files or folders to check (default: what its checker's configuration names)."),
+    ] = None,
+    against: Annotated[
+        str | None,
+        typer.Option("--against", help="The vendored revision the target replaces (needed when the project vendors several)."),
+    ] = None,
+    checker: Annotated[
+        str | None,
+        typer.Option("--checker", help="mypy or pyright (default: the one the project configures; mypy when it configures both)."),
+    ] = None,
+    fmt: Annotated[str, typer.Option("--format", "-f", help="text or json.")] = "text",
+    spec_source: SpecSourceOpt = None,
+    pins: PinsOpt = None,
+    config: ConfigOpt = None,
+    debug: DebugOpt = False,
+) -> None:
+    """Does the project's own code break at another revision? Generates it in place of the vendored
+    one (same package, same settings) in a scratch copy of the project, runs the project's type
+    checker there and at the vendored revision, and reports each new error with the `diff` changes
+    that cause it. Exit 1 when there are new errors. The project's files are never written."""
+
+    def run() -> int:
+        from codegen import api
+        from codegen import config as settings_file
+        from codegen.errors import fail
+
+        if fmt not in ("text", "json"):
+            raise fail("MCG012", f"--format {fmt!r} is not supported", hint="use text or json")
+        pyproject = config or Path("pyproject.toml")
+        settings = settings_file.load(config)
+        project = pyproject.parent
+        _use_pins(settings.pins, config, pins)
+        options = api.Options(
+            field_naming=settings.field_naming,
+            extra_keys=settings.extra_keys,
+            open_definitions=settings.open_definitions,
+            inbound=settings.inbound,
+            base_class=settings.base_class,
+            pydantic_config=tuple(sorted(settings.pydantic_config.items())),
+            package=settings.package or "mcp_models",
+            formatter=settings.formatter,
+            absolute_links=settings.absolute_links,
+        )
+        out = settings.out or api.DEFAULT_OUT
+        options = replace(options, line_length=settings.line_length, first_party=settings.first_party(project, project / out))
+        found = api.impact(
+            revision,
+            pyproject=pyproject,
+            vendored=settings.revisions,
+            out=out,
+            against=against,
+            checker=checker,
+            paths=tuple(paths or ()),
+            options=options,
+            limits=settings.limits(DEFAULT_LIMITS),
+            spec_source=spec_source or _project_source(settings.spec_source, project, given=False),
+            errata_files=tuple(project / name for name in settings.errata),
+            disabled_errata=settings.disable_errata,
+        )
+        if fmt == "json":
+            _say_block(found.as_json())
+        else:
+            shown = os.path.relpath(found.project)
+            where = "" if shown == "." else (found.project if shown.startswith("..") else shown) + os.sep
+            for line in found.lines(where):
+                _say(line)
+        return ExitCode.DRIFT if found.new else ExitCode.OK
+
+    _run(run, debug=debug)
+
+
+@app.command()
 def tools(
-    out: Annotated[Path, typer.Option("--out", "-o", help="Output package folder for the server's tool types.")],
+    name: Annotated[
+        str | None,
+        typer.Argument(
+            help="A tools entry of the config ([tool.mcp-codegen.tools.<name>]); with no name and no "
+            "--out, every entry.",
+            show_default=False,
+        ),
+    ] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Output package folder for the server's tool types.")
+    ] = None,
     from_file: Annotated[
         Path | None, typer.Option("--from", help="A tools/list result (JSON file: the result or the whole response).")
     ] = None,
@@ -465,7 +557,9 @@ def tools(
     max_subschemas: MaxSubOpt = None,
     max_members: MaxMembersOpt = None,
 ) -> None:
-    """Generate typed input and output models (and narrowing helpers) for one server's tools."""
+    """Generate typed input and output models (and narrowing helpers) for one server's tools: the
+    one given by --out with --from or --server, else the config's tools entries (all, or the one
+    named)."""
 
     def run() -> int:
         import shlex
@@ -487,23 +581,84 @@ def tools(
             line_length=settings.line_length,
             first_party=settings.first_party(project, models_out),
         )
-        result = api.generate_tools(
-            style=style,
-            out=out,
-            tools_file=from_file,
-            server=shlex.split(server) if server else None,
-            models_package=models,
-            models_root=settings.package,
-            revisions=settings.revisions,
-            check=check,
-            limits=settings.limits(DEFAULT_LIMITS),
-            prune=settings.prune,
-            ignore_bytecode=ignore_bytecode,
-        )
-        again = _tools_command(out, from_file, server, models, config, given)
-        return _report(result, check, Output(quiet=quiet, verbose=verbose), command=again, tools=True)
+        runs = _tools_runs(name, out, from_file, server, models, settings.tools, project, config, given)
+        code: int = ExitCode.OK
+        for run_out, run_file, run_server, run_models, again in runs:
+            result = api.generate_tools(
+                style=style,
+                out=run_out,
+                tools_file=run_file,
+                server=shlex.split(run_server) if run_server else None,
+                models_package=run_models,
+                models_root=settings.package,
+                revisions=settings.revisions,
+                check=check,
+                limits=settings.limits(DEFAULT_LIMITS),
+                prune=settings.prune,
+                ignore_bytecode=ignore_bytecode,
+            )
+            code = max(code, _report(result, check, Output(quiet=quiet, verbose=verbose), command=again, tools=True))
+        return code
 
     _run(run, debug=debug)
+
+
+_ToolsRun = tuple[Path, Path | None, str | None, str | None, str]  # out, --from, --server, --models, command
+
+
+def _tools_runs(
+    name: str | None,
+    out: Path | None,
+    from_file: Path | None,
+    server: str | None,
+    models: str | None,
+    entries: Mapping[str, ToolsEntry],
+    project: Path,
+    config: Path | None,
+    limits: Mapping[str, int | None],
+) -> list[_ToolsRun]:
+    """What one `tools` command runs: the package its flags name (--out with --from or --server), or
+    the config's tools entries (the one named, else every one), their paths relative to the
+    pyproject.toml that holds them; each with the command line that regenerates it."""
+    import shlex
+
+    from codegen.errors import fail
+
+    if out is not None or from_file is not None or server is not None:
+        if name is not None:
+            raise fail("MCG008", f"give a tools entry ({name!r}) or --out with --from or --server, not both")
+        if out is None:
+            raise fail("MCG008", "--from and --server need --out, the package folder to write")
+        return [(out, from_file, server, models, _tools_command(out, from_file, server, models, config, limits))]
+    where = f"[tool.mcp-codegen.tools] of {config or 'pyproject.toml'}"
+    if not entries:
+        raise fail(
+            "MCG008",
+            f"no tools to generate: no --out, and no entry in {where}",
+            hint="give --out with --from FILE or --server COMMAND, or add [tool.mcp-codegen.tools.<name>] "
+            "with from (or server) and out (docs/commands.md)",
+        )
+    if name is not None and name not in entries:
+        known = ", ".join(sorted(entries))
+        raise fail("MCG008", f"no tools entry named {name!r} in {where}", hint=f"its entries: {known}")
+    chosen = [name] if name is not None else sorted(entries)
+    runs: list[_ToolsRun] = []
+    for entry_name in chosen:
+        entry = entries[entry_name]
+        again = shlex.join(["mcp-codegen", "tools", entry_name, *(["--config", str(config)] if config is not None else [])])
+        runs.append(
+            (
+                project / entry.out,
+                project / entry.source if entry.source is not None else None,
+                entry.server,
+                models or entry.models,
+                f"`{again}`",
+            )
+        )
+    return runs
+
+
+
 
 
 _LINE_LIMIT = 300  # characters of an error line

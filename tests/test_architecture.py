@@ -2,7 +2,7 @@
 
 Stages, in the order data flows: base (errors, limits, resources, version) -> schema -> analysis ->
 emit -> output -> features (diff, tools, checks; none imports another) -> surface (built on the
-diff's renames) -> config, api -> cli ->
+diff's renames) -> impact (on the diff's changes) -> config, api -> cli ->
 the package facade. A module may import its own stage or earlier ones; an import from a later
 stage, between two features, or any import cycle fails here, naming the edge.
 """
@@ -25,6 +25,7 @@ STAGES: tuple[tuple[str, ...], ...] = (
     ("codegen.output",),
     ("codegen.diff", "codegen.tools", "codegen.checks"),
     ("codegen.surface",),
+    ("codegen.impact",),  # the project's code at another revision: diff's changes, api's builds
     ("codegen.config", "codegen.api"),
     ("codegen.cli",),
     ("codegen.__main__", "codegen"),

@@ -103,7 +103,7 @@ def test_debug_shows_the_traceback() -> None:
 @pytest.mark.parametrize(
     "command",
     [[], ["generate"], ["check"], ["examples"], ["tools"], ["init"], ["spec"], ["spec", "list"], ["spec", "pull"],
-     ["spec", "verify"], ["spec", "bump"]],
+     ["spec", "verify"], ["spec", "bump"], ["impact"]],
     ids=lambda c: " ".join(c) or "main",
 )  # fmt: skip
 def test_every_command_has_help(command: list[str]) -> None:

@@ -111,4 +111,7 @@ def test_the_readme_sdk_configuration_is_valid_settings(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text(block, encoding="utf-8")
     settings = config.load(tmp_path / "pyproject.toml")
     assert settings.extra_keys == "sieve" and settings.inbound == "lenient" and settings.formatter == "ruff"
-    assert settings.package == "sdk._types" and settings.pins == "mcp-spec/pins.toml"
+    # a new project has no pins file until `spec bump` writes it: the line waits, commented
+    assert settings.package == "sdk._types" and settings.pins is None
+    (tmp_path / "pyproject.toml").write_text(block.replace("# pins = ", "pins = "), encoding="utf-8")
+    assert config.load(tmp_path / "pyproject.toml").pins == "mcp-spec/pins.toml"

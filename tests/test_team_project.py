@@ -49,7 +49,12 @@ extraPaths = ["src"]
 revisions = ["2026-07-28"]
 out = "src/acme_platform/mcp"
 package = "acme_platform.mcp"
-{extra}"""
+{extra}
+[tool.mcp-codegen.tools.partner]
+from = "partner-tools.json"
+out = "src/acme_platform/partner"
+models = "acme_platform.mcp.v2026_07_28"
+"""
 
 SERVER = '''\
 """A small server built only on the vendored models."""
@@ -141,13 +146,28 @@ def hours(body: bytes) -> list[Hour]:
 '''
 
 PARTNER_CALLS = '''\
-"""Typed calls of the partner's tools."""
+"""Typed calls of the partner's tools: 2026-07-28 requires `meta` on every request, and
+`.params(...)` takes it typed."""
 
+from acme_platform.mcp.v2026_07_28 import (
+    CallToolRequest,
+    ClientCapabilities,
+    RequestMetaObject,
+)
 from acme_platform.partner import get_sum_call
+
+META = RequestMetaObject(
+    io_modelcontextprotocol_protocol_version="2026-07-28",
+    io_modelcontextprotocol_client_capabilities=ClientCapabilities(),
+)
 
 
 def add(a: float, b: float) -> str:
     return get_sum_call(a=a, b=b).name
+
+
+def add_request(request_id: int, a: float, b: float) -> CallToolRequest:
+    return CallToolRequest(id=request_id, params=get_sum_call(a=a, b=b).params(meta=META))
 '''
 
 
@@ -174,12 +194,7 @@ def _vendor(root: Path) -> None:
     config = str(PROJECT / "pyproject.toml")
     made = support.run(["generate", "-q", "--config", config], env=_env(root), cwd=root)
     assert made.returncode == 0, made.stderr
-    tools = support.run(
-        ["tools", "-q", "--config", config, "--from", str(PROJECT / "partner-tools.json"),
-         "--out", str(PROJECT / "src" / "acme_platform" / "partner"), "--models", "acme_platform.mcp.v2026_07_28"],
-        env=_env(root),
-        cwd=root,
-    )  # fmt: skip
+    tools = support.run(["tools", "-q", "--config", config], env=_env(root), cwd=root)  # its configured entries
     assert tools.returncode == 0, tools.stderr
 
 
@@ -225,12 +240,7 @@ def test_the_projects_ruff_finds_nothing_and_changes_nothing(ours: Path) -> None
     assert fixed.returncode == 0 and support.tree_digest(project / "src") == before  # a fixed point
     config = str(PROJECT / "pyproject.toml")
     assert support.run(["check", "--config", config], env=_env(ours), cwd=ours).returncode == 0
-    partner = support.run(
-        ["tools", "--config", config, "--from", str(PROJECT / "partner-tools.json"),
-         "--out", str(PROJECT / "src" / "acme_platform" / "partner"), "--models", "acme_platform.mcp.v2026_07_28", "--check"],
-        env=_env(ours),
-        cwd=ours,
-    )  # fmt: skip
+    partner = support.run(["tools", "--config", config, "--check"], env=_env(ours), cwd=ours)
     assert partner.returncode == 0, partner.stdout + partner.stderr
 
 
@@ -291,7 +301,8 @@ def test_diff_follows_the_projects_pins_and_gates_one_side(ours: Path) -> None:
     and by path; the server's gate fails, the client's does not."""
     project = ours / PROJECT
     pyproject = project / "pyproject.toml"
-    pyproject.write_text(pyproject.read_text(encoding="utf-8") + 'pins = "mcp-spec/pins.toml"\n', encoding="utf-8")
+    settings = pyproject.read_text(encoding="utf-8").replace("\n[tool.mcp-codegen.tools.", 'pins = "mcp-spec/pins.toml"\n\n[tool.mcp-codegen.tools.', 1)
+    pyproject.write_text(settings, encoding="utf-8")
     mirror = ours / "mirror" / "draft"
     mirror.mkdir(parents=True)
     draft = json.loads((suite.SPEC / "draft" / "schema.json").read_text(encoding="utf-8"))
@@ -322,3 +333,27 @@ def test_diff_follows_the_projects_pins_and_gates_one_side(ours: Path) -> None:
     # from the project folder, its own pyproject.toml: the same
     here = support.run(["diff", "2026-07-28", "draft", "--fail-on", "breaking", "--json"], env=env, cwd=project)
     assert here.returncode == 1 and json.loads(here.stdout) == report
+
+
+def test_tools_run_bare_and_check_reports_a_new_description(ours: Path) -> None:
+    """The partner's entry in [tool.mcp-codegen.tools]: `tools` and `tools --check` need no flags,
+    from the project folder or from the root with --config; a tool whose description alone changed
+    (the prompt the model reads) is drift, said per tool."""
+    project = ours / PROJECT
+    env = _env(ours)
+    assert support.run(["tools", "--check"], env=env, cwd=project).returncode == 0
+    listing = project / "partner-tools.json"
+    tools = json.loads(listing.read_text(encoding="utf-8"))
+    echo = next(tool for tool in tools["tools"] if tool["name"] == "echo")
+    echo["description"] = "Echoes the message back, shouting"
+    listing.write_text(json.dumps(tools), encoding="utf-8")
+    for cwd, flags in ((project, []), (ours, ["--config", str(PROJECT / "pyproject.toml")])):
+        checked = support.run(["tools", "partner", "--check", *flags], env=env, cwd=cwd)
+        assert checked.returncode == 1, checked.stdout + checked.stderr
+        first = checked.stdout.splitlines()[0]
+        assert first == 'tool "echo": description changed (compatible): description now "Echoes the message back, shouting"', first
+        assert "`mcp-codegen tools partner" in checked.stderr
+    unknown = support.run(["tools", "partners"], env=env, cwd=project)
+    assert unknown.returncode == 2 and "no tools entry named 'partners'" in unknown.stderr and "partner" in unknown.stderr
+    assert support.run(["tools", "-q"], env=env, cwd=project).returncode == 0
+    assert support.run(["tools", "--check"], env=env, cwd=project).returncode == 0

@@ -410,26 +410,76 @@ def changed_package(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.mark.slow
 def test_the_call_helpers_type_check_and_their_misuse_fails_under_both_checkers(changed_package: Path) -> None:
-    ok, misuse = changed_package / "typed_ok.py", changed_package / "typed_misuse.py"
-    ok.write_text(TYPED_OK)
-    misuse.write_text(TYPED_MISUSE)
-    expected = {n for n, line in enumerate(TYPED_MISUSE.splitlines(), 1) if "# expect-error" in line}
-    files = [str(changed_package / "changed_tools"), str(ok), str(misuse)]
+    _assert_typing(changed_package, "changed_tools", TYPED_OK, TYPED_MISUSE)
+
+
+# 2026-07-28 requires `_meta` on every request: `.params()` without it is a type error, not only a
+# ValidationError when it runs (issue 35, point 7); keywords the revision does not have are too.
+META_OK = """\
+from typing_extensions import assert_type
+
+from mcp_models.v2026_07_28 import ClientCapabilities, CallToolRequest, CallToolRequestParams, RequestMetaObject
+from newer_tools import GetSumInput, get_sum_call, get_sum_params
+
+META = RequestMetaObject(
+    io_modelcontextprotocol_protocol_version="2026-07-28",
+    io_modelcontextprotocol_client_capabilities=ClientCapabilities(),
+)
+
+
+def calls() -> None:
+    assert_type(get_sum_call(a=1, b=2).params(meta=META), CallToolRequestParams)
+    CallToolRequest(id=7, params=get_sum_call(a=2, b=3).params(meta=META, request_state="s1"))
+    get_sum_params(GetSumInput(a=1, b=2), meta=META)
+"""
+META_MISUSE = """\
+from mcp_models.v2026_07_28 import ClientCapabilities, RequestMetaObject
+from newer_tools import GetSumInput, get_sum_call, get_sum_params
+
+META = RequestMetaObject(
+    io_modelcontextprotocol_protocol_version="2026-07-28",
+    io_modelcontextprotocol_client_capabilities=ClientCapabilities(),
+)
+
+
+def calls() -> None:
+    get_sum_call(a=1, b=2).params()  # expect-error
+    get_sum_call(a=1, b=2).params(meta={"progressToken": 1})  # expect-error
+    get_sum_call(a=1, b=2).params(meta=META, task={"ttl": 5})  # expect-error
+    get_sum_params(GetSumInput(a=1, b=2))  # expect-error
+"""
+
+
+@pytest.mark.slow
+def test_params_take_the_revisions_keywords_typed_under_both_checkers(tmp_path: Path) -> None:
+    listing = _write_list(tmp_path / "tools.json", _recorded())
+    api.generate_tools(out=tmp_path / "newer_tools", tools_file=listing, models_package="mcp_models.v2026_07_28")
+    _assert_typing(tmp_path, "newer_tools", META_OK, META_MISUSE)
+
+
+def _assert_typing(root: Path, package: str, must_pass: str, misuse: str) -> None:
+    """must_pass has no error under mypy --strict and pyright strict; in misuse, exactly the lines
+    marked `# expect-error` have one, under both."""
+    ok, wrong = root / "typed_ok.py", root / "typed_misuse.py"
+    ok.write_text(must_pass)
+    wrong.write_text(misuse)
+    expected = {n for n, line in enumerate(misuse.splitlines(), 1) if "# expect-error" in line}
+    files = [str(root / package), str(ok), str(wrong)]
     mypy = subprocess.run(
         [sys.executable, "-m", "mypy", "--strict", "--no-incremental", *files],
-        capture_output=True, text=True, cwd=changed_package, check=False,
-        env={**os.environ, "MYPYPATH": f"{GENERATED}{os.pathsep}{changed_package}"},
+        capture_output=True, text=True, cwd=root, check=False,
+        env={**os.environ, "MYPYPATH": f"{GENERATED}{os.pathsep}{root}"},
     )  # fmt: skip
-    modules = len(list((changed_package / "changed_tools").glob("*.py")))
+    modules = len(list((root / package).glob("*.py")))
     checked = re.search(r"\(checked (\d+) source files\)", mypy.stdout)
     assert checked is not None and int(checked.group(1)) == modules + 2, mypy.stdout
     assert _lines(mypy.stdout, r"typed_ok\.py:(\d+): error") == set(), mypy.stdout
     assert _lines(mypy.stdout, r"typed_misuse\.py:(\d+): error") == expected, mypy.stdout
-    config = changed_package / "pyrightconfig.json"
-    config.write_text(json.dumps({"typeCheckingMode": "strict", "extraPaths": [str(GENERATED), str(changed_package)]}))
+    config = root / "pyrightconfig.json"
+    config.write_text(json.dumps({"typeCheckingMode": "strict", "extraPaths": [str(GENERATED), str(root)]}))
     pyright = subprocess.run(
         [str(Path(sys.executable).parent / "pyright"), "-p", str(config), "--outputjson", *files],
-        capture_output=True, text=True, cwd=changed_package, check=False,
+        capture_output=True, text=True, cwd=root, check=False,
     )  # fmt: skip
     report = json.loads(pyright.stdout)
     errors: dict[str, set[int]] = {}

@@ -50,13 +50,15 @@ HELPER_NAMES = frozenset({
     "NUMBER_TYPES", "REVISION", "Titles",
     # a tools package's __init__ (templates/package/tools_init.py.jinja2)
     "INPUTS", "OUTPUTS", "NoOutputSchema", "ToolCall", "ToolCallWithOutput",
+    # tool_calls.py
+    "ToolCallParams",
 })  # fmt: skip
 # A revision package's __init__ binds these itself (templates/package/revision_init.py.jinja2), and
 # its submodules become its attributes once imported: a definition is never exported under one.
 # MISSING: readers test `x is not MISSING`; no export of a package may stand for something else.
 PACKAGE_NAMES = frozenset({
     "TYPE_CHECKING", "annotations", "importlib", "_EXPORTS", "_RENAMED", "_FROM_MESSAGES", "_FROM_WIRE", "MISSING",
-    "models", "messages", "narrowing", "elicitation", "forms", "history", "tests", "wire",
+    "models", "messages", "narrowing", "elicitation", "forms", "history", "tests", "wire", "tool_calls",
     "_base", "_structural", "_specific", "_tolerant", "_examples", "_jsonc", "_tables",
 })  # fmt: skip
 # What a revision package exports from messages.py besides its models (and its wire classes).

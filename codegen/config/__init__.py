@@ -12,9 +12,18 @@ import os
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal, cast
+from typing import Annotated, Any, Literal, cast
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    StringConstraints,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 from pydantic_core import ErrorDetails
 
 from codegen.config import values
@@ -73,6 +82,12 @@ STARTER = '''
 # max-definitions = 2000
 # max-subschemas = 50000
 # max-members = 3000
+# Partners' typed tools, one table per server (paths relative to this file): then
+# `mcp-codegen tools` and `tools --check` need no flags. Keep the keys above in front of it.
+# [tool.mcp-codegen.tools.partner]
+# from = "partner-tools.json"   # or: server = "npx -y @acme/partner-server"
+# out = "src/acme/partner"
+# models = "acme._mcp.v2026_07_28"
 '''
 
 
@@ -110,6 +125,42 @@ def _in_range(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 79 <= value <= 320
 
 
+class ToolsEntry(BaseModel):
+    """One partner's tools, `[tool.mcp-codegen.tools.<name>]`: where its tools/list comes from (a
+    file, or a server started over stdio), where the package goes and which spec models it imports;
+    paths are relative to the pyproject.toml."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    source: str | None = Field(default=None, alias="from")
+    server: str | None = None
+    out: str
+    models: str | None = None
+
+    @field_validator("source", "server", "out", mode="before")
+    @classmethod
+    def _plain_text(cls, value: object) -> object:
+        if isinstance(value, str) and not value.isprintable():
+            raise ValueError("holds a control character (a NUL, a line break, …)")
+        return value
+
+    @field_validator("models")
+    @classmethod
+    def _import_path(cls, value: str | None) -> str | None:
+        if value is not None and not is_import_path(value):
+            raise ValueError(f"{value!r} is not an import path (ASCII identifiers, no keywords)")
+        return value
+
+    @model_validator(mode="after")
+    def _one_source(self) -> ToolsEntry:
+        if (self.source is None) == (self.server is None):
+            raise ValueError("give exactly one of `from` (a tools/list file) or `server` (a command)")
+        return self
+
+
+_ENTRY_NAME = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
+
+
 class Settings(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
@@ -140,6 +191,8 @@ class Settings(BaseModel):
     absolute_links: bool = Field(default=False, alias="absolute-links")
     # the generated files' line length; by default the same pyproject's [tool.ruff] or [tool.black] one
     line_length: int | None = Field(default=None, alias="line-length", ge=79, le=320)
+    # partners' tools, by a name of the project's choosing: `mcp-codegen tools [name]` runs bare
+    tools: dict[Annotated[str, StringConstraints(pattern=_ENTRY_NAME)], ToolsEntry] = Field(default_factory=dict)
     # what the same pyproject's other tools say (never a setting of ours: read by load)
     _neighbours: Neighbours = PrivateAttr(default_factory=lambda: Neighbours())
 
@@ -267,6 +320,14 @@ def load(path: Path | None = None) -> Settings:
     entries = section.get("pydantic-config")
     if isinstance(entries, dict):
         wrong += [(f"pydantic-config.{k}", values.config_problem(str(k), v)) for k, v in cast("dict[str, Any]", entries).items()]
+    entries_of_tools = section.get("tools")
+    if isinstance(entries_of_tools, dict):
+        wrong += [
+            (f"tools.{name}.{key}", values.check_tools_entry(str(key), value))
+            for name, entry in cast("dict[str, Any]", entries_of_tools).items()
+            if isinstance(entry, dict)
+            for key, value in cast("dict[str, Any]", entry).items()
+        ]
     if any(problem for _, problem in wrong):
         raise CodegenError(
             *(
@@ -303,12 +364,26 @@ def _key_error(error: ErrorDetails, section: dict[str, Any], pyproject: Path) ->
     key = ".".join(str(p) for p in error["loc"])
     top = str(error["loc"][0]) if error["loc"] else ""
     hint = "see `mcp-codegen init` for the keys and their values"
+    in_entry = top == "tools" and len(error["loc"]) == 3
+    if in_entry and error["loc"][2] == "[key]":
+        key = ".".join(str(p) for p in error["loc"][:2])
+        return fail(
+            "MCG010",
+            f"[tool.{SECTION}] {key}: not a name for a tools entry",
+            pointer=f"{pyproject}",
+            hint="letters, digits, `_`, `.` and `-`, starting with a letter or digit (at most 64)",
+        ).diagnostics[0]
     if error["type"] == "extra_forbidden":
         message = "unknown key"
-        known = sorted({field.alias or name for name, field in Settings.model_fields.items()})
+        model = ToolsEntry if in_entry else Settings
+        top = str(error["loc"][2]) if in_entry else top
+        known = sorted({field.alias or name for name, field in model.model_fields.items()})
         close = difflib.get_close_matches(top, known, n=1, cutoff=0.6)
         if close:
             hint = f"did you mean `{close[0]}`?"
+        elif in_entry and top in {field.alias or name for name, field in Settings.model_fields.items()}:
+            # TOML: a key written below a [tool.mcp-codegen.tools.<name>] header belongs to that table
+            hint = f"`{top}` is a key of [tool.{SECTION}]: write it above the first [tool.{SECTION}.tools.…] table"
     else:
         message = error["msg"].removeprefix("Value error, ")
         if top == "package" and not is_import_path(str(section.get(top))):

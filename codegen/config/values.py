@@ -76,7 +76,27 @@ KINDS: dict[str, Kind] = {
     "max-definitions": Kind("an integer of at least 1", _integer(1)),
     "max-subschemas": Kind("an integer of at least 1", _integer(1)),
     "max-members": Kind("an integer of at least 1", _integer(1)),
+    "tools": Kind(
+        "a table of named entries ([tool.mcp-codegen.tools.<name>]), each a table",
+        lambda value: isinstance(value, dict) and all(isinstance(v, dict) for v in cast("dict[str, object]", value).values()),
+    ),
 }
+
+# The keys of one `tools` entry: a partner server's typed tools, generated and checked bare.
+TOOLS_KINDS: dict[str, Kind] = {
+    "from": Kind("a non-empty string: a tools/list file, relative to this pyproject.toml", _text),
+    "server": Kind("a non-empty string: a command that starts an MCP server over stdio", _text),
+    "out": Kind("a non-empty string: a folder, relative to this pyproject.toml", _text),
+    "models": Kind("a non-empty string: a dotted import path", _text),
+}
+
+
+def check_tools_entry(key: str, value: Any) -> str | None:
+    """As check, for a key of one `tools` entry."""
+    kind = TOOLS_KINDS.get(key)
+    if kind is None or kind.accepts(value):
+        return None
+    return f"expected {kind.expected}, got {described(value)}"
 
 
 def check(key: str, value: Any) -> str | None:

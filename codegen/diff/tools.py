@@ -21,7 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from codegen.diff import pyapi
@@ -50,6 +50,8 @@ class ToolSchemas:
     inputs: Mapping[str, str]  # tool name -> its inputSchema's `$defs` entry
     outputs: Mapping[str, str]  # tool name -> its outputSchema's `$defs` entry (tools declaring one)
     listed: Mapping[str, tuple[Any, Any]]  # tool name -> (inputSchema, outputSchema or None)
+    # tool name -> (title, description), None where absent: what the model reads of a tool
+    described: Mapping[str, tuple[Any, Any]] = field(default_factory=dict[str, tuple[Any, Any]])
 
 
 @dataclass(frozen=True)
@@ -60,6 +62,7 @@ class ToolChange:
     breaks: tuple[str, ...]  # what of the client's breaks: "calls", "readers"
     changes: tuple[Change, ...] = ()  # wire and Python API changes, the ones its line names first
     shown: int = 0  # how many of changes its line names (at most SHOWN_REASONS); --verbose lists all
+    words: tuple[str, ...] = ()  # what the model now reads of the tool, where it changed: `description now "…"`
 
     @property
     def breaking(self) -> bool:
@@ -75,9 +78,11 @@ class ToolChange:
         reasons = [reason(c) for c in named]
         more = max(self.shown, len(reasons)) - len(reasons)
         if not reasons:
-            rewritten = self.status == "changed" and all(part.endswith("schema changed") for part in self.parts)
-            return clip(head + (": the same values, written differently" if rewritten else ""))
-        return clip(f"{head}: {'; '.join(reasons)}" + (f" (+{more} more: --verbose)" if more else ""))
+            schemas = [part for part in self.parts if part.endswith("schema changed")]
+            rewritten = self.status == "changed" and bool(schemas) and len(schemas) + len(self.words) == len(self.parts)
+            said = [*self.words, *(["the same values, written differently"] if rewritten else [])]
+            return clip(head + (f": {'; '.join(said)}" if said else ""))
+        return clip(f"{head}: {'; '.join([*reasons, *self.words])}" + (f" (+{more} more: --verbose)" if more else ""))
 
     def details(self) -> list[str]:
         """Every change, one escaped line each (--verbose)."""
@@ -90,6 +95,7 @@ class ToolChange:
             "parts": list(self.parts),
             "breaking": self.breaking,
             "breaks": list(self.breaks),
+            "words": list(self.words),
             "changes": [
                 {"axis": c.axis, "where": c.where, "summary": c.summary, "for_client": _for_client(c), "breaks": list(c.breaks)}
                 for c in self.changes
@@ -146,8 +152,14 @@ def compare(old: ToolSchemas, new: ToolSchemas, limits: Limits) -> list[ToolChan
 
 
 def _differs(name: str, old: ToolSchemas, new: ToolSchemas) -> bool:
-    """The tool's schemas changed, or its classes' names did."""
-    return old.listed[name] != new.listed[name] or _renamed(name, old, new)
+    """The tool's schemas changed, its classes' names did, or what the model reads of it."""
+    return old.listed[name] != new.listed[name] or _renamed(name, old, new) or _redescribed(name, old, new) != ()
+
+
+def _redescribed(name: str, old: ToolSchemas, new: ToolSchemas) -> tuple[str, ...]:
+    """What changed of the words the model reads of a tool: "title", "description"."""
+    before, after = old.described.get(name, (None, None)), new.described.get(name, (None, None))
+    return tuple(what for what, a, b in zip(("title", "description"), before, after, strict=True) if a != b)
 
 
 def _renamed(name: str, old: ToolSchemas, new: ToolSchemas) -> bool:
@@ -187,6 +199,7 @@ class _Comparison:
         breaks: set[str] = set()
         if _renamed(name, self.old, self.new):
             parts.append("classes renamed")
+        parts += [f"{what} changed" for what in _redescribed(name, self.old, self.new)]
         if old_input != new_input:
             parts.append("input schema changed")
             wire += self._wire(walker, self.old.inputs[name], self.new.inputs[name], CLIENT)
@@ -211,7 +224,13 @@ class _Comparison:
         alone = [c for c in python if CLIENT in c.breaks and whose(c) not in broken_on_wire]
         rest = [c for c in python if c not in alone]
         ordered = sorted(alone, key=_client_first) + sorted(wire, key=_client_first) + sorted(rest, key=_client_first)
-        return ToolChange(name, "changed", tuple(parts), tuple(sorted(breaks)), tuple(ordered), shown=len(alone) + len(wire))
+        now = dict(zip(("title", "description"), self.new.described.get(name, (None, None)), strict=True))
+        words = tuple(
+            f"{what} now {quoted(now[what]) if isinstance(now[what], str) else 'absent' if now[what] is None else 'not text'}"
+            for what in _redescribed(name, self.old, self.new)
+        )
+        shown = len(alone) + len(wire)
+        return ToolChange(name, "changed", tuple(parts), tuple(sorted(breaks)), tuple(ordered), shown=shown, words=words)
 
     @staticmethod
     def _wire(walker: Walker, old_entry: str, new_entry: str, sender: str) -> list[Change]:

@@ -115,6 +115,9 @@ def build_revision(
             models, order = build_models(doc, model, stamp, limits)
         enter("package")
         sources = {"models.py": models, **render.revision_files(model, stamp, order, elsewhere)}
+        calls = render.tool_calls_module(model, stamp, models)
+        if calls is not None:
+            sources["tool_calls.py"] = calls
         if examples is not None:
             sources.update(
                 render.example_files(

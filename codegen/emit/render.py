@@ -106,6 +106,31 @@ def revision_files(
     return files
 
 
+TOOL_CALL = "tools/call"
+
+
+def tool_calls_module(revision: ir.Revision, header: str, models_source: str) -> str | None:
+    """tool_calls.py: the typed keywords of the revision's `tools/call` params beside the tool's name
+    and arguments (None where the revision has no `tools/call`). Read from the models module, so they
+    are annotated exactly as the class's constructor is."""
+    from codegen.emit import keywords
+
+    method = next((m for m in revision.methods.methods if m.method == TOOL_CALL and m.params), None)
+    params = next((e for e in revision.entities if method is not None and e.name == method.params), None)
+    if params is None or params.kind is not ir.Kind.MODEL:
+        return None
+    leave_out = {f.python_name for f in params.fields if f.wire_name in ("name", "arguments")}
+    found = keywords.class_keywords(models_source, params.name, leave_out)
+    return render(
+        "tool_calls.py.jinja2",
+        header=header,
+        revision=revision,
+        params_class=params.name,
+        keywords=found.keywords,
+        imports=found.imports,
+    )
+
+
 def history_module(revision: ir.Revision, header: str, elsewhere: ir.Elsewhere, has_messages: bool) -> str:
     """history.py: error lines naming the revision that defines a key or value this one refuses.
     The tables are keyed by this revision's class names (a place no class stands for is left out)."""

@@ -106,7 +106,8 @@ def models_standin(package: str) -> dict[str, str]:
     """A stand-in for the spec models package a tools package imports (`package`, such as
     acme._mcp.v2026_07_28), for when it cannot be imported where the generator runs (it is
     generated later, or lives in the user's source tree). A tools package takes only
-    `CallToolResult`, `models.CallToolRequestParams` and `narrowing.narrow` from it, in annotations
+    `CallToolResult`, `models.CallToolRequestParams`, `tool_calls.ToolCallParams` and
+    `narrowing.narrow` from it, in annotations
     and function bodies, so these stand in for them: the import check then runs everything the
     tools package does at import (its models' and its output adapters' validators). The stand-in
     is never written."""
@@ -117,6 +118,9 @@ def models_standin(package: str) -> dict[str, str]:
     )
     files["/".join(parts) + "/models.py"] = (
         "from pydantic import BaseModel\n\n\nclass CallToolRequestParams(BaseModel):\n    pass\n"
+    )
+    files["/".join(parts) + "/tool_calls.py"] = (
+        "from typing import TypedDict\n\n\nclass ToolCallParams(TypedDict, total=False):\n    pass\n"
     )
     files["/".join(parts) + "/narrowing.py"] = (
         "def narrow(result: object, target: object) -> object:\n"

@@ -287,7 +287,9 @@ def generate_tools_package(
 
 # The tools a package was generated from, kept in it: `tools --check` says per tool what changed.
 RECORD = "tools.json"
-_RECORDED = ("name", "inputSchema", "outputSchema")  # all the generator reads of a tool
+# what the generator reads of a tool, and what the model reads: a new description is a new prompt,
+# which `tools --check` reports though the classes stay the same
+_RECORDED = ("name", "title", "description", "inputSchema", "outputSchema")
 
 
 def record(tools: Sequence[Mapping[str, Any]], models_package: str) -> str:

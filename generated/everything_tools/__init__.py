@@ -10,21 +10,23 @@
 - `<tool>_output(result)` and `output(name, result)`: a CallToolResult narrowed to that output
   (see mcp_models.v2025_11_25.narrowing.narrow: structuredContent, else its JSON text);
 - `<tool>_call(**arguments)`: a call of that tool, its arguments typed keywords (exactly those of
-  `<Tool>Input`); `.params(**params)` gives the `tools/call` params, ready for the revision's
-  request class (`CallToolRequest(id=..., params=...)`), and, for a tool with an `outputSchema`,
-  `.read(result)` its typed output;
-- `<tool>_params(arguments, **params)`: the same params from a `<Tool>Input` built beforehand.
+  `<Tool>Input`); `.params(**keywords)` gives the `tools/call` params, ready for the revision's
+  request class (`CallToolRequest(id=..., params=...)`), its keywords those of the revision's
+  `ToolCallParams` (`meta`, which 2026-07-28 requires: leaving it out is a type error), and, for a
+  tool with an `outputSchema`, `.read(result)` its typed output;
+- `<tool>_params(arguments, **keywords)`: the same params from a `<Tool>Input` built beforehand.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Generic, Literal, ParamSpec, TypeVar, cast, overload
+from typing import Any, Generic, Literal, ParamSpec, TypeVar, Unpack, cast, overload
 
 from mcp_models.v2025_11_25 import CallToolResult
 from mcp_models.v2025_11_25.models import CallToolRequestParams
 from mcp_models.v2025_11_25.narrowing import narrow
+from mcp_models.v2025_11_25.tool_calls import ToolCallParams
 from pydantic import TypeAdapter
 
 from .models import (
@@ -137,181 +139,195 @@ OUTPUTS: dict[str, TypeAdapter[Any]] = {
 """A validator of the structured output of each tool that declares one, by tool name."""
 
 
-def echo_params(arguments: EchoInput, /, **params: Any) -> CallToolRequestParams:
+def echo_params(
+    arguments: EchoInput, /, **keywords: Unpack[ToolCallParams]
+) -> CallToolRequestParams:
     """The params of a `tools/call` of 'echo'.
 
-    Its arguments as the wire has them; params: the other keywords of CallToolRequestParams (such
+    Its arguments as the wire has them; keywords: the other keywords of CallToolRequestParams (such
     as `meta`)."""
-    return CallToolRequestParams(name="echo", arguments=_wire(arguments), **params)
+    return CallToolRequestParams(name="echo", arguments=_wire(arguments), **keywords)
 
 
 def get_annotated_message_params(
-    arguments: GetAnnotatedMessageInput, /, **params: Any
+    arguments: GetAnnotatedMessageInput, /, **keywords: Unpack[ToolCallParams]
 ) -> CallToolRequestParams:
     """The params of a `tools/call` of 'get-annotated-message'.
 
-    Its arguments as the wire has them; params: the other keywords of CallToolRequestParams (such
+    Its arguments as the wire has them; keywords: the other keywords of CallToolRequestParams (such
     as `meta`)."""
-    return CallToolRequestParams(name="get-annotated-message", arguments=_wire(arguments), **params)
+    return CallToolRequestParams(
+        name="get-annotated-message", arguments=_wire(arguments), **keywords
+    )
 
 
-def get_env_params(arguments: GetEnvInput, /, **params: Any) -> CallToolRequestParams:
+def get_env_params(
+    arguments: GetEnvInput, /, **keywords: Unpack[ToolCallParams]
+) -> CallToolRequestParams:
     """The params of a `tools/call` of 'get-env'.
 
-    Its arguments as the wire has them; params: the other keywords of CallToolRequestParams (such
+    Its arguments as the wire has them; keywords: the other keywords of CallToolRequestParams (such
     as `meta`)."""
-    return CallToolRequestParams(name="get-env", arguments=_wire(arguments), **params)
+    return CallToolRequestParams(name="get-env", arguments=_wire(arguments), **keywords)
 
 
 def get_resource_links_params(
-    arguments: GetResourceLinksInput, /, **params: Any
+    arguments: GetResourceLinksInput, /, **keywords: Unpack[ToolCallParams]
 ) -> CallToolRequestParams:
     """The params of a `tools/call` of 'get-resource-links'.
 
-    Its arguments as the wire has them; params: the other keywords of CallToolRequestParams (such
+    Its arguments as the wire has them; keywords: the other keywords of CallToolRequestParams (such
     as `meta`)."""
-    return CallToolRequestParams(name="get-resource-links", arguments=_wire(arguments), **params)
+    return CallToolRequestParams(name="get-resource-links", arguments=_wire(arguments), **keywords)
 
 
 def get_resource_reference_params(
-    arguments: GetResourceReferenceInput, /, **params: Any
+    arguments: GetResourceReferenceInput, /, **keywords: Unpack[ToolCallParams]
 ) -> CallToolRequestParams:
     """The params of a `tools/call` of 'get-resource-reference'.
 
-    Its arguments as the wire has them; params: the other keywords of CallToolRequestParams (such
+    Its arguments as the wire has them; keywords: the other keywords of CallToolRequestParams (such
     as `meta`)."""
     return CallToolRequestParams(
-        name="get-resource-reference", arguments=_wire(arguments), **params
+        name="get-resource-reference", arguments=_wire(arguments), **keywords
     )
 
 
-def get_roots_list_params(arguments: GetRootsListInput, /, **params: Any) -> CallToolRequestParams:
+def get_roots_list_params(
+    arguments: GetRootsListInput, /, **keywords: Unpack[ToolCallParams]
+) -> CallToolRequestParams:
     """The params of a `tools/call` of 'get-roots-list'.
 
-    Its arguments as the wire has them; params: the other keywords of CallToolRequestParams (such
+    Its arguments as the wire has them; keywords: the other keywords of CallToolRequestParams (such
     as `meta`)."""
-    return CallToolRequestParams(name="get-roots-list", arguments=_wire(arguments), **params)
+    return CallToolRequestParams(name="get-roots-list", arguments=_wire(arguments), **keywords)
 
 
 def get_structured_content_params(
-    arguments: GetStructuredContentInput, /, **params: Any
+    arguments: GetStructuredContentInput, /, **keywords: Unpack[ToolCallParams]
 ) -> CallToolRequestParams:
     """The params of a `tools/call` of 'get-structured-content'.
 
-    Its arguments as the wire has them; params: the other keywords of CallToolRequestParams (such
+    Its arguments as the wire has them; keywords: the other keywords of CallToolRequestParams (such
     as `meta`)."""
     return CallToolRequestParams(
-        name="get-structured-content", arguments=_wire(arguments), **params
+        name="get-structured-content", arguments=_wire(arguments), **keywords
     )
 
 
-def get_sum_params(arguments: GetSumInput, /, **params: Any) -> CallToolRequestParams:
+def get_sum_params(
+    arguments: GetSumInput, /, **keywords: Unpack[ToolCallParams]
+) -> CallToolRequestParams:
     """The params of a `tools/call` of 'get-sum'.
 
-    Its arguments as the wire has them; params: the other keywords of CallToolRequestParams (such
+    Its arguments as the wire has them; keywords: the other keywords of CallToolRequestParams (such
     as `meta`)."""
-    return CallToolRequestParams(name="get-sum", arguments=_wire(arguments), **params)
+    return CallToolRequestParams(name="get-sum", arguments=_wire(arguments), **keywords)
 
 
-def get_tiny_image_params(arguments: GetTinyImageInput, /, **params: Any) -> CallToolRequestParams:
+def get_tiny_image_params(
+    arguments: GetTinyImageInput, /, **keywords: Unpack[ToolCallParams]
+) -> CallToolRequestParams:
     """The params of a `tools/call` of 'get-tiny-image'.
 
-    Its arguments as the wire has them; params: the other keywords of CallToolRequestParams (such
+    Its arguments as the wire has them; keywords: the other keywords of CallToolRequestParams (such
     as `meta`)."""
-    return CallToolRequestParams(name="get-tiny-image", arguments=_wire(arguments), **params)
+    return CallToolRequestParams(name="get-tiny-image", arguments=_wire(arguments), **keywords)
 
 
 def gzip_file_as_resource_params(
-    arguments: GzipFileAsResourceInput, /, **params: Any
+    arguments: GzipFileAsResourceInput, /, **keywords: Unpack[ToolCallParams]
 ) -> CallToolRequestParams:
     """The params of a `tools/call` of 'gzip-file-as-resource'.
 
-    Its arguments as the wire has them; params: the other keywords of CallToolRequestParams (such
+    Its arguments as the wire has them; keywords: the other keywords of CallToolRequestParams (such
     as `meta`)."""
-    return CallToolRequestParams(name="gzip-file-as-resource", arguments=_wire(arguments), **params)
+    return CallToolRequestParams(
+        name="gzip-file-as-resource", arguments=_wire(arguments), **keywords
+    )
 
 
 def simulate_research_query_params(
-    arguments: SimulateResearchQueryInput, /, **params: Any
+    arguments: SimulateResearchQueryInput, /, **keywords: Unpack[ToolCallParams]
 ) -> CallToolRequestParams:
     """The params of a `tools/call` of 'simulate-research-query'.
 
-    Its arguments as the wire has them; params: the other keywords of CallToolRequestParams (such
+    Its arguments as the wire has them; keywords: the other keywords of CallToolRequestParams (such
     as `meta`)."""
     return CallToolRequestParams(
-        name="simulate-research-query", arguments=_wire(arguments), **params
+        name="simulate-research-query", arguments=_wire(arguments), **keywords
     )
 
 
 def toggle_simulated_logging_params(
-    arguments: ToggleSimulatedLoggingInput, /, **params: Any
+    arguments: ToggleSimulatedLoggingInput, /, **keywords: Unpack[ToolCallParams]
 ) -> CallToolRequestParams:
     """The params of a `tools/call` of 'toggle-simulated-logging'.
 
-    Its arguments as the wire has them; params: the other keywords of CallToolRequestParams (such
+    Its arguments as the wire has them; keywords: the other keywords of CallToolRequestParams (such
     as `meta`)."""
     return CallToolRequestParams(
-        name="toggle-simulated-logging", arguments=_wire(arguments), **params
+        name="toggle-simulated-logging", arguments=_wire(arguments), **keywords
     )
 
 
 def toggle_subscriber_updates_params(
-    arguments: ToggleSubscriberUpdatesInput, /, **params: Any
+    arguments: ToggleSubscriberUpdatesInput, /, **keywords: Unpack[ToolCallParams]
 ) -> CallToolRequestParams:
     """The params of a `tools/call` of 'toggle-subscriber-updates'.
 
-    Its arguments as the wire has them; params: the other keywords of CallToolRequestParams (such
+    Its arguments as the wire has them; keywords: the other keywords of CallToolRequestParams (such
     as `meta`)."""
     return CallToolRequestParams(
-        name="toggle-subscriber-updates", arguments=_wire(arguments), **params
+        name="toggle-subscriber-updates", arguments=_wire(arguments), **keywords
     )
 
 
 def trigger_elicitation_request_params(
-    arguments: TriggerElicitationRequestInput, /, **params: Any
+    arguments: TriggerElicitationRequestInput, /, **keywords: Unpack[ToolCallParams]
 ) -> CallToolRequestParams:
     """The params of a `tools/call` of 'trigger-elicitation-request'.
 
-    Its arguments as the wire has them; params: the other keywords of CallToolRequestParams (such
+    Its arguments as the wire has them; keywords: the other keywords of CallToolRequestParams (such
     as `meta`)."""
     return CallToolRequestParams(
-        name="trigger-elicitation-request", arguments=_wire(arguments), **params
+        name="trigger-elicitation-request", arguments=_wire(arguments), **keywords
     )
 
 
 def trigger_long_running_operation_params(
-    arguments: TriggerLongRunningOperationInput, /, **params: Any
+    arguments: TriggerLongRunningOperationInput, /, **keywords: Unpack[ToolCallParams]
 ) -> CallToolRequestParams:
     """The params of a `tools/call` of 'trigger-long-running-operation'.
 
-    Its arguments as the wire has them; params: the other keywords of CallToolRequestParams (such
+    Its arguments as the wire has them; keywords: the other keywords of CallToolRequestParams (such
     as `meta`)."""
     return CallToolRequestParams(
-        name="trigger-long-running-operation", arguments=_wire(arguments), **params
+        name="trigger-long-running-operation", arguments=_wire(arguments), **keywords
     )
 
 
 def trigger_sampling_request_params(
-    arguments: TriggerSamplingRequestInput, /, **params: Any
+    arguments: TriggerSamplingRequestInput, /, **keywords: Unpack[ToolCallParams]
 ) -> CallToolRequestParams:
     """The params of a `tools/call` of 'trigger-sampling-request'.
 
-    Its arguments as the wire has them; params: the other keywords of CallToolRequestParams (such
+    Its arguments as the wire has them; keywords: the other keywords of CallToolRequestParams (such
     as `meta`)."""
     return CallToolRequestParams(
-        name="trigger-sampling-request", arguments=_wire(arguments), **params
+        name="trigger-sampling-request", arguments=_wire(arguments), **keywords
     )
 
 
 def trigger_url_elicitation_params(
-    arguments: TriggerUrlElicitationInput, /, **params: Any
+    arguments: TriggerUrlElicitationInput, /, **keywords: Unpack[ToolCallParams]
 ) -> CallToolRequestParams:
     """The params of a `tools/call` of 'trigger-url-elicitation'.
 
-    Its arguments as the wire has them; params: the other keywords of CallToolRequestParams (such
+    Its arguments as the wire has them; keywords: the other keywords of CallToolRequestParams (such
     as `meta`)."""
     return CallToolRequestParams(
-        name="trigger-url-elicitation", arguments=_wire(arguments), **params
+        name="trigger-url-elicitation", arguments=_wire(arguments), **keywords
     )
 
 
@@ -327,12 +343,12 @@ class ToolCall(Generic[_Arguments]):
     name: str
     arguments: _Arguments
 
-    def params(self, **params: Any) -> CallToolRequestParams:
+    def params(self, **keywords: Unpack[ToolCallParams]) -> CallToolRequestParams:
         """The `tools/call` params of this call: the tool's name and its arguments as the wire has
-        them; params: the other keywords of CallToolRequestParams (`meta`, which 2026-07-28
-        requires).
+        them; keywords: the other keywords of CallToolRequestParams (`meta`, which 2026-07-28
+        requires), typed as the revision's ToolCallParams.
         """
-        return CallToolRequestParams(name=self.name, arguments=_wire(self.arguments), **params)
+        return CallToolRequestParams(name=self.name, arguments=_wire(self.arguments), **keywords)
 
 
 @dataclass(frozen=True)
