@@ -224,7 +224,7 @@ class _Comparison:
         alone = [c for c in python if CLIENT in c.breaks and whose(c) not in broken_on_wire]
         rest = [c for c in python if c not in alone]
         ordered = sorted(alone, key=_client_first) + sorted(wire, key=_client_first) + sorted(rest, key=_client_first)
-        now = dict(zip(("title", "description"), self.new.described.get(name, (None, None)), strict=True))
+        now: dict[str, Any] = dict(zip(("title", "description"), self.new.described.get(name, (None, None)), strict=True))
         words = tuple(
             f"{what} now {quoted(now[what]) if isinstance(now[what], str) else 'absent' if now[what] is None else 'not text'}"
             for what in _redescribed(name, self.old, self.new)
