@@ -169,7 +169,8 @@ def generate(
 
     jobs: list[workers.Job] = []
     fetched_data = {pin.revision: spec.fetch(pin, source).data for pin in chosen}
-    analysed = _analysed(chosen, fetched_data, selections, limits, options, progress)
+    fetched_ts = {pin.revision: spec.fetch_ts(pin, source) for pin in chosen}
+    analysed = _analysed(chosen, fetched_data, selections, limits, options, progress, fetched_ts)
     # before the builds, where every revision was analysed (one that was not reports its own error)
     early = len(analysed) == len(chosen)
     notes = _check_open_definitions(options, [a.model for a in analysed.values()]) if early else ()
@@ -201,6 +202,7 @@ def generate(
                 None,  # history.py's tables: made while the surface starts (below)
                 None if check else workers.ImportCheck(out, latest=pin.revision == newest),
                 analysed.get(pin.revision),
+                fetched_ts[pin.revision],
             )
         )
     if not check:  # the inputs are read; before generating: other revisions out holds need prune
@@ -247,6 +249,7 @@ def _analysed(
     limits: Limits,
     options: ir.Options,
     progress: Callable[[str, str], None] | None,
+    ts: Mapping[str, bytes | None],
 ) -> dict[str, Analysed]:
     """The chosen revisions read and analysed, once: their builds, the surface and history.py's
     tables start from these. One that fails is left out: its own build, in the workers, reports
@@ -260,6 +263,7 @@ def _analysed(
             found[pin.revision] = analyse(
                 pin.revision, pin.package, data[pin.revision], pin.sha256,
                 limits=limits, errata_selection=selections[pin.revision], options=options, stage=stage,
+                ts=ts[pin.revision],
             )  # fmt: skip
         except CodegenError:
             continue
@@ -758,8 +762,10 @@ def bump_pin(revision: str, commit: str, *, spec_source: str | None, pins_file: 
     old_data = load.read_input(old_path, revision=revision) if old_path is not None else None
     source = spec.resolve_source(spec_source)
     location, data = spec.read_unpinned(revision, source, previous, commit)
+    # the TypeScript source of the same commit (its deprecations), and its examples, where the source has them
+    ts = spec.read_unpinned_ts(revision, source, previous, commit)
     examples = spec.read_unpinned_examples(revision, source, DEFAULT_LIMITS.max_schema_bytes)
-    old, new = spec.bump(revision, commit, data, pins_file, examples)
+    old, new = spec.bump(revision, commit, data, pins_file, ts, examples)
     if old_data is None:
         return Bump(old, new, location, compared=False, examples=len(examples or {}))
     before, after = _definitions(old_data), _definitions(data)

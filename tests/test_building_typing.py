@@ -84,7 +84,7 @@ def _nested_models(value: Any) -> Iterator[BaseModel]:
     children: Iterable[Any] = ()
     if isinstance(value, BaseModel):
         yield value
-        children = [getattr(value, name) for name in type(value).model_fields]
+        children = [vars(value)[name] for name in type(value).model_fields]  # as stored: no deprecation warning
     elif isinstance(value, list | tuple):
         children = cast("Iterable[Any]", value)
     elif isinstance(value, dict):

@@ -14,6 +14,7 @@ from codegen.analysis import absence, discriminate, ir, methods, naming, specifi
 from codegen.schema import pointers, schemas
 from codegen.errors import fail
 from codegen.schema.load import DEFS, SchemaDoc
+from codegen.schema.tsdoc import NONE, Deprecations
 from codegen.schema.jsontypes import is_array, is_object
 _ARMS = ("anyOf", "oneOf")
 
@@ -26,7 +27,16 @@ class _Found:
     node: Mapping[str, Any]
 
 
-def analyze(doc: SchemaDoc, *, package: str, sha256: str, options: ir.Options | None = None) -> ir.Revision:
+def analyze(
+    doc: SchemaDoc,
+    *,
+    package: str,
+    sha256: str,
+    options: ir.Options | None = None,
+    deprecations: Deprecations = NONE,
+) -> ir.Revision:
+    """deprecations: the spec's `@deprecated` tags placed in doc (tsdoc.place), carried by the
+    entities and fields they are on."""
     options = options or ir.Options()
     document = doc.document
     definitions = sorted(doc.defs)
@@ -87,6 +97,8 @@ def analyze(doc: SchemaDoc, *, package: str, sha256: str, options: ir.Options | 
     if methods.has_message_tables(tables, entities):
         entities = _exported_beside_messages(entities, doc.revision)
     entities = _without_contradicted_absence(entities)
+    if deprecations.count:
+        entities = [_deprecated(entity, deprecations) for entity in entities]
     return ir.Revision(
         revision=doc.revision,
         package=package,
@@ -463,6 +475,29 @@ def _with_fields(entity: ir.Entity, node: Mapping[str, Any], revision: str, styl
             )
         )
     return replace(entity, fields=tuple(fields))
+
+
+def _deprecated(entity: ir.Entity, deprecations: Deprecations) -> ir.Entity:
+    """entity with the spec's deprecations on it: its own tag or that of the nearest deprecated
+    place it was hoisted out of (an inline object is part of the definition or property it is in),
+    its fields' tags, and the tags on keys it has no field for."""
+    tokens = pointers.split(entity.pointer)
+    message = next(
+        (
+            text
+            for depth in range(len(tokens), 1, -1)
+            if (text := deprecations.at.get(pointers.from_tokens(tokens[:depth]))) is not None
+        ),
+        None,
+    )
+    fields = tuple(
+        replace(f, deprecated=text)
+        if (text := deprecations.at.get(pointers.join(entity.pointer, "properties", f.wire_name))) is not None
+        else f
+        for f in entity.fields
+    )
+    loose = tuple((key, text) for owner, key, text in deprecations.loose if owner == entity.pointer)
+    return replace(entity, deprecated=message, fields=fields, deprecated_keys=loose)
 
 
 def _without_contradicted_absence(entities: list[ir.Entity]) -> list[ir.Entity]:

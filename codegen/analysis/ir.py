@@ -31,6 +31,8 @@ class Field:
     # What the spec says an absence of this required property means (analysis/absence.py): built in
     # Python without it, the model fills it in; read from the wire, it must be there.
     absent_means: str | None = None
+    # The spec's `@deprecated` text for this property (schema.ts; schema.json has none), or None.
+    deprecated: str | None = None
 
 
 @dataclass(frozen=True)
@@ -112,6 +114,11 @@ class Entity:
     smart_reason: str | None = None  # why a union is left to pydantic's smart mode
     specific: Specificity | None = None  # a smart union of models: its arms' shapes
     same_as: str | None = None  # an alias that only names a model (EmptyResult): that model's pointer
+    # The spec's `@deprecated` text for this definition (schema.ts), also for an inline object
+    # hoisted out of a deprecated definition or property; None when it is not deprecated.
+    deprecated: str | None = None
+    # Deprecated keys of this object the schema declares no property for: (key path, text).
+    deprecated_keys: tuple[tuple[str, str], ...] = ()
 
     @property
     def pointer_in_engine_input(self) -> str:

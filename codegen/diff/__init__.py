@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from codegen.schema import budget
+from codegen.schema import budget, pointers, tsdoc
 from codegen.schema.schemas import count_subschemas
 from codegen.diff.classify import methods_carrying, wire_change
 from codegen.diff.direction import directions, enveloped_messages
@@ -94,6 +94,8 @@ def _compare(old: Side, new: Side, *, descriptions: bool, python_api: bool) -> R
     for before, after in pairs:
         for found in walker.definition(before, after):
             record(found, before, after)
+    for found, name in deprecation_changes(old, new, renames):
+        record(found, name, name)
     report.changes = sorted(changes, key=Change.sort_key)
     report.methods = method_entries(old_dir, new_dir, report.changes, renames)
     report.capabilities = capability_entries(walker)
@@ -102,6 +104,35 @@ def _compare(old: Side, new: Side, *, descriptions: bool, python_api: bool) -> R
 
         report.python_api = pyapi.compare(old, new, renames, old_dir, new_dir)
     return report
+
+
+def deprecation_changes(old: Side, new: Side, renames: dict[str, str]) -> list[tuple[Found, str]]:
+    """What the new side's schema.ts deprecates that the old one did not (also in definitions it
+    adds: a key may arrive deprecated), and what it no longer deprecates: informational, with the
+    spec's words. Only where both sides have a schema.ts: a side without one says nothing."""
+    if old.deprecations is None or new.deprecations is None:
+        return []
+
+    def tagged(deprecations: tsdoc.Deprecations) -> dict[tuple[str, tuple[str, ...]], str]:
+        found: dict[tuple[str, tuple[str, ...]], str] = {}
+        for pointer, text in deprecations.at.items():
+            tokens = pointers.split(pointer)  # $defs, name, (properties, key)*
+            found[(tokens[1], tuple(tokens[3::2]))] = text
+        for owner, key, text in deprecations.loose:
+            found[(pointers.split(owner)[1], tuple(key.split(".")))] = text
+        return found
+
+    before = {(renames.get(name, name), path): text for (name, path), text in tagged(old.deprecations).items()}
+    after = tagged(new.deprecations)
+    changes: list[tuple[Found, str]] = []
+    for (name, path), text in sorted(after.items()):
+        if (name, path) not in before:
+            summary = text if text.lower().startswith("deprecated") else f"deprecated: {text}"
+            changes.append((Found("deprecated", path, summary, None, None, text), name))
+    for (name, path), text in sorted(before.items()):
+        if name in new.defs and (name, path) not in after:
+            changes.append((Found("undeprecated", path, "no longer deprecated", None, text, None), name))
+    return changes
 
 
 def visible(changes: list[Change], *, informational: bool = True) -> list[Change]:

@@ -11,7 +11,7 @@ from typing import Any
 
 from codegen.analysis import analyze, ir
 from codegen.errors import CodegenError
-from codegen.schema import budget, errata, load, pointers, schemas, spec
+from codegen.schema import budget, errata, load, pointers, schemas, spec, tsdoc
 from codegen.limits import DEFAULT_LIMITS, Limits
 DEF_PREFIX = "#/$defs/"
 
@@ -22,6 +22,9 @@ class Side:
     sha256: str
     doc: load.SchemaDoc
     revision: ir.Revision
+    # what the revision's schema.ts deprecates; None: the side has no schema.ts (a schema path, a
+    # pin without one), so what it deprecates is not known
+    deprecations: tsdoc.Deprecations | None = None
 
     @property
     def defs(self) -> Mapping[str, Any]:
@@ -88,11 +91,15 @@ def load_side(
             hint="give a pinned revision (see `mcp-codegen spec list`) or a schema.json path",
         )
         digest = spec.sha256_hex(data)
-        pinned = next((pin.revision for pin in spec.load_manifest() if pin.sha256 == digest), None)
+        found = next((pin for pin in spec.load_manifest() if pin.sha256 == digest), None)
+        pinned = found.revision if found is not None else None
         label = pinned or label
+        # a pinned revision's bytes are that revision, its schema.ts included; another schema has none
+        ts = spec.fetch_ts(found, spec.resolve_source(spec_source)) if found is not None else None
     else:
         pin = spec.find_revision(which)
         data = spec.fetch(pin, spec.resolve_source(spec_source)).data
+        ts = spec.fetch_ts(pin, spec.resolve_source(spec_source))
         label = pinned = pin.revision
     selection = errata.Selection(pinned, errata_files, disabled_errata)
     raw = errata.apply_errata(load.parse_json(data, label, limits), selection.errata(label), label, limits)
@@ -101,7 +108,7 @@ def load_side(
             load.check_members(raw, label, DEFAULT_LIMITS)
         except CodegenError as exc:
             raise hinted_for_diff(exc) from exc
-    return side_from_document(raw, label, spec.sha256_hex(data), limits)
+    return side_from_document(raw, label, spec.sha256_hex(data), limits, ts=ts)
 
 
 def hinted_for_diff(exc: CodegenError) -> CodegenError:
@@ -112,12 +119,21 @@ def hinted_for_diff(exc: CodegenError) -> CodegenError:
 
 
 def side_from_document(
-    raw: dict[str, Any], label: str, sha256: str, limits: Limits = DEFAULT_LIMITS, *, classes: frozenset[str] = frozenset()
+    raw: dict[str, Any],
+    label: str,
+    sha256: str,
+    limits: Limits = DEFAULT_LIMITS,
+    *,
+    classes: frozenset[str] = frozenset(),
+    ts: bytes | None = None,
 ) -> Side:
-    """classes: definitions (pointers) that stay classes without properties, as load.to_schema_doc says."""
+    """classes: definitions (pointers) that stay classes without properties, as load.to_schema_doc says;
+    ts: the revision's schema.ts, whose deprecations the side carries."""
     try:
         with budget.scope(schemas.count_subschemas(raw), label):
             doc = load.to_schema_doc(raw, label, limits, classes=classes)
-            return Side(label, sha256, doc, analyze.analyze(doc, package="diff", sha256=sha256))
+            placed = tsdoc.place(tsdoc.read(ts, label), doc.defs, label) if ts is not None else None
+            model = analyze.analyze(doc, package="diff", sha256=sha256, deprecations=placed or tsdoc.NONE)
+            return Side(label, sha256, doc, model, placed)
     except CodegenError as exc:
         raise load.as_written(exc, load.uses_legacy_definitions(raw)) from exc

@@ -77,6 +77,22 @@ def engine_options(revision: ir.Revision, header: str) -> dict[str, Any]:
         if renamed:  # the class's wire names, in its config (lower.py gives the engine attribute names)
             pairs = ", ".join(_wire_pair(k, v, revision.options.width) for k, v in renamed.items())
             template_data[entity.pointer_in_engine_input]["wire_names"] = f"{WIRE_NAMES}({{{pairs}}})"
+        if entity.deprecated is not None and entity.kind is ir.Kind.MODEL:
+            # PEP 702 for the type checkers only (category=None): reading a message that holds
+            # one must not warn; an alias cannot carry it (its docstring says it, lower.py)
+            template_data[entity.pointer_in_engine_input]["deprecated"] = text_literal(entity.deprecated, revision.options.width)
+        if entity.deprecated is not None and entity.kind is not ir.Kind.MODEL:
+            template_data[entity.pointer_in_engine_input]["deprecated_note"] = docstring_text(
+                entity.deprecated if entity.deprecated.lower().startswith("deprecated") else f"Deprecated: {entity.deprecated}",
+                revision.options.width,
+            )
+        if any(f.deprecated is not None for f in entity.fields):
+            # pydantic's: a DeprecationWarning when read as an attribute, `deprecated` in its JSON Schema
+            template_data[entity.pointer_in_engine_input]["deprecated_fields"] = {
+                f.python_name: text_literal(f.deprecated, revision.options.width)
+                for f in entity.fields
+                if f.deprecated is not None
+            }
         constants = {f.python_name: constant_default(f.constant[0]) for f in entity.fields if f.constant}
         # what the spec says an absent property means: filled in when built, required when read
         absent = {f.wire_name: f.absent_means for f in entity.fields if f.absent_means is not None}
@@ -106,6 +122,10 @@ def engine_options(revision: ir.Revision, header: str) -> dict[str, Any]:
     if any(field.constant or field.absent_means for entity in revision.entities for field in entity.fields):
         additional_imports.append(f"{BASE_MODULE}.{CONSTANT_DEFAULT}")
         import_overrides[CONSTANT_DEFAULT] = f".{BASE_MODULE}"
+    if any(e.deprecated is not None and e.kind is ir.Kind.MODEL for e in revision.entities):
+        additional_imports.append("typing_extensions.deprecated")
+    if any(f.deprecated is not None for e in revision.entities for f in e.fields):
+        additional_imports.append("pydantic.Field")
     imports: dict[str, Any] = {}
     if additional_imports:
         imports = {"additional_imports": additional_imports, "import_overrides": import_overrides}
@@ -185,6 +205,36 @@ def _run_key(lowered: Mapping[str, Any], options: Mapping[str, Any]) -> str:
     digest = hashlib.sha256(json.dumps(lowered, default=repr).encode())
     digest.update(json.dumps(options, sort_keys=True, default=repr).encode())
     return digest.hexdigest()
+
+
+def docstring_text(text: str, width: int) -> str:
+    """text as the body of a module-level docstring: wrapped to width, backslashes and quotes escaped."""
+    import textwrap
+
+    escaped = text.replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
+    return textwrap.fill(escaped, width, break_long_words=False, break_on_hyphens=False)
+
+
+# where a deprecation's text lands once formatted: `deprecated=(` in a field's `Field(`, one level in
+_TEXT_INDENT = 12
+
+
+def text_literal(text: str, width: int) -> str:
+    """A Python literal of text that keeps to the line length once formatted: where it is too long
+    for one line, parenthesized pieces split between words (implicitly concatenated: the same str)."""
+    single = repr(text)
+    room = width - _TEXT_INDENT - 2  # the quotes
+    if _TEXT_INDENT + len(single) <= width:
+        return single
+    pieces: list[str] = []
+    for word in text.split(" "):
+        if pieces and len(repr(pieces[-1] + " " + word)) - 2 <= room:
+            pieces[-1] += " " + word
+        else:
+            pieces.append(word if not pieces else word)
+    # each piece but the last keeps the space that followed it
+    parts = [piece + " " for piece in pieces[:-1]] + pieces[-1:]
+    return "(" + "\n".join(repr(part) for part in parts) + ")"
 
 
 # where a class's wire names land once formatted: model_config = ConfigDict(alias_generator=wire_names({

@@ -77,6 +77,7 @@ def lower(doc: SchemaDoc, revision: ir.Revision) -> dict[str, Any]:
     _drop_redundant_any_extras(document)
     _bare_objects_as_maps(document)
     _defaults_as_documentation(document)
+    _deprecations_as_documentation(document[DEFS], revision)
     _wrap_descriptions(document, revision.options.width - _DOCSTRING_INDENT)
     return document
 
@@ -334,6 +335,33 @@ def _strongly_connected(edges: dict[str, set[str]]) -> list[list[str]]:
                         break
                 rings.append(sorted(ring))
     return sorted(rings)
+
+
+def _deprecations_as_documentation(defs: dict[str, Any], revision: ir.Revision) -> None:
+    """The spec's `@deprecated` text, in the docstring of what it is on: a class or alias, a field,
+    and, for a key the schema declares no property for, the class it belongs to."""
+    for entity in revision.entities:
+        node = defs.get(entity.name)
+        if not is_object(node):
+            continue
+        if entity.deprecated is not None:
+            _add_note(node, _deprecation_note(entity.deprecated))
+        for key, text in entity.deprecated_keys:
+            _add_note(node, f"Deprecated key `{key}`: {text}")
+        properties: object = node.get("properties")
+        for field in entity.fields:
+            if field.deprecated is not None and is_object(properties) and is_object(target := properties.get(field.python_name)):
+                _add_note(target, _deprecation_note(field.deprecated))
+
+
+def _deprecation_note(text: str) -> str:
+    """The docstring paragraph of a deprecation: the spec's text, said to be one."""
+    return text if text.lower().startswith("deprecated") else f"Deprecated: {text}"
+
+
+def _add_note(node: dict[str, Any], note: str) -> None:
+    description = node.get("description")
+    node["description"] = f"{description}\n\n{note}" if isinstance(description, str) and description else note
 
 
 def _defaults_as_documentation(document: dict[str, Any]) -> None:

@@ -8,12 +8,12 @@ from pathlib import Path
 from typing import Any, cast
 
 from codegen.analysis import analyze, ir
-from codegen.schema import budget, errata, links, load, schemas
+from codegen.schema import budget, errata, links, load, schemas, tsdoc
 from codegen.emit import dcg, lower, render
 from codegen.errors import CodegenError
 from codegen.emit.format import format_files
 from codegen.limits import Limits
-from codegen.emit.stamp import header
+from codegen.emit.stamp import header, with_deprecations
 from codegen.emit import STAGES as STAGES  # the stages of one revision, reported in order
 
 
@@ -61,8 +61,10 @@ def analyse(
     errata_selection: errata.Selection | None = None,
     options: ir.Options | None = None,
     stage: Callable[[str], None] | None = None,
+    ts: bytes | None = None,
 ) -> Analysed:
-    """The revision's schema prepared and loaded (`load`), and its IR (`analyze`)."""
+    """The revision's schema prepared and loaded (`load`), and its IR (`analyze`), carrying the
+    deprecations of its TypeScript source ts (schema.ts; None: there is none)."""
     enter: Callable[[str], None] = stage or _no_stage
     raw: dict[str, Any] = {}
     try:
@@ -72,7 +74,8 @@ def analyse(
         with budget.scope(schemas.count_subschemas(raw), revision):
             doc = load.to_schema_doc(raw, revision, limits)
             enter("analyze")
-            model = analyze.analyze(doc, package=package, sha256=sha256, options=options)
+            deprecations = tsdoc.place(tsdoc.read(ts, revision), doc.defs, revision) if ts is not None else tsdoc.NONE
+            model = analyze.analyze(doc, package=package, sha256=sha256, options=options, deprecations=deprecations)
             work = budget.current()
     except CodegenError as exc:
         raise load.as_written(exc, load.uses_legacy_definitions(raw)).with_revision(revision) from exc
@@ -95,6 +98,7 @@ def build_revision(
     stage: Callable[[str], None] | None = None,
     elsewhere: ir.Elsewhere | None = None,
     analysed: Analysed | None = None,
+    ts: bytes | None = None,
 ) -> BuiltRevision:
     """The formatted files of one revision package; stage(name) is called as each of STAGES starts.
     elsewhere: what the other pinned revisions define at its places (its history.py). analysed:
@@ -104,23 +108,24 @@ def build_revision(
         analysed = analyse(
             revision, package, data, sha256,
             limits=limits, errata_file=errata_file, use_errata=use_errata, errata_selection=errata_selection,
-            options=options, stage=enter,
+            options=options, stage=enter, ts=ts,
         )  # fmt: skip
     doc, model = analysed.doc, analysed.model
+    stamp = with_deprecations(header(revision, sha256), model)
     try:
         with budget.resume(analysed.work):
             enter("models")
-            models, order = build_models(doc, model, header(revision, sha256), limits)
+            models, order = build_models(doc, model, stamp, limits)
         enter("package")
-        sources = {"models.py": models, **render.revision_files(model, header(revision, sha256), order, elsewhere)}
-        calls = render.tool_calls_module(model, header(revision, sha256), models)
+        sources = {"models.py": models, **render.revision_files(model, stamp, order, elsewhere)}
+        calls = render.tool_calls_module(model, stamp, models)
         if calls is not None:
             sources["tool_calls.py"] = calls
         if examples is not None:
             sources.update(
                 render.example_files(
                     model,
-                    header(revision, sha256),
+                    stamp,
                     has_tree=examples.tree,
                     pages=examples.pages,
                     contradictions=examples.contradictions,

@@ -11,6 +11,7 @@ from codegen.analysis import ir, methods, specific
 from codegen.analysis.naming import BASE_CLASS, MESSAGES_API, NUMBER, PACKAGE_NAMES
 from codegen.errors import fail
 from codegen.emit.form_facts import form_facts
+from codegen.emit.stamp import with_deprecations
 from codegen.resources import templates_dir
 
 if TYPE_CHECKING:  # imported when first rendering
@@ -725,5 +726,6 @@ def root_files(
 
 
 def latest_module(header: str, latest: ir.Revision, exports: Sequence[str]) -> str:
-    """latest.py of the root package: the newest released revision's names."""
-    return render("latest.py.jinja2", header=header, revision=latest, exports=list(exports))
+    """latest.py of the root package: the newest released revision's names (re-exported: where
+    some are deprecated, not a use of them, as in the revision's own modules)."""
+    return render("latest.py.jinja2", header=with_deprecations(header, latest), revision=latest, exports=list(exports))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import textwrap
 
+from codegen.analysis import ir
 from codegen.emit import dcg
 from codegen.version import __version__
 
@@ -25,6 +26,22 @@ def header(revision: str | None = None, sha256: str | None = None, *, origin: st
     elif revision is not None:
         text.append(f"MCP schema revision {revision}, sha256{_KEEP}{sha256}.")
     return "\n".join(comment_lines(paragraph) for paragraph in text)
+
+
+# Below the header of a package that defines what the spec deprecates: its own modules name those
+# definitions (unions, method tables, re-exports), which are not a user's uses; both checkers
+# report the user's (mypy with `--enable-error-code deprecated`, pyright's reportDeprecated).
+OWN_USES_OF_DEPRECATED = '# pyright: reportDeprecated=false\n# mypy: disable-error-code="deprecated"'
+
+
+def with_deprecations(stamp: str, model: ir.Revision) -> str:
+    """stamp, and the checkers' file-level settings where model's package deprecates something."""
+    return f"{stamp}\n{OWN_USES_OF_DEPRECATED}" if deprecates(model) else stamp
+
+
+def deprecates(model: ir.Revision) -> bool:
+    """Whether a revision's package marks anything the spec deprecates."""
+    return any(e.deprecated is not None or any(f.deprecated for f in e.fields) for e in model.entities)
 
 
 def first_sentence() -> str:

@@ -54,6 +54,7 @@ class Job:
     elsewhere: ir.Elsewhere | None = None  # what other pinned revisions define (history.py)
     check: ImportCheck | None = None  # None: not checked here (check mode writes nothing)
     analysed: Analysed | None = None  # its first stages, done by the parent (pipeline.analyse)
+    ts: bytes | None = None  # its schema.ts (the spec's deprecations), when one is pinned
 
 
 # (revision, stage) events of the workers, read by the parent for its progress display. Set before
@@ -77,6 +78,7 @@ def run(job: Job, stage: Callable[[str], None] | None = None) -> BuiltRevision:
         stage=stage,
         elsewhere=job.elsewhere,
         analysed=job.analysed,
+        ts=job.ts,
     )
     if job.check is not None:
         built = _checked(built, job.check)

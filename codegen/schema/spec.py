@@ -20,6 +20,7 @@ from codegen.resources import spec_dir
 SPEC_SOURCE_ENV = "MCP_CODEGEN_SPEC_SOURCE"
 CACHE_ENV = "MCP_CODEGEN_CACHE"
 UPSTREAM_RAW = "https://raw.githubusercontent.com/{repository}/{commit}/{path}"
+TS_NAME = "schema.ts"
 _DOWNLOAD_TIMEOUT_S = 30
 
 
@@ -36,6 +37,14 @@ class Pin:
     # the folder whose <revision>/schema.json is this pin's copy: a project's pins file's folder,
     # or None for the copies shipped with mcp-codegen
     home: str | None = None
+    # the sha256 of the TypeScript source (schema.ts) at the same commit, beside the schema: what
+    # the spec deprecates lives only there. None: no schema.ts is pinned (no deprecations).
+    ts_sha256: str | None = None
+
+    @property
+    def ts_path(self) -> str:
+        """The upstream path of the schema's TypeScript source: schema.ts beside it."""
+        return self.path.rsplit("/", 1)[0] + "/" + TS_NAME if "/" in self.path else TS_NAME
 
     @property
     def upstream_url(self) -> str:
@@ -80,6 +89,10 @@ def load_manifest(path: Path | None = None) -> tuple[Pin, ...]:
     # ... but not `examples`: the shipped examples are of the shipped commit, so a project pin has
     # examples only when its own entry says so (`spec bump` kept them beside its schema)
     merged = {revision: {**tables.get(revision, {}), "examples": False, **entry} for revision, entry in own.items()}
+    for revision, entry in own.items():
+        if "commit" in entry and "ts_sha256" not in entry:
+            # the shipped schema.ts is another commit's: this pin has none
+            merged[revision].pop("ts_sha256", None)
     pins.update({pin.revision: pin for pin in _read_pins(_project_pins, merged, home=str(_project_pins.parent))})
     owners: dict[str, str] = {}
     for pin in pins.values():
@@ -132,8 +145,8 @@ def _pin_value(manifest_path: Path, revision: str, key: str, entry: dict[str, ob
             revision=_shown(revision),
             hint="a revision mcp-codegen does not pin needs package, repository, commit, path and sha256",
         )
-    value = raw.lower() if key == "sha256" and isinstance(raw, str) else raw
-    pattern, meaning = _PIN_RULES[key]
+    value = raw.lower() if key in ("sha256", "ts_sha256") and isinstance(raw, str) else raw
+    pattern, meaning = _PIN_RULES[key] if key in _PIN_RULES else _PIN_RULES["sha256"]
     reserved = key == "package" and (keyword.iskeyword(str(value)) or value in _RESERVED_PACKAGES)
     if not isinstance(value, str) or not pattern.fullmatch(value) or ".." in value.split("/") or reserved:
         raise fail(
@@ -165,12 +178,14 @@ def _read_pins(manifest_path: Path, tables: dict[str, dict[str, object]], *, hom
                 hint="each revision needs a package of its own",
             )
         packages[values["package"]] = revision
+        ts_sha256 = _pin_value(manifest_path, revision, "ts_sha256", entry) if "ts_sha256" in entry else None
         pins.append(
             Pin(
                 **values,
                 released=bool(entry.get("released", True)),
                 examples=bool(entry.get("examples", False)),
                 home=home,
+                ts_sha256=ts_sha256,
             )
         )
     return tuple(pins)
@@ -291,12 +306,54 @@ def fetch(pin: Pin, source: str | None) -> SchemaSource:
     return SchemaSource(pin, location, data)
 
 
-def verify(pin: Pin, data: bytes, location: str) -> None:
+def fetch_ts(pin: Pin, source: str | None) -> bytes | None:
+    """The pinned schema.ts's bytes (sha256-verified like the schema), or None when the pin has none.
+    A mirror folder's <revision>/schema.ts comes first when it has one; else the copy beside the
+    pinned schema (shipped, or the project's), the cache, and upstream when nothing is local."""
+    if pin.ts_sha256 is None:
+        return None
+    candidates: list[Path] = []
+    if source is not None and not _is_url(source):
+        candidates.append(Path(source) / pin.revision / TS_NAME)
+    candidates.append((Path(pin.home) if pin.home else spec_dir()) / pin.revision / TS_NAME)
+    candidates.append(cache_dir() / f"{pin.ts_sha256}.ts")
+    for path in candidates:
+        if os.path.lexists(path):
+            data = load.read_input(path, revision=pin.revision)
+            verify(pin, data, str(path), digest=pin.ts_sha256)
+            return data
+    if source is not None and not _is_url(source):
+        # a mirror folder means offline, as for the schema: its missing schema.ts is the error
+        load.read_input(
+            candidates[0],
+            root=Path(source),
+            revision=pin.revision,
+            hint=f"the spec source must hold <revision>/{TS_NAME} where the pin has one ({SPEC_SOURCE_ENV} or --spec-source)",
+        )
+    location = (
+        f"{source.rstrip('/')}/{pin.revision}/{TS_NAME}"
+        if source is not None and _is_url(source)
+        else UPSTREAM_RAW.format(repository=pin.repository, commit=pin.commit, path=pin.ts_path)
+    )
+    data = _download(location, pin)
+    verify(pin, data, location, digest=pin.ts_sha256)
+    with contextlib.suppress(CodegenError, OSError):  # the cache only saves a download next time
+        target = cache_dir() / f"{pin.ts_sha256}.ts"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        partial = target.with_suffix(f".{os.getpid()}.tmp")
+        partial.write_bytes(data)
+        os.replace(partial, target)
+    return data
+
+
+def verify(pin: Pin, data: bytes, location: str, *, digest: str | None = None) -> None:
+    """data is the pinned file: the schema's sha256, or digest (the schema.ts's)."""
+    pinned = digest or pin.sha256
     actual = hashlib.sha256(data).hexdigest()
-    if actual != pin.sha256:
+    if actual != pinned:
         raise fail(
             "MCG004",
-            f"sha256 mismatch for {location}: pinned {pin.sha256}, got {actual}",
+            f"sha256 mismatch for {location}: pinned {pinned}, got {actual}",
             revision=pin.revision,
             pointer="#",
             hint="the mirror is not the pinned upstream file; re-pull it or bump the pin with `mcp-codegen spec bump`",
@@ -375,43 +432,62 @@ PINS_HEADER = """\
 
 
 def bump(
-    revision: str, commit: str, data: bytes, pins_file: Path, examples: Mapping[str, bytes] | None = None
+    revision: str,
+    commit: str,
+    data: bytes,
+    pins_file: Path,
+    ts: bytes | None = None,
+    examples: Mapping[str, bytes] | None = None,
 ) -> tuple[Pin, Pin]:
     """Re-pin revision to commit with the sha256 of data in the project's pins file (created if
-    need be), and keep the schema beside it: (previous pin, new pin). examples: the revision's
-    examples tree at that commit (`<TypeName>/<file>.json` -> bytes), kept beside the schema for the
-    generated round-trip tests; None where the source has none. Only the revision's commit, sha256
-    and examples lines change; the file's comments and layout stay. Nothing of mcp-codegen's own is
-    written."""
+    need be), and keep the schema beside it: (previous pin, new pin). Only the revision's commit,
+    sha256, ts_sha256 and examples lines change; the file's comments and layout stay. ts: the
+    schema.ts of that commit, kept beside the schema too (without one the pin has none). examples:
+    the revision's examples tree at that commit (`<TypeName>/<file>.json` -> bytes), kept beside the
+    schema for the generated round-trip tests; None where the source has none. Nothing of
+    mcp-codegen's own is written."""
     previous = find_pin(revision, load_manifest())
     if len(commit) != 40 or any(c not in "0123456789abcdef" for c in commit.lower()):
         raise fail("MCG006", f"commit must be a 40-hex-digit sha, got {commit!r}", revision=revision)
     digest = sha256_hex(data)
+    values = {"commit": commit.lower(), "sha256": digest} | ({"ts_sha256": sha256_hex(ts)} if ts is not None else {})
     text = load.read_input(pins_file, code="MCG001").decode("utf-8") if pins_file.exists() else PINS_HEADER
     lines = text.splitlines(keepends=True)
     header = f'[revisions."{revision}"]'
-    values = {"commit": f'"{commit.lower()}"', "sha256": f'"{digest}"', "examples": "true" if examples else "false"}
-    inside, seen = False, {"commit": False, "sha256": False, "examples": False}
+    shown = {key: f'"{value}"' for key, value in values.items()} | {"examples": "true" if examples else "false"}
+    inside, seen = False, dict.fromkeys(shown, False)
     at = len(lines)
+    stale: list[int] = []  # a schema.ts pin of an earlier commit, where this one has none
     for index, line in enumerate(lines):
         if line.startswith("["):
             inside = line.strip() == header
             if inside:
                 at = index + 1
-        elif inside and line.startswith(("commit = ", "sha256 = ", "examples = ")):
+        elif inside and line.startswith(("commit = ", "sha256 = ", "ts_sha256 = ", "examples = ")):
             key = line.split(" ", 1)[0]
+            if key not in shown:
+                stale.append(index)
+                continue
             seen[key] = True
-            lines[index] = f"{key} = {values[key]}\n"
+            lines[index] = f"{key} = {shown[key]}\n"
+    for index in reversed(stale):
+        del lines[index]
+        at -= at > index
     if header not in (line.strip() for line in lines):
         lines += ["\n" if lines and lines[-1].strip() else "", header + "\n"]
         at = len(lines)
-    lines[at:at] = [f"{key} = {values[key]}\n" for key, done in seen.items() if not done]
+    lines[at:at] = [f"{key} = {shown[key]}\n" for key, done in seen.items() if not done]
     try:
         pins_file.parent.mkdir(parents=True, exist_ok=True)
         pins_file.write_text("".join(lines), encoding="utf-8")
         copy = pins_file.parent / revision / "schema.json"  # generation from these pins stays offline
         copy.parent.mkdir(parents=True, exist_ok=True)
         copy.write_bytes(data)
+        source_copy = copy.parent / TS_NAME
+        if ts is not None:
+            source_copy.write_bytes(ts)
+        else:
+            source_copy.unlink(missing_ok=True)
         _keep_examples(copy.parent / "examples", examples or {})
     except OSError as exc:
         raise fail("MCG009", f"cannot write {pins_file}: {exc.strerror or exc}", revision=revision) from exc
@@ -463,6 +539,24 @@ def read_unpinned_examples(revision: str, source: str | None, limit: int) -> dic
 def _is_name(name: str) -> bool:
     """A file or folder name of an examples tree: printable, no separator, not hidden."""
     return name.isprintable() and not name.startswith(".") and "/" not in name and "\\" not in name
+
+
+def read_unpinned_ts(revision: str, source: str | None, pin: Pin, commit: str) -> bytes | None:
+    """The schema.ts of a revision at another commit (for `spec bump`), from where read_unpinned
+    reads the schema: a mirror folder's <revision>/schema.ts (None when it has none), a mirror URL
+    or upstream (None when that cannot be had: a schema without TypeScript source pins none)."""
+    if source is not None and not _is_url(source):
+        path = Path(source) / revision / TS_NAME
+        return load.read_input(path, root=Path(source), revision=revision) if os.path.lexists(path) else None
+    location = (
+        f"{source.rstrip('/')}/{revision}/{TS_NAME}"
+        if source is not None
+        else UPSTREAM_RAW.format(repository=pin.repository, commit=commit, path=pin.ts_path)
+    )
+    try:
+        return _download(location, pin)
+    except CodegenError:
+        return None
 
 
 def read_unpinned(revision: str, source: str | None, pin: Pin, commit: str) -> tuple[str, bytes]:

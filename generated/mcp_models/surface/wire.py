@@ -1129,8 +1129,11 @@ def _remember_model(
             object.__setattr__(surface, "__pydantic_private__", private)
     wire_of = _attribute_wire(type(exact))
     inside: list[tuple[object, object]] = []
+    stored = vars(
+        exact
+    )  # as stored: reading a field the revision deprecates as an attribute would warn
     for attribute in exact.model_fields_set:
-        mine: object = getattr(exact, attribute)
+        mine: object = stored[attribute] if attribute in stored else (extra or {}).get(attribute)
         key = wire_of.get(attribute)
         if key is not None and key in declared and _holds_objects(mine):
             inside.append((mine, getattr(surface, declared[key])))

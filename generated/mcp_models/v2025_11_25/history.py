@@ -269,8 +269,10 @@ def foreign_keys(obj: BaseModel) -> list[Explanation]:
                 defined = _foreign_key(type(value), key)
                 if defined:
                     found.append(Explanation(_shown(_step(path, key)), f"`{key}`", defined))
+            # the values as stored: reading a field the spec deprecates as an attribute would warn
+            stored = vars(value)
             inside = [
-                (getattr(value, name), _step(path, wire))
+                (stored.get(name), _step(path, wire))
                 for name, wire in _attribute_wire(type(value)).items()
             ]
             pending.extend(reversed(inside))

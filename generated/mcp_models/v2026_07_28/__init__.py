@@ -2,6 +2,8 @@
 # Do not edit.
 # MCP schema revision 2026-07-28,
 # sha256 ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203.
+# pyright: reportDeprecated=false
+# mypy: disable-error-code="deprecated"
 """Pydantic v2 models of the Model Context Protocol schema, revision 2026-07-28.
 
 Every definition of the schema is importable from here under its own name.

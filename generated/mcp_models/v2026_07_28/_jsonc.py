@@ -2,6 +2,8 @@
 # Do not edit.
 # MCP schema revision 2026-07-28,
 # sha256 ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203.
+# pyright: reportDeprecated=false
+# mypy: disable-error-code="deprecated"
 """JSON as documentation writes it: `//` and `/* */` comments, trailing commas, and several values
 in one block. Comments and commas are removed outside strings only; the result is parsed with the
 standard library, so anything else that is not JSON stays an error."""

@@ -2,6 +2,8 @@
 # Do not edit.
 # MCP schema revision 2026-07-28,
 # sha256 ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203.
+# pyright: reportDeprecated=false
+# mypy: disable-error-code="deprecated"
 """Structural discriminators for unions whose arms share no `const` tag.
 
 Each rule names an arm and what an instance of it must look like (keys it has, values it pins);

@@ -2,6 +2,8 @@
 # Do not edit.
 # MCP schema revision 2026-07-28,
 # sha256 ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203.
+# pyright: reportDeprecated=false
+# mypy: disable-error-code="deprecated"
 """What a tolerant parse gives (messages.parse_message and parse_result with `tolerant=True`):
 made the first time a program names them, so a program that never parses tolerantly never makes
 them (two frozen dataclasses are a twentieth of messages.py's import)."""

@@ -2,6 +2,8 @@
 # Do not edit.
 # MCP schema revision 2026-07-28,
 # sha256 ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203.
+# pyright: reportDeprecated=false
+# mypy: disable-error-code="deprecated"
 """SEP-1330 helpers for elicitation forms (MCP revision 2026-07-28).
 
 - `enum_choice(schema)`: any enum schema variant (untitled/titled single-select, untitled/titled

@@ -2,6 +2,8 @@
 # Do not edit.
 # MCP schema revision 2026-07-28,
 # sha256 ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203.
+# pyright: reportDeprecated=false
+# mypy: disable-error-code="deprecated"
 
 __all__ = [
     "Annotations",
@@ -196,7 +198,7 @@ from typing import Annotated, Any, Literal, Optional, Union
 
 from pydantic import ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr, Tag
 from pydantic_core import MISSING
-from typing_extensions import TypeAliasType
+from typing_extensions import TypeAliasType, deprecated
 
 from ._base import AS_ANY, LEFT_TO_RIGHT, JSONNumber, MCPModel, const, most_specific, wire_names
 from ._structural import structural
@@ -589,6 +591,10 @@ LoggingLevel = TypeAliasType(
     "LoggingLevel",
     Literal["alert", "critical", "debug", "emergency", "error", "info", "notice", "warning"],
 )
+"""
+Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least
+twelve months; see the deprecated features registry.
+"""
 
 
 MetaObject = TypeAliasType("MetaObject", dict[str, Any])
@@ -647,12 +653,22 @@ class MethodNotFoundError(MCPModel):
     """
 
 
+@deprecated(
+    (
+        "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification "
+        "for at least twelve months; see the deprecated features registry."
+    ),
+    category=None,
+)
 class ModelHint(MCPModel):
     """
     Hints to use for model selection.
 
     Keys not declared here are currently left unspecified by the spec and are up
     to the client to interpret.
+
+    Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at
+    least twelve months; see the deprecated features registry.
     """
 
     name: StrictStr | MISSING = MISSING
@@ -670,6 +686,13 @@ class ModelHint(MCPModel):
     """
 
 
+@deprecated(
+    (
+        "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification "
+        "for at least twelve months; see the deprecated features registry."
+    ),
+    category=None,
+)
 class ModelPreferences(MCPModel):
     """
     The server's preferences for model selection, requested of the client during sampling.
@@ -683,6 +706,9 @@ class ModelPreferences(MCPModel):
     These preferences are always advisory. The client MAY ignore them. It is also
     up to the client to decide how to interpret these preferences and how to
     balance them against other considerations.
+
+    Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at
+    least twelve months; see the deprecated features registry.
     """
 
     model_config = ConfigDict(
@@ -885,9 +911,19 @@ ResultType = TypeAliasType("ResultType", StrictStr)
 Role = TypeAliasType("Role", Literal["assistant", "user"])
 
 
+@deprecated(
+    (
+        "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification "
+        "for at least twelve months; see the deprecated features registry."
+    ),
+    category=None,
+)
 class Root(MCPModel):
     """
     Represents a root directory or file that the server can operate on.
+
+    Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at
+    least twelve months; see the deprecated features registry.
     """
 
     model_config = ConfigDict(
@@ -1147,9 +1183,19 @@ class ToolAnnotations(MCPModel):
     """
 
 
+@deprecated(
+    (
+        "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification "
+        "for at least twelve months; see the deprecated features registry."
+    ),
+    category=None,
+)
 class ToolChoice(MCPModel):
     """
     Controls tool selection behavior for sampling requests.
+
+    Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at
+    least twelve months; see the deprecated features registry.
     """
 
     mode: Literal["auto", "none", "required"] | MISSING = MISSING
@@ -1200,9 +1246,19 @@ class ToolOutputSchema(MCPModel):
     schema_: StrictStr | MISSING = MISSING
 
 
+@deprecated(
+    (
+        "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification "
+        "for at least twelve months; see the deprecated features registry."
+    ),
+    category=None,
+)
 class ToolUseContent(MCPModel):
     """
     A request from the assistant to call a tool.
+
+    Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at
+    least twelve months; see the deprecated features registry.
     """
 
     model_config = ConfigDict(
@@ -1525,18 +1581,40 @@ class JSONRPCRequest(MCPModel):
     params: dict[str, Any] | MISSING = MISSING
 
 
+@deprecated(
+    (
+        "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification "
+        "for at least twelve months; see the deprecated features registry."
+    ),
+    category=None,
+)
 class ListRootsRequestParams(MCPModel):
+    """
+    Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at
+    least twelve months; see the deprecated features registry.
+    """
+
     model_config = ConfigDict(
         alias_generator=wire_names({"meta": "_meta"}),
     )
     meta: MetaObject | MISSING = MISSING
 
 
+@deprecated(
+    (
+        "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification "
+        "for at least twelve months; see the deprecated features registry."
+    ),
+    category=None,
+)
 class ListRootsResult(MCPModel):
     """
     The result returned by the client for a `ListRootsRequest` (`roots/list`) request.
     This result contains an array of `Root` objects, each representing a root directory
     or file that the server can operate on.
+
+    Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at
+    least twelve months; see the deprecated features registry.
     """
 
     roots: list[Root]
@@ -1971,9 +2049,18 @@ class ServerCapabilities(MCPModel):
     Keys MUST follow the `MetaObject` (`_meta` key naming rules), with a
     mandatory prefix.
     """
-    logging: JSONObject | MISSING = MISSING
+    logging: JSONObject | MISSING = Field(
+        default=MISSING,
+        deprecated=(
+            "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification "
+            "for at least twelve months; see the deprecated features registry."
+        ),
+    )
     """
     Present if the server supports sending log messages to the client.
+
+    Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at
+    least twelve months; see the deprecated features registry.
     """
     prompts: ServerCapabilitiesPrompts | MISSING = MISSING
     """
@@ -2279,9 +2366,19 @@ class ClientCapabilitiesElicitation(MCPModel):
     url: JSONObject | MISSING = MISSING
 
 
+@deprecated(
+    (
+        "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification "
+        "for at least twelve months; see the deprecated features registry."
+    ),
+    category=None,
+)
 class ClientCapabilitiesSampling(MCPModel):
     """
     Present if the client supports sampling from an LLM.
+
+    Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at
+    least twelve months; see the deprecated features registry.
     """
 
     context: JSONObject | MISSING = MISSING
@@ -2652,6 +2749,13 @@ class ListResourcesResultResponse(MCPModel):
     result: ListResourcesResult
 
 
+@deprecated(
+    (
+        "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification "
+        "for at least twelve months; see the deprecated features registry."
+    ),
+    category=None,
+)
 class ListRootsRequest(MCPModel):
     """
     Sent from the server to request a list of root URIs from the client. Roots allow
@@ -2661,6 +2765,9 @@ class ListRootsRequest(MCPModel):
 
     This request is typically used when the server needs to understand the file system
     structure or access specific locations that the client has permission to read from.
+
+    Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at
+    least twelve months; see the deprecated features registry.
     """
 
     method: Literal["roots/list"] = const("roots/list")
@@ -2738,9 +2845,19 @@ class ListToolsResultResponse(MCPModel):
     result: ListToolsResult
 
 
+@deprecated(
+    (
+        "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification "
+        "for at least twelve months; see the deprecated features registry."
+    ),
+    category=None,
+)
 class LoggingMessageNotificationParams(MCPModel):
     """
     Parameters for a `notifications/message` notification.
+
+    Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at
+    least twelve months; see the deprecated features registry.
     """
 
     model_config = ConfigDict(
@@ -2966,13 +3083,31 @@ class ClientCapabilities(MCPModel):
     Keys MUST follow the `MetaObject` (`_meta` key naming rules), with a
     mandatory prefix.
     """
-    roots: dict[str, Any] | MISSING = MISSING
+    roots: dict[str, Any] | MISSING = Field(
+        default=MISSING,
+        deprecated=(
+            "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification "
+            "for at least twelve months; see the deprecated features registry."
+        ),
+    )
     """
     Present if the client supports listing roots.
+
+    Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at
+    least twelve months; see the deprecated features registry.
     """
-    sampling: ClientCapabilitiesSampling | MISSING = MISSING
+    sampling: ClientCapabilitiesSampling | MISSING = Field(
+        default=MISSING,
+        deprecated=(
+            "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification "
+            "for at least twelve months; see the deprecated features registry."
+        ),
+    )
     """
     Present if the client supports sampling from an LLM.
+
+    Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at
+    least twelve months; see the deprecated features registry.
     """
 
 
@@ -3023,10 +3158,20 @@ JSONRPCResponse = TypeAliasType(
 )
 
 
+@deprecated(
+    (
+        "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification "
+        "for at least twelve months; see the deprecated features registry."
+    ),
+    category=None,
+)
 class LoggingMessageNotification(MCPModel):
     """
     JSONRPCNotification of a log message passed from server to client. The client opts in by setting
     `"io.modelcontextprotocol/logLevel"` in a request's `_meta`.
+
+    Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at
+    least twelve months; see the deprecated features registry.
     """
 
     jsonrpc: Literal["2.0"] = const("2.0")
@@ -3127,13 +3272,22 @@ class RequestMetaObject(MCPModel):
     SHOULD NOT use it to change their behavior, and SHOULD NOT rely on it for
     security decisions.
     """
-    io_modelcontextprotocol_log_level: LoggingLevel | MISSING = MISSING
+    io_modelcontextprotocol_log_level: LoggingLevel | MISSING = Field(
+        default=MISSING,
+        deprecated=(
+            "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification "
+            "for at least twelve months; see the deprecated features registry."
+        ),
+    )
     """
     The desired log level for this request. Optional.
 
     If absent, the server MUST NOT send any `LoggingMessageNotification` (`notifications/message`)
     notifications for this request. The client opts in to log messages by
     explicitly setting a level. Replaces the former `logging/setLevel` RPC.
+
+    Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at
+    least twelve months; see the deprecated features registry.
     """
     io_modelcontextprotocol_protocol_version: StrictStr
     """
@@ -3213,9 +3367,19 @@ class SubscriptionsListenRequestParams(MCPModel):
     """
 
 
+@deprecated(
+    (
+        "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification "
+        "for at least twelve months; see the deprecated features registry."
+    ),
+    category=None,
+)
 class ToolResultContent(MCPModel):
     """
     The result of a tool use, provided by the user back to the assistant.
+
+    Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at
+    least twelve months; see the deprecated features registry.
     """
 
     model_config = ConfigDict(
@@ -3435,11 +3599,19 @@ SamplingMessageContentBlock = TypeAliasType(
         Field(discriminator="type"),
     ],
 )
+"""
+Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least
+twelve months; see the deprecated features registry.
+"""
 
 
 SamplingMessageContentVariantF = TypeAliasType(
     "SamplingMessageContentVariantF", list[SamplingMessageContentBlock]
 )
+"""
+Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at
+least twelve months; see the deprecated features registry.
+"""
 
 
 class SubscriptionsListenRequest(MCPModel):
@@ -3469,6 +3641,10 @@ class CompleteRequest(MCPModel):
 CreateMessageResultContentVariantF = TypeAliasType(
     "CreateMessageResultContentVariantF", list[SamplingMessageContentBlock]
 )
+"""
+Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at
+least twelve months; see the deprecated features registry.
+"""
 
 
 class ElicitRequestFormParams(MCPModel):
@@ -3582,6 +3758,10 @@ SamplingMessageContent = TypeAliasType(
         AS_ANY,
     ],
 )
+"""
+Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least
+twelve months; see the deprecated features registry.
+"""
 
 
 CreateMessageResultContent = TypeAliasType(
@@ -3597,6 +3777,10 @@ CreateMessageResultContent = TypeAliasType(
         AS_ANY,
     ],
 )
+"""
+Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least
+twelve months; see the deprecated features registry.
+"""
 
 
 class ElicitRequest(MCPModel):
@@ -3608,9 +3792,19 @@ class ElicitRequest(MCPModel):
     params: ElicitRequestParams
 
 
+@deprecated(
+    (
+        "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification "
+        "for at least twelve months; see the deprecated features registry."
+    ),
+    category=None,
+)
 class SamplingMessage(MCPModel):
     """
     Describes a message issued to or received from an LLM API.
+
+    Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at
+    least twelve months; see the deprecated features registry.
     """
 
     model_config = ConfigDict(
@@ -3621,9 +3815,19 @@ class SamplingMessage(MCPModel):
     role: Role
 
 
+@deprecated(
+    (
+        "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification "
+        "for at least twelve months; see the deprecated features registry."
+    ),
+    category=None,
+)
 class CreateMessageRequestParams(MCPModel):
     """
     Parameters for a `sampling/createMessage` request.
+
+    Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at
+    least twelve months; see the deprecated features registry.
     """
 
     model_config = ConfigDict(
@@ -3638,7 +3842,14 @@ class CreateMessageRequestParams(MCPModel):
             }
         ),
     )
-    include_context: Literal["allServers", "none", "thisServer"] | MISSING = MISSING
+    include_context: Literal["allServers", "none", "thisServer"] | MISSING = Field(
+        default=MISSING,
+        deprecated=(
+            'The `"thisServer"` and `"allServers"` values are deprecated as of protocol version '
+            "2025-11-25 (SEP-2596) and will be removed no later than the Sampling feature itself "
+            '(SEP-2577). Omit this field or use `"none"`.'
+        ),
+    )
     """
     A request to include context from one or more MCP servers (including the caller), to be attached
     to the prompt.
@@ -3649,6 +3860,10 @@ class CreateMessageRequestParams(MCPModel):
     omit this field or use `"none"`, and SHOULD only use the deprecated values if the client
     declares
     `ClientCapabilities.sampling.context`.
+
+    Deprecated: The `"thisServer"` and `"allServers"` values are deprecated as of protocol version
+    2025-11-25 (SEP-2596) and will be removed no later than the Sampling feature itself (SEP-2577).
+    Omit this field or use `"none"`.
     """
     max_tokens: StrictInt
     """
@@ -3688,12 +3903,22 @@ class CreateMessageRequestParams(MCPModel):
     """
 
 
+@deprecated(
+    (
+        "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification "
+        "for at least twelve months; see the deprecated features registry."
+    ),
+    category=None,
+)
 class CreateMessageResult(MCPModel):
     """
     The result returned by the client for a `CreateMessageRequest` (`sampling/createMessage`)
     request.
     The client should inform the user before returning the sampled message, to allow them
     to inspect the response (human in the loop) and decide whether to allow the server to see it.
+
+    Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at
+    least twelve months; see the deprecated features registry.
     """
 
     model_config = ConfigDict(
@@ -3783,11 +4008,21 @@ class CallToolRequestParams(MCPModel):
     request_state: StrictStr | MISSING = MISSING
 
 
+@deprecated(
+    (
+        "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification "
+        "for at least twelve months; see the deprecated features registry."
+    ),
+    category=None,
+)
 class CreateMessageRequest(MCPModel):
     """
     A request from the server to sample an LLM via the client. The client has full discretion over
     which model to select. The client should also inform the user before beginning sampling, to
     allow them to inspect the request (human in the loop) and decide whether to approve it.
+
+    Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at
+    least twelve months; see the deprecated features registry.
     """
 
     method: Literal["sampling/createMessage"] = const("sampling/createMessage")

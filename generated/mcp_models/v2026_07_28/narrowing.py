@@ -2,6 +2,8 @@
 # Do not edit.
 # MCP schema revision 2026-07-28,
 # sha256 ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203.
+# pyright: reportDeprecated=false
+# mypy: disable-error-code="deprecated"
 """Typed structured content of tool results (SEP-2106), for MCP revision 2026-07-28.
 
     from mcp_models.v2026_07_28.narrowing import narrow

@@ -2,3 +2,5 @@
 # Do not edit.
 # MCP schema revision draft,
 # sha256 ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203.
+# pyright: reportDeprecated=false
+# mypy: disable-error-code="deprecated"
