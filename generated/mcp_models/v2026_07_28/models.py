@@ -36,7 +36,6 @@ __all__ = [
     "CreateMessageRequestParams",
     "CreateMessageResult",
     "CreateMessageResultContent",
-    "CreateMessageResultContentVariantF",
     "Cursor",
     "DiscoverRequest",
     "DiscoverResult",
@@ -152,7 +151,7 @@ __all__ = [
     "SamplingMessage",
     "SamplingMessageContent",
     "SamplingMessageContentBlock",
-    "SamplingMessageContentVariantF",
+    "SamplingMessageContentBlockList",
     "ServerCapabilities",
     "ServerCapabilitiesPrompts",
     "ServerCapabilitiesResources",
@@ -3437,8 +3436,8 @@ SamplingMessageContentBlock = TypeAliasType(
 )
 
 
-SamplingMessageContentVariantF = TypeAliasType(
-    "SamplingMessageContentVariantF", list[SamplingMessageContentBlock]
+SamplingMessageContentBlockList = TypeAliasType(
+    "SamplingMessageContentBlockList", list[SamplingMessageContentBlock]
 )
 
 
@@ -3466,8 +3465,18 @@ class CompleteRequest(MCPModel):
     params: CompleteRequestParams
 
 
-CreateMessageResultContentVariantF = TypeAliasType(
-    "CreateMessageResultContentVariantF", list[SamplingMessageContentBlock]
+CreateMessageResultContent = TypeAliasType(
+    "CreateMessageResultContent",
+    Annotated[
+        Annotated[ToolUseContent, Tag("ToolUseContent")]
+        | Annotated[ImageContent, Tag("ImageContent")]
+        | Annotated[AudioContent, Tag("AudioContent")]
+        | Annotated[ToolResultContent, Tag("ToolResultContent")]
+        | Annotated[TextContent, Tag("TextContent")]
+        | Annotated[SamplingMessageContentBlockList, Tag("SamplingMessageContentBlockList")],
+        structural("CreateMessageResultContent"),
+        AS_ANY,
+    ],
 )
 
 
@@ -3577,26 +3586,43 @@ SamplingMessageContent = TypeAliasType(
         | Annotated[AudioContent, Tag("AudioContent")]
         | Annotated[ToolResultContent, Tag("ToolResultContent")]
         | Annotated[TextContent, Tag("TextContent")]
-        | Annotated[SamplingMessageContentVariantF, Tag("SamplingMessageContentVariantF")],
+        | Annotated[SamplingMessageContentBlockList, Tag("SamplingMessageContentBlockList")],
         structural("SamplingMessageContent"),
         AS_ANY,
     ],
 )
 
 
-CreateMessageResultContent = TypeAliasType(
-    "CreateMessageResultContent",
-    Annotated[
-        Annotated[ToolUseContent, Tag("ToolUseContent")]
-        | Annotated[ImageContent, Tag("ImageContent")]
-        | Annotated[AudioContent, Tag("AudioContent")]
-        | Annotated[ToolResultContent, Tag("ToolResultContent")]
-        | Annotated[TextContent, Tag("TextContent")]
-        | Annotated[CreateMessageResultContentVariantF, Tag("CreateMessageResultContentVariantF")],
-        structural("CreateMessageResultContent"),
-        AS_ANY,
-    ],
-)
+class CreateMessageResult(MCPModel):
+    """
+    The result returned by the client for a `CreateMessageRequest` (`sampling/createMessage`)
+    request.
+    The client should inform the user before returning the sampled message, to allow them
+    to inspect the response (human in the loop) and decide whether to allow the server to see it.
+    """
+
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "stop_reason": "stopReason"}),
+    )
+    meta: MetaObject | MISSING = MISSING
+    content: CreateMessageResultContent
+    model: StrictStr
+    """
+    The name of the model that generated the message.
+    """
+    role: Role
+    stop_reason: StrictStr | MISSING = MISSING
+    """
+    The reason why sampling stopped, if known.
+
+    Standard values:
+    - `"endTurn"`: Natural end of the assistant's turn
+    - `"stopSequence"`: A stop sequence was encountered
+    - `"maxTokens"`: Maximum token limit was reached
+    - `"toolUse"`: The model wants to use one or more tools
+
+    This field is an open string to allow for provider-specific stop reasons.
+    """
 
 
 class ElicitRequest(MCPModel):
@@ -3606,6 +3632,46 @@ class ElicitRequest(MCPModel):
 
     method: Literal["elicitation/create"] = const("elicitation/create")
     params: ElicitRequestParams
+
+
+InputResponse = TypeAliasType(
+    "InputResponse",
+    Annotated[
+        Annotated[CreateMessageResult, Tag("CreateMessageResult")]
+        | Annotated[ElicitResult, Tag("ElicitResult")]
+        | Annotated[ListRootsResult, Tag("ListRootsResult")],
+        structural("InputResponse"),
+        AS_ANY,
+    ],
+)
+
+
+InputResponses = TypeAliasType("InputResponses", dict[str, InputResponse])
+"""
+A map of client responses to server-initiated requests.
+Keys correspond to the keys in the `InputRequests` map;
+values are the client's result for each request.
+"""
+
+
+class ReadResourceRequestParams(MCPModel):
+    """
+    Parameters for a `resources/read` request.
+    """
+
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {"meta": "_meta", "input_responses": "inputResponses", "request_state": "requestState"}
+        ),
+    )
+    meta: RequestMetaObject
+    input_responses: InputResponses | MISSING = MISSING
+    request_state: StrictStr | MISSING = MISSING
+    uri: StrictStr
+    """
+    The URI of the resource. The URI can use any protocol; it is up to the server how to interpret
+    it.
+    """
 
 
 class SamplingMessage(MCPModel):
@@ -3619,6 +3685,29 @@ class SamplingMessage(MCPModel):
     meta: MetaObject | MISSING = MISSING
     content: SamplingMessageContent
     role: Role
+
+
+class CallToolRequestParams(MCPModel):
+    """
+    Parameters for a `tools/call` request.
+    """
+
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {"meta": "_meta", "input_responses": "inputResponses", "request_state": "requestState"}
+        ),
+    )
+    meta: RequestMetaObject
+    arguments: dict[str, Any] | MISSING = MISSING
+    """
+    Arguments to use for the tool call.
+    """
+    input_responses: InputResponses | MISSING = MISSING
+    name: StrictStr
+    """
+    The name of the tool.
+    """
+    request_state: StrictStr | MISSING = MISSING
 
 
 class CreateMessageRequestParams(MCPModel):
@@ -3688,112 +3777,6 @@ class CreateMessageRequestParams(MCPModel):
     """
 
 
-class CreateMessageResult(MCPModel):
-    """
-    The result returned by the client for a `CreateMessageRequest` (`sampling/createMessage`)
-    request.
-    The client should inform the user before returning the sampled message, to allow them
-    to inspect the response (human in the loop) and decide whether to allow the server to see it.
-    """
-
-    model_config = ConfigDict(
-        alias_generator=wire_names({"meta": "_meta", "stop_reason": "stopReason"}),
-    )
-    meta: MetaObject | MISSING = MISSING
-    content: CreateMessageResultContent
-    model: StrictStr
-    """
-    The name of the model that generated the message.
-    """
-    role: Role
-    stop_reason: StrictStr | MISSING = MISSING
-    """
-    The reason why sampling stopped, if known.
-
-    Standard values:
-    - `"endTurn"`: Natural end of the assistant's turn
-    - `"stopSequence"`: A stop sequence was encountered
-    - `"maxTokens"`: Maximum token limit was reached
-    - `"toolUse"`: The model wants to use one or more tools
-
-    This field is an open string to allow for provider-specific stop reasons.
-    """
-
-
-InputResponse = TypeAliasType(
-    "InputResponse",
-    Annotated[
-        Annotated[CreateMessageResult, Tag("CreateMessageResult")]
-        | Annotated[ElicitResult, Tag("ElicitResult")]
-        | Annotated[ListRootsResult, Tag("ListRootsResult")],
-        structural("InputResponse"),
-        AS_ANY,
-    ],
-)
-
-
-InputResponses = TypeAliasType("InputResponses", dict[str, InputResponse])
-"""
-A map of client responses to server-initiated requests.
-Keys correspond to the keys in the `InputRequests` map;
-values are the client's result for each request.
-"""
-
-
-class ReadResourceRequestParams(MCPModel):
-    """
-    Parameters for a `resources/read` request.
-    """
-
-    model_config = ConfigDict(
-        alias_generator=wire_names(
-            {"meta": "_meta", "input_responses": "inputResponses", "request_state": "requestState"}
-        ),
-    )
-    meta: RequestMetaObject
-    input_responses: InputResponses | MISSING = MISSING
-    request_state: StrictStr | MISSING = MISSING
-    uri: StrictStr
-    """
-    The URI of the resource. The URI can use any protocol; it is up to the server how to interpret
-    it.
-    """
-
-
-class CallToolRequestParams(MCPModel):
-    """
-    Parameters for a `tools/call` request.
-    """
-
-    model_config = ConfigDict(
-        alias_generator=wire_names(
-            {"meta": "_meta", "input_responses": "inputResponses", "request_state": "requestState"}
-        ),
-    )
-    meta: RequestMetaObject
-    arguments: dict[str, Any] | MISSING = MISSING
-    """
-    Arguments to use for the tool call.
-    """
-    input_responses: InputResponses | MISSING = MISSING
-    name: StrictStr
-    """
-    The name of the tool.
-    """
-    request_state: StrictStr | MISSING = MISSING
-
-
-class CreateMessageRequest(MCPModel):
-    """
-    A request from the server to sample an LLM via the client. The client has full discretion over
-    which model to select. The client should also inform the user before beginning sampling, to
-    allow them to inspect the request (human in the loop) and decide whether to approve it.
-    """
-
-    method: Literal["sampling/createMessage"] = const("sampling/createMessage")
-    params: CreateMessageRequestParams
-
-
 class GetPromptRequestParams(MCPModel):
     """
     Parameters for a `prompts/get` request.
@@ -3815,6 +3798,61 @@ class GetPromptRequestParams(MCPModel):
     The name of the prompt or prompt template.
     """
     request_state: StrictStr | MISSING = MISSING
+
+
+class InputResponseRequestParams(MCPModel):
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {"meta": "_meta", "input_responses": "inputResponses", "request_state": "requestState"}
+        ),
+    )
+    meta: RequestMetaObject
+    input_responses: InputResponses | MISSING = MISSING
+    request_state: StrictStr | MISSING = MISSING
+
+
+class ReadResourceRequest(MCPModel):
+    """
+    Sent from the client to the server, to read a specific resource URI.
+    """
+
+    id: RequestId
+    jsonrpc: Literal["2.0"] = const("2.0")
+    method: Literal["resources/read"] = const("resources/read")
+    params: ReadResourceRequestParams
+
+
+class CallToolRequest(MCPModel):
+    """
+    Used by the client to invoke a tool provided by the server.
+    """
+
+    id: RequestId
+    jsonrpc: Literal["2.0"] = const("2.0")
+    method: Literal["tools/call"] = const("tools/call")
+    params: CallToolRequestParams
+
+
+class CreateMessageRequest(MCPModel):
+    """
+    A request from the server to sample an LLM via the client. The client has full discretion over
+    which model to select. The client should also inform the user before beginning sampling, to
+    allow them to inspect the request (human in the loop) and decide whether to approve it.
+    """
+
+    method: Literal["sampling/createMessage"] = const("sampling/createMessage")
+    params: CreateMessageRequestParams
+
+
+class GetPromptRequest(MCPModel):
+    """
+    Used by the client to get a prompt provided by the server.
+    """
+
+    id: RequestId
+    jsonrpc: Literal["2.0"] = const("2.0")
+    method: Literal["prompts/get"] = const("prompts/get")
+    params: GetPromptRequestParams
 
 
 InputRequest = TypeAliasType(
@@ -3863,28 +3901,6 @@ class InputRequiredResult(MCPModel):
     server implementing an earlier protocol version (which does not include
     `resultType`), the client MUST treat the absent field as `"complete"`.
     """
-
-
-class InputResponseRequestParams(MCPModel):
-    model_config = ConfigDict(
-        alias_generator=wire_names(
-            {"meta": "_meta", "input_responses": "inputResponses", "request_state": "requestState"}
-        ),
-    )
-    meta: RequestMetaObject
-    input_responses: InputResponses | MISSING = MISSING
-    request_state: StrictStr | MISSING = MISSING
-
-
-class ReadResourceRequest(MCPModel):
-    """
-    Sent from the client to the server, to read a specific resource URI.
-    """
-
-    id: RequestId
-    jsonrpc: Literal["2.0"] = const("2.0")
-    method: Literal["resources/read"] = const("resources/read")
-    params: ReadResourceRequestParams
 
 
 ReadResourceResultResponseResult = TypeAliasType(
@@ -3991,17 +4007,6 @@ ServerResult = TypeAliasType(
 )
 
 
-class CallToolRequest(MCPModel):
-    """
-    Used by the client to invoke a tool provided by the server.
-    """
-
-    id: RequestId
-    jsonrpc: Literal["2.0"] = const("2.0")
-    method: Literal["tools/call"] = const("tools/call")
-    params: CallToolRequestParams
-
-
 CallToolResultResponseResult = TypeAliasType(
     "CallToolResultResponseResult",
     Annotated[
@@ -4013,15 +4018,22 @@ CallToolResultResponseResult = TypeAliasType(
 )
 
 
-class GetPromptRequest(MCPModel):
-    """
-    Used by the client to get a prompt provided by the server.
-    """
-
-    id: RequestId
-    jsonrpc: Literal["2.0"] = const("2.0")
-    method: Literal["prompts/get"] = const("prompts/get")
-    params: GetPromptRequestParams
+ClientRequest = TypeAliasType(
+    "ClientRequest",
+    Annotated[
+        DiscoverRequest
+        | ListResourcesRequest
+        | ListResourceTemplatesRequest
+        | ReadResourceRequest
+        | SubscriptionsListenRequest
+        | ListPromptsRequest
+        | GetPromptRequest
+        | ListToolsRequest
+        | CallToolRequest
+        | CompleteRequest,
+        Field(discriminator="method"),
+    ],
+)
 
 
 GetPromptResultResponseResult = TypeAliasType(
@@ -4053,24 +4065,6 @@ class CallToolResultResponse(MCPModel):
     id: RequestId
     jsonrpc: Literal["2.0"] = const("2.0")
     result: CallToolResultResponseResult
-
-
-ClientRequest = TypeAliasType(
-    "ClientRequest",
-    Annotated[
-        DiscoverRequest
-        | ListResourcesRequest
-        | ListResourceTemplatesRequest
-        | ReadResourceRequest
-        | SubscriptionsListenRequest
-        | ListPromptsRequest
-        | GetPromptRequest
-        | ListToolsRequest
-        | CallToolRequest
-        | CompleteRequest,
-        Field(discriminator="method"),
-    ],
-)
 
 
 class GetPromptResultResponse(MCPModel):
