@@ -349,7 +349,7 @@ from typing_extensions import assert_type
 
 from mcp_models.v2025_11_25 import CallToolRequest, CallToolRequestParams, CallToolResult
 from changed_tools import (
-    FindResourceInput, FindResourceInputVariantA, GetForecastInput, GetForecastOutput, GetStructuredContentInput,
+    FindResourceInput, FindResourceInputWithId, GetForecastInput, GetForecastOutput, GetStructuredContentInput,
     GetStructuredContentOutput, GetSumInput, ToolCall, ToolCallWithOutput,
     find_resource_call, get_forecast_call, get_structured_content_call, get_sum_call,
 )
@@ -367,7 +367,7 @@ def calls(result: CallToolResult) -> None:
     weather = get_structured_content_call(location="Chicago")
     assert_type(weather.read(result), GetStructuredContentOutput)
     assert_type(weather.arguments, GetStructuredContentInput)
-    found = find_resource_call(FindResourceInputVariantA(id="r1"))
+    found = find_resource_call(FindResourceInputWithId(id="r1"))
     assert_type(found, ToolCall[FindResourceInput])
 """
 TYPED_MISUSE = """\

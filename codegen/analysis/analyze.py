@@ -6,11 +6,12 @@ required `const` properties); there are no per-revision lists.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, cast
 
-from codegen.analysis import absence, discriminate, ir, methods, naming, specific
+from codegen.analysis import absence, arms, discriminate, ir, methods, naming, specific
 from codegen.schema import pointers, schemas
 from codegen.errors import fail
 from codegen.schema.load import DEFS, SchemaDoc
@@ -25,6 +26,7 @@ class _Found:
     owner: str  # pointer of the entity whose name prefixes this one
     suffix: str
     node: Mapping[str, Any]
+    standalone: str | None = None  # a name of its own, not owner + suffix (`SamplingMessageContentBlockList`)
 
 
 def analyze(
@@ -46,16 +48,23 @@ def analyze(
     nodes: dict[str, Mapping[str, Any]] = {}
     hoisted: set[str] = set()
     spec_names = _spec_names(definitions)
+    copies = _arms_as_definitions(document, doc.defs, def_pointers)
+    same: dict[str, str] = {}  # an arm that would be named -> the entity it is (a copy of a definition)
     for definition in definitions:
         pointer = def_pointers[definition]
         node = doc.defs[definition]
         stems[pointer] = naming.base_name(definition)
         nodes[pointer] = node if isinstance(node, dict) else {}
-        for found in _inline_objects(nodes[pointer], pointer, pointer, ""):
-            stems[found.pointer] = _yielding(stems[found.owner] + found.suffix, spec_names)
+        for found in _inline_objects(nodes[pointer], pointer, pointer, "", (copies, same), doc.revision):
+            stems[found.pointer] = _yielding(found.standalone or stems[found.owner] + found.suffix, spec_names)
             nodes[found.pointer] = found.node
             hoisted.add(found.pointer)
-    _hoist_reference_targets(document, stems, nodes, hoisted, spec_names)
+    same |= _shared_lists(nodes, hoisted)
+    for pointer in same:
+        stems.pop(pointer, None)
+        nodes.pop(pointer, None)
+        hoisted.discard(pointer)
+    _hoist_reference_targets(document, stems, nodes, hoisted, spec_names, doc.revision)
     names = {pointer: naming.class_name(stem) for pointer, stem in stems.items()}
     exports = {pointer: _export_name(pointer, names[pointer], pointer in hoisted, naming.PACKAGE_NAMES) for pointer in names}
 
@@ -84,7 +93,7 @@ def analyze(
             if (more is not None and more is not False) or named & set(options.open_definitions):
                 entity = replace(entity, open=True)
         elif kind is ir.Kind.UNION:
-            entity = _with_arms(entity, node, document, kinds, frozenset(names), flattened)
+            entity = _with_arms(entity, node, document, kinds, frozenset(names), flattened, same)
         elif (
             _only_names(node) in kinds
             and kinds[_only_names(node) or ""] is ir.Kind.MODEL
@@ -108,6 +117,7 @@ def analyze(
         definitions=tuple(definitions),
         methods=tables,
         options=options,
+        same_arms=tuple(sorted(same.items())),
     )
 
 
@@ -153,6 +163,7 @@ def _hoist_reference_targets(
     nodes: dict[str, Mapping[str, Any]],
     hoisted: set[str],
     spec_names: frozenset[str],
+    revision: str,
 ) -> None:
     """A `$ref` to something that is not yet a named entity (a nested `$defs` entry, a property of
     another schema) names it too, from its path, so the engine never invents a name for it."""
@@ -170,16 +181,18 @@ def _hoist_reference_targets(
             owner = pointers.from_tokens(tokens[:cut])
             if owner in stems:
                 node = pointers.resolve(document, target)
-                stems[target] = _yielding(stems[owner] + _path_suffix(tokens[cut:]), spec_names)
+                stems[target] = _yielding(stems[owner] + _path_suffix(document, tokens, cut, revision), spec_names)
                 nodes[target] = node if isinstance(node, dict) else {}
                 hoisted.add(target)
                 break
 
 
-def _path_suffix(tokens: list[str]) -> str:
+def _path_suffix(document: Mapping[str, Any], tokens: list[str], cut: int, revision: str) -> str:
+    """The suffix naming the schema at tokens below its owner (the first cut tokens): a member of a
+    union, a tuple or an `allOf` by what it is (arms.py), like an inline one."""
     steps = {"items": "Item", "additionalProperties": "Value", "unevaluatedProperties": "Value"}
     suffix: list[str] = []
-    index = 0
+    index = cut
     while index < len(tokens):
         token = tokens[index]
         following = tokens[index + 1] if index + 1 < len(tokens) else None
@@ -187,13 +200,77 @@ def _path_suffix(tokens: list[str]) -> str:
             suffix.append(naming.pascal(following) or "Value")
             index += 2
         elif token in ("anyOf", "oneOf", "allOf", "prefixItems") and following is not None and following.isdigit():
-            part = "Part" if token == "allOf" else "Item" if token == "prefixItems" else "Variant"
-            suffix.append(part + naming.variant_letter(int(following)))
+            container = pointers.from_tokens(tokens[: index + 1])
+            members = pointers.resolve(document, container)
+            named = arms.member_names(members) if is_array(members) else []
+            position = int(following)
+            name = named[position] if position < len(named) else None
+            if name is None:
+                raise _unnamed(pointers.join(container, following), revision)
+            suffix.append(name.text)
             index += 2
         else:
             suffix.append(steps.get(token) or naming.pascal(token) or "Value")
             index += 1
     return "".join(suffix)
+
+
+def _unnamed(pointer: str, revision: str) -> Exception:
+    return fail(
+        "MCG301",
+        f"{pointer} needs a name, and nothing tells it apart from its siblings: not a tag, a title, a "
+        "`$ref`, its JSON type nor a key only it requires or declares",
+        revision=revision,
+        pointer=pointer,
+        hint="give it a `title` (or a distinguishing key) in the schema, or with an erratum",
+    )
+
+
+def _arms_as_definitions(
+    document: Mapping[str, Any], defs: Mapping[str, Any], def_pointers: Mapping[str, str]
+) -> dict[str, str]:
+    """Union arms written out exactly as a definition is (2025-03-26's JSONRPCMessage holds
+    JSONRPCBatchRequest's array itself, not a `$ref` to it): each may be that definition, as a
+    person would write it (arm pointer -> the definition's pointer; _inline_objects decides). Words about a schema do not count;
+    only arrays and objects do (a `string` arm is no `Cursor`)."""
+    shapes: dict[str, str] = {}
+    for name in sorted(defs):
+        if is_object(defs[name]) and _structured(defs[name]):
+            shapes.setdefault(_shape(defs[name]), def_pointers[name])
+    same: dict[str, str] = {}
+    for pointer, node in schemas.all_subschemas(document):
+        for key, index, arm in _arms(node):
+            target = shapes.get(_shape(arm)) if is_object(arm) and _structured(arm) else None
+            if target is not None and not arms.is_reference(arm):
+                same[pointers.join(pointer, key, index)] = target
+    return same
+
+
+def _shared_lists(nodes: Mapping[str, Mapping[str, Any]], hoisted: set[str]) -> dict[str, str]:
+    """The same array of one `$ref` X hoisted out of several unions is one `XList`: the first
+    place (by pointer) keeps it, the others are that one (place -> the first place)."""
+    firsts: dict[str, str] = {}
+    same: dict[str, str] = {}
+    for pointer in sorted(hoisted):
+        if _is_arm(pointer) and arms.list_of(nodes[pointer]) is not None:
+            first = firsts.setdefault(_shape(nodes[pointer]), pointer)
+            if first != pointer:
+                same[pointer] = first
+    return same
+
+
+def _is_arm(pointer: str) -> bool:
+    tokens = pointers.split(pointer)
+    return len(tokens) >= 2 and tokens[-2] in _ARMS and tokens[-1].isdigit()
+
+
+def _structured(node: Mapping[str, Any]) -> bool:
+    return not {"properties", "items", "prefixItems", "allOf", "anyOf", "oneOf"}.isdisjoint(node)
+
+
+def _shape(node: Mapping[str, Any]) -> str:
+    """A schema as it validates: its words (description, title, comment) left out at the top."""
+    return json.dumps({k: v for k, v in node.items() if k not in ("description", "title", "$comment")}, sort_keys=True)
 
 
 def _export_name(pointer: str, class_name: str, hoisted: bool, taken: frozenset[str]) -> str:
@@ -273,8 +350,9 @@ def _with_arms(
     kinds: Mapping[str, ir.Kind],
     named: frozenset[str],
     flattened: schemas.Flattened,
+    same: Mapping[str, str],
 ) -> ir.Entity:
-    arms = tuple(_arm_pointer(arm, pointers.join(entity.pointer, key, i)) for key, i, arm in _arms(node))
+    arms = tuple(_arm_pointer(arm, pointers.join(entity.pointer, key, i), same) for key, i, arm in _arms(node))
     if len(arms) < 2:
         return replace(entity, arms=arms, smart_reason="fewer than two arms")
     tag = _find_tag(document, arms)
@@ -341,22 +419,39 @@ def _model_target(document: Mapping[str, Any], pointer: str) -> str:
     return pointer
 
 
-def _inline_objects(node: Mapping[str, Any], pointer: str, owner: str, suffix: str) -> Iterator[_Found]:
+def _inline_objects(
+    node: Mapping[str, Any],
+    pointer: str,
+    owner: str,
+    suffix: str | None,
+    copies: tuple[Mapping[str, str], dict[str, str]],
+    revision: str,
+) -> Iterator[_Found]:
     """Inline schemas below node that become classes of their own, outermost first.
 
     In a union that gets a discriminator, an arm of another JSON type (a batch array) is named too,
-    so that the discriminator can tag it.
+    so that the discriminator can tag it. An arm that would be named and is a copy of a definition
+    (copies: (candidates, found)) is not: it is that definition, noted in found. An arm that needs
+    no name stays as written (JSONValue's array arm, no alias cycle through JSONArray). suffix is
+    None below a member that nothing names (arms.py): an error if reached.
     """
+    candidates, found = copies
     dispatchable = _dispatchable_union(node)
     for child_pointer, child, step, keyword in _children(node, pointer):
-        child_suffix = suffix + step
+        child_suffix = None if suffix is None or step is None else suffix + step.text
         typed_arm = dispatchable and keyword in _ARMS and isinstance(child.get("type"), str)
         inside_a_type = keyword in _TYPE_ARGUMENT_KEYWORDS and _constrained_in_place(child)
         if keyword in _HOIST_KEYWORDS and (_class_worthy(child) or typed_arm or inside_a_type):
-            yield _Found(child_pointer, owner, child_suffix, child)
-            yield from _inline_objects(child, child_pointer, child_pointer, "")
+            if child_pointer in candidates:
+                found[child_pointer] = candidates[child_pointer]
+                continue
+            if child_suffix is None or step is None:
+                raise _unnamed(child_pointer, revision)
+            standalone = step.text if step.standalone else None
+            yield _Found(child_pointer, owner, child_suffix, child, standalone)
+            yield from _inline_objects(child, child_pointer, child_pointer, "", copies, revision)
         else:
-            yield from _inline_objects(child, child_pointer, owner, child_suffix)
+            yield from _inline_objects(child, child_pointer, owner, child_suffix, copies, revision)
 
 
 _HOIST_KEYWORDS = frozenset({"properties", "patternProperties", "additionalProperties", "items",
@@ -378,29 +473,26 @@ def _constrained_in_place(node: Mapping[str, Any]) -> bool:
     return not _IN_PLACE_CONSTRAINTS.isdisjoint(node)
 
 
-def _children(node: Mapping[str, Any], pointer: str) -> Iterator[tuple[str, Mapping[str, Any], str, str]]:
+def _children(
+    node: Mapping[str, Any], pointer: str
+) -> Iterator[tuple[str, Mapping[str, Any], arms.MemberName | None, str]]:
     """(pointer, subschema, name step, keyword) for each subschema of node."""
+    members = {key: arms.member_names(node[key]) for key in (*_ARMS, "prefixItems") if is_array(node.get(key))}
     for child_pointer, keyword, key, sub in schemas.children(node, pointer):
         if not is_object(sub):
             continue
+        step: arms.MemberName | None
         if keyword == "properties":
-            step = naming.pascal(str(key))
+            step = arms.MemberName(naming.pascal(str(key)))
         elif keyword in ("patternProperties", "additionalProperties", "unevaluatedProperties"):
-            step = "Value"
-        elif keyword in ("items", "prefixItems"):
-            step = "Item" if key is None else "Item" + naming.variant_letter(int(key))
-        elif keyword in _ARMS:
-            step = _arm_step(sub, int(key or 0))
+            step = arms.MemberName("Value")
+        elif keyword == "items" or (keyword == "prefixItems" and key is None):
+            step = arms.MemberName("Item")
+        elif keyword in members:
+            step = members[keyword][int(key or 0)]
         else:  # allOf members are merged into their owner by the engine; other keywords constrain
-            step = ""
+            step = arms.MemberName("")
         yield child_pointer, sub, step, keyword
-
-
-def _arm_step(arm: Mapping[str, Any], index: int) -> str:
-    for prop, sub in sorted((arm.get("properties") or dict[str, Any]()).items()):
-        if is_object(sub) and isinstance(sub.get("const"), str) and prop in (arm.get("required") or ()):
-            return naming.pascal(sub["const"]) or "Variant" + naming.variant_letter(index)
-    return "Variant" + naming.variant_letter(index)
 
 
 def _arms(node: Mapping[str, Any]) -> Iterator[tuple[str, int, Any]]:
@@ -409,10 +501,10 @@ def _arms(node: Mapping[str, Any]) -> Iterator[tuple[str, int, Any]]:
             yield key, index, arm
 
 
-def _arm_pointer(arm: Any, own_pointer: str) -> str:
+def _arm_pointer(arm: Any, own_pointer: str, same: Mapping[str, str]) -> str:
     if is_object(arm) and set(arm) <= {"$ref", "description", "title"} and "$ref" in arm:
         return str(arm["$ref"])
-    return own_pointer
+    return same.get(own_pointer, own_pointer)
 
 
 def _resolve(document: Mapping[str, Any], pointer: str) -> Mapping[str, Any]:

@@ -238,6 +238,9 @@ class Revision:
     definitions: tuple[str, ...] = field(default=())  # spec definition names, sorted
     methods: Methods = field(default_factory=Methods)
     options: Options = field(default_factory=Options)
+    # Union arms written out in place that are another entity (an inline copy of a definition, the
+    # same `XList` as another union's): (arm pointer, that entity's pointer). lower.py writes a `$ref`.
+    same_arms: tuple[tuple[str, str], ...] = ()
 
     def by_pointer(self) -> dict[str, Entity]:
         return {e.pointer: e for e in self.entities}

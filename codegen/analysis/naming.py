@@ -3,7 +3,7 @@
 - Spec definitions keep their names (escaped only if they are not usable as a class name).
 - Inline objects are named from their owner and the path to them: CompleteRequestParams ->
   properties/argument -> `CompleteRequestParamsArgument`; `items` -> `Item`,
-  `additionalProperties` -> `Value`; a union arm by its `const` tag, else `Variant` + letter.
+  `additionalProperties` -> `Value`; a union arm by what it is (arms.py), never by its position.
 - Fields are snake_case with the wire name as alias; Python keywords, builtins used in
   annotations, pydantic BaseModel attributes and names the class body reads get a trailing underscore.
 - A class never takes a name a generated module binds itself (`Model` appended); a definition is
@@ -152,7 +152,8 @@ def _dunder(name: str) -> bool:
 
 
 def variant_letter(index: int) -> str:
-    """A, B, ..., Z, AA, AB, ... (names must not end in a digit)."""
+    """A, B, ..., Z, AA, AB, ... (names must not end in a digit): a tools package's second tool
+    whose name meets another's (codegen/tools/package.py). Schema members never get one (arms.py)."""
     letters = ""
     index += 1
     while index:

@@ -40,6 +40,12 @@ def lower(doc: SchemaDoc, revision: ir.Revision) -> dict[str, Any]:
     entities = revision.by_pointer()
     renames = {e.pointer: pointers.join("#", DEFS, e.name) for e in revision.entities}
 
+    # An arm that is another entity becomes a reference to it (retargeted below), before anything moves.
+    for pointer, target in revision.same_arms:
+        tokens = pointers.split(pointer)
+        arms = pointers.resolve(document, pointers.from_tokens(tokens[:-1]))
+        arms[int(tokens[-1])] = _reference(target, arms[int(tokens[-1])])
+
     # Hoist inline objects, deepest first so the path to each is still intact when it moves.
     moved: dict[str, Any] = {}
     for pointer in sorted((p for p, e in entities.items() if not e.is_definition), key=_depth, reverse=True):

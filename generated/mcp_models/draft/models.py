@@ -38,7 +38,6 @@ __all__ = [
     "CreateMessageRequestParams",
     "CreateMessageResult",
     "CreateMessageResultContent",
-    "CreateMessageResultContentVariantF",
     "Cursor",
     "DiscoverRequest",
     "DiscoverResult",
@@ -154,7 +153,7 @@ __all__ = [
     "SamplingMessage",
     "SamplingMessageContent",
     "SamplingMessageContentBlock",
-    "SamplingMessageContentVariantF",
+    "SamplingMessageContentBlockList",
     "ServerCapabilities",
     "ServerCapabilitiesPrompts",
     "ServerCapabilitiesResources",
@@ -3605,8 +3604,8 @@ twelve months; see the deprecated features registry.
 """
 
 
-SamplingMessageContentVariantF = TypeAliasType(
-    "SamplingMessageContentVariantF", list[SamplingMessageContentBlock]
+SamplingMessageContentBlockList = TypeAliasType(
+    "SamplingMessageContentBlockList", list[SamplingMessageContentBlock]
 )
 """
 Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at
@@ -3638,12 +3637,22 @@ class CompleteRequest(MCPModel):
     params: CompleteRequestParams
 
 
-CreateMessageResultContentVariantF = TypeAliasType(
-    "CreateMessageResultContentVariantF", list[SamplingMessageContentBlock]
+CreateMessageResultContent = TypeAliasType(
+    "CreateMessageResultContent",
+    Annotated[
+        Annotated[ToolUseContent, Tag("ToolUseContent")]
+        | Annotated[ImageContent, Tag("ImageContent")]
+        | Annotated[AudioContent, Tag("AudioContent")]
+        | Annotated[ToolResultContent, Tag("ToolResultContent")]
+        | Annotated[TextContent, Tag("TextContent")]
+        | Annotated[SamplingMessageContentBlockList, Tag("SamplingMessageContentBlockList")],
+        structural("CreateMessageResultContent"),
+        AS_ANY,
+    ],
 )
 """
-Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at
-least twelve months; see the deprecated features registry.
+Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least
+twelve months; see the deprecated features registry.
 """
 
 
@@ -3753,7 +3762,7 @@ SamplingMessageContent = TypeAliasType(
         | Annotated[AudioContent, Tag("AudioContent")]
         | Annotated[ToolResultContent, Tag("ToolResultContent")]
         | Annotated[TextContent, Tag("TextContent")]
-        | Annotated[SamplingMessageContentVariantF, Tag("SamplingMessageContentVariantF")],
+        | Annotated[SamplingMessageContentBlockList, Tag("SamplingMessageContentBlockList")],
         structural("SamplingMessageContent"),
         AS_ANY,
     ],
@@ -3764,23 +3773,46 @@ twelve months; see the deprecated features registry.
 """
 
 
-CreateMessageResultContent = TypeAliasType(
-    "CreateMessageResultContent",
-    Annotated[
-        Annotated[ToolUseContent, Tag("ToolUseContent")]
-        | Annotated[ImageContent, Tag("ImageContent")]
-        | Annotated[AudioContent, Tag("AudioContent")]
-        | Annotated[ToolResultContent, Tag("ToolResultContent")]
-        | Annotated[TextContent, Tag("TextContent")]
-        | Annotated[CreateMessageResultContentVariantF, Tag("CreateMessageResultContentVariantF")],
-        structural("CreateMessageResultContent"),
-        AS_ANY,
-    ],
+@deprecated(
+    (
+        "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification "
+        "for at least twelve months; see the deprecated features registry."
+    ),
+    category=None,
 )
-"""
-Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least
-twelve months; see the deprecated features registry.
-"""
+class CreateMessageResult(MCPModel):
+    """
+    The result returned by the client for a `CreateMessageRequest` (`sampling/createMessage`)
+    request.
+    The client should inform the user before returning the sampled message, to allow them
+    to inspect the response (human in the loop) and decide whether to allow the server to see it.
+
+    Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at
+    least twelve months; see the deprecated features registry.
+    """
+
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "stop_reason": "stopReason"}),
+    )
+    meta: MetaObject | MISSING = MISSING
+    content: CreateMessageResultContent
+    model: StrictStr
+    """
+    The name of the model that generated the message.
+    """
+    role: Role
+    stop_reason: StrictStr | MISSING = MISSING
+    """
+    The reason why sampling stopped, if known.
+
+    Standard values:
+    - `"endTurn"`: Natural end of the assistant's turn
+    - `"stopSequence"`: A stop sequence was encountered
+    - `"maxTokens"`: Maximum token limit was reached
+    - `"toolUse"`: The model wants to use one or more tools
+
+    This field is an open string to allow for provider-specific stop reasons.
+    """
 
 
 class ElicitRequest(MCPModel):
@@ -3790,6 +3822,46 @@ class ElicitRequest(MCPModel):
 
     method: Literal["elicitation/create"] = const("elicitation/create")
     params: ElicitRequestParams
+
+
+InputResponse = TypeAliasType(
+    "InputResponse",
+    Annotated[
+        Annotated[CreateMessageResult, Tag("CreateMessageResult")]
+        | Annotated[ElicitResult, Tag("ElicitResult")]
+        | Annotated[ListRootsResult, Tag("ListRootsResult")],
+        structural("InputResponse"),
+        AS_ANY,
+    ],
+)
+
+
+InputResponses = TypeAliasType("InputResponses", dict[str, InputResponse])
+"""
+A map of client responses to server-initiated requests.
+Keys correspond to the keys in the `InputRequests` map;
+values are the client's result for each request.
+"""
+
+
+class ReadResourceRequestParams(MCPModel):
+    """
+    Parameters for a `resources/read` request.
+    """
+
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {"meta": "_meta", "input_responses": "inputResponses", "request_state": "requestState"}
+        ),
+    )
+    meta: RequestMetaObject
+    input_responses: InputResponses | MISSING = MISSING
+    request_state: StrictStr | MISSING = MISSING
+    uri: StrictStr
+    """
+    The URI of the resource. The URI can use any protocol; it is up to the server how to interpret
+    it.
+    """
 
 
 @deprecated(
@@ -3813,6 +3885,29 @@ class SamplingMessage(MCPModel):
     meta: MetaObject | MISSING = MISSING
     content: SamplingMessageContent
     role: Role
+
+
+class CallToolRequestParams(MCPModel):
+    """
+    Parameters for a `tools/call` request.
+    """
+
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {"meta": "_meta", "input_responses": "inputResponses", "request_state": "requestState"}
+        ),
+    )
+    meta: RequestMetaObject
+    arguments: dict[str, Any] | MISSING = MISSING
+    """
+    Arguments to use for the tool call.
+    """
+    input_responses: InputResponses | MISSING = MISSING
+    name: StrictStr
+    """
+    The name of the tool.
+    """
+    request_state: StrictStr | MISSING = MISSING
 
 
 @deprecated(
@@ -3903,71 +3998,9 @@ class CreateMessageRequestParams(MCPModel):
     """
 
 
-@deprecated(
-    (
-        "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification "
-        "for at least twelve months; see the deprecated features registry."
-    ),
-    category=None,
-)
-class CreateMessageResult(MCPModel):
+class GetPromptRequestParams(MCPModel):
     """
-    The result returned by the client for a `CreateMessageRequest` (`sampling/createMessage`)
-    request.
-    The client should inform the user before returning the sampled message, to allow them
-    to inspect the response (human in the loop) and decide whether to allow the server to see it.
-
-    Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at
-    least twelve months; see the deprecated features registry.
-    """
-
-    model_config = ConfigDict(
-        alias_generator=wire_names({"meta": "_meta", "stop_reason": "stopReason"}),
-    )
-    meta: MetaObject | MISSING = MISSING
-    content: CreateMessageResultContent
-    model: StrictStr
-    """
-    The name of the model that generated the message.
-    """
-    role: Role
-    stop_reason: StrictStr | MISSING = MISSING
-    """
-    The reason why sampling stopped, if known.
-
-    Standard values:
-    - `"endTurn"`: Natural end of the assistant's turn
-    - `"stopSequence"`: A stop sequence was encountered
-    - `"maxTokens"`: Maximum token limit was reached
-    - `"toolUse"`: The model wants to use one or more tools
-
-    This field is an open string to allow for provider-specific stop reasons.
-    """
-
-
-InputResponse = TypeAliasType(
-    "InputResponse",
-    Annotated[
-        Annotated[CreateMessageResult, Tag("CreateMessageResult")]
-        | Annotated[ElicitResult, Tag("ElicitResult")]
-        | Annotated[ListRootsResult, Tag("ListRootsResult")],
-        structural("InputResponse"),
-        AS_ANY,
-    ],
-)
-
-
-InputResponses = TypeAliasType("InputResponses", dict[str, InputResponse])
-"""
-A map of client responses to server-initiated requests.
-Keys correspond to the keys in the `InputRequests` map;
-values are the client's result for each request.
-"""
-
-
-class ReadResourceRequestParams(MCPModel):
-    """
-    Parameters for a `resources/read` request.
+    Parameters for a `prompts/get` request.
     """
 
     model_config = ConfigDict(
@@ -3976,36 +4009,49 @@ class ReadResourceRequestParams(MCPModel):
         ),
     )
     meta: RequestMetaObject
-    input_responses: InputResponses | MISSING = MISSING
-    request_state: StrictStr | MISSING = MISSING
-    uri: StrictStr
+    arguments: dict[str, StrictStr] | MISSING = MISSING
     """
-    The URI of the resource. The URI can use any protocol; it is up to the server how to interpret
-    it.
-    """
-
-
-class CallToolRequestParams(MCPModel):
-    """
-    Parameters for a `tools/call` request.
-    """
-
-    model_config = ConfigDict(
-        alias_generator=wire_names(
-            {"meta": "_meta", "input_responses": "inputResponses", "request_state": "requestState"}
-        ),
-    )
-    meta: RequestMetaObject
-    arguments: dict[str, Any] | MISSING = MISSING
-    """
-    Arguments to use for the tool call.
+    Arguments to use for templating the prompt.
     """
     input_responses: InputResponses | MISSING = MISSING
     name: StrictStr
     """
-    The name of the tool.
+    The name of the prompt or prompt template.
     """
     request_state: StrictStr | MISSING = MISSING
+
+
+class InputResponseRequestParams(MCPModel):
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {"meta": "_meta", "input_responses": "inputResponses", "request_state": "requestState"}
+        ),
+    )
+    meta: RequestMetaObject
+    input_responses: InputResponses | MISSING = MISSING
+    request_state: StrictStr | MISSING = MISSING
+
+
+class ReadResourceRequest(MCPModel):
+    """
+    Sent from the client to the server, to read a specific resource URI.
+    """
+
+    id: RequestId
+    jsonrpc: Literal["2.0"] = const("2.0")
+    method: Literal["resources/read"] = const("resources/read")
+    params: ReadResourceRequestParams
+
+
+class CallToolRequest(MCPModel):
+    """
+    Used by the client to invoke a tool provided by the server.
+    """
+
+    id: RequestId
+    jsonrpc: Literal["2.0"] = const("2.0")
+    method: Literal["tools/call"] = const("tools/call")
+    params: CallToolRequestParams
 
 
 @deprecated(
@@ -4029,27 +4075,15 @@ class CreateMessageRequest(MCPModel):
     params: CreateMessageRequestParams
 
 
-class GetPromptRequestParams(MCPModel):
+class GetPromptRequest(MCPModel):
     """
-    Parameters for a `prompts/get` request.
+    Used by the client to get a prompt provided by the server.
     """
 
-    model_config = ConfigDict(
-        alias_generator=wire_names(
-            {"meta": "_meta", "input_responses": "inputResponses", "request_state": "requestState"}
-        ),
-    )
-    meta: RequestMetaObject
-    arguments: dict[str, StrictStr] | MISSING = MISSING
-    """
-    Arguments to use for templating the prompt.
-    """
-    input_responses: InputResponses | MISSING = MISSING
-    name: StrictStr
-    """
-    The name of the prompt or prompt template.
-    """
-    request_state: StrictStr | MISSING = MISSING
+    id: RequestId
+    jsonrpc: Literal["2.0"] = const("2.0")
+    method: Literal["prompts/get"] = const("prompts/get")
+    params: GetPromptRequestParams
 
 
 InputRequest = TypeAliasType(
@@ -4098,28 +4132,6 @@ class InputRequiredResult(MCPModel):
     server implementing an earlier protocol version (which does not include
     `resultType`), the client MUST treat the absent field as `"complete"`.
     """
-
-
-class InputResponseRequestParams(MCPModel):
-    model_config = ConfigDict(
-        alias_generator=wire_names(
-            {"meta": "_meta", "input_responses": "inputResponses", "request_state": "requestState"}
-        ),
-    )
-    meta: RequestMetaObject
-    input_responses: InputResponses | MISSING = MISSING
-    request_state: StrictStr | MISSING = MISSING
-
-
-class ReadResourceRequest(MCPModel):
-    """
-    Sent from the client to the server, to read a specific resource URI.
-    """
-
-    id: RequestId
-    jsonrpc: Literal["2.0"] = const("2.0")
-    method: Literal["resources/read"] = const("resources/read")
-    params: ReadResourceRequestParams
 
 
 ReadResourceResultResponseResult = TypeAliasType(
@@ -4226,17 +4238,6 @@ ServerResult = TypeAliasType(
 )
 
 
-class CallToolRequest(MCPModel):
-    """
-    Used by the client to invoke a tool provided by the server.
-    """
-
-    id: RequestId
-    jsonrpc: Literal["2.0"] = const("2.0")
-    method: Literal["tools/call"] = const("tools/call")
-    params: CallToolRequestParams
-
-
 CallToolResultResponseResult = TypeAliasType(
     "CallToolResultResponseResult",
     Annotated[
@@ -4248,15 +4249,22 @@ CallToolResultResponseResult = TypeAliasType(
 )
 
 
-class GetPromptRequest(MCPModel):
-    """
-    Used by the client to get a prompt provided by the server.
-    """
-
-    id: RequestId
-    jsonrpc: Literal["2.0"] = const("2.0")
-    method: Literal["prompts/get"] = const("prompts/get")
-    params: GetPromptRequestParams
+ClientRequest = TypeAliasType(
+    "ClientRequest",
+    Annotated[
+        DiscoverRequest
+        | ListResourcesRequest
+        | ListResourceTemplatesRequest
+        | ReadResourceRequest
+        | SubscriptionsListenRequest
+        | ListPromptsRequest
+        | GetPromptRequest
+        | ListToolsRequest
+        | CallToolRequest
+        | CompleteRequest,
+        Field(discriminator="method"),
+    ],
+)
 
 
 GetPromptResultResponseResult = TypeAliasType(
@@ -4288,24 +4296,6 @@ class CallToolResultResponse(MCPModel):
     id: RequestId
     jsonrpc: Literal["2.0"] = const("2.0")
     result: CallToolResultResponseResult
-
-
-ClientRequest = TypeAliasType(
-    "ClientRequest",
-    Annotated[
-        DiscoverRequest
-        | ListResourcesRequest
-        | ListResourceTemplatesRequest
-        | ReadResourceRequest
-        | SubscriptionsListenRequest
-        | ListPromptsRequest
-        | GetPromptRequest
-        | ListToolsRequest
-        | CallToolRequest
-        | CompleteRequest,
-        Field(discriminator="method"),
-    ],
-)
 
 
 class GetPromptResultResponse(MCPModel):

@@ -256,7 +256,7 @@ _ARMS: dict[str, tuple[tuple[str, _Table], ...]] = {
         ),
     ),
     "ListRootsRequestParams": (
-        ("ListRootsRequestParamsVariantA", ((), (("_meta", 0, None),))),
+        ("ListRootsRequestParamsObject", ((), (("_meta", 0, None),))),
         (
             "RequestParams",
             (

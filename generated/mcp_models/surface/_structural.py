@@ -142,7 +142,7 @@ _RULES: dict[str, tuple[tuple[str, tuple[_Predicate, ...]], ...]] = {
                 ("is", (), ("object",)),
             ),
         ),
-        ("CreateMessageResultContentVariantF", (("is", (), ("array",)),)),
+        ("SamplingMessageContentBlockList", (("is", (), ("array",)),)),
     ),
     "ElicitRequestParams": (
         (
@@ -237,7 +237,7 @@ _RULES: dict[str, tuple[tuple[str, tuple[_Predicate, ...]], ...]] = {
             ),
         ),
         (
-            "JSONRPCMessageVariantE",
+            "JSONRPCBatchRequest",
             (
                 ("eq", ("0", "jsonrpc"), ("2.0",)),
                 ("has", ("0", "jsonrpc"), ("string",)),
@@ -246,17 +246,13 @@ _RULES: dict[str, tuple[tuple[str, tuple[_Predicate, ...]], ...]] = {
             ),
         ),
         (
-            "JSONRPCMessageVariantF",
+            "JSONRPCBatchResponse",
             (
                 ("eq", ("0", "jsonrpc"), ("2.0",)),
                 ("has", ("0", "jsonrpc"), ("string",)),
                 ("is", (), ("array",)),
             ),
         ),
-    ),
-    "JSONRPCMessageVariantEItem": (
-        ("JSONRPCRequest", (("has", ("id",), ("integer", "string")),)),
-        ("JSONRPCNotification", ()),
     ),
     "JSONRPCResponse": (
         ("JSONRPCErrorResponse", (("has", ("error",), ("object",)),)),
@@ -376,7 +372,7 @@ _RULES: dict[str, tuple[tuple[str, tuple[_Predicate, ...]], ...]] = {
                 ("is", (), ("object",)),
             ),
         ),
-        ("SamplingMessageContentVariantF", (("is", (), ("array",)),)),
+        ("SamplingMessageContentBlockList", (("is", (), ("array",)),)),
     ),
     "SingleSelectEnumSchema": (
         ("UntitledSingleSelectEnumSchema", (("has", ("enum",), ("array",)),)),
@@ -430,7 +426,6 @@ _CLOSED_KEYS: dict[str, dict[str, tuple[Any, ...]]] = {
     "InputResponse": {},
     "JSONRPCBatchRequestItem": {},
     "JSONRPCMessage": {},
-    "JSONRPCMessageVariantEItem": {},
     "JSONRPCResponse": {},
     "MultiSelectEnumSchema": {},
     "PrimitiveSchemaDefinition": {"type": ("array", "boolean", "integer", "number", "string")},
@@ -466,7 +461,7 @@ _MESSAGES: dict[str, str] = {
         "object); AudioContent (type = 'audio', has data (string), has mimeType (string), a "
         "JSON object); ToolResultContent (type = 'tool_result', has content (array), has "
         "toolUseId (string), a JSON object); TextContent (type = 'text', has text (string), a "
-        "JSON object); CreateMessageResultContentVariantF (a JSON array)"
+        "JSON object); SamplingMessageContentBlockList (a JSON array)"
     ),
     "ElicitRequestParams": (
         "cannot tell which ElicitRequestParams this is: expected ElicitRequestFormParams "
@@ -497,13 +492,9 @@ _MESSAGES: dict[str, str] = {
         "has id (integer or string), has method (string), a JSON object); JSONRPCNotification "
         "(jsonrpc = '2.0', has method (string), a JSON object); JSONRPCErrorResponse (jsonrpc = "
         "'2.0', has error (object), a JSON object); JSONRPCResultResponse (jsonrpc = '2.0', has "
-        "id (integer or string), has result (object), a JSON object); JSONRPCMessageVariantE "
-        "(0.jsonrpc = '2.0', has 0.method (string), a JSON array); JSONRPCMessageVariantF "
+        "id (integer or string), has result (object), a JSON object); JSONRPCBatchRequest "
+        "(0.jsonrpc = '2.0', has 0.method (string), a JSON array); JSONRPCBatchResponse "
         "(0.jsonrpc = '2.0', a JSON array)"
-    ),
-    "JSONRPCMessageVariantEItem": (
-        "cannot tell which JSONRPCMessageVariantEItem this is: expected JSONRPCRequest (has id "
-        "(integer or string)); JSONRPCNotification (otherwise)"
     ),
     "JSONRPCResponse": (
         "cannot tell which JSONRPCResponse this is: expected JSONRPCErrorResponse (has error "
@@ -541,7 +532,7 @@ _MESSAGES: dict[str, str] = {
         "object); AudioContent (type = 'audio', has data (string), has mimeType (string), a "
         "JSON object); ToolResultContent (type = 'tool_result', has content (array), has "
         "toolUseId (string), a JSON object); TextContent (type = 'text', has text (string), a "
-        "JSON object); SamplingMessageContentVariantF (a JSON array)"
+        "JSON object); SamplingMessageContentBlockList (a JSON array)"
     ),
     "SingleSelectEnumSchema": (
         "cannot tell which SingleSelectEnumSchema this is: expected "
@@ -814,7 +805,7 @@ def _pick_2(v0: Any) -> str | None:
     if v1 in ("text",) and (t9 is str) and (t1 is str) and (t0 is dict):
         return "TextContent"
     if t0 is list:
-        return "CreateMessageResultContentVariantF"
+        return "SamplingMessageContentBlockList"
     return _general("CreateMessageResultContent")(v0)
 
 
@@ -1016,37 +1007,19 @@ def _pick_8(v0: Any) -> str | None:
     if t6 not in _EXACT or t7 not in _EXACT or t8 not in _EXACT:
         return _general("JSONRPCMessage")(v0)
     if v7 in ("2.0",) and (t7 is str) and (t8 is str) and (t0 is list):
-        return "JSONRPCMessageVariantE"
+        return "JSONRPCBatchRequest"
     if v7 in ("2.0",) and (t7 is str) and (t0 is list):
-        return "JSONRPCMessageVariantF"
+        return "JSONRPCBatchResponse"
     return _general("JSONRPCMessage")(v0)
 
 
-_ARMS_9 = _arm_tags("JSONRPCMessageVariantEItem")
+_ARMS_9 = _arm_tags("JSONRPCResponse")
 
 
 def _pick_9(v0: Any) -> str | None:
     t0 = _type(v0)
     if t0 not in _EXACT:
         if t0.__name__ in _ARMS_9:  # an instance of an arm: its class is its tag
-            return t0.__name__
-        return _general("JSONRPCMessageVariantEItem")(v0)
-    v1 = v0.get("id", _ABSENT) if t0 is dict else _ABSENT
-    t1 = _type(v1)
-    if t1 not in _EXACT:
-        return _general("JSONRPCMessageVariantEItem")(v0)
-    if t1 is int or (t1 is float and v1.is_integer()) or t1 is str:
-        return "JSONRPCRequest"
-    return "JSONRPCNotification"
-
-
-_ARMS_10 = _arm_tags("JSONRPCResponse")
-
-
-def _pick_10(v0: Any) -> str | None:
-    t0 = _type(v0)
-    if t0 not in _EXACT:
-        if t0.__name__ in _ARMS_10:  # an instance of an arm: its class is its tag
             return t0.__name__
         return _general("JSONRPCResponse")(v0)
     v1 = v0.get("error", _ABSENT) if t0 is dict else _ABSENT
@@ -1066,13 +1039,13 @@ def _pick_10(v0: Any) -> str | None:
     return _general("JSONRPCResponse")(v0)
 
 
-_ARMS_11 = _arm_tags("MultiSelectEnumSchema")
+_ARMS_10 = _arm_tags("MultiSelectEnumSchema")
 
 
-def _pick_11(v0: Any) -> str | None:
+def _pick_10(v0: Any) -> str | None:
     t0 = _type(v0)
     if t0 not in _EXACT:
-        if t0.__name__ in _ARMS_11:  # an instance of an arm: its class is its tag
+        if t0.__name__ in _ARMS_10:  # an instance of an arm: its class is its tag
             return t0.__name__
         return _general("MultiSelectEnumSchema")(v0)
     v1 = v0.get("items", _ABSENT) if t0 is dict else _ABSENT
@@ -1094,13 +1067,13 @@ def _pick_11(v0: Any) -> str | None:
     return _general("MultiSelectEnumSchema")(v0)
 
 
-_ARMS_12 = _arm_tags("PrimitiveSchemaDefinition")
+_ARMS_11 = _arm_tags("PrimitiveSchemaDefinition")
 
 
-def _pick_12(v0: Any) -> str | None:
+def _pick_11(v0: Any) -> str | None:
     t0 = _type(v0)
     if t0 not in _EXACT:
-        if t0.__name__ in _ARMS_12:  # an instance of an arm: its class is its tag
+        if t0.__name__ in _ARMS_11:  # an instance of an arm: its class is its tag
             return t0.__name__
         return _general("PrimitiveSchemaDefinition")(v0)
     v1 = v0.get("items", _ABSENT) if t0 is dict else _ABSENT
@@ -1144,13 +1117,13 @@ def _pick_12(v0: Any) -> str | None:
     return _general("PrimitiveSchemaDefinition")(v0)
 
 
-_ARMS_13 = _arm_tags("ReadResourceResultContentsItem")
+_ARMS_12 = _arm_tags("ReadResourceResultContentsItem")
 
 
-def _pick_13(v0: Any) -> str | None:
+def _pick_12(v0: Any) -> str | None:
     t0 = _type(v0)
     if t0 not in _EXACT:
-        if t0.__name__ in _ARMS_13:  # an instance of an arm: its class is its tag
+        if t0.__name__ in _ARMS_12:  # an instance of an arm: its class is its tag
             return t0.__name__
         return _general("ReadResourceResultContentsItem")(v0)
     v1 = v0.get("text", _ABSENT) if t0 is dict else _ABSENT
@@ -1168,13 +1141,13 @@ def _pick_13(v0: Any) -> str | None:
     return _general("ReadResourceResultContentsItem")(v0)
 
 
-_ARMS_14 = _arm_tags("ReadResourceResultResponseResult")
+_ARMS_13 = _arm_tags("ReadResourceResultResponseResult")
 
 
-def _pick_14(v0: Any) -> str | None:
+def _pick_13(v0: Any) -> str | None:
     t0 = _type(v0)
     if t0 not in _EXACT:
-        if t0.__name__ in _ARMS_14:  # an instance of an arm: its class is its tag
+        if t0.__name__ in _ARMS_13:  # an instance of an arm: its class is its tag
             return t0.__name__
         return _general("ReadResourceResultResponseResult")(v0)
     v1 = v0.get("resultType", _ABSENT) if t0 is dict else _ABSENT
@@ -1196,13 +1169,13 @@ def _pick_14(v0: Any) -> str | None:
     return _general("ReadResourceResultResponseResult")(v0)
 
 
-_ARMS_15 = _arm_tags("SamplingMessageContent")
+_ARMS_14 = _arm_tags("SamplingMessageContent")
 
 
-def _pick_15(v0: Any) -> str | None:
+def _pick_14(v0: Any) -> str | None:
     t0 = _type(v0)
     if t0 not in _EXACT:
-        if t0.__name__ in _ARMS_15:  # an instance of an arm: its class is its tag
+        if t0.__name__ in _ARMS_14:  # an instance of an arm: its class is its tag
             return t0.__name__
         return _general("SamplingMessageContent")(v0)
     v1 = v0.get("type", _ABSENT) if t0 is dict else _ABSENT
@@ -1249,17 +1222,17 @@ def _pick_15(v0: Any) -> str | None:
     if v1 in ("text",) and (t9 is str) and (t1 is str) and (t0 is dict):
         return "TextContent"
     if t0 is list:
-        return "SamplingMessageContentVariantF"
+        return "SamplingMessageContentBlockList"
     return _general("SamplingMessageContent")(v0)
 
 
-_ARMS_16 = _arm_tags("SingleSelectEnumSchema")
+_ARMS_15 = _arm_tags("SingleSelectEnumSchema")
 
 
-def _pick_16(v0: Any) -> str | None:
+def _pick_15(v0: Any) -> str | None:
     t0 = _type(v0)
     if t0 not in _EXACT:
-        if t0.__name__ in _ARMS_16:  # an instance of an arm: its class is its tag
+        if t0.__name__ in _ARMS_15:  # an instance of an arm: its class is its tag
             return t0.__name__
         return _general("SingleSelectEnumSchema")(v0)
     v1 = v0.get("enum", _ABSENT) if t0 is dict else _ABSENT
@@ -1277,13 +1250,13 @@ def _pick_16(v0: Any) -> str | None:
     return _general("SingleSelectEnumSchema")(v0)
 
 
-_ARMS_17 = _arm_tags("elicitation/create result")
+_ARMS_16 = _arm_tags("elicitation/create result")
 
 
-def _pick_17(v0: Any) -> str | None:
+def _pick_16(v0: Any) -> str | None:
     t0 = _type(v0)
     if t0 not in _EXACT:
-        if t0.__name__ in _ARMS_17:  # an instance of an arm: its class is its tag
+        if t0.__name__ in _ARMS_16:  # an instance of an arm: its class is its tag
             return t0.__name__
         return _general("elicitation/create result")(v0)
     v1 = v0.get("action", _ABSENT) if t0 is dict else _ABSENT
@@ -1301,13 +1274,13 @@ def _pick_17(v0: Any) -> str | None:
     return _general("elicitation/create result")(v0)
 
 
-_ARMS_18 = _arm_tags("sampling/createMessage result")
+_ARMS_17 = _arm_tags("sampling/createMessage result")
 
 
-def _pick_18(v0: Any) -> str | None:
+def _pick_17(v0: Any) -> str | None:
     t0 = _type(v0)
     if t0 not in _EXACT:
-        if t0.__name__ in _ARMS_18:  # an instance of an arm: its class is its tag
+        if t0.__name__ in _ARMS_17:  # an instance of an arm: its class is its tag
             return t0.__name__
         return _general("sampling/createMessage result")(v0)
     v1 = v0.get("role", _ABSENT) if t0 is dict else _ABSENT
@@ -1329,13 +1302,13 @@ def _pick_18(v0: Any) -> str | None:
     return _general("sampling/createMessage result")(v0)
 
 
-_ARMS_19 = _arm_tags("tools/call result")
+_ARMS_18 = _arm_tags("tools/call result")
 
 
-def _pick_19(v0: Any) -> str | None:
+def _pick_18(v0: Any) -> str | None:
     t0 = _type(v0)
     if t0 not in _EXACT:
-        if t0.__name__ in _ARMS_19:  # an instance of an arm: its class is its tag
+        if t0.__name__ in _ARMS_18:  # an instance of an arm: its class is its tag
             return t0.__name__
         return _general("tools/call result")(v0)
     v1 = v0.get("task", _ABSENT) if t0 is dict else _ABSENT
@@ -1357,17 +1330,16 @@ _COMPILED: dict[str, Callable[[Any], str | None]] = {
     "InputResponse": _pick_6,
     "JSONRPCBatchRequestItem": _pick_7,
     "JSONRPCMessage": _pick_8,
-    "JSONRPCMessageVariantEItem": _pick_9,
-    "JSONRPCResponse": _pick_10,
-    "MultiSelectEnumSchema": _pick_11,
-    "PrimitiveSchemaDefinition": _pick_12,
-    "ReadResourceResultContentsItem": _pick_13,
-    "ReadResourceResultResponseResult": _pick_14,
-    "SamplingMessageContent": _pick_15,
-    "SingleSelectEnumSchema": _pick_16,
-    "elicitation/create result": _pick_17,
-    "sampling/createMessage result": _pick_18,
-    "tools/call result": _pick_19,
+    "JSONRPCResponse": _pick_9,
+    "MultiSelectEnumSchema": _pick_10,
+    "PrimitiveSchemaDefinition": _pick_11,
+    "ReadResourceResultContentsItem": _pick_12,
+    "ReadResourceResultResponseResult": _pick_13,
+    "SamplingMessageContent": _pick_14,
+    "SingleSelectEnumSchema": _pick_15,
+    "elicitation/create result": _pick_16,
+    "sampling/createMessage result": _pick_17,
+    "tools/call result": _pick_18,
 }
 
 

@@ -48,7 +48,6 @@ __all__ = [
     "CreateMessageRequestParamsMeta",
     "CreateMessageResult",
     "CreateMessageResultContent",
-    "CreateMessageResultContentVariantF",
     "CreateTaskResult",
     "Cursor",
     "DiscoverRequest",
@@ -108,9 +107,6 @@ __all__ = [
     "JSONRPCBatchResponse",
     "JSONRPCErrorResponse",
     "JSONRPCMessage",
-    "JSONRPCMessageVariantE",
-    "JSONRPCMessageVariantEItem",
-    "JSONRPCMessageVariantF",
     "JSONRPCNotification",
     "JSONRPCNotificationParams",
     "JSONRPCRequest",
@@ -130,7 +126,7 @@ __all__ = [
     "ListResourcesResultResponse",
     "ListRootsRequest",
     "ListRootsRequestParams",
-    "ListRootsRequestParamsVariantA",
+    "ListRootsRequestParamsObject",
     "ListRootsResult",
     "ListTasksRequest",
     "ListTasksResult",
@@ -195,7 +191,7 @@ __all__ = [
     "SamplingMessage",
     "SamplingMessageContent",
     "SamplingMessageContentBlock",
-    "SamplingMessageContentVariantF",
+    "SamplingMessageContentBlockList",
     "ServerCapabilities",
     "ServerCapabilitiesPrompts",
     "ServerCapabilitiesResources",
@@ -2736,7 +2732,7 @@ class JSONRPCRequest(MCPModel):
     params: JSONRPCRequestParams | MISSING = MISSING
 
 
-class ListRootsRequestParamsVariantA(MCPModel):
+class ListRootsRequestParamsObject(MCPModel):
     model_config = ConfigDict(
         alias_generator=wire_names({"meta": "_meta"}),
     )
@@ -3853,17 +3849,6 @@ JSONRPCBatchRequestItem = TypeAliasType(
 )
 
 
-JSONRPCMessageVariantEItem = TypeAliasType(
-    "JSONRPCMessageVariantEItem",
-    Annotated[
-        Annotated[JSONRPCRequest, Tag("JSONRPCRequest")]
-        | Annotated[JSONRPCNotification, Tag("JSONRPCNotification")],
-        structural("JSONRPCMessageVariantEItem", read_as_python=True),
-        AS_ANY,
-    ],
-)
-
-
 class JSONRPCResultResponse(MCPModel):
     """
     A successful (non-error) response to a request.
@@ -4163,16 +4148,16 @@ class ListResourcesResultResponse(MCPModel):
 
 _ListRootsRequestParamsAnyArm = TypeAliasType(
     "_ListRootsRequestParamsAnyArm",
-    ListRootsRequestParamsVariantA | RequestParams,
+    ListRootsRequestParamsObject | RequestParams,
 )
 ListRootsRequestParams = TypeAliasType(
     "ListRootsRequestParams",
     Annotated[
         Union[  # noqa: UP007 - one union at import, where `|` would build one per arm
             Annotated[
-                ListRootsRequestParamsVariantA | Annotated[_ListRootsRequestParamsAnyArm, Tag("*")],
+                ListRootsRequestParamsObject | Annotated[_ListRootsRequestParamsAnyArm, Tag("*")],
                 LEFT_TO_RIGHT,
-                Tag("ListRootsRequestParamsVariantA"),
+                Tag("ListRootsRequestParamsObject"),
             ],
             Annotated[
                 RequestParams | Annotated[_ListRootsRequestParamsAnyArm, Tag("*")],
@@ -4756,12 +4741,6 @@ This definition exists in revision 2025-03-26.
 """
 
 
-JSONRPCMessageVariantE = TypeAliasType("JSONRPCMessageVariantE", list[JSONRPCMessageVariantEItem])
-"""
-A JSON-RPC batch request, as described in https://www.jsonrpc.org/specification#batch.
-"""
-
-
 JSONRPCResponse = TypeAliasType(
     "JSONRPCResponse",
     Annotated[
@@ -5219,10 +5198,19 @@ This definition exists in revision 2025-03-26.
 """
 
 
-JSONRPCMessageVariantF = TypeAliasType("JSONRPCMessageVariantF", list[JSONRPCResponse])
-"""
-A JSON-RPC batch response, as described in https://www.jsonrpc.org/specification#batch.
-"""
+JSONRPCMessage = TypeAliasType(
+    "JSONRPCMessage",
+    Annotated[
+        Annotated[JSONRPCRequest, Tag("JSONRPCRequest")]
+        | Annotated[JSONRPCNotification, Tag("JSONRPCNotification")]
+        | Annotated[JSONRPCErrorResponse, Tag("JSONRPCErrorResponse")]
+        | Annotated[JSONRPCResultResponse, Tag("JSONRPCResultResponse")]
+        | Annotated[JSONRPCBatchRequest, Tag("JSONRPCBatchRequest")]
+        | Annotated[JSONRPCBatchResponse, Tag("JSONRPCBatchResponse")],
+        structural("JSONRPCMessage"),
+        AS_ANY,
+    ],
+)
 
 
 class MissingRequiredClientCapabilityErrorError(MCPModel):
@@ -5250,8 +5238,8 @@ SamplingMessageContentBlock = TypeAliasType(
 )
 
 
-SamplingMessageContentVariantF = TypeAliasType(
-    "SamplingMessageContentVariantF", list[SamplingMessageContentBlock]
+SamplingMessageContentBlockList = TypeAliasType(
+    "SamplingMessageContentBlockList", list[SamplingMessageContentBlock]
 )
 
 
@@ -5268,8 +5256,18 @@ class URLElicitationRequiredError(MCPModel):
     jsonrpc: Literal["2.0"] = const("2.0")
 
 
-CreateMessageResultContentVariantF = TypeAliasType(
-    "CreateMessageResultContentVariantF", list[SamplingMessageContentBlock]
+CreateMessageResultContent = TypeAliasType(
+    "CreateMessageResultContent",
+    Annotated[
+        Annotated[ToolUseContent, Tag("ToolUseContent")]
+        | Annotated[ImageContent, Tag("ImageContent")]
+        | Annotated[AudioContent, Tag("AudioContent")]
+        | Annotated[ToolResultContent, Tag("ToolResultContent")]
+        | Annotated[TextContent, Tag("TextContent")]
+        | Annotated[SamplingMessageContentBlockList, Tag("SamplingMessageContentBlockList")],
+        structural("CreateMessageResultContent"),
+        AS_ANY,
+    ],
 )
 
 
@@ -5330,21 +5328,6 @@ ElicitRequestParams = TypeAliasType(
 )
 
 
-JSONRPCMessage = TypeAliasType(
-    "JSONRPCMessage",
-    Annotated[
-        Annotated[JSONRPCRequest, Tag("JSONRPCRequest")]
-        | Annotated[JSONRPCNotification, Tag("JSONRPCNotification")]
-        | Annotated[JSONRPCErrorResponse, Tag("JSONRPCErrorResponse")]
-        | Annotated[JSONRPCResultResponse, Tag("JSONRPCResultResponse")]
-        | Annotated[JSONRPCMessageVariantE, Tag("JSONRPCMessageVariantE")]
-        | Annotated[JSONRPCMessageVariantF, Tag("JSONRPCMessageVariantF")],
-        structural("JSONRPCMessage"),
-        AS_ANY,
-    ],
-)
-
-
 class MissingRequiredClientCapabilityError(MCPModel):
     """
     Returned when processing a request requires a capability the client did not
@@ -5367,151 +5350,11 @@ SamplingMessageContent = TypeAliasType(
         | Annotated[AudioContent, Tag("AudioContent")]
         | Annotated[ToolResultContent, Tag("ToolResultContent")]
         | Annotated[TextContent, Tag("TextContent")]
-        | Annotated[SamplingMessageContentVariantF, Tag("SamplingMessageContentVariantF")],
+        | Annotated[SamplingMessageContentBlockList, Tag("SamplingMessageContentBlockList")],
         structural("SamplingMessageContent"),
         AS_ANY,
     ],
 )
-
-
-CreateMessageResultContent = TypeAliasType(
-    "CreateMessageResultContent",
-    Annotated[
-        Annotated[ToolUseContent, Tag("ToolUseContent")]
-        | Annotated[ImageContent, Tag("ImageContent")]
-        | Annotated[AudioContent, Tag("AudioContent")]
-        | Annotated[ToolResultContent, Tag("ToolResultContent")]
-        | Annotated[TextContent, Tag("TextContent")]
-        | Annotated[CreateMessageResultContentVariantF, Tag("CreateMessageResultContentVariantF")],
-        structural("CreateMessageResultContent"),
-        AS_ANY,
-    ],
-)
-
-
-class ElicitRequest(MCPModel):
-    """
-    A request from the server to elicit additional information from the user via the client.
-
-    This definition exists in revisions 2025-06-18, 2025-11-25, 2026-07-28, draft.
-    """
-
-    method: Literal["elicitation/create"] = const("elicitation/create")
-    params: ElicitRequestParams
-    id: RequestId | MISSING = MISSING
-    """
-    This property exists in revision 2025-11-25.
-    """
-    jsonrpc: Literal["2.0"] | MISSING = MISSING
-    """
-    This property exists in revision 2025-11-25.
-    """
-
-
-class SamplingMessage(MCPModel):
-    """
-    Describes a message issued to or received from an LLM API.
-    """
-
-    model_config = ConfigDict(
-        alias_generator=wire_names({"meta": "_meta"}),
-    )
-    meta: MetaObject | MISSING = MISSING
-    """
-    This property exists in revisions 2025-11-25, 2026-07-28, draft.
-    """
-    content: SamplingMessageContent
-    role: Role
-
-
-class CreateMessageRequestParams(MCPModel):
-    """
-    Parameters for a `sampling/createMessage` request.
-    """
-
-    model_config = ConfigDict(
-        alias_generator=wire_names(
-            {
-                "meta": "_meta",
-                "include_context": "includeContext",
-                "max_tokens": "maxTokens",
-                "model_preferences": "modelPreferences",
-                "stop_sequences": "stopSequences",
-                "system_prompt": "systemPrompt",
-                "tool_choice": "toolChoice",
-            }
-        ),
-    )
-    include_context: Literal["allServers", "none", "thisServer"] | MISSING = MISSING
-    """
-    A request to include context from one or more MCP servers (including the caller), to be attached
-    to the prompt.
-    The client MAY ignore this request.
-
-    Default is `"none"`. The values `"thisServer"` and `"allServers"` are deprecated (SEP-2596):
-    servers SHOULD
-    omit this field or use `"none"`, and SHOULD only use the deprecated values if the client
-    declares
-    `ClientCapabilities.sampling.context`.
-    """
-    max_tokens: StrictInt
-    """
-    The requested maximum number of tokens to sample (to prevent runaway completions).
-
-    The client MAY choose to sample fewer tokens than the requested maximum.
-    """
-    messages: list[SamplingMessage]
-    metadata: JSONObject | MISSING = MISSING
-    """
-    Optional metadata to pass through to the LLM provider. The format of this metadata is
-    provider-specific.
-    """
-    model_preferences: ModelPreferences | MISSING = MISSING
-    """
-    The server's preferences for which model to select. The client MAY ignore these preferences.
-    """
-    stop_sequences: list[StrictStr] | MISSING = MISSING
-    system_prompt: StrictStr | MISSING = MISSING
-    """
-    An optional system prompt the server wants to use for sampling. The client MAY modify or omit
-    this prompt.
-    """
-    temperature: StrictInt | StrictFloat | MISSING = MISSING
-    tool_choice: ToolChoice | MISSING = MISSING
-    """
-    Controls how the model uses tools.
-    The client MUST return an error if this field is provided but
-    `ClientCapabilities.sampling.tools` is not declared.
-    Default is `{ mode: "auto" }`.
-
-    This property exists in revisions 2025-11-25, 2026-07-28, draft.
-    """
-    tools: list[Tool] | MISSING = MISSING
-    """
-    Tools that the model may use during generation.
-    The client MUST return an error if this field is provided but
-    `ClientCapabilities.sampling.tools` is not declared.
-
-    This property exists in revisions 2025-11-25, 2026-07-28, draft.
-    """
-    meta: CreateMessageRequestParamsMeta | MISSING = MISSING
-    """
-    See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-    usage.
-
-    This property exists in revision 2025-11-25.
-    """
-    task: TaskMetadata | MISSING = MISSING
-    """
-    If specified, the caller is requesting task-augmented execution for this request.
-    The request will return a CreateTaskResult immediately, and the actual result can be
-    retrieved later via tasks/result.
-
-    Task augmentation is subject to capability negotiation - receivers MUST declare support
-    for task augmentation of specific request types in their capabilities.
-
-    This property exists in revision 2025-11-25.
-    """
 
 
 class CreateMessageResult(MCPModel):
@@ -5543,6 +5386,25 @@ class CreateMessageResult(MCPModel):
     - `"toolUse"`: The model wants to use one or more tools
 
     This field is an open string to allow for provider-specific stop reasons.
+    """
+
+
+class ElicitRequest(MCPModel):
+    """
+    A request from the server to elicit additional information from the user via the client.
+
+    This definition exists in revisions 2025-06-18, 2025-11-25, 2026-07-28, draft.
+    """
+
+    method: Literal["elicitation/create"] = const("elicitation/create")
+    params: ElicitRequestParams
+    id: RequestId | MISSING = MISSING
+    """
+    This property exists in revision 2025-11-25.
+    """
+    jsonrpc: Literal["2.0"] | MISSING = MISSING
+    """
+    This property exists in revision 2025-11-25.
     """
 
 
@@ -5595,6 +5457,22 @@ class ReadResourceRequestParams(MCPModel):
     The URI of the resource. The URI can use any protocol; it is up to the server how to interpret
     it.
     """
+
+
+class SamplingMessage(MCPModel):
+    """
+    Describes a message issued to or received from an LLM API.
+    """
+
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta"}),
+    )
+    meta: MetaObject | MISSING = MISSING
+    """
+    This property exists in revisions 2025-11-25, 2026-07-28, draft.
+    """
+    content: SamplingMessageContent
+    role: Role
 
 
 class CallToolRequestParams(MCPModel):
@@ -5703,21 +5581,92 @@ ClientResult = TypeAliasType(
 )
 
 
-class CreateMessageRequest(MCPModel):
+class CreateMessageRequestParams(MCPModel):
     """
-    A request from the server to sample an LLM via the client. The client has full discretion over
-    which model to select. The client should also inform the user before beginning sampling, to
-    allow them to inspect the request (human in the loop) and decide whether to approve it.
+    Parameters for a `sampling/createMessage` request.
     """
 
-    method: Literal["sampling/createMessage"] = const("sampling/createMessage")
-    params: CreateMessageRequestParams
-    id: RequestId | MISSING = MISSING
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {
+                "meta": "_meta",
+                "include_context": "includeContext",
+                "max_tokens": "maxTokens",
+                "model_preferences": "modelPreferences",
+                "stop_sequences": "stopSequences",
+                "system_prompt": "systemPrompt",
+                "tool_choice": "toolChoice",
+            }
+        ),
+    )
+    include_context: Literal["allServers", "none", "thisServer"] | MISSING = MISSING
     """
+    A request to include context from one or more MCP servers (including the caller), to be attached
+    to the prompt.
+    The client MAY ignore this request.
+
+    Default is `"none"`. The values `"thisServer"` and `"allServers"` are deprecated (SEP-2596):
+    servers SHOULD
+    omit this field or use `"none"`, and SHOULD only use the deprecated values if the client
+    declares
+    `ClientCapabilities.sampling.context`.
+    """
+    max_tokens: StrictInt
+    """
+    The requested maximum number of tokens to sample (to prevent runaway completions).
+
+    The client MAY choose to sample fewer tokens than the requested maximum.
+    """
+    messages: list[SamplingMessage]
+    metadata: JSONObject | MISSING = MISSING
+    """
+    Optional metadata to pass through to the LLM provider. The format of this metadata is
+    provider-specific.
+    """
+    model_preferences: ModelPreferences | MISSING = MISSING
+    """
+    The server's preferences for which model to select. The client MAY ignore these preferences.
+    """
+    stop_sequences: list[StrictStr] | MISSING = MISSING
+    system_prompt: StrictStr | MISSING = MISSING
+    """
+    An optional system prompt the server wants to use for sampling. The client MAY modify or omit
+    this prompt.
+    """
+    temperature: StrictInt | StrictFloat | MISSING = MISSING
+    tool_choice: ToolChoice | MISSING = MISSING
+    """
+    Controls how the model uses tools.
+    The client MUST return an error if this field is provided but
+    `ClientCapabilities.sampling.tools` is not declared.
+    Default is `{ mode: "auto" }`.
+
+    This property exists in revisions 2025-11-25, 2026-07-28, draft.
+    """
+    tools: list[Tool] | MISSING = MISSING
+    """
+    Tools that the model may use during generation.
+    The client MUST return an error if this field is provided but
+    `ClientCapabilities.sampling.tools` is not declared.
+
+    This property exists in revisions 2025-11-25, 2026-07-28, draft.
+    """
+    meta: CreateMessageRequestParamsMeta | MISSING = MISSING
+    """
+    See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
+    usage.
+
     This property exists in revision 2025-11-25.
     """
-    jsonrpc: Literal["2.0"] | MISSING = MISSING
+    task: TaskMetadata | MISSING = MISSING
     """
+    If specified, the caller is requesting task-augmented execution for this request.
+    The request will return a CreateTaskResult immediately, and the actual result can be
+    retrieved later via tasks/result.
+
+    Task augmentation is subject to capability negotiation - receivers MUST declare support
+    for task augmentation of specific request types in their capabilities.
+
     This property exists in revision 2025-11-25.
     """
 
@@ -5752,6 +5701,91 @@ class GetPromptRequestParams(MCPModel):
     """
     This property exists in revisions 2026-07-28, draft.
     """
+
+
+class InputResponseRequestParams(MCPModel):
+    """
+    This definition exists in revisions 2026-07-28, draft.
+    """
+
+    model_config = ConfigDict(
+        alias_generator=wire_names(
+            {"meta": "_meta", "input_responses": "inputResponses", "request_state": "requestState"}
+        ),
+    )
+    meta: RequestMetaObject
+    input_responses: InputResponses | MISSING = MISSING
+    request_state: StrictStr | MISSING = MISSING
+
+
+class ReadResourceRequest(MCPModel):
+    """
+    Sent from the client to the server, to read a specific resource URI.
+    """
+
+    id: RequestId | MISSING = MISSING
+    """
+    This property exists in revisions 2025-11-25, 2026-07-28, draft.
+    """
+    jsonrpc: Literal["2.0"] | MISSING = MISSING
+    """
+    This property exists in revisions 2025-11-25, 2026-07-28, draft.
+    """
+    method: Literal["resources/read"] = const("resources/read")
+    params: ReadResourceRequestParams
+
+
+class CallToolRequest(MCPModel):
+    """
+    Used by the client to invoke a tool provided by the server.
+    """
+
+    id: RequestId | MISSING = MISSING
+    """
+    This property exists in revisions 2025-11-25, 2026-07-28, draft.
+    """
+    jsonrpc: Literal["2.0"] | MISSING = MISSING
+    """
+    This property exists in revisions 2025-11-25, 2026-07-28, draft.
+    """
+    method: Literal["tools/call"] = const("tools/call")
+    params: CallToolRequestParams
+
+
+class CreateMessageRequest(MCPModel):
+    """
+    A request from the server to sample an LLM via the client. The client has full discretion over
+    which model to select. The client should also inform the user before beginning sampling, to
+    allow them to inspect the request (human in the loop) and decide whether to approve it.
+    """
+
+    method: Literal["sampling/createMessage"] = const("sampling/createMessage")
+    params: CreateMessageRequestParams
+    id: RequestId | MISSING = MISSING
+    """
+    This property exists in revision 2025-11-25.
+    """
+    jsonrpc: Literal["2.0"] | MISSING = MISSING
+    """
+    This property exists in revision 2025-11-25.
+    """
+
+
+class GetPromptRequest(MCPModel):
+    """
+    Used by the client to get a prompt provided by the server.
+    """
+
+    id: RequestId | MISSING = MISSING
+    """
+    This property exists in revisions 2025-11-25, 2026-07-28, draft.
+    """
+    jsonrpc: Literal["2.0"] | MISSING = MISSING
+    """
+    This property exists in revisions 2025-11-25, 2026-07-28, draft.
+    """
+    method: Literal["prompts/get"] = const("prompts/get")
+    params: GetPromptRequestParams
 
 
 InputRequest = TypeAliasType(
@@ -5804,38 +5838,6 @@ class InputRequiredResult(MCPModel):
     server implementing an earlier protocol version (which does not include
     `resultType`), the client MUST treat the absent field as `"complete"`.
     """
-
-
-class InputResponseRequestParams(MCPModel):
-    """
-    This definition exists in revisions 2026-07-28, draft.
-    """
-
-    model_config = ConfigDict(
-        alias_generator=wire_names(
-            {"meta": "_meta", "input_responses": "inputResponses", "request_state": "requestState"}
-        ),
-    )
-    meta: RequestMetaObject
-    input_responses: InputResponses | MISSING = MISSING
-    request_state: StrictStr | MISSING = MISSING
-
-
-class ReadResourceRequest(MCPModel):
-    """
-    Sent from the client to the server, to read a specific resource URI.
-    """
-
-    id: RequestId | MISSING = MISSING
-    """
-    This property exists in revisions 2025-11-25, 2026-07-28, draft.
-    """
-    jsonrpc: Literal["2.0"] | MISSING = MISSING
-    """
-    This property exists in revisions 2025-11-25, 2026-07-28, draft.
-    """
-    method: Literal["resources/read"] = const("resources/read")
-    params: ReadResourceRequestParams
 
 
 ReadResourceResultResponseResult = TypeAliasType(
@@ -5989,23 +5991,6 @@ ServerResult = TypeAliasType(
 )
 
 
-class CallToolRequest(MCPModel):
-    """
-    Used by the client to invoke a tool provided by the server.
-    """
-
-    id: RequestId | MISSING = MISSING
-    """
-    This property exists in revisions 2025-11-25, 2026-07-28, draft.
-    """
-    jsonrpc: Literal["2.0"] | MISSING = MISSING
-    """
-    This property exists in revisions 2025-11-25, 2026-07-28, draft.
-    """
-    method: Literal["tools/call"] = const("tools/call")
-    params: CallToolRequestParams
-
-
 CallToolResultResponseResult = TypeAliasType(
     "CallToolResultResponseResult",
     Annotated[
@@ -6017,21 +6002,31 @@ CallToolResultResponseResult = TypeAliasType(
 )
 
 
-class GetPromptRequest(MCPModel):
-    """
-    Used by the client to get a prompt provided by the server.
-    """
-
-    id: RequestId | MISSING = MISSING
-    """
-    This property exists in revisions 2025-11-25, 2026-07-28, draft.
-    """
-    jsonrpc: Literal["2.0"] | MISSING = MISSING
-    """
-    This property exists in revisions 2025-11-25, 2026-07-28, draft.
-    """
-    method: Literal["prompts/get"] = const("prompts/get")
-    params: GetPromptRequestParams
+ClientRequest = TypeAliasType(
+    "ClientRequest",
+    Annotated[
+        DiscoverRequest
+        | ListResourcesRequest
+        | ListResourceTemplatesRequest
+        | ReadResourceRequest
+        | SubscriptionsListenRequest
+        | ListPromptsRequest
+        | GetPromptRequest
+        | ListToolsRequest
+        | CallToolRequest
+        | CompleteRequest
+        | InitializeRequest
+        | PingRequest
+        | SubscribeRequest
+        | UnsubscribeRequest
+        | GetTaskRequest
+        | GetTaskPayloadRequest
+        | CancelTaskRequest
+        | ListTasksRequest
+        | SetLevelRequest,
+        Field(discriminator="method"),
+    ],
+)
 
 
 GetPromptResultResponseResult = TypeAliasType(
@@ -6067,33 +6062,6 @@ class CallToolResultResponse(MCPModel):
     id: RequestId
     jsonrpc: Literal["2.0"] = const("2.0")
     result: CallToolResultResponseResult
-
-
-ClientRequest = TypeAliasType(
-    "ClientRequest",
-    Annotated[
-        DiscoverRequest
-        | ListResourcesRequest
-        | ListResourceTemplatesRequest
-        | ReadResourceRequest
-        | SubscriptionsListenRequest
-        | ListPromptsRequest
-        | GetPromptRequest
-        | ListToolsRequest
-        | CallToolRequest
-        | CompleteRequest
-        | InitializeRequest
-        | PingRequest
-        | SubscribeRequest
-        | UnsubscribeRequest
-        | GetTaskRequest
-        | GetTaskPayloadRequest
-        | CancelTaskRequest
-        | ListTasksRequest
-        | SetLevelRequest,
-        Field(discriminator="method"),
-    ],
-)
 
 
 class GetPromptResultResponse(MCPModel):

@@ -43,11 +43,22 @@ from collections.abc import Callable, Generator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
-from types import ModuleType
-from typing import Annotated, Any, Literal, TypeAlias, TypeVar, cast, get_args, overload
+from types import ModuleType, UnionType
+from typing import (
+    Annotated,
+    Any,
+    Literal,
+    TypeAlias,
+    TypeVar,
+    Union,
+    cast,
+    get_args,
+    get_origin,
+    overload,
+)
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
-from pydantic_core import from_json, to_json
+from pydantic_core import MISSING, from_json, to_json
 from typing_extensions import TypeIs
 
 from . import models as surface_models  # named through the module: wire.py binds names of its own
@@ -205,6 +216,13 @@ def revision_of(protocol_version: str) -> str:
     )
 
 
+# isinstance's classes on the hot paths as tuples: `a | b` there builds a union on every call.
+_TEXT = (bytes, bytearray, str)
+_CONTAINERS = (dict, list)
+_SEQUENCES = (list, tuple)
+_HOLDERS = (BaseModel, list, tuple, dict)
+
+
 @cache
 def _package(revision: str) -> ModuleType:
     return importlib.import_module(f"..{PACKAGES[revision]}", __package__)
@@ -353,7 +371,7 @@ def _deeply_nested(raw: object) -> Mapping[str, Any] | None:
     """raw decoded, where it is JSON text nested deeper than pydantic-core's parser reads, which
     the surface's readers then fail on (after the revision's tolerant parse read it); else None.
     Looked at only once a tolerant parse has failed: valid input costs nothing more."""
-    if not isinstance(raw, bytes | bytearray | str):
+    if not isinstance(raw, _TEXT):
         return None
     try:
         data, deep = _load_any_depth(raw)
@@ -406,12 +424,16 @@ def _also_refused(
 
 def _received(exact: object, raw: RawJSON, revision: str, pending: Pending | None) -> Message:
     """The surface's object of a message the revision's own parse gave as exact."""
-    with _surface_holds(revision, lambda history, exc: history.explain(exc, type(exact))):
+    try:  # _surface_holds, written out: a context manager costs a tenth of a small message's read
         message = (
             _as_surface(exact, raw, revision)
             or _typed_result(exact, raw, pending)
             or _parse_any_revision(raw, pending)
         )
+    except ValidationError as exc:
+        raise _surface_refused(
+            exc, revision, lambda history, error: history.explain(error, type(exact))
+        ) from exc
     _remember(exact, message, revision)
     return message
 
@@ -431,7 +453,7 @@ def _typed_result(exact: object, raw: RawJSON, pending: Pending | None) -> Messa
     if method is None or not isinstance(result, BaseModel):
         return None
     name = RENAMED.get(type(result).__name__, type(result).__name__)
-    model = getattr(importlib.import_module(".models", __package__), name, None)
+    model = getattr(_surface_models(), name, None)
     if not (isinstance(model, type) and issubclass(model, BaseModel)):
         return None
     from .messages import RESPONSES, ResultResponse
@@ -456,7 +478,7 @@ def _result_classes(response: type[BaseModel]) -> tuple[object, ...]:
 
 
 def _object_of(raw: RawJSON) -> object:
-    return from_json(raw, allow_inf_nan=False) if isinstance(raw, bytes | bytearray | str) else raw
+    return from_json(raw, allow_inf_nan=False) if isinstance(raw, _TEXT) else raw
 
 
 @contextmanager
@@ -472,22 +494,29 @@ def _surface_holds(
     try:
         yield
     except ValidationError as exc:
-        path, message = _first_problem(exc)
-        found = explain(_history(revision), exc)
-        if found is not None:
-            raise RevisionError(
-                f"{found.subject} is {found.span}; this session negotiated {revision}, which keeps "
-                f"it as an unknown key, but no revision's type for it takes this value ({message})",
-                revision=revision,
-                path=found.path,
-                defined_in=found.defined_in,
-            ) from exc
-        raise RevisionError(
-            f"{message}: received at {revision} as a key that revision does not define, it is "
-            "another revision's property, and the surface's type for it refuses this value",
+        raise _surface_refused(exc, revision, explain) from exc
+
+
+def _surface_refused(
+    exc: ValidationError, revision: str, explain: Callable[[Any, ValidationError], Any]
+) -> RevisionError:
+    """_surface_holds's RevisionError for the surface's refusal exc."""
+    path, message = _first_problem(exc)
+    found = explain(_history(revision), exc)
+    if found is not None:
+        return RevisionError(
+            f"{found.subject} is {found.span}; this session negotiated {revision}, which keeps "
+            f"it as an unknown key, but no revision's type for it takes this value ({message})",
             revision=revision,
-            path=path,
-        ) from exc
+            path=found.path,
+            defined_in=found.defined_in,
+        )
+    return RevisionError(
+        f"{message}: received at {revision} as a key that revision does not define, it is "
+        "another revision's property, and the surface's type for it refuses this value",
+        revision=revision,
+        path=path,
+    )
 
 
 def _as_surface(exact: object, raw: RawJSON, revision: str) -> Message | None:
@@ -497,10 +526,10 @@ def _as_surface(exact: object, raw: RawJSON, revision: str) -> Message | None:
     typed response): the surface's dispatch agrees."""
     name = type(exact).__name__
     name = _sent_as().get((revision, name)) or RENAMED.get(name, name)
-    model = getattr(importlib.import_module(".models", __package__), name, None)
+    model = getattr(_surface_models(), name, None)
     if not (isinstance(model, type) and issubclass(model, BaseModel)) or "[" in name:
         return None
-    if isinstance(raw, bytes | bytearray | str):
+    if isinstance(raw, _TEXT):
         return cast("Message", model.model_validate_json(raw))
     return cast("Message", model.model_validate(raw))
 
@@ -691,7 +720,7 @@ def parse_as(model: Any, raw: RawJSON, *, protocol_version: str) -> Any:
     if own is None:
         raise RevisionError(f"{name} does not exist in revision {revision}", revision=revision)
     try:
-        if isinstance(raw, bytes | bytearray | str):
+        if isinstance(raw, _TEXT):
             _json_numbers_only(raw)
             exact = _adapter(own).validate_json(raw)
         else:
@@ -700,7 +729,7 @@ def parse_as(model: Any, raw: RawJSON, *, protocol_version: str) -> Any:
         _explain_refusal(exc, revision, lambda history, error: history.explain(error, own))
         raise
     with _surface_holds(revision, lambda history, exc: history.explain(exc, own)):
-        if isinstance(raw, bytes | bytearray | str):
+        if isinstance(raw, _TEXT):
             parsed = _adapter(target).validate_json(raw)
         else:
             parsed = _adapter(target).validate_python(raw)
@@ -735,10 +764,11 @@ def to_revision(
     sending = _Sending(revision, downgrade, dropped, changes)
     name = type(obj).__name__
     shape = SHAPES.get(name, {}).get(revision)
-    result = getattr(obj, "result", None)
-    if (shape is None or shape.model is None) and isinstance(result, BaseModel):
-        return _response(obj, result, sending)
     if shape is None or shape.model is None:
+        # asked only here: an attribute a model lacks costs pydantic's __getattr__ and an exception
+        result = getattr(obj, "result", None)
+        if isinstance(result, BaseModel):
+            return _response(obj, result, sending)
         raise RevisionError(f"{name} does not exist in revision {revision}", revision=revision)
     sent = WIRE_SHAPES.get(name, {}).get(revision)
     if sent is not None:
@@ -844,6 +874,9 @@ def _fit(value: object, wire: Any, path: str, sending: _Sending, shape: Shape | 
         shapes = SHAPES.get(name)
         if shapes is None:  # a class under an inline union arm: the revision's validation decides
             return cast("dict[str, Any]", wire)
+        plan = None if shape is not None else _fit_plan(name, revision)
+        if plan is not None and all(key in wire for key in plan.holds):
+            return _fit_as_planned(value, cast("dict[str, Any]", wire), plan, path, sending)
         shape = shape or shapes.get(revision)
         if shape is None:
             raise RevisionError(
@@ -870,7 +903,7 @@ def _fit(value: object, wire: Any, path: str, sending: _Sending, shape: Shape | 
                 )  # SEP-2106: downgraded below, once `content` is fitted
             elif key in shape.keys:
                 attribute = attributes.get(key)
-                if attribute is not None and isinstance(item, dict | list):
+                if attribute is not None and isinstance(item, _CONTAINERS):
                     fitted[key] = _fit(getattr(value, attribute), item, _step(path, key), sending)
                 else:
                     fitted[key] = item
@@ -898,12 +931,12 @@ def _fit(value: object, wire: Any, path: str, sending: _Sending, shape: Shape | 
         for key, constant in _constants(revision, shape).items():
             fitted.setdefault(key, constant)
         return fitted
-    if isinstance(value, list | tuple) and _is_array(wire):
+    if isinstance(value, _SEQUENCES) and _is_array(wire):
         items = cast("list[object]", value)
         return [
             (
                 _fit(item, dumped, f"{path}/{index}", sending)
-                if isinstance(dumped, dict | list)
+                if isinstance(dumped, _CONTAINERS)
                 else dumped
             )
             for index, (item, dumped) in enumerate(zip(items, wire, strict=False))
@@ -913,12 +946,134 @@ def _fit(value: object, wire: Any, path: str, sending: _Sending, shape: Shape | 
         return {
             key: (
                 _fit(members.get(key), dumped, _step(path, key), sending)
-                if isinstance(dumped, dict | list)
+                if isinstance(dumped, _CONTAINERS)
                 else dumped
             )
             for key, dumped in cast("dict[str, Any]", wire).items()
         }
     return wire
+
+
+# -- what `_fit` leaves as it is: most of a message sent at the revision it came from --------------
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """How `_fit` treats a surface class at a revision that has every key it declares (nothing to
+    drop or downgrade): holds, the keys an instance must have for nothing to be filled in either
+    (a constant or `resultType` the revision requires); walk, the (wire key, attribute) of the
+    fields that may hold something `_fit` changes, walked as `_fit` walks them. The other fields
+    are left as dumped: the classes their types hold need no change at any depth."""
+
+    holds: tuple[str, ...]
+    walk: tuple[tuple[str, str], ...]
+
+
+def _fit_as_planned(
+    value: BaseModel, wire: dict[str, Any], plan: _Plan, path: str, sending: _Sending
+) -> Any:
+    if not plan.walk:
+        return wire
+    arrived = _arrived(value, sending.revision)
+    fitted = dict(wire)
+    for key, attribute in plan.walk:
+        item = fitted.get(key)
+        if isinstance(item, _CONTAINERS) and key not in arrived:
+            fitted[key] = _fit(getattr(value, attribute), item, _step(path, key), sending)
+    return fitted
+
+
+@cache
+def _fit_plan(name: str, revision: str) -> _Plan | None:
+    """The class's _Plan at revision, or None where `_fit` must look at every key."""
+    shape = _keeps_every_key(name, revision)
+    if shape is None:
+        return None
+    unchanged = _unchanged(revision)
+    fields = cast("type[BaseModel]", _surface_class(name)).model_fields
+    walk: list[tuple[str, str]] = []
+    for attribute, field in fields.items():
+        key = field.alias or attribute
+        held = _classes_in(field.annotation)
+        if key in shape.keys and (held is None or not held <= unchanged):
+            walk.append((key, attribute))
+    return _Plan(_holds(name, revision), tuple(walk))
+
+
+def _keeps_every_key(name: str, revision: str) -> Shape | None:
+    """The class's Shape at revision when the revision has every key it declares (or takes any) and
+    widened none of them, else None."""
+    shape = SHAPES.get(name, {}).get(revision)
+    model = _surface_class(name) if shape is not None and shape.model is not None else None
+    if (
+        shape is None
+        or not (isinstance(model, type) and issubclass(model, BaseModel))
+        or name in WIDENED
+    ):
+        return None
+    return shape if shape.open or _wire_names(model).keys() <= shape.keys else None
+
+
+def _holds(name: str, revision: str) -> tuple[str, ...]:
+    """The keys the revision requires that `_fit` fills in when absent, less those every dump of the
+    surface class has (a required field, a constant's default)."""
+    shape = SHAPES[name][revision]
+    fields = cast("type[BaseModel]", _surface_class(name)).model_fields.items()
+    dumped = {
+        field.alias or attribute for attribute, field in fields if field.default is not MISSING
+    }
+    needed = (*(key for key in ABSENT_MEANS if key in shape.required), *_constants(revision, shape))
+    return tuple(key for key in needed if key not in dumped)
+
+
+@cache
+def _unchanged(revision: str) -> frozenset[str]:
+    """The classes `_fit` leaves as dumped at revision, whatever their instances hold: they keep
+    every key, need nothing filled in, and hold only such classes (or classes `_fit` leaves to the
+    revision's validation); a class found to hold another takes its holders out with it."""
+    held: dict[str, frozenset[str]] = {}
+    for name in SHAPES:
+        if _keeps_every_key(name, revision) is not None and not _holds(name, revision):
+            fields = cast("type[BaseModel]", _surface_class(name)).model_fields.values()
+            found = [_classes_in(field.annotation) for field in fields]
+            if all(classes is not None for classes in found):
+                held[name] = frozenset().union(*cast("list[frozenset[str]]", found)) & SHAPES.keys()
+    kept = set(held)
+    while gone := {name for name in kept if not held[name] <= kept}:
+        kept -= gone
+    return frozenset(kept)
+
+
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def _classes_in(annotation: object) -> frozenset[str] | None:
+    """The names of the model classes a field of this type may hold, or None where it may hold any
+    object (`Any`, a name not yet defined)."""
+    found: set[str] = set()
+    pending: list[object] = [annotation]
+    seen: set[int] = set()
+    while pending:
+        kind = pending.pop()
+        if id(kind) in seen or kind is MISSING:
+            continue
+        seen.add(id(kind))
+        origin = get_origin(kind)
+        if isinstance(kind, type) and issubclass(kind, BaseModel):
+            found.add(kind.__name__)
+        elif isinstance(kind, type) and issubclass(kind, _SCALARS):
+            continue
+        elif (
+            origin is None and getattr(cast(Any, kind), "__value__", None) is not None
+        ):  # a type alias
+            pending.append(cast(Any, kind).__value__)
+        elif origin is Annotated:
+            pending.append(get_args(kind)[0])
+        elif origin in (Union, UnionType, list, dict, tuple):
+            pending.extend(arg for arg in get_args(kind) if arg is not Ellipsis)
+        elif origin is not Literal:
+            return None
+    return frozenset(found)
 
 
 # -- SEP-2106: values a later revision widened, sent to one that cannot carry them -----------------
@@ -1058,7 +1213,12 @@ def _described(value: object) -> str:
 def _surface_class(name: str) -> object:
     """A class of the surface's models module (looked up at run time: wire.py names no model
     class)."""
-    return getattr(importlib.import_module(".models", __package__), name)
+    return getattr(_surface_models(), name)
+
+
+@cache
+def _surface_models() -> ModuleType:
+    return importlib.import_module(".models", __package__)
 
 
 def _wire(obj: BaseModel) -> Any:
@@ -1074,7 +1234,7 @@ def _step(path: str, key: str) -> str:
 
 def _holds_objects(value: object) -> bool:
     """Whether a value may hold models below it (a model, a list or a map)."""
-    return isinstance(value, BaseModel | list | tuple | dict)
+    return isinstance(value, _HOLDERS)
 
 
 def _is_array(value: object) -> TypeIs[list[Any]]:
@@ -1102,7 +1262,7 @@ def _remember(exact: object, surface: object, revision: str) -> None:
         exact, surface = pending.pop()
         if isinstance(exact, BaseModel) and isinstance(surface, BaseModel):
             pending.extend(_remember_model(exact, surface, revision))
-        elif isinstance(exact, list | tuple) and isinstance(surface, list | tuple):
+        elif isinstance(exact, _SEQUENCES) and isinstance(surface, _SEQUENCES):
             pending.extend(
                 zip(cast("list[object]", exact), cast("list[object]", surface), strict=False)
             )
@@ -1119,22 +1279,34 @@ def _remember_model(
     exact: BaseModel, surface: BaseModel, revision: str
 ) -> list[tuple[object, object]]:
     """_remember on one model: its note, and the pairs of its fields to walk next."""
-    declared = _wire_names(type(surface))
     extra = exact.__pydantic_extra__
     if extra:
+        declared = _wire_names(type(surface))
         foreign = frozenset(key for key in extra if key in declared)
         if foreign:
             private = dict(surface.__pydantic_private__ or {})
             private[_ARRIVED] = (revision, foreign)
             object.__setattr__(surface, "__pydantic_private__", private)
-    wire_of = _attribute_wire(type(exact))
     inside: list[tuple[object, object]] = []
     stored = vars(
         exact
     )  # as stored: reading a field the revision deprecates as an attribute would warn
-    for attribute in exact.model_fields_set:
-        mine: object = stored[attribute] if attribute in stored else (extra or {}).get(attribute)
-        key = wire_of.get(attribute)
-        if key is not None and key in declared and _holds_objects(mine):
-            inside.append((mine, getattr(surface, declared[key])))
+    for mine_name, theirs_name in _remembered_fields(type(exact), type(surface)):
+        mine: object = stored.get(mine_name)
+        if _holds_objects(mine):
+            inside.append((mine, getattr(surface, theirs_name)))
     return inside
+
+
+@cache
+def _remembered_fields(
+    exact: type[BaseModel], surface: type[BaseModel]
+) -> tuple[tuple[str, str], ...]:
+    """(attribute of exact's class, attribute of surface's) of the fields `_remember` walks into:
+    those both declare, whose type may hold a model (a field of scalars holds no note)."""
+    declared = _wire_names(surface)
+    return tuple(
+        (attribute, declared[key])
+        for attribute, key in _attribute_wire(exact).items()
+        if key in declared and _classes_in(exact.model_fields[attribute].annotation) != frozenset()
+    )

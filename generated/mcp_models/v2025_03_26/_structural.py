@@ -110,7 +110,7 @@ _RULES: dict[str, tuple[tuple[str, tuple[_Predicate, ...]], ...]] = {
             ),
         ),
         (
-            "JSONRPCMessageVariantC",
+            "JSONRPCBatchRequest",
             (
                 ("eq", ("0", "jsonrpc"), ("2.0",)),
                 ("has", ("0", "jsonrpc"), ("string",)),
@@ -119,7 +119,7 @@ _RULES: dict[str, tuple[tuple[str, tuple[_Predicate, ...]], ...]] = {
             ),
         ),
         (
-            "JSONRPCMessageVariantF",
+            "JSONRPCBatchResponse",
             (
                 ("eq", ("0", "jsonrpc"), ("2.0",)),
                 ("has", ("0", "id"), ("integer", "string")),
@@ -127,21 +127,6 @@ _RULES: dict[str, tuple[tuple[str, tuple[_Predicate, ...]], ...]] = {
                 ("is", (), ("array",)),
             ),
         ),
-    ),
-    "JSONRPCMessageVariantCItem": (
-        ("JSONRPCRequest", (("has", ("id",), ("integer", "string")),)),
-        ("JSONRPCNotification", ()),
-    ),
-    "JSONRPCMessageVariantFItem": (
-        (
-            "JSONRPCError",
-            (
-                ("has", ("error",), ("object",)),
-                ("has", ("error", "code"), ("integer",)),
-                ("has", ("error", "message"), ("string",)),
-            ),
-        ),
-        ("JSONRPCResponse", (("has", ("result",), ("object",)),)),
     ),
     "ReadResourceResultContentsItem": (
         ("TextResourceContents", (("has", ("text",), ("string",)),)),
@@ -156,8 +141,6 @@ _CLOSED_KEYS: dict[str, dict[str, tuple[Any, ...]]] = {
     "JSONRPCBatchRequestItem": {},
     "JSONRPCBatchResponseItem": {},
     "JSONRPCMessage": {},
-    "JSONRPCMessageVariantCItem": {},
-    "JSONRPCMessageVariantFItem": {},
     "ReadResourceResultContentsItem": {},
 }
 
@@ -186,18 +169,9 @@ _MESSAGES: dict[str, str] = {
         "or string), a JSON object); JSONRPCRequest (jsonrpc = '2.0', has id (integer or "
         "string), has method (string), a JSON object); JSONRPCResponse (jsonrpc = '2.0', has id "
         "(integer or string), has result (object), a JSON object); JSONRPCNotification (jsonrpc "
-        "= '2.0', has method (string), a JSON object); JSONRPCMessageVariantC (0.jsonrpc = "
-        "'2.0', has 0.method (string), a JSON array); JSONRPCMessageVariantF (0.jsonrpc = "
-        "'2.0', has 0.id (integer or string), a JSON array)"
-    ),
-    "JSONRPCMessageVariantCItem": (
-        "cannot tell which JSONRPCMessageVariantCItem this is: expected JSONRPCRequest (has id "
-        "(integer or string)); JSONRPCNotification (otherwise)"
-    ),
-    "JSONRPCMessageVariantFItem": (
-        "cannot tell which JSONRPCMessageVariantFItem this is: expected JSONRPCError (has error "
-        "(object), has error.code (integer), has error.message (string)); JSONRPCResponse (has "
-        "result (object))"
+        "= '2.0', has method (string), a JSON object); JSONRPCBatchRequest (0.jsonrpc = '2.0', "
+        "has 0.method (string), a JSON array); JSONRPCBatchResponse (0.jsonrpc = '2.0', has "
+        "0.id (integer or string), a JSON array)"
     ),
     "ReadResourceResultContentsItem": (
         "cannot tell which ReadResourceResultContentsItem this is: expected "
@@ -513,7 +487,7 @@ def _pick_4(v0: Any) -> str | None:
     if t8 not in _EXACT or t9 not in _EXACT or t10 not in _EXACT:
         return _general("JSONRPCMessage")(v0)
     if v9 in ("2.0",) and (t9 is str) and (t10 is str) and (t0 is list):
-        return "JSONRPCMessageVariantC"
+        return "JSONRPCBatchRequest"
     v11 = v8.get("id", _ABSENT) if t8 is dict else _ABSENT
     t11 = _type(v11)
     if t11 not in _EXACT:
@@ -524,63 +498,17 @@ def _pick_4(v0: Any) -> str | None:
         and (t9 is str)
         and (t0 is list)
     ):
-        return "JSONRPCMessageVariantF"
+        return "JSONRPCBatchResponse"
     return _general("JSONRPCMessage")(v0)
 
 
-_ARMS_5 = _arm_tags("JSONRPCMessageVariantCItem")
+_ARMS_5 = _arm_tags("ReadResourceResultContentsItem")
 
 
 def _pick_5(v0: Any) -> str | None:
     t0 = _type(v0)
     if t0 not in _EXACT:
         if t0.__name__ in _ARMS_5:  # an instance of an arm: its class is its tag
-            return t0.__name__
-        return _general("JSONRPCMessageVariantCItem")(v0)
-    v1 = v0.get("id", _ABSENT) if t0 is dict else _ABSENT
-    t1 = _type(v1)
-    if t1 not in _EXACT:
-        return _general("JSONRPCMessageVariantCItem")(v0)
-    if t1 is int or (t1 is float and v1.is_integer()) or t1 is str:
-        return "JSONRPCRequest"
-    return "JSONRPCNotification"
-
-
-_ARMS_6 = _arm_tags("JSONRPCMessageVariantFItem")
-
-
-def _pick_6(v0: Any) -> str | None:
-    t0 = _type(v0)
-    if t0 not in _EXACT:
-        if t0.__name__ in _ARMS_6:  # an instance of an arm: its class is its tag
-            return t0.__name__
-        return _general("JSONRPCMessageVariantFItem")(v0)
-    v1 = v0.get("error", _ABSENT) if t0 is dict else _ABSENT
-    t1 = _type(v1)
-    v2 = v1.get("code", _ABSENT) if t1 is dict else _ABSENT
-    t2 = _type(v2)
-    v3 = v1.get("message", _ABSENT) if t1 is dict else _ABSENT
-    t3 = _type(v3)
-    if t1 not in _EXACT or t2 not in _EXACT or t3 not in _EXACT:
-        return _general("JSONRPCMessageVariantFItem")(v0)
-    if (t1 is dict) and (t2 is int or (t2 is float and v2.is_integer())) and (t3 is str):
-        return "JSONRPCError"
-    v4 = v0.get("result", _ABSENT) if t0 is dict else _ABSENT
-    t4 = _type(v4)
-    if t4 not in _EXACT:
-        return _general("JSONRPCMessageVariantFItem")(v0)
-    if t4 is dict:
-        return "JSONRPCResponse"
-    return _general("JSONRPCMessageVariantFItem")(v0)
-
-
-_ARMS_7 = _arm_tags("ReadResourceResultContentsItem")
-
-
-def _pick_7(v0: Any) -> str | None:
-    t0 = _type(v0)
-    if t0 not in _EXACT:
-        if t0.__name__ in _ARMS_7:  # an instance of an arm: its class is its tag
             return t0.__name__
         return _general("ReadResourceResultContentsItem")(v0)
     v1 = v0.get("text", _ABSENT) if t0 is dict else _ABSENT
@@ -604,9 +532,7 @@ _COMPILED: dict[str, Callable[[Any], str | None]] = {
     "JSONRPCBatchRequestItem": _pick_2,
     "JSONRPCBatchResponseItem": _pick_3,
     "JSONRPCMessage": _pick_4,
-    "JSONRPCMessageVariantCItem": _pick_5,
-    "JSONRPCMessageVariantFItem": _pick_6,
-    "ReadResourceResultContentsItem": _pick_7,
+    "ReadResourceResultContentsItem": _pick_5,
 }
 
 

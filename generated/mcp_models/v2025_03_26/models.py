@@ -49,10 +49,6 @@ __all__ = [
     "JSONRPCError",
     "JSONRPCErrorError",
     "JSONRPCMessage",
-    "JSONRPCMessageVariantC",
-    "JSONRPCMessageVariantCItem",
-    "JSONRPCMessageVariantF",
-    "JSONRPCMessageVariantFItem",
     "JSONRPCNotification",
     "JSONRPCNotificationParams",
     "JSONRPCRequest",
@@ -1526,17 +1522,6 @@ JSONRPCBatchResponseItem = TypeAliasType(
 )
 
 
-JSONRPCMessageVariantFItem = TypeAliasType(
-    "JSONRPCMessageVariantFItem",
-    Annotated[
-        Annotated[JSONRPCError, Tag("JSONRPCError")]
-        | Annotated[JSONRPCResponse, Tag("JSONRPCResponse")],
-        structural("JSONRPCMessageVariantFItem", read_as_python=True),
-        AS_ANY,
-    ],
-)
-
-
 class JSONRPCRequestParams(MCPModel):
     model_config = ConfigDict(
         alias_generator=wire_names({"meta": "_meta"}),
@@ -1770,12 +1755,6 @@ A JSON-RPC batch response, as described in https://www.jsonrpc.org/specification
 """
 
 
-JSONRPCMessageVariantF = TypeAliasType("JSONRPCMessageVariantF", list[JSONRPCMessageVariantFItem])
-"""
-A JSON-RPC batch response, as described in https://www.jsonrpc.org/specification#batch.
-"""
-
-
 class JSONRPCRequest(MCPModel):
     """
     A request that expects a response.
@@ -1969,17 +1948,6 @@ JSONRPCBatchRequestItem = TypeAliasType(
 )
 
 
-JSONRPCMessageVariantCItem = TypeAliasType(
-    "JSONRPCMessageVariantCItem",
-    Annotated[
-        Annotated[JSONRPCRequest, Tag("JSONRPCRequest")]
-        | Annotated[JSONRPCNotification, Tag("JSONRPCNotification")],
-        structural("JSONRPCMessageVariantCItem", read_as_python=True),
-        AS_ANY,
-    ],
-)
-
-
 _ServerResultAnyArm = TypeAliasType(
     "_ServerResultAnyArm",
     Result
@@ -2078,18 +2046,6 @@ A JSON-RPC batch request, as described in https://www.jsonrpc.org/specification#
 """
 
 
-JSONRPCMessageVariantC = TypeAliasType("JSONRPCMessageVariantC", list[JSONRPCMessageVariantCItem])
-"""
-A JSON-RPC batch request, as described in https://www.jsonrpc.org/specification#batch.
-"""
-
-
-ServerRequest = TypeAliasType(
-    "ServerRequest",
-    Annotated[PingRequest | CreateMessageRequest | ListRootsRequest, Field(discriminator="method")],
-)
-
-
 JSONRPCMessage = TypeAliasType(
     "JSONRPCMessage",
     Annotated[
@@ -2097,9 +2053,15 @@ JSONRPCMessage = TypeAliasType(
         | Annotated[JSONRPCRequest, Tag("JSONRPCRequest")]
         | Annotated[JSONRPCResponse, Tag("JSONRPCResponse")]
         | Annotated[JSONRPCNotification, Tag("JSONRPCNotification")]
-        | Annotated[JSONRPCMessageVariantC, Tag("JSONRPCMessageVariantC")]
-        | Annotated[JSONRPCMessageVariantF, Tag("JSONRPCMessageVariantF")],
+        | Annotated[JSONRPCBatchRequest, Tag("JSONRPCBatchRequest")]
+        | Annotated[JSONRPCBatchResponse, Tag("JSONRPCBatchResponse")],
         structural("JSONRPCMessage"),
         AS_ANY,
     ],
+)
+
+
+ServerRequest = TypeAliasType(
+    "ServerRequest",
+    Annotated[PingRequest | CreateMessageRequest | ListRootsRequest, Field(discriminator="method")],
 )

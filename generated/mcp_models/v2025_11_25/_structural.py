@@ -86,7 +86,7 @@ _RULES: dict[str, tuple[tuple[str, tuple[_Predicate, ...]], ...]] = {
                 ("is", (), ("object",)),
             ),
         ),
-        ("CreateMessageResultContentVariantF", (("is", (), ("array",)),)),
+        ("SamplingMessageContentBlockList", (("is", (), ("array",)),)),
     ),
     "ElicitRequestParams": (
         (
@@ -273,7 +273,7 @@ _RULES: dict[str, tuple[tuple[str, tuple[_Predicate, ...]], ...]] = {
                 ("is", (), ("object",)),
             ),
         ),
-        ("SamplingMessageContentVariantF", (("is", (), ("array",)),)),
+        ("SamplingMessageContentBlockList", (("is", (), ("array",)),)),
     ),
     "SingleSelectEnumSchema": (
         ("UntitledSingleSelectEnumSchema", (("has", ("enum",), ("array",)),)),
@@ -333,7 +333,7 @@ _MESSAGES: dict[str, str] = {
         "object); AudioContent (type = 'audio', has data (string), has mimeType (string), a "
         "JSON object); ToolResultContent (type = 'tool_result', has content (array), has "
         "toolUseId (string), a JSON object); TextContent (type = 'text', has text (string), a "
-        "JSON object); CreateMessageResultContentVariantF (a JSON array)"
+        "JSON object); SamplingMessageContentBlockList (a JSON array)"
     ),
     "ElicitRequestParams": (
         "cannot tell which ElicitRequestParams this is: expected ElicitRequestFormParams "
@@ -389,7 +389,7 @@ _MESSAGES: dict[str, str] = {
         "object); AudioContent (type = 'audio', has data (string), has mimeType (string), a "
         "JSON object); ToolResultContent (type = 'tool_result', has content (array), has "
         "toolUseId (string), a JSON object); TextContent (type = 'text', has text (string), a "
-        "JSON object); SamplingMessageContentVariantF (a JSON array)"
+        "JSON object); SamplingMessageContentBlockList (a JSON array)"
     ),
     "SingleSelectEnumSchema": (
         "cannot tell which SingleSelectEnumSchema this is: expected "
@@ -598,7 +598,7 @@ def _pick_0(v0: Any) -> str | None:
     if v1 in ("text",) and (t9 is str) and (t1 is str) and (t0 is dict):
         return "TextContent"
     if t0 is list:
-        return "CreateMessageResultContentVariantF"
+        return "SamplingMessageContentBlockList"
     return _general("CreateMessageResultContent")(v0)
 
 
@@ -923,7 +923,7 @@ def _pick_9(v0: Any) -> str | None:
     if v1 in ("text",) and (t9 is str) and (t1 is str) and (t0 is dict):
         return "TextContent"
     if t0 is list:
-        return "SamplingMessageContentVariantF"
+        return "SamplingMessageContentBlockList"
     return _general("SamplingMessageContent")(v0)
 
 

@@ -43,7 +43,6 @@ __all__ = [
     "CreateMessageRequestParamsMeta",
     "CreateMessageResult",
     "CreateMessageResultContent",
-    "CreateMessageResultContentVariantF",
     "CreateTaskResult",
     "Cursor",
     "ElicitRequest",
@@ -149,7 +148,7 @@ __all__ = [
     "SamplingMessage",
     "SamplingMessageContent",
     "SamplingMessageContentBlock",
-    "SamplingMessageContentVariantF",
+    "SamplingMessageContentBlockList",
     "ServerCapabilities",
     "ServerCapabilitiesPrompts",
     "ServerCapabilitiesResources",
@@ -3747,8 +3746,8 @@ SamplingMessageContentBlock = TypeAliasType(
 )
 
 
-SamplingMessageContentVariantF = TypeAliasType(
-    "SamplingMessageContentVariantF", list[SamplingMessageContentBlock]
+SamplingMessageContentBlockList = TypeAliasType(
+    "SamplingMessageContentBlockList", list[SamplingMessageContentBlock]
 )
 
 
@@ -3893,8 +3892,18 @@ ClientRequest = TypeAliasType(
 )
 
 
-CreateMessageResultContentVariantF = TypeAliasType(
-    "CreateMessageResultContentVariantF", list[SamplingMessageContentBlock]
+CreateMessageResultContent = TypeAliasType(
+    "CreateMessageResultContent",
+    Annotated[
+        Annotated[ToolUseContent, Tag("ToolUseContent")]
+        | Annotated[ImageContent, Tag("ImageContent")]
+        | Annotated[AudioContent, Tag("AudioContent")]
+        | Annotated[ToolResultContent, Tag("ToolResultContent")]
+        | Annotated[TextContent, Tag("TextContent")]
+        | Annotated[SamplingMessageContentBlockList, Tag("SamplingMessageContentBlockList")],
+        structural("CreateMessageResultContent"),
+        AS_ANY,
+    ],
 )
 
 
@@ -3955,26 +3964,46 @@ SamplingMessageContent = TypeAliasType(
         | Annotated[AudioContent, Tag("AudioContent")]
         | Annotated[ToolResultContent, Tag("ToolResultContent")]
         | Annotated[TextContent, Tag("TextContent")]
-        | Annotated[SamplingMessageContentVariantF, Tag("SamplingMessageContentVariantF")],
+        | Annotated[SamplingMessageContentBlockList, Tag("SamplingMessageContentBlockList")],
         structural("SamplingMessageContent"),
         AS_ANY,
     ],
 )
 
 
-CreateMessageResultContent = TypeAliasType(
-    "CreateMessageResultContent",
-    Annotated[
-        Annotated[ToolUseContent, Tag("ToolUseContent")]
-        | Annotated[ImageContent, Tag("ImageContent")]
-        | Annotated[AudioContent, Tag("AudioContent")]
-        | Annotated[ToolResultContent, Tag("ToolResultContent")]
-        | Annotated[TextContent, Tag("TextContent")]
-        | Annotated[CreateMessageResultContentVariantF, Tag("CreateMessageResultContentVariantF")],
-        structural("CreateMessageResultContent"),
-        AS_ANY,
-    ],
-)
+class CreateMessageResult(MCPModel):
+    """
+    The client's response to a sampling/createMessage request from the server.
+    The client should inform the user before returning the sampled message, to allow them
+    to inspect the response (human in the loop) and decide whether to allow the server to see it.
+    """
+
+    model_config = ConfigDict(
+        alias_generator=wire_names({"meta": "_meta", "stop_reason": "stopReason"}),
+    )
+    meta: dict[str, Any] | MISSING = MISSING
+    """
+    See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
+    usage.
+    """
+    content: CreateMessageResultContent
+    model: StrictStr
+    """
+    The name of the model that generated the message.
+    """
+    role: Role
+    stop_reason: StrictStr | MISSING = MISSING
+    """
+    The reason why sampling stopped, if known.
+
+    Standard values:
+    - "endTurn": Natural end of the assistant's turn
+    - "stopSequence": A stop sequence was encountered
+    - "maxTokens": Maximum token limit was reached
+    - "toolUse": The model wants to use one or more tools
+
+    This field is an open string to allow for provider-specific stop reasons.
+    """
 
 
 class ElicitRequest(MCPModel):
@@ -4003,6 +4032,69 @@ class SamplingMessage(MCPModel):
     """
     content: SamplingMessageContent
     role: Role
+
+
+_ClientResultAnyArm = TypeAliasType(
+    "_ClientResultAnyArm",
+    Result
+    | GetTaskResult
+    | GetTaskPayloadResult
+    | CancelTaskResult
+    | ListTasksResult
+    | CreateMessageResult
+    | ListRootsResult
+    | ElicitResult,
+)
+ClientResult = TypeAliasType(
+    "ClientResult",
+    Annotated[
+        Union[  # noqa: UP007 - one union at import, where `|` would build one per arm
+            Annotated[
+                Result | Annotated[_ClientResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("Result"),
+            ],
+            Annotated[
+                GetTaskResult | Annotated[_ClientResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("GetTaskResult"),
+            ],
+            Annotated[
+                GetTaskPayloadResult | Annotated[_ClientResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("GetTaskPayloadResult"),
+            ],
+            Annotated[
+                CancelTaskResult | Annotated[_ClientResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("CancelTaskResult"),
+            ],
+            Annotated[
+                ListTasksResult | Annotated[_ClientResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("ListTasksResult"),
+            ],
+            Annotated[
+                CreateMessageResult | Annotated[_ClientResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("CreateMessageResult"),
+            ],
+            Annotated[
+                ListRootsResult | Annotated[_ClientResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("ListRootsResult"),
+            ],
+            Annotated[
+                ElicitResult | Annotated[_ClientResultAnyArm, Tag("*")],
+                LEFT_TO_RIGHT,
+                Tag("ElicitResult"),
+            ],
+            Annotated[_ClientResultAnyArm, Tag("*")],
+        ],
+        most_specific("ClientResult", ()),
+        AS_ANY,
+    ],
+)
 
 
 class CreateMessageRequestParams(MCPModel):
@@ -4084,104 +4176,6 @@ class CreateMessageRequestParams(MCPModel):
     The client MUST return an error if this field is provided but ClientCapabilities.sampling.tools
     is not declared.
     """
-
-
-class CreateMessageResult(MCPModel):
-    """
-    The client's response to a sampling/createMessage request from the server.
-    The client should inform the user before returning the sampled message, to allow them
-    to inspect the response (human in the loop) and decide whether to allow the server to see it.
-    """
-
-    model_config = ConfigDict(
-        alias_generator=wire_names({"meta": "_meta", "stop_reason": "stopReason"}),
-    )
-    meta: dict[str, Any] | MISSING = MISSING
-    """
-    See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-    usage.
-    """
-    content: CreateMessageResultContent
-    model: StrictStr
-    """
-    The name of the model that generated the message.
-    """
-    role: Role
-    stop_reason: StrictStr | MISSING = MISSING
-    """
-    The reason why sampling stopped, if known.
-
-    Standard values:
-    - "endTurn": Natural end of the assistant's turn
-    - "stopSequence": A stop sequence was encountered
-    - "maxTokens": Maximum token limit was reached
-    - "toolUse": The model wants to use one or more tools
-
-    This field is an open string to allow for provider-specific stop reasons.
-    """
-
-
-_ClientResultAnyArm = TypeAliasType(
-    "_ClientResultAnyArm",
-    Result
-    | GetTaskResult
-    | GetTaskPayloadResult
-    | CancelTaskResult
-    | ListTasksResult
-    | CreateMessageResult
-    | ListRootsResult
-    | ElicitResult,
-)
-ClientResult = TypeAliasType(
-    "ClientResult",
-    Annotated[
-        Union[  # noqa: UP007 - one union at import, where `|` would build one per arm
-            Annotated[
-                Result | Annotated[_ClientResultAnyArm, Tag("*")],
-                LEFT_TO_RIGHT,
-                Tag("Result"),
-            ],
-            Annotated[
-                GetTaskResult | Annotated[_ClientResultAnyArm, Tag("*")],
-                LEFT_TO_RIGHT,
-                Tag("GetTaskResult"),
-            ],
-            Annotated[
-                GetTaskPayloadResult | Annotated[_ClientResultAnyArm, Tag("*")],
-                LEFT_TO_RIGHT,
-                Tag("GetTaskPayloadResult"),
-            ],
-            Annotated[
-                CancelTaskResult | Annotated[_ClientResultAnyArm, Tag("*")],
-                LEFT_TO_RIGHT,
-                Tag("CancelTaskResult"),
-            ],
-            Annotated[
-                ListTasksResult | Annotated[_ClientResultAnyArm, Tag("*")],
-                LEFT_TO_RIGHT,
-                Tag("ListTasksResult"),
-            ],
-            Annotated[
-                CreateMessageResult | Annotated[_ClientResultAnyArm, Tag("*")],
-                LEFT_TO_RIGHT,
-                Tag("CreateMessageResult"),
-            ],
-            Annotated[
-                ListRootsResult | Annotated[_ClientResultAnyArm, Tag("*")],
-                LEFT_TO_RIGHT,
-                Tag("ListRootsResult"),
-            ],
-            Annotated[
-                ElicitResult | Annotated[_ClientResultAnyArm, Tag("*")],
-                LEFT_TO_RIGHT,
-                Tag("ElicitResult"),
-            ],
-            Annotated[_ClientResultAnyArm, Tag("*")],
-        ],
-        most_specific("ClientResult", ()),
-        AS_ANY,
-    ],
-)
 
 
 class CreateMessageRequest(MCPModel):

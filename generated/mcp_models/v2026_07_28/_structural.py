@@ -94,7 +94,7 @@ _RULES: dict[str, tuple[tuple[str, tuple[_Predicate, ...]], ...]] = {
                 ("is", (), ("object",)),
             ),
         ),
-        ("CreateMessageResultContentVariantF", (("is", (), ("array",)),)),
+        ("SamplingMessageContentBlockList", (("is", (), ("array",)),)),
     ),
     "ElicitRequestParams": (
         (
@@ -319,7 +319,7 @@ _RULES: dict[str, tuple[tuple[str, tuple[_Predicate, ...]], ...]] = {
                 ("is", (), ("object",)),
             ),
         ),
-        ("SamplingMessageContentVariantF", (("is", (), ("array",)),)),
+        ("SamplingMessageContentBlockList", (("is", (), ("array",)),)),
     ),
     "SingleSelectEnumSchema": (
         ("UntitledSingleSelectEnumSchema", (("has", ("enum",), ("array",)),)),
@@ -359,7 +359,7 @@ _MESSAGES: dict[str, str] = {
         "object); AudioContent (type = 'audio', has data (string), has mimeType (string), a "
         "JSON object); ToolResultContent (type = 'tool_result', has content (array), has "
         "toolUseId (string), a JSON object); TextContent (type = 'text', has text (string), a "
-        "JSON object); CreateMessageResultContentVariantF (a JSON array)"
+        "JSON object); SamplingMessageContentBlockList (a JSON array)"
     ),
     "ElicitRequestParams": (
         "cannot tell which ElicitRequestParams this is: expected ElicitRequestFormParams "
@@ -431,7 +431,7 @@ _MESSAGES: dict[str, str] = {
         "object); AudioContent (type = 'audio', has data (string), has mimeType (string), a "
         "JSON object); ToolResultContent (type = 'tool_result', has content (array), has "
         "toolUseId (string), a JSON object); TextContent (type = 'text', has text (string), a "
-        "JSON object); SamplingMessageContentVariantF (a JSON array)"
+        "JSON object); SamplingMessageContentBlockList (a JSON array)"
     ),
     "SingleSelectEnumSchema": (
         "cannot tell which SingleSelectEnumSchema this is: expected "
@@ -650,7 +650,7 @@ def _pick_1(v0: Any) -> str | None:
     if v1 in ("text",) and (t9 is str) and (t1 is str) and (t0 is dict):
         return "TextContent"
     if t0 is list:
-        return "CreateMessageResultContentVariantF"
+        return "SamplingMessageContentBlockList"
     return _general("CreateMessageResultContent")(v0)
 
 
@@ -1062,7 +1062,7 @@ def _pick_13(v0: Any) -> str | None:
     if v1 in ("text",) and (t9 is str) and (t1 is str) and (t0 is dict):
         return "TextContent"
     if t0 is list:
-        return "SamplingMessageContentVariantF"
+        return "SamplingMessageContentBlockList"
     return _general("SamplingMessageContent")(v0)
 
 

@@ -54,7 +54,7 @@ _RULES: dict[str, tuple[tuple[str, tuple[_Predicate, ...]], ...]] = {
                 ("is", (), ("object",)),
             ),
         ),
-        ("AssistantMessageContentInlineVariantC", (("is", (), ("array",)),)),
+        ("AssistantMessageContentList", (("is", (), ("array",)),)),
     ),
 }
 
@@ -67,7 +67,7 @@ _MESSAGES: dict[str, str] = {
     "AssistantMessageContentInline": (
         "cannot tell which AssistantMessageContentInline this is: expected TextContent (type = "
         "'text', has text (string), a JSON object); ImageContent (type = 'image', has data "
-        "(string), a JSON object); AssistantMessageContentInlineVariantC (a JSON array)"
+        "(string), a JSON object); AssistantMessageContentList (a JSON array)"
     ),
 }
 
@@ -229,7 +229,7 @@ def _pick_0(v0: Any) -> str | None:
     if v1 in ("image",) and (t3 is str) and (t1 is str) and (t0 is dict):
         return "ImageContent"
     if t0 is list:
-        return "AssistantMessageContentInlineVariantC"
+        return "AssistantMessageContentList"
     return _general("AssistantMessageContentInline")(v0)
 
 

@@ -7,7 +7,7 @@ __all__ = [
     "AssistantMessage",
     "AssistantMessageContent",
     "AssistantMessageContentInline",
-    "AssistantMessageContentInlineVariantC",
+    "AssistantMessageContentList",
     "ImageContent",
     "Note",
     "NoteMeta",
@@ -53,8 +53,8 @@ AssistantMessageContent = TypeAliasType(
 )
 
 
-AssistantMessageContentInlineVariantC = TypeAliasType(
-    "AssistantMessageContentInlineVariantC", list[AssistantMessageContent]
+AssistantMessageContentList = TypeAliasType(
+    "AssistantMessageContentList", list[AssistantMessageContent]
 )
 
 
@@ -72,9 +72,7 @@ AssistantMessageContentInline = TypeAliasType(
     Annotated[
         Annotated[TextContent, Tag("TextContent")]
         | Annotated[ImageContent, Tag("ImageContent")]
-        | Annotated[
-            AssistantMessageContentInlineVariantC, Tag("AssistantMessageContentInlineVariantC")
-        ],
+        | Annotated[AssistantMessageContentList, Tag("AssistantMessageContentList")],
         structural("AssistantMessageContentInline"),
         AS_ANY,
     ],

@@ -37,7 +37,7 @@ _Predicate = tuple[str, tuple[str, ...], tuple[Any, ...]]
 _RULES: dict[str, tuple[tuple[str, tuple[_Predicate, ...]], ...]] = {
     "RequestChoice": (
         ("RequestChoiceFirst", (("eq", ("kind",), ("first",)), ("has", ("kind",), ()))),
-        ("RequestChoiceVariantB", ()),
+        ("RequestChoiceObject", ()),
     ),
 }
 
@@ -49,7 +49,7 @@ _CLOSED_KEYS: dict[str, dict[str, tuple[Any, ...]]] = {
 _MESSAGES: dict[str, str] = {
     "RequestChoice": (
         "cannot tell which RequestChoice this is: expected RequestChoiceFirst (kind = 'first'); "
-        "RequestChoiceVariantB (otherwise)"
+        "RequestChoiceObject (otherwise)"
     ),
 }
 
@@ -199,7 +199,7 @@ def _pick_0(v0: Any) -> str | None:
     v1 = v0.get("kind", _ABSENT) if t0 is dict else _ABSENT
     if v1 in ("first",) and (t0 is dict and v1 is not _ABSENT):
         return "RequestChoiceFirst"
-    return "RequestChoiceVariantB"
+    return "RequestChoiceObject"
 
 
 _COMPILED: dict[str, Callable[[Any], str | None]] = {

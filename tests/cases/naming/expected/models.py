@@ -11,7 +11,7 @@ __all__ = [
     "RequestByNameValue",
     "RequestChoice",
     "RequestChoiceFirst",
-    "RequestChoiceVariantB",
+    "RequestChoiceObject",
     "RequestItemsItem",
     "RequestParams",
     "RequestParamsMeta",
@@ -70,7 +70,7 @@ class RequestChoiceFirst(MCPModel):
     kind: Literal["first"] = const("first")
 
 
-class RequestChoiceVariantB(MCPModel):
+class RequestChoiceObject(MCPModel):
     size: StrictInt | MISSING = MISSING
 
 
@@ -89,7 +89,7 @@ RequestChoice = TypeAliasType(
     "RequestChoice",
     Annotated[
         Annotated[RequestChoiceFirst, Tag("RequestChoiceFirst")]
-        | Annotated[RequestChoiceVariantB, Tag("RequestChoiceVariantB")],
+        | Annotated[RequestChoiceObject, Tag("RequestChoiceObject")],
         structural("RequestChoice"),
         AS_ANY,
     ],

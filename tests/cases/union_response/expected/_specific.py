@@ -48,7 +48,7 @@ _ARMS: dict[str, tuple[tuple[str, _Table], ...]] = {
             ),
         ),
         (
-            "GetPayloadResultResponseVariantB",
+            "GetPayloadResultResponseObject",
             (
                 (
                     "id",

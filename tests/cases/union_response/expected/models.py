@@ -9,7 +9,7 @@ __all__ = [
     "GetPayloadRequestParams",
     "GetPayloadResult",
     "GetPayloadResultResponse",
-    "GetPayloadResultResponseVariantB",
+    "GetPayloadResultResponseObject",
     "IncompleteResult",
     "JSONRPCErrorResponse",
     "JSONRPCErrorResponseError",
@@ -90,7 +90,7 @@ class GetPayloadRequest(MCPModel):
     params: GetPayloadRequestParams
 
 
-class GetPayloadResultResponseVariantB(MCPModel):
+class GetPayloadResultResponseObject(MCPModel):
     jsonrpc: Literal["2.0"] = const("2.0")
     id: RequestId
     result: GetPayloadResult
@@ -144,7 +144,7 @@ ClientRequest = TypeAliasType(
 
 _GetPayloadResultResponseAnyArm = TypeAliasType(
     "_GetPayloadResultResponseAnyArm",
-    JSONRPCIncompleteResultResponse | GetPayloadResultResponseVariantB,
+    JSONRPCIncompleteResultResponse | GetPayloadResultResponseObject,
 )
 GetPayloadResultResponse = TypeAliasType(
     "GetPayloadResultResponse",
@@ -157,10 +157,10 @@ GetPayloadResultResponse = TypeAliasType(
                 Tag("JSONRPCIncompleteResultResponse"),
             ],
             Annotated[
-                GetPayloadResultResponseVariantB
+                GetPayloadResultResponseObject
                 | Annotated[_GetPayloadResultResponseAnyArm, Tag("*")],
                 LEFT_TO_RIGHT,
-                Tag("GetPayloadResultResponseVariantB"),
+                Tag("GetPayloadResultResponseObject"),
             ],
             Annotated[_GetPayloadResultResponseAnyArm, Tag("*")],
         ],

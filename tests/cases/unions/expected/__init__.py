@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     # isort: off
     from .models import (
         ImageBlock,
-        LooseVariantB,
+        LooseString,
         TextBlock,
         Alias,
         Block,
@@ -34,7 +34,7 @@ __all__ = [
     "Block",
     "ImageBlock",
     "Loose",
-    "LooseVariantB",
+    "LooseString",
     "TextBlock",
 ]
 

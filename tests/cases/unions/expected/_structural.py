@@ -45,7 +45,7 @@ _RULES: dict[str, tuple[tuple[str, tuple[_Predicate, ...]], ...]] = {
                 ("is", (), ("object",)),
             ),
         ),
-        ("LooseVariantB", (("is", (), ("string",)),)),
+        ("LooseString", (("is", (), ("string",)),)),
     ),
 }
 
@@ -57,7 +57,7 @@ _CLOSED_KEYS: dict[str, dict[str, tuple[Any, ...]]] = {
 _MESSAGES: dict[str, str] = {
     "Loose": (
         "cannot tell which Loose this is: expected TextBlock (type = 'text', has text (string), "
-        "a JSON object); LooseVariantB (a JSON string)"
+        "a JSON object); LooseString (a JSON string)"
     ),
 }
 
@@ -213,7 +213,7 @@ def _pick_0(v0: Any) -> str | None:
     if v1 in ("text",) and (t2 is str) and (t1 is str) and (t0 is dict):
         return "TextBlock"
     if t0 is str:
-        return "LooseVariantB"
+        return "LooseString"
     return _general("Loose")(v0)
 
 

@@ -3,7 +3,7 @@
 # MCP schema revision unions,
 # sha256 aac3673556a8594074d4d5155d643a0468364030144a3b1a4b5f29a7d09e20a4.
 
-__all__ = ["Alias", "Block", "ImageBlock", "Loose", "LooseVariantB", "TextBlock"]
+__all__ = ["Alias", "Block", "ImageBlock", "Loose", "LooseString", "TextBlock"]
 
 from typing import Annotated, Literal
 
@@ -19,7 +19,7 @@ class ImageBlock(MCPModel):
     data: StrictStr
 
 
-LooseVariantB = TypeAliasType("LooseVariantB", StrictStr)
+LooseString = TypeAliasType("LooseString", StrictStr)
 
 
 class TextBlock(MCPModel):
@@ -36,7 +36,7 @@ Block = TypeAliasType("Block", Annotated[TextBlock | ImageBlock, Field(discrimin
 Loose = TypeAliasType(
     "Loose",
     Annotated[
-        Annotated[TextBlock, Tag("TextBlock")] | Annotated[LooseVariantB, Tag("LooseVariantB")],
+        Annotated[TextBlock, Tag("TextBlock")] | Annotated[LooseString, Tag("LooseString")],
         structural("Loose"),
         AS_ANY,
     ],
