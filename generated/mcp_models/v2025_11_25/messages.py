@@ -140,7 +140,7 @@ from .models import (
 )
 
 if TYPE_CHECKING:
-    from ._tolerant import (  # at run time made on first use: __getattr__ below
+    from .._runtime.tolerant import (  # at run time made on first use: __getattr__ below
         DroppedItem,
         Tolerated,
     )
@@ -615,7 +615,7 @@ else:
             globals()[name] = responses
             return responses
         if name in ("DroppedItem", "Tolerated"):  # what a tolerant parse gives: made on first use
-            from . import _tolerant
+            from .._runtime import tolerant as _tolerant
 
             made = globals()[name] = getattr(_tolerant, name)
             return made
@@ -1349,7 +1349,7 @@ def parse_error(raw: RawJSON) -> MCPModel:
 # invalid ones are left out and the rest validated again as a whole. Whatever still fails (the
 # envelope, a field beside the list, the list itself) raises the strict parse's own error.
 def _tolerant_result(method: str, raw: RawJSON | BaseModel) -> Tolerated[Any]:
-    from ._tolerant import Tolerated  # made on the first tolerant parse
+    from .._runtime.tolerant import Tolerated  # made on the first tolerant parse
 
     try:
         return Tolerated(parse_result(method, raw))
@@ -1373,7 +1373,7 @@ def _tolerant_result(method: str, raw: RawJSON | BaseModel) -> Tolerated[Any]:
 
 
 def _tolerant_message(raw: RawJSON, pending: Pending | None) -> Tolerated[Message]:
-    from ._tolerant import Tolerated  # made on the first tolerant parse
+    from .._runtime.tolerant import Tolerated  # made on the first tolerant parse
 
     try:
         return Tolerated(parse_message(raw, pending))
@@ -1409,7 +1409,7 @@ def _load_any_depth(raw: RawJSON) -> tuple[object, bool]:
             exc
         ):
             raise
-    from ._tolerant import read_json
+    from .._runtime.tolerant import read_json
 
     try:
         return read_json(_utf8(raw) if isinstance(raw, str) else raw), True
@@ -1443,7 +1443,7 @@ def _sifted(
     """data (a method's result) without the items of its list that fail to validate, and those
     items (pointers under `where`); None when it has no such list or no item fails. NaN and
     infinity are never tolerated: data holding one is left to the strict parse's refusal."""
-    from ._tolerant import DroppedItem  # made on the first tolerant parse
+    from .._runtime.tolerant import DroppedItem  # made on the first tolerant parse
 
     listed = LIST_RESULTS.get(method)
     if listed is None or not isinstance(data, Mapping):
