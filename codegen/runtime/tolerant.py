@@ -12,7 +12,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Generic, TypeVar, cast
 
-__all__ = ["DroppedItem", "Tolerated", "json_copy", "read_json"]
+from pydantic import ValidationError
+
+__all__ = ["DroppedItem", "Tolerated", "json_copy", "pointer_into", "read_json", "reason", "token"]
 
 
 @dataclass(frozen=True)
@@ -208,3 +210,40 @@ def _key(source: str, at: int) -> tuple[str, int]:
     if not source.startswith(":", at):
         raise ValueError(f"expected ':' at {at}")
     return key, _skip(source, at + 1)
+
+
+def reason(exc: ValidationError, item: object) -> str:
+    """The first problem of an item's validation, in one line of at most 300 characters:
+    `/inputSchema/type: Input should be 'object'` (a JSON pointer into the item, then why)."""
+    first = exc.errors(include_url=False, include_context=False, include_input=False)[0]
+    where = pointer_into(item, first["loc"])
+    more = exc.error_count() - 1
+    text = (f"{where}: " if where else "") + first["msg"] + (f" (and {more} more)" if more else "")
+    text = "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
+    return text if len(text) <= 300 else text[:299] + "…"
+
+
+def pointer_into(value: object, loc: tuple[int | str, ...]) -> str:
+    """A validation error's location as a JSON pointer into the value. Pydantic's location also
+    names union arms and tags, which are no step into the value: they are skipped."""
+    tokens: list[str] = []
+    for position, part in enumerate(loc):
+        if isinstance(value, Mapping) and isinstance(part, str) and part in value:
+            value = cast("Mapping[str, object]", value)[part]
+        elif (
+            isinstance(value, list)
+            and isinstance(part, int)
+            and 0 <= part < len(cast("list[object]", value))
+        ):
+            value = cast("list[object]", value)[part]
+        elif not (
+            position == len(loc) - 1 and isinstance(value, Mapping) and isinstance(part, str)
+        ):
+            continue  # an arm or a tag; the last step into an object is a key it lacks
+        tokens.append(token(str(part)))
+    return "".join(f"/{token}" for token in tokens)
+
+
+def token(key: str) -> str:
+    """key as one JSON pointer token."""
+    return key.replace("~", "~0").replace("/", "~1")
