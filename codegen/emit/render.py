@@ -102,8 +102,8 @@ def revision_files(
     if narrowing is not None:
         files["narrowing.py"] = narrowing
     if any(e.export_name == "PrimitiveSchemaDefinition" and e.is_definition for e in revision.entities):
-        files["elicitation.py"] = render("elicitation.py.jinja2", header=header, revision=revision)
-        forms = forms_module(revision, header)
+        files["elicitation.py"] = render("elicitation.py.jinja2", header=header, revision=revision, runtime=runtime)
+        forms = forms_module(revision, header, runtime)
         if forms is not None:
             files["forms.py"] = forms
     return files
@@ -176,7 +176,7 @@ def _check_package_names(names: Sequence[str], revision: ir.Revision) -> None:
         seen.add(name)
 
 
-def forms_module(revision: ir.Revision, header: str) -> str | None:
+def forms_module(revision: ir.Revision, header: str, runtime: str = IN_ROOT) -> str | None:
     """forms.py: Pydantic forms as this revision's requestedSchema, and typed answers (issue 18)."""
     facts = form_facts(revision)
     if facts is None:
@@ -195,6 +195,7 @@ def forms_module(revision: ir.Revision, header: str) -> str | None:
         names.add(facts.request_id_type)
     return render(
         "forms.py.jinja2",
+        runtime=runtime,
         header=header,
         revision=revision,
         imports=sorted(names),
