@@ -9,7 +9,7 @@ that shadowed or were shadowed.
    as the package's export; the reserved names are derived from the libraries' namespaces.
 3. Numeric bounds reach the Field as the schema wrote them and are compared exactly: a bounded
    number is `JSONNumber` (int | float), so 10**29 < 100000000000000000000000000001 holds.
-4. A definition spelt like a name the revision package binds itself (`importlib`, `TYPE_CHECKING`,
+4. A definition spelt like a name the revision package binds itself (`lazy_names`, `TYPE_CHECKING`,
    a submodule, the messages API: `Message`, `ErrorResponse`, `parse_message`) is exported under its
    class name; the package's own name keeps working.
 
@@ -366,13 +366,12 @@ PACKAGE_COLLISIONS = {
     "ResultResponse": "ResultResponseModel",
     "parse_message": "ParseMessage",
     "union_arms": "UnionArms",
-    "importlib": "Importlib",
+    "lazy_names": "LazyNames",
     "TYPE_CHECKING": "TYPECHECKING",
     "annotations": "Annotations",
     "models": "Models",
     "messages": "Messages",
     "MISSING": "MISSINGModel",
-    "_EXPORTS": "EXPORTS",
     "REQUESTS": "REQUESTS",  # messages.py's, not the package's: the class is REQUESTSModel
 }
 
@@ -392,12 +391,12 @@ def test_definitions_named_like_the_package_s_own_names(tmp_path: Path, env: dic
         assert isinstance(ping, package.PingRequest) and ping.id == 1
         assert package.ErrorResponse.__module__ == f"{out.name}.messages"
         assert package.union_arms.__module__ == f"{out.name}._base"
-        assert isinstance(package.importlib, ModuleType) and package.TYPE_CHECKING is False
+        assert callable(package.lazy_names) and package.TYPE_CHECKING is False
         assert isinstance(package.models, ModuleType) and isinstance(package.messages, ModuleType)
         assert package.REQUESTS.__name__ == "REQUESTSModel" and isinstance(package.messages.REQUESTS, dict)
         exports = set(package.__all__)
         assert len(exports) == len(package.__all__) and not exports & naming.PACKAGE_NAMES
-    support.record("names: definitions named Message, parse_message, importlib, models, ...", result, "valid: exit 0")
+    support.record("names: definitions named Message, parse_message, lazy_names, models, ...", result, "valid: exit 0")
 
 
 # Names Python binds on every module, and those a revision package's __init__ binds itself.
@@ -405,7 +404,7 @@ MODULE_DUNDERS = (
     "__name__", "__doc__", "__file__", "__path__", "__spec__", "__loader__", "__package__", "__cached__",
     "__builtins__", "__dict__", "__all__", "__getattr__", "__dir__",
 )  # fmt: skip
-BOUND_NAMES = (*MODULE_DUNDERS, "importlib", "TYPE_CHECKING", "_base", "_EXPORTS", "_RENAMED", "_FROM_MESSAGES")
+BOUND_NAMES = (*MODULE_DUNDERS, "lazy_names", "TYPE_CHECKING", "_base", "_runtime")
 
 
 def test_every_export_is_the_definition_never_what_the_package_binds(tmp_path: Path, env: dict[str, str]) -> None:
@@ -426,8 +425,8 @@ def test_every_export_is_the_definition_never_what_the_package_binds(tmp_path: P
             exported = [export for export in package.__all__ if getattr(package, export) is cls]
             assert exported == [cls.__name__], name  # the class name: the spec name is the module's
             assert cls.model_validate_json('{"v": 4}').v == 4
-        assert package.__name__ == out.name and callable(package.__getattr__) and isinstance(package.importlib, ModuleType)
-    support.record("names: definitions named __getattr__, __all__, __name__, importlib, _base, ...", result, "valid: exit 0")
+        assert package.__name__ == out.name and callable(package.__getattr__) and callable(package.lazy_names)
+    support.record("names: definitions named __getattr__, __all__, __name__, lazy_names, _base, _runtime, ...", result, "valid: exit 0")
 
 
 def test_without_a_messages_module_the_api_names_stay_the_definitions(tmp_path: Path, env: dict[str, str]) -> None:

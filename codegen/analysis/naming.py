@@ -57,9 +57,9 @@ HELPER_NAMES = frozenset({
 # its submodules become its attributes once imported: a definition is never exported under one.
 # MISSING: readers test `x is not MISSING`; no export of a package may stand for something else.
 PACKAGE_NAMES = frozenset({
-    "TYPE_CHECKING", "annotations", "importlib", "_EXPORTS", "_RENAMED", "_FROM_MESSAGES", "_FROM_WIRE", "MISSING",
+    "TYPE_CHECKING", "annotations", "lazy_names", "MISSING",
     "models", "messages", "narrowing", "elicitation", "forms", "history", "tests", "wire", "tool_calls",
-    "_base", "_structural", "_specific", "_tolerant", "_examples", "_jsonc", "_tables",
+    "_base", "_structural", "_specific", "_tolerant", "_examples", "_jsonc", "_tables", "_runtime",
 })  # fmt: skip
 # What a revision package exports from messages.py besides its models (and its wire classes).
 MESSAGES_API = (

@@ -85,7 +85,8 @@ def revision_files(
     messages = messages_module(revision, header, runtime)
     files = {
         "__init__.py": package_init(
-            revision, header, order, has_messages=messages is not None, messages_api=messages_api(revision)
+            revision, header, order, has_messages=messages is not None, messages_api=messages_api(revision),
+            runtime=runtime,
         ),
         "_base.py": base_module(revision.options, header, most_specific=bool(specific.in_use(revision))),
     }
@@ -168,6 +169,7 @@ def package_init(
     aliases: Sequence[tuple[str, str]] = (),
     messages_api: Sequence[str] | None = None,
     wire_api: Sequence[str] = (),
+    runtime: str = IN_ROOT,
 ) -> str:
     """A package's __init__.py: its models' names (and aliases: (old name, class)), the names of
     its messages module, and those of a wire module (the surface's)."""
@@ -183,6 +185,7 @@ def package_init(
         has_messages=has_messages,
         messages_api=api,
         wire_api=wire_api,
+        runtime=runtime,
     )
 
 

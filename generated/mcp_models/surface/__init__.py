@@ -587,69 +587,48 @@ __all__ = [
 ]
 
 if not TYPE_CHECKING:  # type checkers see the imports above; a misspelt name stays an error there
-    import importlib
+    from .._runtime.lazy import lazy_names
 
-    _EXPORTS = frozenset(__all__)
-    _RENAMED = {
-        "Annotated": "AnnotatedModel",
-        "JSONRPCError": "JSONRPCErrorResponse",
-        "ResourceReference": "ResourceTemplateReference",
-    }
-    _FROM_MESSAGES = frozenset(
-        (
-            "AnyError",
-            "AnyListResult",
-            "AnyResult",
-            "DroppedItem",
-            "Envelope",
-            "ErrorResponse",
-            "ListMethod",
-            "Message",
-            "MessageError",
-            "NotJSONError",
-            "Pending",
-            "ResultResponse",
-            "Tolerated",
-            "union_arms",
-        )
+    __getattr__, __dir__ = lazy_names(
+        __name__,
+        globals(),
+        __all__,
+        elsewhere={
+            ".messages": (
+                "AnyError",
+                "AnyListResult",
+                "AnyResult",
+                "DroppedItem",
+                "Envelope",
+                "ErrorResponse",
+                "ListMethod",
+                "Message",
+                "MessageError",
+                "NotJSONError",
+                "Pending",
+                "ResultResponse",
+                "Tolerated",
+                "union_arms",
+            ),
+            ".wire": (
+                "METHODS",
+                "Change",
+                "ChangeKind",
+                "DowngradeMode",
+                "MethodAcross",
+                "RevisionError",
+                "parse_as",
+                "parse_message",
+                "parse_result",
+                "revision_classes",
+                "revision_of",
+                "send",
+                "to_revision",
+            ),
+        },
+        renamed={
+            "Annotated": "AnnotatedModel",
+            "JSONRPCError": "JSONRPCErrorResponse",
+            "ResourceReference": "ResourceTemplateReference",
+        },
     )
-    _FROM_WIRE = frozenset(
-        (
-            "METHODS",
-            "Change",
-            "ChangeKind",
-            "DowngradeMode",
-            "MethodAcross",
-            "RevisionError",
-            "parse_as",
-            "parse_message",
-            "parse_result",
-            "revision_classes",
-            "revision_of",
-            "send",
-            "to_revision",
-        )
-    )
-
-    def __getattr__(name: str) -> object:
-        if name in _EXPORTS:
-            submodule = (
-                ".wire"
-                if name in _FROM_WIRE
-                else (".messages" if name in _FROM_MESSAGES else ".models")
-            )
-            module = importlib.import_module(submodule, __name__)
-            value = getattr(module, _RENAMED.get(name, name))
-        else:
-            # a submodule (models, messages, narrowing, …) imported on first use, like the names
-            try:
-                value = importlib.import_module(f"{__name__}.{name}")
-            except ModuleNotFoundError as exc:
-                if exc.name != f"{__name__}.{name}":
-                    raise
-                raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-        globals()[name] = value
-        return value
-
-    def __dir__() -> list[str]:
-        return sorted(set(globals()) | _EXPORTS)

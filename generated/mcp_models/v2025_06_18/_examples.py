@@ -2,35 +2,22 @@
 # Do not edit.
 # MCP schema revision 2025-06-18,
 # sha256 af845e7e5b9d27107d1690f0936022546177a1403e63ffb11470135b296a2e01.
-"""The spec's own examples for MCP revision 2025-06-18, as round-trip checks.
+"""The spec's own examples for MCP revision 2025-06-18, as round-trip checks (the shipped tests
+run them; the machinery is the shared runtime's `examples` module).
 
 Sources, read at test time (no example is copied into this package):
 - examples trees: <spec source>/2025-06-18/examples/<TypeName>/*.json
   (spec source: $MCP_CODEGEN_SPEC_SOURCE, else the spec data shipped with mcp-codegen);
 - documentation pages: JSON blocks in 1 page(s) under $MCP_CODEGEN_DOCS_SOURCE, else the
   copies shipped with mcp-codegen.
-
-Each JSON-RPC message is routed by the method tables (a result through the request of the same id
-earlier on its page); any other block is a fragment, routed to the most specific definition whose
-required keys it has and which accepts it.
 """
 
 from __future__ import annotations
 
-import importlib
-import json
-import os
-import re
-from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
 
-from pydantic import BaseModel, TypeAdapter, ValidationError
-from pydantic.fields import FieldInfo
-
-from .._runtime import jsonc as _jsonc
-from . import models
+from .._runtime.examples import Example, Examples, Outcome, page_blocks
+from . import messages, models
 from ._base import SPURIOUS_UNION_WARNINGS
 
 __all__ = [
@@ -43,359 +30,22 @@ __all__ = [
     "sources",
     "tree_examples",
 ]
-from . import messages
 
-REVISION = "2025-06-18"
 SPEC_SOURCE_ENV = "MCP_CODEGEN_SPEC_SOURCE"
 DOCS_SOURCE_ENV = "MCP_CODEGEN_DOCS_SOURCE"
-HAS_TREE = False
-PAGES: tuple[str, ...] = ("001_3dcc7d48f6d25fc8.txt",)
-DEFINITIONS: tuple[str, ...] = (
-    "Annotations",
-    "AudioContent",
-    "BaseMetadata",
-    "BlobResourceContents",
-    "BooleanSchema",
-    "CallToolRequest",
-    "CallToolRequestParams",
-    "CallToolResult",
-    "CancelledNotification",
-    "CancelledNotificationParams",
-    "ClientCapabilities",
-    "ClientCapabilitiesRoots",
-    "CompleteRequest",
-    "CompleteRequestParams",
-    "CompleteRequestParamsArgument",
-    "CompleteRequestParamsContext",
-    "CompleteResult",
-    "CompleteResultCompletion",
-    "CreateMessageRequest",
-    "CreateMessageRequestParams",
-    "CreateMessageResult",
-    "ElicitRequest",
-    "ElicitRequestParams",
-    "ElicitRequestParamsRequestedSchema",
-    "ElicitResult",
-    "EmbeddedResource",
-    "EnumSchema",
-    "GetPromptRequest",
-    "GetPromptRequestParams",
-    "GetPromptResult",
-    "ImageContent",
-    "Implementation",
-    "InitializeRequest",
-    "InitializeRequestParams",
-    "InitializeResult",
-    "InitializedNotification",
-    "InitializedNotificationParams",
-    "JSONRPCError",
-    "JSONRPCErrorError",
-    "JSONRPCNotification",
-    "JSONRPCNotificationParams",
-    "JSONRPCRequest",
-    "JSONRPCRequestParams",
-    "JSONRPCRequestParamsMeta",
-    "JSONRPCResponse",
-    "ListPromptsRequest",
-    "ListPromptsRequestParams",
-    "ListPromptsResult",
-    "ListResourceTemplatesRequest",
-    "ListResourceTemplatesRequestParams",
-    "ListResourceTemplatesResult",
-    "ListResourcesRequest",
-    "ListResourcesRequestParams",
-    "ListResourcesResult",
-    "ListRootsRequest",
-    "ListRootsRequestParams",
-    "ListRootsRequestParamsMeta",
-    "ListRootsResult",
-    "ListToolsRequest",
-    "ListToolsRequestParams",
-    "ListToolsResult",
-    "LoggingMessageNotification",
-    "LoggingMessageNotificationParams",
-    "ModelHint",
-    "ModelPreferences",
-    "Notification",
-    "NotificationParams",
-    "NumberSchema",
-    "PaginatedRequest",
-    "PaginatedRequestParams",
-    "PaginatedResult",
-    "PingRequest",
-    "PingRequestParams",
-    "PingRequestParamsMeta",
-    "ProgressNotification",
-    "ProgressNotificationParams",
-    "Prompt",
-    "PromptArgument",
-    "PromptListChangedNotification",
-    "PromptListChangedNotificationParams",
-    "PromptMessage",
-    "PromptReference",
-    "ReadResourceRequest",
-    "ReadResourceRequestParams",
-    "ReadResourceResult",
-    "Request",
-    "RequestParams",
-    "RequestParamsMeta",
-    "Resource",
-    "ResourceContents",
-    "ResourceLink",
-    "ResourceListChangedNotification",
-    "ResourceListChangedNotificationParams",
-    "ResourceTemplate",
-    "ResourceTemplateReference",
-    "ResourceUpdatedNotification",
-    "ResourceUpdatedNotificationParams",
-    "Result",
-    "Root",
-    "RootsListChangedNotification",
-    "RootsListChangedNotificationParams",
-    "SamplingMessage",
-    "ServerCapabilities",
-    "ServerCapabilitiesPrompts",
-    "ServerCapabilitiesResources",
-    "ServerCapabilitiesTools",
-    "SetLevelRequest",
-    "SetLevelRequestParams",
-    "StringSchema",
-    "SubscribeRequest",
-    "SubscribeRequestParams",
-    "TextContent",
-    "TextResourceContents",
-    "Tool",
-    "ToolAnnotations",
-    "ToolInputSchema",
-    "ToolListChangedNotification",
-    "ToolListChangedNotificationParams",
-    "ToolOutputSchema",
-    "UnsubscribeRequest",
-    "UnsubscribeRequestParams",
+EXAMPLES = Examples(
+    revision="2025-06-18",
+    package_dir=Path(__file__).resolve().parent,
+    models=models,
+    messages=messages,
+    spec_env=SPEC_SOURCE_ENV,
+    docs_env=DOCS_SOURCE_ENV,
+    has_tree=False,
+    pages=("001_3dcc7d48f6d25fc8.txt",),
+    quiet_union_dumps=SPURIOUS_UNION_WARNINGS,
 )
-_FENCE = re.compile(r"```jsonc?[^\n]*\n(.*?)```", re.DOTALL)
-
-
-@dataclass(frozen=True)
-class Example:
-    origin: str  # "examples/Tool/with-no-parameters.json" or "<page>#block-3"
-    value: Any
-    target: (
-        str | None
-    )  # the definition (or "result of <method>") it is checked against; None: unrouted
-    reason: str = ""  # why it is unrouted
-
-
-@dataclass(frozen=True)
-class Outcome:
-    accepted: bool
-    lossless: bool
-    detail: str = ""
-    dropped: tuple[str, ...] = ()
-    """JSON pointers of the keys the dump left out (the rest of the dump equals the input)."""
-    changed: tuple[str, ...] = ()
-    """JSON pointers where the dump holds another value than the input (never expected)."""
-
-
-def sources() -> tuple[Path | None, Path | None]:
-    """(spec source, docs folder): the environment's, else those shipped with mcp-codegen if it is
-    installed beside this package (the generator's data, so nothing is copied in here)."""
-    spec = os.environ.get(SPEC_SOURCE_ENV)
-    docs = os.environ.get(DOCS_SOURCE_ENV)
-    shipped = _shipped_spec_data()
-    return (
-        Path(spec) if spec else shipped,
-        Path(docs) if docs else (shipped / "pages" if shipped is not None else None),
-    )
-
-
-def _shipped_spec_data() -> Path | None:
-    try:  # by name: the models never need mcp-codegen, only these tests can use its data
-        resources = importlib.import_module("codegen.resources")
-        return Path(resources.spec_dir())
-    except (ImportError, AttributeError, FileNotFoundError):
-        return None
-
-
-def tree_examples(spec_source: Path) -> list[Example]:
-    root = spec_source / REVISION / "examples"
-    return [
-        Example(
-            f"examples/{path.parent.name}/{path.name}",
-            json.loads(path.read_bytes()),
-            path.parent.name,
-        )
-        for path in sorted(root.glob("*/*.json"))
-    ]
-
-
-def page_blocks(text: str) -> list[Any]:
-    """The JSON values of a page: its ```json / ```jsonc blocks, or for a page rendered to plain
-    text, the objects that start a line."""
-    values: list[Any] = []
-    fenced = _FENCE.findall(text)
-    for block in fenced:
-        try:
-            values.extend(_jsonc.loads_all(block))
-        except ValueError:
-            values.append(_Unparsed(block))
-    if not fenced:
-        decoder = json.JSONDecoder()
-        cleaned = _jsonc.strip(text)
-        position = 0
-        while (start := cleaned.find("\n{", position)) != -1:
-            try:
-                value, position = decoder.raw_decode(cleaned, start + 1)
-                values.append(value)
-            except ValueError:
-                position = start + 2
-    return values
-
-
-@dataclass(frozen=True)
-class _Unparsed:
-    text: str
-
-
-def page_examples(docs_source: Path) -> list[Example]:
-    examples: list[Example] = []
-    for page in PAGES:
-        pending: dict[Any, str] = {}
-        for index, value in enumerate(
-            page_blocks((docs_source / page).read_text(encoding="utf-8"))
-        ):
-            origin = f"{page}#block-{index}"
-            if isinstance(value, _Unparsed):
-                examples.append(
-                    Example(
-                        origin, None, None, "not JSON, even allowing comments and trailing commas"
-                    )
-                )
-            elif isinstance(value, dict) and cast("dict[str, Any]", value).get("jsonrpc") == "2.0":
-                examples.append(_message(origin, cast("dict[str, Any]", value), pending))
-            else:
-                examples.append(_fragment(origin, value))
-    return examples
-
-
-def _message(origin: str, value: dict[str, Any], pending: dict[Any, str]) -> Example:
-    if "method" in value and "id" in value:
-        pending[value["id"]] = value["method"]
-    if "result" in value:
-        method = pending.get(value.get("id"))
-        if method is None:
-            return Example(
-                origin, value, None, "a result with no request of the same id before it on the page"
-            )
-        return Example(origin, value["result"], f"result of {method}")
-    return Example(origin, value, "message")
-
-
-_ADAPTERS: dict[str, TypeAdapter[Any]] = {}
-
-
-def _adapter(name: str) -> TypeAdapter[Any]:
-    if name not in _ADAPTERS:
-        _ADAPTERS[name] = TypeAdapter(getattr(models, name))
-    return _ADAPTERS[name]
-
-
-def _keys(name: str) -> tuple[frozenset[str], frozenset[str]]:
-    """(required, declared) wire keys of a model definition."""
-    fields: dict[str, FieldInfo] = getattr(getattr(models, name), "model_fields", None) or {}
-    declared = {f.alias or key: f.is_required() for key, f in fields.items()}
-    return frozenset(k for k, required in declared.items() if required), frozenset(declared)
-
-
-def _fragment(origin: str, value: Any) -> Example:
-    """The model definition that fits a fragment best: it has every required key of it, and either
-    declares every key of the fragment or requires at least one; the most required keys win, then
-    the most declared ones, then the name."""
-    if not isinstance(value, dict):
-        return Example(origin, value, None, "a fragment that is not an object")
-    keys = frozenset(cast("dict[str, Any]", value))
-    fits: list[tuple[int, int, str]] = []
-    for name in DEFINITIONS:
-        required, declared = _keys(name)
-        if not required <= keys or not (required or keys <= declared):
-            continue
-        try:
-            _adapter(name).validate_python(value)
-        except ValidationError:
-            continue
-        fits.append((-len(required), -len(keys & declared), name))
-    if not fits:
-        return Example(origin, value, None, "a fragment no definition fits")
-    return Example(origin, value, min(fits)[2])
-
-
-def all_examples() -> Iterator[Example]:
-    spec, docs = sources()
-    if HAS_TREE and spec is not None:
-        yield from tree_examples(spec)
-    if PAGES and docs is not None:
-        yield from page_examples(docs)
-
-
-def _canonical(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, ensure_ascii=False)
-
-
-def round_trip(example: Example) -> Outcome:
-    """Validate, dump as users do (`model_dump(mode="json")`: wire names, absent fields left out)
-    and compare with the input."""
-    assert example.target is not None
-    try:
-        if example.target == "message":
-            parsed: Any = messages.parse_message(example.value)
-            dumped = parsed.model_dump(mode="json")
-        elif example.target.startswith("result of "):
-            method = example.target.removeprefix("result of ")
-            result: Any = messages.parse_result(method, example.value)
-            dumped = result.model_dump(mode="json")
-        else:
-            adapter = _adapter(example.target)
-            parsed = adapter.validate_python(example.value)
-            dumped = (
-                parsed.model_dump(mode="json")
-                if isinstance(parsed, BaseModel)
-                # a bare union's adapter: pydantic before 2.13 warns spuriously (see _base)
-                else adapter.dump_python(parsed, mode="json", warnings=not SPURIOUS_UNION_WARNINGS)
-            )
-    except (ValidationError, ValueError) as exc:
-        return Outcome(False, False, " ".join(str(exc).split())[:300])
-    same = _canonical(dumped) == _canonical(example.value)
-    if same:
-        return Outcome(True, True)
-    dropped: list[str] = []
-    changed: list[str] = []
-    _compare(example.value, dumped, "", dropped, changed)
-    left_out, differ = ", ".join(dropped) or "none", ", ".join(changed) or "none"
-    lost = f"keys left out: {left_out}; values changed: {differ}"
-    return Outcome(
-        True, False, f"{lost}; dumped {_canonical(dumped)[:200]}", tuple(dropped), tuple(changed)
-    )
-
-
-def _compare(given: Any, dumped: Any, pointer: str, dropped: list[str], changed: list[str]) -> None:
-    """Where the dump differs from the input: keys it left out, values it changed."""
-    if isinstance(given, dict) and isinstance(dumped, dict):
-        given_keys = cast("dict[str, object]", given)
-        dumped_keys = cast("dict[str, object]", dumped)
-        for key, value in given_keys.items():
-            here = f"{pointer}/{key.replace('~', '~0').replace('/', '~1')}"
-            if key not in dumped_keys:
-                dropped.append(here)
-            else:
-                _compare(value, dumped_keys[key], here, dropped, changed)
-        changed.extend(f"{pointer}/{key}" for key in dumped_keys if key not in given_keys)
-        return
-    if isinstance(given, list) and isinstance(dumped, list):
-        given_items = cast("list[object]", given)
-        dumped_items = cast("list[object]", dumped)
-        if len(given_items) == len(dumped_items):
-            for index, (value, again) in enumerate(zip(given_items, dumped_items)):
-                _compare(value, again, f"{pointer}/{index}", dropped, changed)
-            return
-    if _canonical(given) != _canonical(dumped):
-        changed.append(pointer or "/")
+sources = EXAMPLES.sources
+tree_examples = EXAMPLES.tree_examples
+page_examples = EXAMPLES.page_examples
+all_examples = EXAMPLES.all_examples
+round_trip = EXAMPLES.round_trip
