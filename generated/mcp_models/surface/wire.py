@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import sys
 from collections.abc import Callable, Generator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -47,6 +48,7 @@ from types import ModuleType, UnionType
 from typing import (
     Annotated,
     Any,
+    ForwardRef,
     Literal,
     TypeAlias,
     TypeVar,
@@ -883,6 +885,7 @@ def _fit(value: object, wire: Any, path: str, sending: _Sending, shape: Shape | 
                 f"{name} does not exist in revision {revision}", revision=revision, path=path
             )
         attributes = _wire_names(type(value))
+        walked = _walked_keys(type(value))
         arrived = _arrived(value, revision)
         widened = WIDENED.get(name)
         beyond: dict[str, tuple[Any, str]] = {}
@@ -902,9 +905,10 @@ def _fit(value: object, wire: Any, path: str, sending: _Sending, shape: Shape | 
                     problem,
                 )  # SEP-2106: downgraded below, once `content` is fitted
             elif key in shape.keys:
-                attribute = attributes.get(key)
-                if attribute is not None and isinstance(item, _CONTAINERS):
-                    fitted[key] = _fit(getattr(value, attribute), item, _step(path, key), sending)
+                if key in walked and isinstance(item, _CONTAINERS):
+                    fitted[key] = _fit(
+                        getattr(value, attributes[key]), item, _step(path, key), sending
+                    )
                 else:
                     fitted[key] = item
             elif shape.open or key not in attributes:
@@ -955,6 +959,17 @@ def _fit(value: object, wire: Any, path: str, sending: _Sending, shape: Shape | 
 
 
 # -- what `_fit` leaves as it is: most of a message sent at the revision it came from --------------
+
+
+@cache
+def _walked_keys(model: type[BaseModel]) -> frozenset[str]:
+    """The wire keys of a surface class whose values `_fit` walks: those whose type may hold a
+    model (not scalars, not `Any`)."""
+    return frozenset(
+        field.alias or attribute
+        for attribute, field in model.model_fields.items()
+        if _classes_in(field.annotation) != frozenset()
+    )
 
 
 @dataclass(frozen=True)
@@ -1048,29 +1063,47 @@ _SCALARS = (str, int, float, bool, type(None))
 
 
 def _classes_in(annotation: object) -> frozenset[str] | None:
-    """The names of the model classes a field of this type may hold, or None where it may hold any
-    object (`Any`, a name not yet defined)."""
-    found: set[str] = set()
-    pending: list[object] = [annotation]
+    """The names of the model classes a field of this type may hold, or None where that is not
+    known (a name not yet defined, a type variable)."""
+    classes = _model_classes_in(annotation)
+    return None if classes is None else frozenset(model.__name__ for model in classes)
+
+
+def _model_classes_in(annotation: object) -> frozenset[type[BaseModel]] | None:
+    """The model classes a field of this type may hold, or None where that is not known. `Any`
+    holds none: it is JSON the schema does not constrain, read as JSON (received) and dumped as
+    pydantic dumps it (sent: a model object put there is not fitted, see docs/surface.md)."""
+    found: set[type[BaseModel]] = set()
+    # (type, the module a quoted name in it is written in: a type alias's own, like JSONValue's)
+    pending: list[tuple[object, str | None]] = [(annotation, None)]
     seen: set[int] = set()
     while pending:
-        kind = pending.pop()
-        if id(kind) in seen or kind is MISSING:
+        kind, module = pending.pop()
+        if isinstance(kind, ForwardRef):
+            kind = kind.__forward_arg__
+        if isinstance(kind, str):
+            if module is None or module not in sys.modules:
+                return None
+            kind = eval(kind, vars(sys.modules[module]))
+        if id(kind) in seen or kind is MISSING or kind is Any:
             continue
         seen.add(id(kind))
         origin = get_origin(kind)
         if isinstance(kind, type) and issubclass(kind, BaseModel):
-            found.add(kind.__name__)
+            found.add(kind)
         elif isinstance(kind, type) and issubclass(kind, _SCALARS):
             continue
         elif (
             origin is None and getattr(cast(Any, kind), "__value__", None) is not None
         ):  # a type alias
-            pending.append(cast(Any, kind).__value__)
+            alias = cast(Any, kind)
+            pending.append(
+                (alias.__value__, cast("str | None", getattr(alias, "__module__", None)))
+            )
         elif origin is Annotated:
-            pending.append(get_args(kind)[0])
+            pending.append((get_args(kind)[0], module))
         elif origin in (Union, UnionType, list, dict, tuple):
-            pending.extend(arg for arg in get_args(kind) if arg is not Ellipsis)
+            pending.extend((arg, module) for arg in get_args(kind) if arg is not Ellipsis)
         elif origin is not Literal:
             return None
     return frozenset(found)
@@ -1303,10 +1336,86 @@ def _remembered_fields(
     exact: type[BaseModel], surface: type[BaseModel]
 ) -> tuple[tuple[str, str], ...]:
     """(attribute of exact's class, attribute of surface's) of the fields `_remember` walks into:
-    those both declare, whose type may hold a model (a field of scalars holds no note)."""
-    declared = _wire_names(surface)
+    those both declare whose values may hold, at any depth, a pair of classes where a note can be
+    (`_may_keep_foreign`); a field of scalars or `Any` holds none."""
     return tuple(
-        (attribute, declared[key])
-        for attribute, key in _attribute_wire(exact).items()
-        if key in declared and _classes_in(exact.model_fields[attribute].annotation) != frozenset()
+        (attribute, theirs)
+        for attribute, theirs, mine_held, theirs_held in _paired_fields(exact, surface)
+        if mine_held is None
+        or theirs_held is None
+        or any(_notes_below(mine, other) for mine in mine_held for other in theirs_held)
     )
+
+
+@cache
+def _paired_fields(
+    exact: type[BaseModel], surface: type[BaseModel]
+) -> tuple[
+    tuple[str, str, frozenset[type[BaseModel]] | None, frozenset[type[BaseModel]] | None], ...
+]:
+    """(attribute of exact's class, attribute of surface's, the model classes each may hold) of the
+    fields both declare whose revision type may hold a model."""
+    declared = _wire_names(surface)
+    paired: list[
+        tuple[str, str, frozenset[type[BaseModel]] | None, frozenset[type[BaseModel]] | None]
+    ] = []
+    for attribute, key in _attribute_wire(exact).items():
+        mine = _model_classes_in(exact.model_fields[attribute].annotation)
+        if key in declared and mine != frozenset():
+            theirs = _model_classes_in(surface.model_fields[declared[key]].annotation)
+            paired.append((attribute, declared[key], mine, theirs))
+    return tuple(paired)
+
+
+@cache
+def _may_pair(exact: type[BaseModel], surface: type[BaseModel]) -> bool:
+    """Whether one JSON object can be read as both classes: not where the revision's class requires
+    a constant (a content block's `type`) that the surface's class, having that key, cannot be."""
+    wire = _wire_names(surface)
+    for attribute, field in exact.model_fields.items():
+        key = field.alias or attribute
+        mine = _constants_of(field.annotation) if field.is_required() else None
+        theirs = _constants_of(surface.model_fields[wire[key]].annotation) if key in wire else None
+        if mine is not None and theirs is not None and not mine & theirs:
+            return False
+    return True
+
+
+def _constants_of(annotation: object) -> frozenset[object] | None:
+    """The values a type of only Literal arms (and MISSING) allows, else None."""
+    arms = get_args(annotation) if get_origin(annotation) in (Union, UnionType) else (annotation,)
+    values: set[object] = set()
+    for arm in arms:
+        if arm is MISSING:
+            continue
+        if get_origin(arm) is not Literal:
+            return None
+        values.update(get_args(arm))
+    return frozenset(values)
+
+
+@cache
+def _may_keep_foreign(exact: type[BaseModel], surface: type[BaseModel]) -> bool:
+    """Whether an instance of the revision's class can hold, as an unknown key, a key the surface's
+    class declares: only where the surface declares a key the revision's class does not."""
+    return not _wire_names(surface).keys() <= set(_attribute_wire(exact).values())
+
+
+@cache
+def _notes_below(exact: type[BaseModel], surface: type[BaseModel]) -> bool:
+    """Whether `_remember` can find a note in a pair of these classes or in the pairs their fields
+    hold, at any depth: decided once per class pair from the classes' declared keys and field types
+    (where a type is not known, it can)."""
+    pending, seen = [(exact, surface)], {(exact, surface)}
+    while pending:
+        pair = pending.pop()
+        if _may_keep_foreign(*pair):
+            return True
+        for _, _, mine_held, theirs_held in _paired_fields(*pair):
+            if mine_held is None or theirs_held is None:
+                return True
+            for below in ((mine, other) for mine in mine_held for other in theirs_held):
+                if below not in seen and _may_pair(*below):
+                    seen.add(below)
+                    pending.append(below)
+    return False
