@@ -19,7 +19,9 @@ from . import surface_support as support
 from .surface_support import SPANNED, surface
 
 
-def _full_walk_notes(exact: object, received: object, revision: str) -> dict[str, frozenset[str]]:
+def _full_walk_notes(
+    exact: object, received: object, revision: str
+) -> dict[str, frozenset[str]]:
     """Path -> foreign keys, found by walking every field both objects declare (no pruning)."""
     s = surface()
     notes: dict[str, frozenset[str]] = {}
@@ -28,16 +30,29 @@ def _full_walk_notes(exact: object, received: object, revision: str) -> dict[str
         mine, theirs, path = pending.pop()
         if isinstance(mine, BaseModel) and isinstance(theirs, BaseModel):
             declared = s.wire._wire_names(type(theirs))
-            foreign = frozenset(key for key in (mine.__pydantic_extra__ or {}) if key in declared)
+            foreign = frozenset(
+                key for key in (mine.__pydantic_extra__ or {}) if key in declared
+            )
             if foreign:
                 notes[path] = foreign
             for attribute, key in s.wire._attribute_wire(type(mine)).items():
                 if key in declared:
-                    pending.append((vars(mine).get(attribute), getattr(theirs, declared[key]), f"{path}/{key}"))
+                    pending.append(
+                        (
+                            vars(mine).get(attribute),
+                            getattr(theirs, declared[key]),
+                            f"{path}/{key}",
+                        )
+                    )
         elif isinstance(mine, list | tuple) and isinstance(theirs, list | tuple):
-            pending.extend((a, b, f"{path}/{i}") for i, (a, b) in enumerate(zip(mine, theirs, strict=False)))
+            pending.extend(
+                (a, b, f"{path}/{i}")
+                for i, (a, b) in enumerate(zip(mine, theirs, strict=False))
+            )
         elif isinstance(mine, dict) and isinstance(theirs, dict):
-            pending.extend((a, theirs[k], f"{path}/{k}") for k, a in mine.items() if k in theirs)
+            pending.extend(
+                (a, theirs[k], f"{path}/{k}") for k, a in mine.items() if k in theirs
+            )
     return notes
 
 
@@ -53,7 +68,10 @@ def _recorded_notes(received: object, revision: str) -> dict[str, frozenset[str]
             if keys:
                 notes[path] = keys
             wire = s.wire._attribute_wire(type(value))
-            pending.extend((getattr(value, attribute), f"{path}/{key}") for attribute, key in wire.items())
+            pending.extend(
+                (getattr(value, attribute), f"{path}/{key}")
+                for attribute, key in wire.items()
+            )
         elif isinstance(value, list | tuple):
             pending.extend((item, f"{path}/{i}") for i, item in enumerate(value))
         elif isinstance(value, dict):
@@ -75,14 +93,22 @@ def _with_every_key(value: Any, keys: dict[str, Any]) -> Any:
 def test_the_pruned_receive_walk_leaves_the_notes_a_full_walk_finds() -> None:
     s = surface()
     # keys some revisions define and others do not, with values their surface types take
-    foreign = {"tasks": {}, "execution": {"taskSupport": "forbidden"}, "title": "t", "icons": []}
+    foreign = {
+        "tasks": {},
+        "execution": {"taskSupport": "forbidden"},
+        "title": "t",
+        "icons": [],
+    }
     checked = 0
     noted = 0
     for sample in support.samples():
         if sample.target != "message" or not isinstance(sample.value, dict):
             continue
         message = sample.value
-        for value in (message, {**message, **_with_every_key({k: v for k, v in message.items()}, foreign)}):
+        for value in (
+            message,
+            {**message, **_with_every_key({k: v for k, v in message.items()}, foreign)},
+        ):
             raw = json.dumps(value)
             for revision in SPANNED:
                 package = s.wire._package(revision)
@@ -92,7 +118,10 @@ def test_the_pruned_receive_walk_leaves_the_notes_a_full_walk_finds() -> None:
                 except ValueError:
                     continue  # not this revision's message, or a value the surface cannot hold
                 expected = _full_walk_notes(exact, received, revision)
-                assert _recorded_notes(received, revision) == expected, (sample.origin, revision)
+                assert _recorded_notes(received, revision) == expected, (
+                    sample.origin,
+                    revision,
+                )
                 checked += 1
                 noted += bool(expected)
     assert checked > 100 and noted > 20, (checked, noted)
@@ -100,10 +129,18 @@ def test_the_pruned_receive_walk_leaves_the_notes_a_full_walk_finds() -> None:
 
 def test_a_model_object_in_an_any_field_goes_out_as_its_own_json_unfitted() -> None:
     s = surface()
-    tool = s.Tool(name="t", input_schema=s.ToolInputSchema(), icons=[s.Icon(src="https://example.com/i.png")])
+    tool = s.Tool(
+        name="t",
+        input_schema=s.ToolInputSchema(),
+        icons=[s.Icon(src="https://example.com/i.png")],
+    )
     alone = json.loads(s.send(tool, "2024-11-05"))
     assert "icons" not in alone  # a Tool of its own is fitted: 2024-11-05 has no icons
-    reply = s.CallToolResult(content=[], meta={"tool": tool})  # `_meta` is JSON the schema leaves open
+    reply = s.CallToolResult(
+        content=[], meta={"tool": tool}
+    )  # `_meta` is JSON the schema leaves open
     sent = json.loads(s.send(reply, "2024-11-05"))
-    assert sent["_meta"]["tool"] == json.loads(tool.model_dump_json())  # its own JSON, icons kept
+    assert sent["_meta"]["tool"] == json.loads(
+        tool.model_dump_json()
+    )  # its own JSON, icons kept
     assert "icons" in sent["_meta"]["tool"]
