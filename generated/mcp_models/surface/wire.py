@@ -877,7 +877,11 @@ def _fit(value: object, wire: Any, path: str, sending: _Sending, shape: Shape | 
         if shapes is None:  # a class under an inline union arm: the revision's validation decides
             return cast("dict[str, Any]", wire)
         plan = None if shape is not None else _fit_plan(name, revision)
-        if plan is not None and all(key in wire for key in plan.holds):
+        if (
+            plan is not None
+            and all(key in wire for key in plan.holds)
+            and not any(key in wire for key in plan.absent)
+        ):
             return _fit_as_planned(value, cast("dict[str, Any]", wire), plan, path, sending)
         shape = shape or shapes.get(revision)
         if shape is None:
@@ -974,12 +978,14 @@ def _walked_keys(model: type[BaseModel]) -> frozenset[str]:
 
 @dataclass(frozen=True)
 class _Plan:
-    """How `_fit` treats a surface class at a revision that has every key it declares (nothing to
-    drop or downgrade): holds, the keys an instance must have for nothing to be filled in either
-    (a constant or `resultType` the revision requires); walk, the (wire key, attribute) of the
-    fields that may hold something `_fit` changes, walked as `_fit` walks them. The other fields
-    are left as dumped: the classes their types hold need no change at any depth."""
+    """How `_fit` treats a surface class at a revision that widened none of its keys: absent, the
+    keys the class declares that the revision does not (an instance must have none of them for
+    nothing to be dropped); holds, the keys an instance must have for nothing to be filled in
+    either (a constant or `resultType` the revision requires); walk, the (wire key, attribute) of
+    the fields that may hold something `_fit` changes, walked as `_fit` walks them. The other
+    fields are left as dumped: the classes their types hold need no change at any depth."""
 
+    absent: tuple[str, ...]
     holds: tuple[str, ...]
     walk: tuple[tuple[str, str], ...]
 
@@ -1001,7 +1007,7 @@ def _fit_as_planned(
 @cache
 def _fit_plan(name: str, revision: str) -> _Plan | None:
     """The class's _Plan at revision, or None where `_fit` must look at every key."""
-    shape = _keeps_every_key(name, revision)
+    shape = _unwidened(name, revision)
     if shape is None:
         return None
     unchanged = _unchanged(revision)
@@ -1012,12 +1018,24 @@ def _fit_plan(name: str, revision: str) -> _Plan | None:
         held = _classes_in(field.annotation)
         if key in shape.keys and (held is None or not held <= unchanged):
             walk.append((key, attribute))
-    return _Plan(_holds(name, revision), tuple(walk))
+    declared = _wire_names(cast("type[BaseModel]", _surface_class(name)))
+    absent = () if shape.open else tuple(key for key in declared if key not in shape.keys)
+    return _Plan(absent, _holds(name, revision), tuple(walk))
 
 
 def _keeps_every_key(name: str, revision: str) -> Shape | None:
     """The class's Shape at revision when the revision has every key it declares (or takes any) and
     widened none of them, else None."""
+    shape = _unwidened(name, revision)
+    if shape is None:
+        return None
+    model = cast("type[BaseModel]", _surface_class(name))
+    return shape if shape.open or _wire_names(model).keys() <= shape.keys else None
+
+
+def _unwidened(name: str, revision: str) -> Shape | None:
+    """The class's Shape at revision where the revision has its own class for it and widened none
+    of its keys, else None."""
     shape = SHAPES.get(name, {}).get(revision)
     model = _surface_class(name) if shape is not None and shape.model is not None else None
     if (
@@ -1026,7 +1044,7 @@ def _keeps_every_key(name: str, revision: str) -> Shape | None:
         or name in WIDENED
     ):
         return None
-    return shape if shape.open or _wire_names(model).keys() <= shape.keys else None
+    return shape
 
 
 def _holds(name: str, revision: str) -> tuple[str, ...]:
