@@ -80,7 +80,7 @@ def _recorded_notes(received: object, revision: str) -> dict[str, frozenset[str]
 
 
 def _with_every_key(value: Any, keys: dict[str, Any]) -> Any:
-    """value with keys added to every object below its top that lacks them."""
+    """value with keys added to every object in it that lacks them."""
     if isinstance(value, dict):
         return {k: _with_every_key(v, keys) for k, v in value.items()} | {
             k: v for k, v in keys.items() if k not in value
