@@ -526,14 +526,22 @@ def _as_surface(exact: object, raw: RawJSON, revision: str) -> Message | None:
     define stays a plain JSON-RPC request or notification, as that revision read it; a wire class
     is its definition's surface class. None for another class of the revision's messages module (a
     typed response): the surface's dispatch agrees."""
-    name = type(exact).__name__
-    name = _sent_as().get((revision, name)) or RENAMED.get(name, name)
-    model = getattr(_surface_models(), name, None)
-    if not (isinstance(model, type) and issubclass(model, BaseModel)) or "[" in name:
+    model = _surface_class_of(revision, type(exact).__name__)
+    if model is None:
         return None
     if isinstance(raw, _TEXT):
         return cast("Message", model.model_validate_json(raw))
     return cast("Message", model.model_validate(raw))
+
+
+@cache
+def _surface_class_of(revision: str, exact: str) -> type[BaseModel] | None:
+    """_as_surface's class for the revision's class named exact (looked up once per name)."""
+    name = _sent_as().get((revision, exact)) or RENAMED.get(exact, exact)
+    model = getattr(_surface_models(), name, None)
+    if not (isinstance(model, type) and issubclass(model, BaseModel)) or "[" in name:
+        return None
+    return model
 
 
 @overload
