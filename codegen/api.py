@@ -15,6 +15,7 @@ from codegen.analysis import ir, naming
 from codegen.errors import CodegenError, fail
 from codegen.limits import DEFAULT_LIMITS, Limits
 from codegen.emit import STAGES as EMIT_STAGES
+from codegen.emit.runtime import FOLDER as RUNTIME_FOLDER
 from codegen.schema.jsontypes import is_object
 
 # The stages that generate are imported when a run generates: a run that finds its output up to
@@ -207,6 +208,7 @@ def generate(
         )
     if not check:  # the inputs are read; before generating: other revisions out holds need prune
         kept = {pin.package for pin in chosen} | ({surface_build.PACKAGE} if with_surface else set[str]())
+        kept.add(RUNTIME_FOLDER)
         output.guard_pruning(out, kept, prune=prune)
     # the surface is built beside the revisions, from the same inputs
     beside = (
@@ -319,8 +321,9 @@ def _surface(
     schemas their models are generated from (as analysed for their builds, or read and analysed
     here as their builds do); import-checked when out is given (a worker's task, beside the
     revisions' builds)."""
-    from codegen.emit import smoke
+    from codegen.emit import runtime, smoke
     from codegen.emit.pipeline import analyse
+    from codegen.emit.stamp import header
     from codegen.surface import build as surface_build, tables as surface_tables
 
     order = [pin.revision for pin in spec.load_manifest()]
@@ -334,6 +337,7 @@ def _surface(
     spanned = surface_build.build_surface(revised, limits=limits, options=options)
     if out is not None:
         files = {f"{surface_build.PACKAGE}/{name}": text for name, text in spanned.files.items()}
+        files.update(runtime.runtime_files(header()))  # the root's, which the package imports
         smoke.check({**files, **smoke.standin_bases(files, [spanned.revision], out)}, revision=spanned.revision.revision)
     return spanned
 
@@ -374,7 +378,7 @@ def generate_schema(
     selection = errata.Selection(pinned, files, frozenset(disabled_errata))
     try:
         errata.check_scopes(files, frozenset(pin.revision for pin in spec.load_manifest()) | {label}, label)
-        from codegen.emit.pipeline import build_revision
+        from codegen.emit.pipeline import build_revision, runtime_files
 
         item = build_revision(
             label,
@@ -384,9 +388,10 @@ def generate_schema(
             limits=limits,
             errata_selection=selection,
             options=options,
+            standalone=True,
         )
         notes = _check_open_definitions(options or ir.Options(), [item.revision])
-        fileset = output.FileSet(out, {**item.files, "py.typed": ""})
+        fileset = output.FileSet(out, {**item.files, **runtime_files(item.revision.options), "py.typed": ""})
         result = _finish(fileset, [item.revision], check, label, prune=prune, ignore_bytecode=ignore_bytecode)
         return replace(result, warnings=notes) if notes else result
     except CodegenError as exc:

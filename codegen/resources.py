@@ -21,3 +21,8 @@ def spec_dir() -> Path:
 
 def templates_dir() -> Path:
     return data_dir("templates")
+
+
+def runtime_dir() -> Path:
+    """The runtime the generated packages share (codegen/runtime/): written out, never imported."""
+    return _PACKAGE_DIR / "runtime"

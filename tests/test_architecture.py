@@ -16,7 +16,11 @@ from pathlib import Path
 from .conftest import REPO
 
 PACKAGE = REPO / "codegen"
-BASE = ("codegen.errors", "codegen.limits", "codegen.resources", "codegen.safeio", "codegen.version")
+BASE = ("codegen.errors", "codegen.limits", "codegen.resources", "codegen.safeio", "codegen.version", "codegen.runtime")
+# What the shared runtime (codegen/runtime/, written into every output root) may import: it runs
+# in the user's project, which has pydantic and nothing of the generator.
+RUNTIME = "codegen.runtime"
+RUNTIME_MAY_IMPORT = frozenset({"__future__", "pydantic", "pydantic_core", "typing_extensions"})
 STAGES: tuple[tuple[str, ...], ...] = (
     BASE,
     ("codegen.schema",),
@@ -140,3 +144,37 @@ def test_the_cli_wires_no_stages_itself() -> None:
     stages = sorted(t for t in _graph()["codegen.cli"] if t not in allowed)
     assert not stages, stages
     assert "codegen.api" in _graph()["codegen.cli"]  # the walker sees its imports at all
+
+
+def test_the_runtime_imports_only_the_standard_library_pydantic_and_itself() -> None:
+    """A copy of codegen/runtime/ under any package (`acme/mcp/_runtime/`) imports: its modules
+    import their siblings relatively, and outside it the standard library and pydantic only."""
+    import sys
+
+    wrong = []
+    for name, path in _modules().items():
+        if not name.startswith(RUNTIME):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level:
+                if node.level > 1:
+                    wrong.append(f"{name}: from {'.' * node.level}{node.module or ''} (outside the runtime)")
+                continue
+            modules = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom):
+                modules = [node.module or ""]
+            for module in modules:
+                top = module.split(".")[0]
+                if top not in sys.stdlib_module_names and top not in RUNTIME_MAY_IMPORT:
+                    wrong.append(f"{name}: import {module}")
+    assert not wrong, "\n".join(wrong)
+    assert any(name.startswith(RUNTIME + ".") for name in _modules())  # the walk sees the runtime
+
+
+def test_nothing_in_the_generator_imports_the_runtime() -> None:
+    """The generator writes the runtime out as text (emit/runtime.py) and runs none of it: a module
+    there is the user's code at run time, not the generator's."""
+    importers = sorted(m for m, targets in _graph().items() if not m.startswith(RUNTIME) and any(
+        t == RUNTIME or t.startswith(RUNTIME + ".") for t in targets
+    ))
+    assert not importers, importers

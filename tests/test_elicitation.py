@@ -7,7 +7,7 @@ from typing import Any, get_args
 
 import pytest
 
-from codegen.emit import jsonc
+from codegen.runtime import jsonc
 import mcp_models.v2025_06_18.elicitation as legacy_elicitation
 from mcp_models import v2025_11_25, v2026_07_28
 from mcp_models.v2026_07_28 import elicitation

@@ -444,7 +444,10 @@ def _check(document: dict[str, Any], tmp_path_factory: pytest.TempPathFactory) -
 
 
 def _build(data: bytes) -> pipeline.BuiltRevision:
-    return pipeline.build_revision("fuzz", "fuzzed", data, "0" * 64, limits=DEFAULT_LIMITS, use_errata=False)
+    # a package of its own (no output root above it): it holds the shared runtime
+    return pipeline.build_revision(
+        "fuzz", "fuzzed", data, "0" * 64, limits=DEFAULT_LIMITS, use_errata=False, standalone=True
+    )
 
 
 def _load(files: dict[str, str], tmp_path_factory: pytest.TempPathFactory, *, whole: bool = False) -> None:
@@ -454,7 +457,7 @@ def _load(files: dict[str, str], tmp_path_factory: pytest.TempPathFactory, *, wh
 
     root = tmp_path_factory.mktemp("fuzzed")
     package = f"fuzzed_{root.name.replace('-', '_')}"
-    for name, text in files.items():
+    for name, text in {**files, **pipeline.runtime_files()}.items():
         (root / package / name).parent.mkdir(parents=True, exist_ok=True)
         (root / package / name).write_text(text, encoding="utf-8")
     sys.path.insert(0, str(root))

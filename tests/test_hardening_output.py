@@ -439,7 +439,10 @@ def test_prune_removes_the_other_revisions_and_keeps_the_root_consistent(
         (tmp_path / "pyproject.toml").write_text("[tool.mcp-codegen]\nprune = true\n")
     result = support.run(args, env=env, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    assert sorted(p.name for p in all_revisions.iterdir()) == ["__init__.py", "latest.py", "py.typed", "v2025_11_25"]
+    # the shared runtime stays with the root: the revision kept imports it
+    assert sorted(p.name for p in all_revisions.iterdir()) == [
+        "__init__.py", "_runtime", "latest.py", "py.typed", "v2025_11_25"
+    ]  # fmt: skip
     assert "  removed v2024_11_05/models.py" in result.stdout
     init = (all_revisions / "__init__.py").read_text()
     assert "`v2025_11_25`" in init and "v2024_11_05" not in init and "v2026_07_28" not in init

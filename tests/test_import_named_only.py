@@ -73,7 +73,7 @@ named = {{
 counts["schemas"] = 0
 {parse}
 after = {{"built": built(), "schemas": counts["schemas"]}}
-tolerant = f"mcp_models.{package}._tolerant"
+tolerant = "mcp_models._runtime.tolerant"  # the output root's shared runtime
 after["tolerant_after_parse"] = tolerant in sys.modules
 after["tolerant_when_named"] = getattr(package, "Tolerated").__module__ == tolerant and tolerant in sys.modules
 

@@ -94,6 +94,18 @@ def answer(raw: bytes) -> bytes:
         result_type="complete",
     )
     return CallToolResultResponse(id=message.id, result=result).model_dump_json().encode()
+
+
+def error_code(raw: bytes) -> int | None:
+    """The JSON-RPC code to answer a body with: the error says it (-32700 not JSON, -32600 JSON
+    but no message), the body is decoded once."""
+    from acme_platform.mcp.v2026_07_28 import MessageError
+
+    try:
+        parse_message(raw)
+    except MessageError as exc:
+        return exc.code
+    return None
 '''
 
 CLIENT = '''\
@@ -275,12 +287,14 @@ def test_the_teams_server_and_client_work_on_the_wire(monorepo: Path) -> None:
         "import json\n"
         "print(client.hours(json.dumps(json.loads(reply)['result']).encode())[0].celsius)\n"
         "print(server.tools().model_dump_json(exclude_none=True)[:40])\n"
+        "print(server.error_code(b'{\"jsonrpc\": '), server.error_code(b'[]'))\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", probe], cwd=monorepo / PROJECT / "src", capture_output=True, text=True, check=False
     )
     assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout.splitlines()[:2] == ["CallToolResult", "14.5"]
+    lines = done.stdout.splitlines()
+    assert lines[:2] == ["CallToolResult", "14.5"] and lines[3] == "-32700 -32600", lines
 
 
 def test_check_stays_green_after_the_package_was_imported(ours: Path) -> None:

@@ -315,7 +315,7 @@ def text(report: Report, *, color: bool) -> str:
             for change in group.changes:
                 where = ".".join(change.path) or "(itself)"
                 breaks = f" breaks {_who(change.breaks)}" if change.breaks else ""
-                severity = (f"    {change.severity:<13}", _STYLE[change.severity])
+                severity = (f"    {change.severity + ' ':<13}", _STYLE[change.severity])  # a space after the longest too
                 line(severity, (f"{where}: ", "bold"), change.summary, (breaks, _STYLE[BREAKING]))
                 for detail in change.details:
                     line((f"                   {detail}", "dim"))

@@ -9,7 +9,7 @@ from typing import Any, cast
 
 from codegen.analysis import analyze, ir
 from codegen.schema import budget, errata, links, load, schemas, tsdoc
-from codegen.emit import dcg, lower, render
+from codegen.emit import dcg, lower, render, runtime
 from codegen.errors import CodegenError
 from codegen.emit.format import format_files
 from codegen.limits import Limits
@@ -99,10 +99,13 @@ def build_revision(
     elsewhere: ir.Elsewhere | None = None,
     analysed: Analysed | None = None,
     ts: bytes | None = None,
+    standalone: bool = False,
 ) -> BuiltRevision:
     """The formatted files of one revision package; stage(name) is called as each of STAGES starts.
     elsewhere: what the other pinned revisions define at its places (its history.py). analysed:
-    its first stages, done already (by `analyse` with the same arguments, which reported them)."""
+    its first stages, done already (by `analyse` with the same arguments, which reported them).
+    standalone: the package is generated on its own and holds the shared runtime itself (with
+    `runtime_files`), rather than importing its output root's."""
     enter: Callable[[str], None] = stage or _no_stage
     if analysed is None:
         analysed = analyse(
@@ -117,7 +120,8 @@ def build_revision(
             enter("models")
             models, order = build_models(doc, model, stamp, limits)
         enter("package")
-        sources = {"models.py": models, **render.revision_files(model, stamp, order, elsewhere)}
+        shared = runtime.INSIDE if standalone else runtime.IN_ROOT
+        sources = {"models.py": models, **render.revision_files(model, stamp, order, elsewhere, runtime=shared)}
         calls = render.tool_calls_module(model, stamp, models)
         if calls is not None:
             sources["tool_calls.py"] = calls
@@ -130,6 +134,7 @@ def build_revision(
                     pages=examples.pages,
                     contradictions=examples.contradictions,
                     pinned=examples.pinned,
+                    runtime=shared,
                 )
             )
         enter("format")
@@ -177,8 +182,9 @@ def root_files(
     drafts: Sequence[str] = (),
     surface: bool = False,
 ) -> dict[str, str]:
-    """The root package: the version registry, `latest`, py.typed. drafts: revisions not released.
-    A latest.py the newest release's worker made already (BuiltRevision.root) is taken as it is."""
+    """The root package: the version registry, `latest`, py.typed, the shared runtime. drafts:
+    revisions not released. A latest.py the newest release's worker made already
+    (BuiltRevision.root) is taken as it is."""
     files = render.root_files(
         revisions,
         header(),
@@ -187,6 +193,7 @@ def root_files(
         drafts=drafts,
         surface=surface,
     )
+    files.update(runtime.runtime_files(header()))
     made = dict(latest.root) if latest else {}
     options = revisions[0].options if revisions else None
     return {**format_files({k: v for k, v in files.items() if k not in made}, options=options), **made}
@@ -200,3 +207,9 @@ def latest_module(latest: BuiltRevision) -> str:
 
 def _no_stage(name: str) -> None:
     """No one follows the stages."""
+
+
+def runtime_files(options: ir.Options | None = None) -> dict[str, str]:
+    """The shared runtime as the output holds it (FOLDER/<module>.py), formatted as every generated
+    file is: with the default settings, each is the repository's module behind the header."""
+    return format_files(runtime.runtime_files(header()), options=options)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import cache
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from codegen.analysis import ir, methods, specific
@@ -12,6 +11,7 @@ from codegen.analysis.naming import BASE_CLASS, MESSAGES_API, NUMBER, PACKAGE_NA
 from codegen.errors import fail
 from codegen.emit.form_facts import form_facts
 from codegen.emit.stamp import with_deprecations
+from codegen.emit.runtime import IN_ROOT
 from codegen.resources import templates_dir
 
 if TYPE_CHECKING:  # imported when first rendering
@@ -69,15 +69,20 @@ def attribute_names(revision: ir.Revision) -> Callable[[str, str], str]:
 
 
 def revision_files(
-    revision: ir.Revision, header: str, order: Sequence[str], elsewhere: ir.Elsewhere | None = None
+    revision: ir.Revision,
+    header: str,
+    order: Sequence[str],
+    elsewhere: ir.Elsewhere | None = None,
+    runtime: str = IN_ROOT,
 ) -> dict[str, str]:
     """The package files of one revision other than models.py, by path relative to the package.
 
     order: the models module's names in definition order (exports follow it). elsewhere: what the
     other pinned revisions define at its places (history.py; None for a schema given by path,
-    which has no pinned revisions beside it: no history.py).
+    which has no pinned revisions beside it: no history.py). runtime: the relative module the
+    package imports the shared runtime from (emit/runtime.py).
     """
-    messages = messages_module(revision, header)
+    messages = messages_module(revision, header, runtime)
     files = {
         "__init__.py": package_init(
             revision, header, order, has_messages=messages is not None, messages_api=messages_api(revision)
@@ -94,13 +99,12 @@ def revision_files(
         files["history.py"] = history_module(revision, header, elsewhere, messages is not None)
     if messages is not None:
         files["messages.py"] = messages
-        files["_tolerant.py"] = render("_tolerant.py.jinja2", header=header)
-    narrowing = narrowing_module(revision, header)
+    narrowing = narrowing_module(revision, header, runtime)
     if narrowing is not None:
         files["narrowing.py"] = narrowing
     if any(e.export_name == "PrimitiveSchemaDefinition" and e.is_definition for e in revision.entities):
-        files["elicitation.py"] = render("elicitation.py.jinja2", header=header, revision=revision)
-        forms = forms_module(revision, header)
+        files["elicitation.py"] = render("elicitation.py.jinja2", header=header, revision=revision, runtime=runtime)
+        forms = forms_module(revision, header, runtime)
         if forms is not None:
             files["forms.py"] = forms
     return files
@@ -198,7 +202,7 @@ def _check_package_names(names: Sequence[str], revision: ir.Revision) -> None:
         seen.add(name)
 
 
-def forms_module(revision: ir.Revision, header: str) -> str | None:
+def forms_module(revision: ir.Revision, header: str, runtime: str = IN_ROOT) -> str | None:
     """forms.py: Pydantic forms as this revision's requestedSchema, and typed answers (issue 18)."""
     facts = form_facts(revision)
     if facts is None:
@@ -217,6 +221,7 @@ def forms_module(revision: ir.Revision, header: str) -> str | None:
         names.add(facts.request_id_type)
     return render(
         "forms.py.jinja2",
+        runtime=runtime,
         header=header,
         revision=revision,
         imports=sorted(names),
@@ -305,7 +310,7 @@ def has_message_tables(revision: ir.Revision) -> bool:
     return methods.has_message_tables(revision.methods, revision.entities)
 
 
-def messages_module(revision: ir.Revision, header: str) -> str | None:
+def messages_module(revision: ir.Revision, header: str, runtime: str = IN_ROOT) -> str | None:
     """messages.py: parse_message / parse_result / parse_error from the revision's method tables."""
     if not has_message_tables(revision):
         return None
@@ -353,6 +358,7 @@ def messages_module(revision: ir.Revision, header: str) -> str | None:
         by_method = []  # a method carried by two classes: `method` alone cannot decide
     return render(
         "messages.py.jinja2",
+        runtime=runtime,
         by_method=by_method,
         header=header,
         revision=revision,
@@ -463,7 +469,7 @@ def _unique_methods(methods: tuple[ir.Method, ...]) -> list[ir.Method]:
     return list({m.method: m for m in methods}.values())
 
 
-def narrowing_module(revision: ir.Revision, header: str) -> str | None:
+def narrowing_module(revision: ir.Revision, header: str, runtime: str = IN_ROOT) -> str | None:
     """narrowing.py, for revisions whose CallToolResult carries structuredContent (2025-06-18 on)."""
     by_export = {e.export_name: e for e in revision.entities if e.is_definition}
     result = by_export.get("CallToolResult")
@@ -478,6 +484,7 @@ def narrowing_module(revision: ir.Revision, header: str) -> str | None:
         text_class=text.name,
         package_import=f"{revision.options.package}.{revision.package}",
         attr=attribute_names(revision),
+        runtime=runtime,
     )
 
 
@@ -663,9 +670,9 @@ def example_files(
     pages: Sequence[str],
     contradictions: Sequence[str],
     pinned: str | None = None,
+    runtime: str = IN_ROOT,
 ) -> dict[str, str]:
     """The spec-example round-trip tests shipped in the package, and what they need at run time."""
-    from codegen.emit import jsonc
     from codegen.schema import spec
     context = {
         "header": header,
@@ -675,11 +682,10 @@ def example_files(
     }
     models = sorted(e.name for e in revision.entities if e.kind is ir.Kind.MODEL)
     return {
-        # the generator's own reader of JSON as documentation writes it, shipped verbatim
-        "_jsonc.py": header + "\n" + Path(jsonc.__file__).read_text(encoding="utf-8"),
         "_examples.py": render(
             "_examples.py.jinja2",
             **context,
+            runtime=runtime,
             has_tree=has_tree,
             pinned=pinned,
             pages=list(pages),

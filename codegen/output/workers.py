@@ -27,7 +27,8 @@ from multiprocessing.queues import Queue
 from pathlib import Path
 
 from codegen.analysis import ir
-from codegen.emit import smoke
+from codegen.emit import runtime, smoke
+from codegen.emit.stamp import header
 from codegen.limits import Limits
 from codegen.schema import errata
 from codegen.emit.pipeline import Analysed, BuiltRevision, ExampleSources, build_revision, latest_module
@@ -89,6 +90,7 @@ def _checked(built: BuiltRevision, check: ImportCheck) -> BuiltRevision:
     """built, import-checked (with the root's latest.py when it is the newest release)."""
     root = {"latest.py": latest_module(built)} if check.latest else {}
     files = {**{f"{built.revision.package}/{name}": text for name, text in built.files.items()}, **root}
+    files.update(runtime.runtime_files(header()))  # the root's, which the package imports
     standins = smoke.standin_bases(files, [built.revision], check.out)
     smoke.check({**files, **standins}, revision=built.revision.revision)
     return BuiltRevision(built.revision, built.files, built.exports, root)

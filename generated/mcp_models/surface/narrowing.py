@@ -23,12 +23,23 @@ datetime, a list a tuple, a value an Enum member (JSON has no such types of its 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Generic, Literal, TypeVar, overload
+from typing import Any, Generic, TypeVar, overload
 
-from pydantic import TypeAdapter, ValidationError
-from pydantic_core import MISSING, PydanticSerializationError, from_json, to_json
-from typing_extensions import TypeIs
+from pydantic import TypeAdapter
 
+from .._runtime import narrowing as _narrowing
+from .._runtime.narrowing import (
+    JSONSource,
+    NarrowingError,
+    ToolReportedError,
+    is_json_array,
+    is_json_boolean,
+    is_json_integer,
+    is_json_null,
+    is_json_number,
+    is_json_object,
+    is_json_string,
+)
 from .models import CallToolResult, TextContent
 
 __all__ = [
@@ -49,21 +60,6 @@ __all__ = [
 
 T = TypeVar("T")
 
-JSONSource = Literal["structuredContent", "text"]
-
-
-class NarrowingError(ValueError):
-    """The result's structured content (or its JSON text fallback) does not fit the requested
-    type."""
-
-    def __init__(self, message: str, result: CallToolResult) -> None:
-        super().__init__(message)
-        self.result = result
-
-
-class ToolReportedError(NarrowingError):
-    """The tool reported an error (`isError: true`): its content is an error report, not output."""
-
 
 @dataclass(frozen=True)
 class Structured(Generic[T]):
@@ -72,45 +68,6 @@ class Structured(Generic[T]):
     value: T
     result: CallToolResult
     source: JSONSource
-
-
-def is_json_object(value: object) -> TypeIs[dict[str, Any]]:
-    return isinstance(value, dict)
-
-
-def is_json_array(value: object) -> TypeIs[list[Any]]:
-    return isinstance(value, list)
-
-
-def is_json_string(value: object) -> TypeIs[str]:
-    return isinstance(value, str)
-
-
-def is_json_number(value: object) -> TypeIs[int | float]:
-    return isinstance(value, int | float) and not isinstance(value, bool)
-
-
-def is_json_integer(value: object) -> TypeIs[int]:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def is_json_boolean(value: object) -> TypeIs[bool]:
-    return isinstance(value, bool)
-
-
-def is_json_null(value: object) -> TypeIs[None]:
-    return value is None
-
-
-_ADAPTERS: dict[object, TypeAdapter[Any]] = {}
-
-
-def _adapter(target: type[Any]) -> TypeAdapter[Any]:
-    """One TypeAdapter per target type: building one costs far more than validating with it."""
-    adapter = _ADAPTERS.get(target)
-    if adapter is None:
-        adapter = _ADAPTERS[target] = TypeAdapter(target)
-    return adapter
 
 
 @overload
@@ -129,34 +86,20 @@ def narrow_result(
     result: CallToolResult, target: TypeAdapter[Any] | type[Any], *, allow_error: bool = False
 ) -> Structured[Any]:
     """The structured content of result validated as target, with where it came from."""
-    if result.is_error is True and not allow_error:
-        raise ToolReportedError(
-            "the tool reported an error (isError: true); pass allow_error=True to read it", result
-        )
-    adapter = _as_adapter(target)
-    problems: list[str] = []
-    structured = result.structured_content
-    if structured is not MISSING:
-        try:
-            return Structured(_validate(adapter, structured), result, "structuredContent")
-        except (ValueError, PydanticSerializationError) as exc:  # ValidationError included
-            problems.append(f"structuredContent: {_first(exc)}")
-    else:
-        for index, block in enumerate(result.content):
-            if not isinstance(block, TextContent):
-                continue
-            try:
-                value = from_json(block.text, allow_inf_nan=False)
-            except ValueError:
-                problems.append(f"content[{index}]: text is not JSON")
-                continue
-            try:
-                return Structured(_validate(adapter, value), result, "text")
-            except (ValueError, PydanticSerializationError) as exc:  # ValidationError included
-                problems.append(f"content[{index}]: {_first(exc)}")
-        if not problems:
-            problems.append("no structuredContent and no text content")
-    raise NarrowingError(f"cannot narrow to {_name(target)}: " + "; ".join(problems), result)
+    texts = (
+        (index, block.text)
+        for index, block in enumerate(result.content)
+        if isinstance(block, TextContent)
+    )
+    value, source = _narrowing.structured(
+        result,
+        result.is_error is True,
+        result.structured_content,
+        texts,
+        target,
+        allow_error=allow_error,
+    )
+    return Structured(value, result, source)
 
 
 @overload
@@ -172,42 +115,3 @@ def narrow(
 ) -> Any:
     """The structured content of result validated as target (see the module docstring)."""
     return narrow_result(result, target, allow_error=allow_error).value
-
-
-def _validate(adapter: TypeAdapter[Any], value: object) -> Any:
-    """Validate a JSON value as JSON, strictly: "7" is no int, but "2024-01-01" is a date and a
-    list a tuple, as JSON has no such types of its own. NaN and Infinity (Python floats JSON cannot
-    carry) are a ValueError: written out as such, then refused by the strict parse."""
-    text = to_json(value, inf_nan_mode="constants")
-    if b"NaN" in text or b"Infinity" in text:
-        from_json(text, allow_inf_nan=False)
-    return adapter.validate_json(text, strict=True)
-
-
-# Beyond this many errors only their number is told: listing them all would cost more than the
-# validation itself (a million wrong items).
-_ERRORS_LISTED = 1_000
-
-
-def _first(exc: ValueError | PydanticSerializationError) -> str:
-    if isinstance(exc, PydanticSerializationError):
-        return "value cannot be read back as JSON (nested too deeply?)"
-    if not isinstance(exc, ValidationError):
-        return "NaN or Infinity is not a JSON number"
-    if exc.error_count() > _ERRORS_LISTED:
-        return f"{exc.error_count()} values do not fit"
-    error = exc.errors(include_url=False)[0]
-    location = ".".join(str(part) for part in error["loc"]) or "value"
-    more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
-    return f"{location}: {error['msg']}{more}"
-
-
-def _as_adapter(target: TypeAdapter[Any] | type[Any]) -> TypeAdapter[Any]:
-    if isinstance(target, TypeAdapter):
-        return target
-    return _adapter(target)
-
-
-def _name(target: object) -> str:
-    name = getattr(target, "__name__", None)
-    return name if isinstance(name, str) else repr(target)

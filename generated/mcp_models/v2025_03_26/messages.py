@@ -37,15 +37,15 @@ not why each of the other 24 message classes did not fit.
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable, Mapping
 from functools import cache
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeAlias, TypeVar, cast, overload
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
-from pydantic_core import from_json
 
+from .._runtime import reading as _reading
+from .._runtime.reading import MessageError, NotJSONError
 from ._base import MCPModel, const, union_arms
 from ._structural import holding
 from .models import (
@@ -124,7 +124,7 @@ from .models import (
 )
 
 if TYPE_CHECKING:
-    from ._tolerant import (  # at run time made on first use: __getattr__ below
+    from .._runtime.tolerant import (  # at run time made on first use: __getattr__ below
         DroppedItem,
         Tolerated,
     )
@@ -187,6 +187,16 @@ __all__ = [
 ]
 
 RawJSON: TypeAlias = bytes | bytearray | str | Mapping[str, Any]
+# The shared readers of JSON text (the runtime's reading.py), under the names this module and the
+# surface's wire.py call them by.
+_utf8 = _reading.utf8
+_load = _reading.load
+_object = _reading.json_object
+_json_numbers_only = _reading.json_numbers_only
+_load_any_depth = _reading.load_any_depth
+_holds_non_finite = _reading.holds_non_finite
+_may_hold_non_finite = _reading.may_hold_non_finite
+_refuse_non_finite = _reading.refuse_non_finite
 Pending: TypeAlias = Mapping[int, str] | Mapping[str, str] | Mapping[str | int, str]
 """The methods of the requests awaiting a response, by request id (a `dict[int, str]` will do)."""
 
@@ -824,7 +834,7 @@ else:
             globals()[name] = responses
             return responses
         if name in ("DroppedItem", "Tolerated"):  # what a tolerant parse gives: made on first use
-            from . import _tolerant
+            from .._runtime import tolerant as _tolerant
 
             made = globals()[name] = getattr(_tolerant, name)
             return made
@@ -845,124 +855,8 @@ class ErrorResponse(MCPModel, Generic[_ErrorT]):
     error: _ErrorT
 
 
-class MessageError(ValueError):
-    """The input is not a JSON-RPC message: JSON that is not one (not an object, or none of
-    method/result/error), or no JSON at all (NotJSONError). `code` is the JSON-RPC error code to
-    answer it with: -32600 (Invalid Request) here, -32700 (Parse error) for NotJSONError."""
-
-    code: int = -32600
-
-
-class NotJSONError(MessageError):
-    """The input is not JSON text, or JSON this reader refuses (NaN, Infinity, a number a double
-    cannot hold): a JSON-RPC Parse error."""
-
-    code = -32700
-
-
 Envelope: TypeAlias = JSONRPCRequest | JSONRPCNotification | JSONRPCResponse | JSONRPCError
 """Everything `parse_envelope` returns."""
-
-
-def _utf8(text: str) -> bytes:
-    """text as the UTF-8 bytes the readers scan and parse; MessageError for a str that has no UTF-8
-    form (a lone surrogate such as '\\ud800'), which no JSON text is."""
-    try:
-        return text.encode()
-    except UnicodeEncodeError as exc:
-        raise NotJSONError(
-            f"not JSON: the text has no UTF-8 form ({exc.reason} at index {exc.start})"
-        ) from None
-
-
-def _load(raw: RawJSON) -> object:
-    if isinstance(raw, str):
-        raw = _utf8(raw)  # a str subclass too: pydantic-core reads bytes alike
-    if isinstance(raw, bytes | bytearray):
-        try:
-            # pydantic-core's parser, several times faster than json.loads (NaN, Infinity: not JSON)
-            return from_json(raw, allow_inf_nan=False)
-        except ValueError as exc:
-            raise NotJSONError(f"not JSON: {exc}") from exc
-    return raw
-
-
-# Which text may hold NaN, Infinity or a number a double cannot hold (an exponent of three digits
-# or more, 200 digits or more in a row): pydantic's JSON parser reads them as floats, which a value
-# of any JSON keeps. One translate cuts the text down to the bytes those are written with: each
-# digit as 0, e and E as e, N and I (where the words start) as N, what may come before or after a
-# value (`[` `:` `,` `}` `]`) as `,`; quotes and minus signs stay, every other byte (letters, dots,
-# plus signs, white space) is dropped. A bare NaN or Infinity then leaves `N,` (or ends the text),
-# a number with a long exponent `,0e000` (`: -1.5E+400` leaves `,-00e000`), and most messages
-# hold neither: a hex id's or base64's `3e456` comes after a quote, a letter or another digit
-# (`"123e4567-...` leaves `"000e0000-`). A hit is only a hint (`"Acme Inc, Ltd"` gives one too),
-# which the exact check (a second parse) weighs.
-_SCAN_KEPT = b'0123456789eENI[:,}]"-'
-_SCAN_TABLE = bytes.maketrans(_SCAN_KEPT, b'0000000000eeNN,,,,,"-')
-_SCAN_DROPPED = bytes(byte for byte in range(256) if byte not in _SCAN_KEPT)
-_DIGIT_RUN = re.compile(rb"[0-9]{200}").search
-_ZERO, _MINUS, _COMMA = ord("0"), ord("-"), ord(",")
-
-
-def _may_hold_non_finite(raw: bytes | bytearray) -> bool:
-    shape = raw.translate(_SCAN_TABLE, _SCAN_DROPPED)
-    if shape.find(b"N,") >= 0 or shape.endswith(b"N"):
-        return True
-    at = shape.find(b"e000")
-    while at >= 0:
-        if _ends_a_number(shape, at):
-            return True
-        at = shape.find(b"e000", at + 1)
-    return len(shape) >= 200 and shape.count(b"0") >= 200 and _DIGIT_RUN(raw) is not None
-
-
-def _ends_a_number(shape: bytes | bytearray, at: int) -> bool:
-    """Whether the exponent at `at` ends a number's mantissa: digits (and a `-`) right after the
-    start of the text or what may come before a value. A mantissa of more than 64 digits counts."""
-    if at == 0 or shape[at - 1] != _ZERO:  # no digit right before the e: a word
-        return False
-    start = at - 1
-    while start > 0 and shape[start - 1] == _ZERO:
-        start -= 1
-        if at - start > 64:
-            return True
-    if start > 0 and shape[start - 1] == _MINUS:
-        start -= 1
-    return start == 0 or shape[start - 1] == _COMMA
-
-
-def _refuse_non_finite(raw: bytes | bytearray) -> None:
-    """The exact check behind the hint: MessageError when the text holds NaN, Infinity or a number
-    that overflows a double. Text that is not JSON at all is left to the reader that follows."""
-    try:
-        data = from_json(raw, allow_inf_nan=True)
-    except ValueError:
-        return
-    if _holds_non_finite(data):
-        try:
-            from_json(raw, allow_inf_nan=False)
-        except ValueError as exc:  # the words NaN, Infinity
-            raise NotJSONError(f"not JSON: {exc}") from exc
-        raise NotJSONError(
-            "not JSON this reader keeps: a number does not fit a double (it would read as infinity)"
-        )
-
-
-def _json_numbers_only(raw: bytes | bytearray | str) -> None:
-    """MessageError for text holding NaN, Infinity or a number that overflows a double, which
-    pydantic's JSON parser reads as numbers (a number field refuses them, but a value of any JSON
-    would keep them, and dump them as null). The exact check runs only on the scan's hint."""
-    if isinstance(raw, str):
-        raw = _utf8(raw)
-    if _may_hold_non_finite(raw):
-        _refuse_non_finite(raw)
-
-
-def _object(raw: RawJSON) -> Mapping[str, object]:
-    data = _load(raw)
-    if not isinstance(data, Mapping):
-        raise MessageError("a JSON-RPC message is a JSON object")
-    return cast("Mapping[str, object]", data)
 
 
 # Fast paths. Each guesses a class from the raw text and validates the JSON straight into it with
@@ -1508,7 +1402,7 @@ def parse_error(raw: RawJSON) -> MCPModel:
 # invalid ones are left out and the rest validated again as a whole. Whatever still fails (the
 # envelope, a field beside the list, the list itself) raises the strict parse's own error.
 def _tolerant_result(method: str, raw: RawJSON | BaseModel) -> Tolerated[Any]:
-    from ._tolerant import Tolerated  # made on the first tolerant parse
+    from .._runtime.tolerant import Tolerated  # made on the first tolerant parse
 
     try:
         return Tolerated(parse_result(method, raw))
@@ -1532,7 +1426,7 @@ def _tolerant_result(method: str, raw: RawJSON | BaseModel) -> Tolerated[Any]:
 
 
 def _tolerant_message(raw: RawJSON, pending: Pending | None) -> Tolerated[Message]:
-    from ._tolerant import Tolerated  # made on the first tolerant parse
+    from .._runtime.tolerant import Tolerated  # made on the first tolerant parse
 
     try:
         return Tolerated(parse_message(raw, pending))
@@ -1555,25 +1449,6 @@ def _tolerant_message(raw: RawJSON, pending: Pending | None) -> Tolerated[Messag
         return Tolerated(parse_message(kept, pending), dropped)
     except ValidationError:
         raise strict from None
-
-
-def _load_any_depth(raw: RawJSON) -> tuple[object, bool]:
-    """raw decoded (_load), and whether it is JSON text nested deeper than pydantic-core's parser
-    reads (its recursion limit: one tool's inputSchema may pass it), then read by the tolerant
-    reader, which has no depth limit: a tolerant parse reads such text as the same value decoded."""
-    try:
-        return _load(raw), False
-    except MessageError as exc:
-        if not isinstance(raw, bytes | bytearray | str) or "recursion limit exceeded" not in str(
-            exc
-        ):
-            raise
-    from ._tolerant import read_json
-
-    try:
-        return read_json(_utf8(raw) if isinstance(raw, str) else raw), True
-    except ValueError as exc:
-        raise NotJSONError(f"not JSON: {exc}") from None
 
 
 def _sifted_response(
@@ -1602,7 +1477,7 @@ def _sifted(
     """data (a method's result) without the items of its list that fail to validate, and those
     items (pointers under `where`); None when it has no such list or no item fails. NaN and
     infinity are never tolerated: data holding one is left to the strict parse's refusal."""
-    from ._tolerant import DroppedItem  # made on the first tolerant parse
+    from .._runtime.tolerant import DroppedItem, reason, token  # made on the first tolerant parse
 
     listed = LIST_RESULTS.get(method)
     if listed is None or not isinstance(data, Mapping):
@@ -1615,14 +1490,14 @@ def _sifted(
     if not isinstance(items, list):
         return None
     check = _item_validator(method)
-    prefix = f"{where}/{_token(key)}"
+    prefix = f"{where}/{token(key)}"
     kept: list[object] = []
     dropped: list[DroppedItem] = []
     for index, item in enumerate(cast("list[object]", items)):
         try:
             check(item)
         except ValidationError as exc:
-            dropped.append(DroppedItem(index, f"{prefix}/{index}", item, _reason(exc, item)))
+            dropped.append(DroppedItem(index, f"{prefix}/{index}", item, reason(exc, item)))
         else:
             kept.append(item)
     return ({**result, key: kept}, tuple(dropped)) if dropped else None
@@ -1633,53 +1508,3 @@ def _item_validator(method: str) -> Callable[[object], object]:
     """The validator of one item of a list result (LIST_RESULTS), built on first use."""
     adapter: TypeAdapter[Any] = TypeAdapter(LIST_RESULTS[method][1])
     return adapter.validate_python
-
-
-def _holds_non_finite(data: object) -> bool:
-    pending = [data]
-    while pending:
-        value = pending.pop()
-        if type(value) is float and not math.isfinite(value):
-            return True
-        if isinstance(value, Mapping):
-            pending.extend(cast("Mapping[str, object]", value).values())
-        elif isinstance(value, list):
-            pending.extend(cast("list[object]", value))
-    return False
-
-
-def _reason(exc: ValidationError, item: object) -> str:
-    """The first problem of an item's validation, in one line of at most 300 characters:
-    `/inputSchema/type: Input should be 'object'` (a JSON pointer into the item, then why)."""
-    first = exc.errors(include_url=False, include_context=False, include_input=False)[0]
-    where = _pointer_into(item, first["loc"])
-    more = exc.error_count() - 1
-    text = (f"{where}: " if where else "") + first["msg"] + (f" (and {more} more)" if more else "")
-    text = "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
-    return text if len(text) <= 300 else text[:299] + "…"
-
-
-def _pointer_into(value: object, loc: tuple[int | str, ...]) -> str:
-    """A validation error's location as a JSON pointer into the value. Pydantic's location also
-    names union arms and tags, which are no step into the value: they are skipped."""
-    tokens: list[str] = []
-    for position, part in enumerate(loc):
-        if isinstance(value, Mapping) and isinstance(part, str) and part in value:
-            value = cast("Mapping[str, object]", value)[part]
-        elif (
-            isinstance(value, list)
-            and isinstance(part, int)
-            and 0 <= part < len(cast("list[object]", value))
-        ):
-            value = cast("list[object]", value)[part]
-        elif not (
-            position == len(loc) - 1 and isinstance(value, Mapping) and isinstance(part, str)
-        ):
-            continue  # an arm or a tag; the last step into an object is a key it lacks
-        tokens.append(_token(str(part)))
-    return "".join(f"/{token}" for token in tokens)
-
-
-def _token(key: str) -> str:
-    """key as one JSON pointer token."""
-    return key.replace("~", "~0").replace("/", "~1")

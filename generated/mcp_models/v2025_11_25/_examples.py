@@ -29,7 +29,8 @@ from typing import Any, cast
 from pydantic import BaseModel, TypeAdapter, ValidationError
 from pydantic.fields import FieldInfo
 
-from . import _jsonc, models
+from .._runtime import jsonc as _jsonc
+from . import models
 from ._base import SPURIOUS_UNION_WARNINGS
 
 __all__ = [

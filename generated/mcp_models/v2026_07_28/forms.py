@@ -54,6 +54,8 @@ from pydantic import (
 from pydantic.fields import FieldInfo
 from pydantic_core import MISSING
 
+from .._runtime.forms import AnswerError, Format, FormError, Titles
+from .._runtime.forms import choice_value as _choice_value
 from .elicitation import AnswerProblem, check_answer
 from .models import (
     BooleanSchema,
@@ -108,47 +110,6 @@ NUMBER_TYPES: tuple[str, ...] = (
 )
 
 F = TypeVar("F", bound=BaseModel)
-
-
-class FormError(ValueError):
-    """A form field MCP elicitation (in this revision) cannot carry."""
-
-    def __init__(self, form: type[BaseModel], field: str, reason: str) -> None:
-        super().__init__(f"{form.__name__}.{field}: {reason}")
-        self.form = form
-        self.field = field
-        self.reason = reason
-
-
-class AnswerError(ValueError):
-    """An accepted answer that does not fit its form: one problem per field."""
-
-    def __init__(self, form: str, problems: list[AnswerProblem]) -> None:
-        listed = "; ".join(f"{p.field}: {p.message}" for p in problems)
-        super().__init__(f"the answer to {form} does not fit: {listed}")
-        self.form = form
-        self.problems = problems
-
-
-class Titles:
-    """Display titles of a choice field's values: `Annotated[Color, Titles({Color.RED: "Red"})]`.
-
-    A value without a title shows as itself. Every revision package and the surface read the Titles
-    and Format of the others too, so a form is declared once, with the markers of any of them."""
-
-    __mcp_form_marker__ = "titles"
-
-    def __init__(self, titles: Mapping[str, str]) -> None:
-        self.titles = {_choice_value(value): title for value, title in titles.items()}
-
-
-class Format:
-    """The StringSchema `format` of a `str` field: `Annotated[str, Format("email")]`."""
-
-    __mcp_form_marker__ = "format"
-
-    def __init__(self, name: str) -> None:
-        self.name = name
 
 
 @dataclass(frozen=True)
@@ -372,10 +333,6 @@ def _why_not(kind: object) -> str:
     if kind is Any:
         return "Any: a form field needs one primitive type"
     return f"{shown}: not a type MCP forms carry"
-
-
-def _choice_value(value: object) -> str:
-    return str(value.value) if isinstance(value, enum.Enum) else str(value)
 
 
 def _choices(where: _Where, kind: object, keywords: _Keywords) -> tuple[str, ...] | None:
