@@ -61,7 +61,7 @@ def test_vendored_package_works_from_its_new_home(tmp_path: Path) -> None:
     assert _cli(tmp_path, "generate", "-q").returncode == 0
     vendored = tmp_path / "src" / "acme" / "_mcp"
     assert sorted(p.name for p in vendored.iterdir()) == [
-        "__init__.py", "latest.py", "py.typed", "surface", "v2025_11_25", "v2026_07_28"
+        "__init__.py", "_runtime", "latest.py", "py.typed", "surface", "v2025_11_25", "v2026_07_28"
     ]
     assert not [p for p in vendored.rglob("*.py") if "mcp_models" in p.read_text()]
     code = (
