@@ -37,6 +37,7 @@ negotiates one protocol version; these functions keep its wire exact:
 
 from __future__ import annotations
 
+import ast
 import importlib
 import json
 import sys
@@ -338,8 +339,6 @@ def _exact_message(
 ) -> Any:
     """The revision's own parse of a message; its MessageError becomes the surface's."""
     package = _package(revision)
-    own_error = cast("type[Exception]", package.MessageError)
-    own_parse_error = cast("type[Exception]", package.NotJSONError)
     try:
         return (
             package.parse_message(raw, pending, tolerant=True)
@@ -351,7 +350,10 @@ def _exact_message(
             exc, revision, lambda history, error: history.explain_message(error, raw, pending)
         )
         raise
-    except own_error as exc:
+    except (
+        package.MessageError
+    ) as exc:  # an except clause's class is looked up only on an exception
+        own_parse_error: type[Exception] = package.NotJSONError
         raise (NotJSONError if isinstance(exc, own_parse_error) else MessageError)(
             str(exc)
         ) from exc
@@ -529,9 +531,12 @@ def _as_surface(exact: object, raw: RawJSON, revision: str) -> Message | None:
     model = _surface_class_of(revision, type(exact).__name__)
     if model is None:
         return None
+    # the class's validator itself: model_validate_json adds a frame and its options' checks
     if isinstance(raw, _TEXT):
-        return cast("Message", model.model_validate_json(raw))
-    return cast("Message", model.model_validate(raw))
+        message: Message = model.__pydantic_validator__.validate_json(raw)
+    else:
+        message = model.__pydantic_validator__.validate_python(raw)
+    return message
 
 
 @cache
@@ -771,8 +776,13 @@ def to_revision(
         modes = ", ".join(map(repr, _DOWNGRADE_MODES))
         raise ValueError(f"downgrade must be one of {modes}, not {_one_line(repr(downgrade))[:60]}")
     revision = revision_of(protocol_version)
-    sending = _Sending(revision, downgrade, dropped, changes)
     name = type(obj).__name__
+    own = _own_class(name, revision)
+    if own is not None and _left_as_dumped(obj, revision):
+        # `_fit` would give its dump back as it is: the revision's class validates that JSON text
+        # itself (the same text, the same validation, without decoding it and walking it first)
+        return _validated_text(own, obj.__pydantic_serializer__.to_json(obj), revision, name)
+    sending = _Sending(revision, downgrade, dropped, changes)
     shape = SHAPES.get(name, {}).get(revision)
     if shape is None or shape.model is None:
         # asked only here: an attribute a model lacks costs pydantic's __getattr__ and an exception
@@ -795,6 +805,16 @@ def to_revision(
         return _validated(_class_of(revision, sent), wire, revision, name)
     wire = _fit(obj, _wire(obj), "", sending)
     return _validated(_class_of(revision, shape), wire, revision, name)
+
+
+@cache
+def _own_class(name: str, revision: str) -> type[BaseModel] | None:
+    """The revision's class that a surface class name is sent as, where it is its definition's own
+    (not a wire class, not a typed response), else None."""
+    shape = SHAPES.get(name, {}).get(revision)
+    if shape is None or shape.model is None or revision in WIRE_SHAPES.get(name, {}):
+        return None
+    return _class_of(revision, shape)
 
 
 def _response(obj: BaseModel, result: BaseModel, sending: _Sending) -> BaseModel:
@@ -826,13 +846,29 @@ def _validated(target: type[BaseModel], wire: Any, revision: str, name: str) -> 
     try:
         return target.model_validate(wire)
     except ValidationError as exc:
-        path, message = _first_problem(exc)
-        more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
-        raise RevisionError(
-            f"{message}: revision {revision} cannot carry this {name}{more}",
-            revision=revision,
-            path=path,
-        ) from exc
+        raise _cannot_carry(exc, revision, name) from exc
+
+
+def _validated_text(target: type[BaseModel], text: bytes, revision: str, name: str) -> BaseModel:
+    """_validated of the text decoded. The models are strict and hold only JSON's types (no tuple,
+    date or bytes field, where strict Python and JSON validation differ), so the text's validation
+    takes what the decoded value's does, as the same object; their errors' words differ ("an
+    object" / "a valid dictionary"), so a refused text is refused as _validated refuses it."""
+    try:
+        return target.model_validate_json(text)
+    except ValidationError:
+        pass
+    return _validated(target, from_json(text), revision, name)
+
+
+def _cannot_carry(exc: ValidationError, revision: str, name: str) -> RevisionError:
+    path, message = _first_problem(exc)
+    more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
+    return RevisionError(
+        f"{message}: revision {revision} cannot carry this {name}{more}",
+        revision=revision,
+        path=path,
+    )
 
 
 def _first_problem(exc: ValidationError) -> tuple[str, str]:
@@ -996,6 +1032,11 @@ class _Plan:
     absent: tuple[str, ...]
     holds: tuple[str, ...]
     walk: tuple[tuple[str, str], ...]
+    unset: tuple[str, ...]
+    """The attributes of `absent`: what `_left_as_dumped` reads on an instance."""
+    held: tuple[tuple[str, str], ...]
+    """(key, attribute) of `holds`; the attribute "" where the class does not declare the key (an
+    instance then has it as an unknown key or not at all)."""
 
 
 def _fit_as_planned(
@@ -1012,6 +1053,42 @@ def _fit_as_planned(
     return fitted
 
 
+def _left_as_dumped(value: BaseModel, revision: str) -> bool:
+    """Whether `_fit` gives value's dump back as it is at revision, read from the objects instead
+    of their dump: every object it walks takes its class's _Plan (no key the revision lacks is set,
+    every key it would fill in is), walked where `_fit_as_planned` walks."""
+    pending: list[object] = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, BaseModel):
+            name = type(item).__name__
+            if name not in SHAPES:
+                continue  # `_fit` leaves it to the revision's validation
+            plan = _fit_plan(name, revision)
+            if plan is None:
+                return False
+            stored = vars(item)
+            if any(stored.get(attribute, MISSING) is not MISSING for attribute in plan.unset):
+                return False
+            for key, attribute in plan.held:
+                if not _dumps(item, stored, key, attribute):
+                    return False
+            pending.extend(stored.get(attribute) for _, attribute in plan.walk)
+        elif isinstance(item, _SEQUENCES):
+            pending.extend(cast("list[object]", item))
+        elif isinstance(item, dict):
+            pending.extend(cast("dict[str, object]", item).values())
+    return True
+
+
+def _dumps(value: BaseModel, stored: dict[str, Any], key: str, attribute: str) -> bool:
+    """Whether value's dump has key: its field's value set, or (attribute "") an unknown key."""
+    if attribute:
+        return stored.get(attribute, MISSING) is not MISSING
+    extra = value.__pydantic_extra__
+    return extra is not None and key in extra
+
+
 @cache
 def _fit_plan(name: str, revision: str) -> _Plan | None:
     """The class's _Plan at revision, or None where `_fit` must look at every key."""
@@ -1023,12 +1100,15 @@ def _fit_plan(name: str, revision: str) -> _Plan | None:
     walk: list[tuple[str, str]] = []
     for attribute, field in fields.items():
         key = field.alias or attribute
-        held = _classes_in(field.annotation)
-        if key in shape.keys and (held is None or not held <= unchanged):
+        classes = _classes_in(field.annotation)
+        if key in shape.keys and (classes is None or not classes <= unchanged):
             walk.append((key, attribute))
     declared = _wire_names(cast("type[BaseModel]", _surface_class(name)))
     absent = () if shape.open else tuple(key for key in declared if key not in shape.keys)
-    return _Plan(absent, _holds(name, revision), tuple(walk))
+    holds = _holds(name, revision)
+    unset = tuple(declared[key] for key in absent)
+    held = tuple((key, declared.get(key, "")) for key in holds)
+    return _Plan(absent, holds, tuple(walk), unset, held)
 
 
 def _keeps_every_key(name: str, revision: str) -> Shape | None:
@@ -1046,13 +1126,30 @@ def _unwidened(name: str, revision: str) -> Shape | None:
     of its keys, else None."""
     shape = SHAPES.get(name, {}).get(revision)
     model = _surface_class(name) if shape is not None and shape.model is not None else None
-    if (
-        shape is None
-        or not (isinstance(model, type) and issubclass(model, BaseModel))
-        or name in WIDENED
-    ):
+    if shape is None or not (isinstance(model, type) and issubclass(model, BaseModel)):
         return None
-    return shape
+    return None if name in WIDENED and not _carries_any(name, revision) else shape
+
+
+@cache
+def _carries_any(name: str, revision: str) -> bool:
+    """Whether the revision types each key of the class that SEP-2106 widened as any JSON, so that
+    `_beyond` finds nothing to downgrade there whatever the value (2026-07-28's structuredContent)."""
+    shape = SHAPES[name][revision]
+    for key in WIDENED[name]:
+        if key not in shape.keys or shape.model is None:
+            return False
+        field = _class_of(revision, shape).model_fields[
+            _wire_names(_class_of(revision, shape))[key]
+        ]
+        arms = (
+            get_args(field.annotation)
+            if get_origin(field.annotation) in (Union, UnionType)
+            else (field.annotation,)
+        )
+        if field.metadata or Any not in arms:
+            return False
+    return True
 
 
 def _holds(name: str, revision: str) -> tuple[str, ...]:
@@ -1108,9 +1205,11 @@ def _model_classes_in(annotation: object) -> frozenset[type[BaseModel]] | None:
         if isinstance(kind, ForwardRef):
             kind = kind.__forward_arg__
         if isinstance(kind, str):
-            if module is None or module not in sys.modules:
+            named = _quoted_names(kind, module)
+            if named is None:
                 return None
-            kind = eval(kind, vars(sys.modules[module]))
+            pending.extend((found_name, module) for found_name in named)
+            continue
         if id(kind) in seen or kind is MISSING or kind is Any:
             continue
         seen.add(id(kind))
@@ -1133,6 +1232,44 @@ def _model_classes_in(annotation: object) -> frozenset[type[BaseModel]] | None:
         elif origin is not Literal:
             return None
     return frozenset(found)
+
+
+# Builtins a quoted type may name that hold no model themselves (a container's arguments do).
+_HOLD_NOTHING = frozenset({"list", "dict", "tuple", "str", "int", "float", "bool"})
+
+
+def _quoted_names(text: str, module: str | None) -> list[object] | None:
+    """What a quoted type (a type alias naming itself: `"list[JSONValue]"`) names, looked up in the
+    module it is written in, never evaluated: the model classes it may hold are those of the names
+    it subscripts and unites. None where it is not only names, None, subscripts, `|` and tuples of
+    them, or a name is not found."""
+    if module is None or module not in sys.modules:
+        return None
+    namespace = vars(sys.modules[module])
+    try:
+        tree = ast.parse(text, mode="eval")
+    except SyntaxError:
+        return None
+    named: list[object] = []
+    pending: list[ast.expr] = [tree.body]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.Name):
+            if node.id in _HOLD_NOTHING:
+                continue
+            if node.id in namespace:
+                named.append(namespace[node.id])
+            else:
+                return None
+        elif isinstance(node, ast.Subscript):
+            pending.extend((node.value, node.slice))
+        elif isinstance(node, ast.Tuple):
+            pending.extend(node.elts)
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+            pending.extend((node.left, node.right))
+        elif not (isinstance(node, ast.Constant) and node.value is None):  # None holds nothing
+            return None
+    return named
 
 
 # -- SEP-2106: values a later revision widened, sent to one that cannot carry them -----------------
