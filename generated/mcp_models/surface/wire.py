@@ -328,7 +328,7 @@ def parse_message(
     response, by id (a response to one comes back typed by its method). tolerant: a
     `Tolerated[Message]`, where a response to a pending list request leaves out the items that
     revision cannot read (`/result/tools/3`) instead of failing."""
-    revision = revision_of(protocol_version)
+    revision = protocol_version if protocol_version in PACKAGES else revision_of(protocol_version)
     if tolerant:
         return _tolerant_message(raw, revision, pending)
     return _received(_exact_message(raw, revision, pending), raw, revision, pending)
@@ -1057,28 +1057,53 @@ def _left_as_dumped(value: BaseModel, revision: str) -> bool:
     """Whether `_fit` gives value's dump back as it is at revision, read from the objects instead
     of their dump: every object it walks takes its class's _Plan (no key the revision lacks is set,
     every key it would fill in is), walked where `_fit_as_planned` walks."""
+    plans = _plans_by_class(revision)
     pending: list[object] = [value]
     while pending:
         item = pending.pop()
         if isinstance(item, BaseModel):
-            name = type(item).__name__
-            if name not in SHAPES:
-                continue  # `_fit` leaves it to the revision's validation
-            plan = _fit_plan(name, revision)
+            kind = type(item)
+            plan = (
+                plans[kind]
+                if kind in plans
+                else plans.setdefault(kind, _class_plan(kind, revision))
+            )
             if plan is None:
+                continue  # a class `_fit` leaves to the revision's validation
+            if plan is False:
                 return False
             stored = vars(item)
-            if any(stored.get(attribute, MISSING) is not MISSING for attribute in plan.unset):
-                return False
+            for attribute in plan.unset:
+                if stored.get(attribute, MISSING) is not MISSING:
+                    return False
             for key, attribute in plan.held:
                 if not _dumps(item, stored, key, attribute):
                     return False
-            pending.extend(stored.get(attribute) for _, attribute in plan.walk)
+            for _, attribute in plan.walk:
+                inside: object = stored.get(attribute)
+                if _holds_objects(inside):
+                    pending.append(inside)
         elif isinstance(item, _SEQUENCES):
             pending.extend(cast("list[object]", item))
         elif isinstance(item, dict):
             pending.extend(cast("dict[str, object]", item).values())
     return True
+
+
+@cache
+def _plans_by_class(revision: str) -> dict[type[BaseModel], _Plan | Literal[False] | None]:
+    """_left_as_dumped's plans at revision by class, filled in as classes are met (`_class_plan`)."""
+    return {}
+
+
+def _class_plan(kind: type[BaseModel], revision: str) -> _Plan | Literal[False] | None:
+    """The _Plan `_fit` takes for a class at revision; None where `_fit` leaves the class to the
+    revision's validation (not a class of the schemas), False where it has no plan."""
+    name = kind.__name__
+    if name not in SHAPES:
+        return None
+    plan = _fit_plan(name, revision)
+    return False if plan is None else plan
 
 
 def _dumps(value: BaseModel, stored: dict[str, Any], key: str, attribute: str) -> bool:
@@ -1429,7 +1454,8 @@ def _step(path: str, key: str) -> str:
 
 
 def _holds_objects(value: object) -> bool:
-    """Whether a value may hold models below it (a model, a list or a map)."""
+    """Whether a value may hold models below it (a model, a list or a map); a bool, not a narrowing
+    isinstance: the walks keep the value as the object it is."""
     return isinstance(value, _HOLDERS)
 
 
@@ -1454,10 +1480,24 @@ def _remember(exact: object, surface: object, revision: str) -> None:
     surface object, so that sending it back at this revision keeps it. A loop, not recursion: a
     value of any JSON (a tool's inputSchema) may nest deeper than Python's stack."""
     pending: list[tuple[object, object]] = [(exact, surface)]
+    walked = _REMEMBERED
     while pending:
         exact, surface = pending.pop()
         if isinstance(exact, BaseModel) and isinstance(surface, BaseModel):
-            pending.extend(_remember_model(exact, surface, revision))
+            if exact.__pydantic_extra__:
+                _note_foreign(exact, surface, exact.__pydantic_extra__, revision)
+            pair = (type(exact), type(surface))
+            fields = (
+                walked[pair]
+                if pair in walked
+                else walked.setdefault(pair, _remembered_fields(*pair))
+            )
+            # as stored: reading a field the revision deprecates as an attribute would warn
+            mine, theirs = vars(exact), vars(surface)
+            for mine_name, theirs_name in fields:
+                inside: object = mine.get(mine_name)
+                if _holds_objects(inside):
+                    pending.append((inside, theirs.get(theirs_name)))
         elif isinstance(exact, _SEQUENCES) and isinstance(surface, _SEQUENCES):
             pending.extend(
                 zip(cast("list[object]", exact), cast("list[object]", surface), strict=False)
@@ -1471,27 +1511,20 @@ def _remember(exact: object, surface: object, revision: str) -> None:
             )
 
 
-def _remember_model(
-    exact: BaseModel, surface: BaseModel, revision: str
-) -> list[tuple[object, object]]:
-    """_remember on one model: its note, and the pairs of its fields to walk next."""
-    extra = exact.__pydantic_extra__
-    if extra:
-        declared = _wire_names(type(surface))
-        foreign = frozenset(key for key in extra if key in declared)
-        if foreign:
-            private = dict(surface.__pydantic_private__ or {})
-            private[_ARRIVED] = (revision, foreign)
-            object.__setattr__(surface, "__pydantic_private__", private)
-    inside: list[tuple[object, object]] = []
-    stored = vars(
-        exact
-    )  # as stored: reading a field the revision deprecates as an attribute would warn
-    for mine_name, theirs_name in _remembered_fields(type(exact), type(surface)):
-        mine: object = stored.get(mine_name)
-        if _holds_objects(mine):
-            inside.append((mine, getattr(surface, theirs_name)))
-    return inside
+# _remember's fields to walk, by (the revision's class, the surface's): `_remembered_fields`, met once
+_REMEMBERED: dict[tuple[type[BaseModel], type[BaseModel]], tuple[tuple[str, str], ...]] = {}
+
+
+def _note_foreign(
+    exact: BaseModel, surface: BaseModel, extra: dict[str, Any], revision: str
+) -> None:
+    """Note on the surface object the unknown keys of the revision's that the surface declares."""
+    declared = _wire_names(type(surface))
+    foreign = frozenset(key for key in extra if key in declared)
+    if foreign:
+        private = dict(surface.__pydantic_private__ or {})
+        private[_ARRIVED] = (revision, foreign)
+        object.__setattr__(surface, "__pydantic_private__", private)
 
 
 @cache
