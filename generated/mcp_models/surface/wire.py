@@ -37,8 +37,10 @@ negotiates one protocol version; these functions keep its wire exact:
 
 from __future__ import annotations
 
+import ast
 import importlib
 import json
+import sys
 from collections.abc import Callable, Generator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -47,6 +49,7 @@ from types import ModuleType, UnionType
 from typing import (
     Annotated,
     Any,
+    ForwardRef,
     Literal,
     TypeAlias,
     TypeVar,
@@ -325,7 +328,7 @@ def parse_message(
     response, by id (a response to one comes back typed by its method). tolerant: a
     `Tolerated[Message]`, where a response to a pending list request leaves out the items that
     revision cannot read (`/result/tools/3`) instead of failing."""
-    revision = revision_of(protocol_version)
+    revision = protocol_version if protocol_version in PACKAGES else revision_of(protocol_version)
     if tolerant:
         return _tolerant_message(raw, revision, pending)
     return _received(_exact_message(raw, revision, pending), raw, revision, pending)
@@ -336,8 +339,6 @@ def _exact_message(
 ) -> Any:
     """The revision's own parse of a message; its MessageError becomes the surface's."""
     package = _package(revision)
-    own_error = cast("type[Exception]", package.MessageError)
-    own_parse_error = cast("type[Exception]", package.NotJSONError)
     try:
         return (
             package.parse_message(raw, pending, tolerant=True)
@@ -349,7 +350,10 @@ def _exact_message(
             exc, revision, lambda history, error: history.explain_message(error, raw, pending)
         )
         raise
-    except own_error as exc:
+    except (
+        package.MessageError
+    ) as exc:  # an except clause's class is looked up only on an exception
+        own_parse_error: type[Exception] = package.NotJSONError
         raise (NotJSONError if isinstance(exc, own_parse_error) else MessageError)(
             str(exc)
         ) from exc
@@ -524,14 +528,25 @@ def _as_surface(exact: object, raw: RawJSON, revision: str) -> Message | None:
     define stays a plain JSON-RPC request or notification, as that revision read it; a wire class
     is its definition's surface class. None for another class of the revision's messages module (a
     typed response): the surface's dispatch agrees."""
-    name = type(exact).__name__
-    name = _sent_as().get((revision, name)) or RENAMED.get(name, name)
+    model = _surface_class_of(revision, type(exact).__name__)
+    if model is None:
+        return None
+    # the class's validator itself: model_validate_json adds a frame and its options' checks
+    if isinstance(raw, _TEXT):
+        message: Message = model.__pydantic_validator__.validate_json(raw)
+    else:
+        message = model.__pydantic_validator__.validate_python(raw)
+    return message
+
+
+@cache
+def _surface_class_of(revision: str, exact: str) -> type[BaseModel] | None:
+    """_as_surface's class for the revision's class named exact (looked up once per name)."""
+    name = _sent_as().get((revision, exact)) or RENAMED.get(exact, exact)
     model = getattr(_surface_models(), name, None)
     if not (isinstance(model, type) and issubclass(model, BaseModel)) or "[" in name:
         return None
-    if isinstance(raw, _TEXT):
-        return cast("Message", model.model_validate_json(raw))
-    return cast("Message", model.model_validate(raw))
+    return model
 
 
 @overload
@@ -761,8 +776,13 @@ def to_revision(
         modes = ", ".join(map(repr, _DOWNGRADE_MODES))
         raise ValueError(f"downgrade must be one of {modes}, not {_one_line(repr(downgrade))[:60]}")
     revision = revision_of(protocol_version)
-    sending = _Sending(revision, downgrade, dropped, changes)
     name = type(obj).__name__
+    own = _own_class(name, revision)
+    if own is not None and _left_as_dumped(obj, revision):
+        # `_fit` would give its dump back as it is: the revision's class validates that JSON text
+        # itself (the same text, the same validation, without decoding it and walking it first)
+        return _validated_text(own, obj.__pydantic_serializer__.to_json(obj), revision, name)
+    sending = _Sending(revision, downgrade, dropped, changes)
     shape = SHAPES.get(name, {}).get(revision)
     if shape is None or shape.model is None:
         # asked only here: an attribute a model lacks costs pydantic's __getattr__ and an exception
@@ -785,6 +805,16 @@ def to_revision(
         return _validated(_class_of(revision, sent), wire, revision, name)
     wire = _fit(obj, _wire(obj), "", sending)
     return _validated(_class_of(revision, shape), wire, revision, name)
+
+
+@cache
+def _own_class(name: str, revision: str) -> type[BaseModel] | None:
+    """The revision's class that a surface class name is sent as, where it is its definition's own
+    (not a wire class, not a typed response), else None."""
+    shape = SHAPES.get(name, {}).get(revision)
+    if shape is None or shape.model is None or revision in WIRE_SHAPES.get(name, {}):
+        return None
+    return _class_of(revision, shape)
 
 
 def _response(obj: BaseModel, result: BaseModel, sending: _Sending) -> BaseModel:
@@ -816,13 +846,29 @@ def _validated(target: type[BaseModel], wire: Any, revision: str, name: str) -> 
     try:
         return target.model_validate(wire)
     except ValidationError as exc:
-        path, message = _first_problem(exc)
-        more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
-        raise RevisionError(
-            f"{message}: revision {revision} cannot carry this {name}{more}",
-            revision=revision,
-            path=path,
-        ) from exc
+        raise _cannot_carry(exc, revision, name) from exc
+
+
+def _validated_text(target: type[BaseModel], text: bytes, revision: str, name: str) -> BaseModel:
+    """_validated of the text decoded. The models are strict and hold only JSON's types (no tuple,
+    date or bytes field, where strict Python and JSON validation differ), so the text's validation
+    takes what the decoded value's does, as the same object; their errors' words differ ("an
+    object" / "a valid dictionary"), so a refused text is refused as _validated refuses it."""
+    try:
+        return target.model_validate_json(text)
+    except ValidationError:
+        pass
+    return _validated(target, from_json(text), revision, name)
+
+
+def _cannot_carry(exc: ValidationError, revision: str, name: str) -> RevisionError:
+    path, message = _first_problem(exc)
+    more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
+    return RevisionError(
+        f"{message}: revision {revision} cannot carry this {name}{more}",
+        revision=revision,
+        path=path,
+    )
 
 
 def _first_problem(exc: ValidationError) -> tuple[str, str]:
@@ -875,7 +921,11 @@ def _fit(value: object, wire: Any, path: str, sending: _Sending, shape: Shape | 
         if shapes is None:  # a class under an inline union arm: the revision's validation decides
             return cast("dict[str, Any]", wire)
         plan = None if shape is not None else _fit_plan(name, revision)
-        if plan is not None and all(key in wire for key in plan.holds):
+        if (
+            plan is not None
+            and all(key in wire for key in plan.holds)
+            and not any(key in wire for key in plan.absent)
+        ):
             return _fit_as_planned(value, cast("dict[str, Any]", wire), plan, path, sending)
         shape = shape or shapes.get(revision)
         if shape is None:
@@ -883,6 +933,7 @@ def _fit(value: object, wire: Any, path: str, sending: _Sending, shape: Shape | 
                 f"{name} does not exist in revision {revision}", revision=revision, path=path
             )
         attributes = _wire_names(type(value))
+        walked = _walked_keys(type(value))
         arrived = _arrived(value, revision)
         widened = WIDENED.get(name)
         beyond: dict[str, tuple[Any, str]] = {}
@@ -902,9 +953,10 @@ def _fit(value: object, wire: Any, path: str, sending: _Sending, shape: Shape | 
                     problem,
                 )  # SEP-2106: downgraded below, once `content` is fitted
             elif key in shape.keys:
-                attribute = attributes.get(key)
-                if attribute is not None and isinstance(item, _CONTAINERS):
-                    fitted[key] = _fit(getattr(value, attribute), item, _step(path, key), sending)
+                if key in walked and isinstance(item, _CONTAINERS):
+                    fitted[key] = _fit(
+                        getattr(value, attributes[key]), item, _step(path, key), sending
+                    )
                 else:
                     fitted[key] = item
             elif shape.open or key not in attributes:
@@ -957,16 +1009,34 @@ def _fit(value: object, wire: Any, path: str, sending: _Sending, shape: Shape | 
 # -- what `_fit` leaves as it is: most of a message sent at the revision it came from --------------
 
 
+@cache
+def _walked_keys(model: type[BaseModel]) -> frozenset[str]:
+    """The wire keys of a surface class whose values `_fit` walks: those whose type may hold a
+    model (not scalars, not `Any`)."""
+    return frozenset(
+        field.alias or attribute
+        for attribute, field in model.model_fields.items()
+        if _classes_in(field.annotation) != frozenset()
+    )
+
+
 @dataclass(frozen=True)
 class _Plan:
-    """How `_fit` treats a surface class at a revision that has every key it declares (nothing to
-    drop or downgrade): holds, the keys an instance must have for nothing to be filled in either
-    (a constant or `resultType` the revision requires); walk, the (wire key, attribute) of the
-    fields that may hold something `_fit` changes, walked as `_fit` walks them. The other fields
-    are left as dumped: the classes their types hold need no change at any depth."""
+    """How `_fit` treats a surface class at a revision that widened none of its keys: absent, the
+    keys the class declares that the revision does not (an instance must have none of them for
+    nothing to be dropped); holds, the keys an instance must have for nothing to be filled in
+    either (a constant or `resultType` the revision requires); walk, the (wire key, attribute) of
+    the fields that may hold something `_fit` changes, walked as `_fit` walks them. The other
+    fields are left as dumped: the classes their types hold need no change at any depth."""
 
+    absent: tuple[str, ...]
     holds: tuple[str, ...]
     walk: tuple[tuple[str, str], ...]
+    unset: tuple[str, ...]
+    """The attributes of `absent`: what `_left_as_dumped` reads on an instance."""
+    held: tuple[tuple[str, str], ...]
+    """(key, attribute) of `holds`; the attribute "" where the class does not declare the key (an
+    instance then has it as an unknown key or not at all)."""
 
 
 def _fit_as_planned(
@@ -983,10 +1053,71 @@ def _fit_as_planned(
     return fitted
 
 
+def _left_as_dumped(value: BaseModel, revision: str) -> bool:
+    """Whether `_fit` gives value's dump back as it is at revision, read from the objects instead
+    of their dump: every object it walks takes its class's _Plan (no key the revision lacks is set,
+    every key it would fill in is), walked where `_fit_as_planned` walks."""
+    plans = _plans_by_class(revision)
+    pending: list[object] = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, BaseModel):
+            kind = type(item)
+            plan = (
+                plans[kind]
+                if kind in plans
+                else plans.setdefault(kind, _class_plan(kind, revision))
+            )
+            if plan is None:
+                continue  # a class `_fit` leaves to the revision's validation
+            if plan is False:
+                return False
+            stored = vars(item)
+            for attribute in plan.unset:
+                if stored.get(attribute, MISSING) is not MISSING:
+                    return False
+            for key, attribute in plan.held:
+                if not _dumps(item, stored, key, attribute):
+                    return False
+            for _, attribute in plan.walk:
+                inside: object = stored.get(attribute)
+                if _holds_objects(inside):
+                    pending.append(inside)
+        elif isinstance(item, _SEQUENCES):
+            pending.extend(cast("list[object]", item))
+        elif isinstance(item, dict):
+            pending.extend(cast("dict[str, object]", item).values())
+    return True
+
+
+@cache
+def _plans_by_class(revision: str) -> dict[type[BaseModel], _Plan | Literal[False] | None]:
+    """_left_as_dumped's plans at revision by class, filled in as classes are met (`_class_plan`)."""
+    return {}
+
+
+def _class_plan(kind: type[BaseModel], revision: str) -> _Plan | Literal[False] | None:
+    """The _Plan `_fit` takes for a class at revision; None where `_fit` leaves the class to the
+    revision's validation (not a class of the schemas), False where it has no plan."""
+    name = kind.__name__
+    if name not in SHAPES:
+        return None
+    plan = _fit_plan(name, revision)
+    return False if plan is None else plan
+
+
+def _dumps(value: BaseModel, stored: dict[str, Any], key: str, attribute: str) -> bool:
+    """Whether value's dump has key: its field's value set, or (attribute "") an unknown key."""
+    if attribute:
+        return stored.get(attribute, MISSING) is not MISSING
+    extra = value.__pydantic_extra__
+    return extra is not None and key in extra
+
+
 @cache
 def _fit_plan(name: str, revision: str) -> _Plan | None:
     """The class's _Plan at revision, or None where `_fit` must look at every key."""
-    shape = _keeps_every_key(name, revision)
+    shape = _unwidened(name, revision)
     if shape is None:
         return None
     unchanged = _unchanged(revision)
@@ -994,24 +1125,56 @@ def _fit_plan(name: str, revision: str) -> _Plan | None:
     walk: list[tuple[str, str]] = []
     for attribute, field in fields.items():
         key = field.alias or attribute
-        held = _classes_in(field.annotation)
-        if key in shape.keys and (held is None or not held <= unchanged):
+        classes = _classes_in(field.annotation)
+        if key in shape.keys and (classes is None or not classes <= unchanged):
             walk.append((key, attribute))
-    return _Plan(_holds(name, revision), tuple(walk))
+    declared = _wire_names(cast("type[BaseModel]", _surface_class(name)))
+    absent = () if shape.open else tuple(key for key in declared if key not in shape.keys)
+    holds = _holds(name, revision)
+    unset = tuple(declared[key] for key in absent)
+    held = tuple((key, declared.get(key, "")) for key in holds)
+    return _Plan(absent, holds, tuple(walk), unset, held)
 
 
 def _keeps_every_key(name: str, revision: str) -> Shape | None:
     """The class's Shape at revision when the revision has every key it declares (or takes any) and
     widened none of them, else None."""
+    shape = _unwidened(name, revision)
+    if shape is None:
+        return None
+    model = cast("type[BaseModel]", _surface_class(name))
+    return shape if shape.open or _wire_names(model).keys() <= shape.keys else None
+
+
+def _unwidened(name: str, revision: str) -> Shape | None:
+    """The class's Shape at revision where the revision has its own class for it and widened none
+    of its keys, else None."""
     shape = SHAPES.get(name, {}).get(revision)
     model = _surface_class(name) if shape is not None and shape.model is not None else None
-    if (
-        shape is None
-        or not (isinstance(model, type) and issubclass(model, BaseModel))
-        or name in WIDENED
-    ):
+    if shape is None or not (isinstance(model, type) and issubclass(model, BaseModel)):
         return None
-    return shape if shape.open or _wire_names(model).keys() <= shape.keys else None
+    return None if name in WIDENED and not _carries_any(name, revision) else shape
+
+
+@cache
+def _carries_any(name: str, revision: str) -> bool:
+    """Whether the revision types each key of the class that SEP-2106 widened as any JSON, so that
+    `_beyond` finds nothing to downgrade there whatever the value (2026-07-28's structuredContent)."""
+    shape = SHAPES[name][revision]
+    for key in WIDENED[name]:
+        if key not in shape.keys or shape.model is None:
+            return False
+        field = _class_of(revision, shape).model_fields[
+            _wire_names(_class_of(revision, shape))[key]
+        ]
+        arms = (
+            get_args(field.annotation)
+            if get_origin(field.annotation) in (Union, UnionType)
+            else (field.annotation,)
+        )
+        if field.metadata or Any not in arms:
+            return False
+    return True
 
 
 def _holds(name: str, revision: str) -> tuple[str, ...]:
@@ -1048,32 +1211,90 @@ _SCALARS = (str, int, float, bool, type(None))
 
 
 def _classes_in(annotation: object) -> frozenset[str] | None:
-    """The names of the model classes a field of this type may hold, or None where it may hold any
-    object (`Any`, a name not yet defined)."""
-    found: set[str] = set()
-    pending: list[object] = [annotation]
+    """The names of the model classes a field of this type may hold, or None where that is not
+    known (a name not yet defined, a type variable)."""
+    classes = _model_classes_in(annotation)
+    return None if classes is None else frozenset(model.__name__ for model in classes)
+
+
+def _model_classes_in(annotation: object) -> frozenset[type[BaseModel]] | None:
+    """The model classes a field of this type may hold, or None where that is not known. `Any`
+    holds none: it is JSON the schema does not constrain, read as JSON (received) and dumped as
+    pydantic dumps it (sent: a model object put there is not fitted, see docs/surface.md)."""
+    found: set[type[BaseModel]] = set()
+    # (type, the module a quoted name in it is written in: a type alias's own, like JSONValue's)
+    pending: list[tuple[object, str | None]] = [(annotation, None)]
     seen: set[int] = set()
     while pending:
-        kind = pending.pop()
-        if id(kind) in seen or kind is MISSING:
+        kind, module = pending.pop()
+        if isinstance(kind, ForwardRef):
+            kind = kind.__forward_arg__
+        if isinstance(kind, str):
+            named = _quoted_names(kind, module)
+            if named is None:
+                return None
+            pending.extend((found_name, module) for found_name in named)
+            continue
+        if id(kind) in seen or kind is MISSING or kind is Any:
             continue
         seen.add(id(kind))
         origin = get_origin(kind)
         if isinstance(kind, type) and issubclass(kind, BaseModel):
-            found.add(kind.__name__)
+            found.add(kind)
         elif isinstance(kind, type) and issubclass(kind, _SCALARS):
             continue
         elif (
             origin is None and getattr(cast(Any, kind), "__value__", None) is not None
         ):  # a type alias
-            pending.append(cast(Any, kind).__value__)
+            alias = cast(Any, kind)
+            pending.append(
+                (alias.__value__, cast("str | None", getattr(alias, "__module__", None)))
+            )
         elif origin is Annotated:
-            pending.append(get_args(kind)[0])
+            pending.append((get_args(kind)[0], module))
         elif origin in (Union, UnionType, list, dict, tuple):
-            pending.extend(arg for arg in get_args(kind) if arg is not Ellipsis)
+            pending.extend((arg, module) for arg in get_args(kind) if arg is not Ellipsis)
         elif origin is not Literal:
             return None
     return frozenset(found)
+
+
+# Builtins a quoted type may name that hold no model themselves (a container's arguments do).
+_HOLD_NOTHING = frozenset({"list", "dict", "tuple", "str", "int", "float", "bool"})
+
+
+def _quoted_names(text: str, module: str | None) -> list[object] | None:
+    """What a quoted type (a type alias naming itself: `"list[JSONValue]"`) names, looked up in the
+    module it is written in, never evaluated: the model classes it may hold are those of the names
+    it subscripts and unites. None where it is not only names, None, subscripts, `|` and tuples of
+    them, or a name is not found."""
+    if module is None or module not in sys.modules:
+        return None
+    namespace = vars(sys.modules[module])
+    try:
+        tree = ast.parse(text, mode="eval")
+    except SyntaxError:
+        return None
+    named: list[object] = []
+    pending: list[ast.expr] = [tree.body]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.Name):
+            if node.id in _HOLD_NOTHING:
+                continue
+            if node.id in namespace:
+                named.append(namespace[node.id])
+            else:
+                return None
+        elif isinstance(node, ast.Subscript):
+            pending.extend((node.value, node.slice))
+        elif isinstance(node, ast.Tuple):
+            pending.extend(node.elts)
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+            pending.extend((node.left, node.right))
+        elif not (isinstance(node, ast.Constant) and node.value is None):  # None holds nothing
+            return None
+    return named
 
 
 # -- SEP-2106: values a later revision widened, sent to one that cannot carry them -----------------
@@ -1233,7 +1454,8 @@ def _step(path: str, key: str) -> str:
 
 
 def _holds_objects(value: object) -> bool:
-    """Whether a value may hold models below it (a model, a list or a map)."""
+    """Whether a value may hold models below it (a model, a list or a map); a bool, not a narrowing
+    isinstance: the walks keep the value as the object it is."""
     return isinstance(value, _HOLDERS)
 
 
@@ -1258,10 +1480,24 @@ def _remember(exact: object, surface: object, revision: str) -> None:
     surface object, so that sending it back at this revision keeps it. A loop, not recursion: a
     value of any JSON (a tool's inputSchema) may nest deeper than Python's stack."""
     pending: list[tuple[object, object]] = [(exact, surface)]
+    walked = _REMEMBERED
     while pending:
         exact, surface = pending.pop()
         if isinstance(exact, BaseModel) and isinstance(surface, BaseModel):
-            pending.extend(_remember_model(exact, surface, revision))
+            if exact.__pydantic_extra__:
+                _note_foreign(exact, surface, exact.__pydantic_extra__, revision)
+            pair = (type(exact), type(surface))
+            fields = (
+                walked[pair]
+                if pair in walked
+                else walked.setdefault(pair, _remembered_fields(*pair))
+            )
+            # as stored: reading a field the revision deprecates as an attribute would warn
+            mine, theirs = vars(exact), vars(surface)
+            for mine_name, theirs_name in fields:
+                inside: object = mine.get(mine_name)
+                if _holds_objects(inside):
+                    pending.append((inside, theirs.get(theirs_name)))
         elif isinstance(exact, _SEQUENCES) and isinstance(surface, _SEQUENCES):
             pending.extend(
                 zip(cast("list[object]", exact), cast("list[object]", surface), strict=False)
@@ -1275,27 +1511,20 @@ def _remember(exact: object, surface: object, revision: str) -> None:
             )
 
 
-def _remember_model(
-    exact: BaseModel, surface: BaseModel, revision: str
-) -> list[tuple[object, object]]:
-    """_remember on one model: its note, and the pairs of its fields to walk next."""
-    extra = exact.__pydantic_extra__
-    if extra:
-        declared = _wire_names(type(surface))
-        foreign = frozenset(key for key in extra if key in declared)
-        if foreign:
-            private = dict(surface.__pydantic_private__ or {})
-            private[_ARRIVED] = (revision, foreign)
-            object.__setattr__(surface, "__pydantic_private__", private)
-    inside: list[tuple[object, object]] = []
-    stored = vars(
-        exact
-    )  # as stored: reading a field the revision deprecates as an attribute would warn
-    for mine_name, theirs_name in _remembered_fields(type(exact), type(surface)):
-        mine: object = stored.get(mine_name)
-        if _holds_objects(mine):
-            inside.append((mine, getattr(surface, theirs_name)))
-    return inside
+# _remember's fields to walk, by (the revision's class, the surface's): `_remembered_fields`, met once
+_REMEMBERED: dict[tuple[type[BaseModel], type[BaseModel]], tuple[tuple[str, str], ...]] = {}
+
+
+def _note_foreign(
+    exact: BaseModel, surface: BaseModel, extra: dict[str, Any], revision: str
+) -> None:
+    """Note on the surface object the unknown keys of the revision's that the surface declares."""
+    declared = _wire_names(type(surface))
+    foreign = frozenset(key for key in extra if key in declared)
+    if foreign:
+        private = dict(surface.__pydantic_private__ or {})
+        private[_ARRIVED] = (revision, foreign)
+        object.__setattr__(surface, "__pydantic_private__", private)
 
 
 @cache
@@ -1303,10 +1532,86 @@ def _remembered_fields(
     exact: type[BaseModel], surface: type[BaseModel]
 ) -> tuple[tuple[str, str], ...]:
     """(attribute of exact's class, attribute of surface's) of the fields `_remember` walks into:
-    those both declare, whose type may hold a model (a field of scalars holds no note)."""
-    declared = _wire_names(surface)
+    those both declare whose values may hold, at any depth, a pair of classes where a note can be
+    (`_may_keep_foreign`); a field of scalars or `Any` holds none."""
     return tuple(
-        (attribute, declared[key])
-        for attribute, key in _attribute_wire(exact).items()
-        if key in declared and _classes_in(exact.model_fields[attribute].annotation) != frozenset()
+        (attribute, theirs)
+        for attribute, theirs, mine_held, theirs_held in _paired_fields(exact, surface)
+        if mine_held is None
+        or theirs_held is None
+        or any(_notes_below(mine, other) for mine in mine_held for other in theirs_held)
     )
+
+
+@cache
+def _paired_fields(
+    exact: type[BaseModel], surface: type[BaseModel]
+) -> tuple[
+    tuple[str, str, frozenset[type[BaseModel]] | None, frozenset[type[BaseModel]] | None], ...
+]:
+    """(attribute of exact's class, attribute of surface's, the model classes each may hold) of the
+    fields both declare whose revision type may hold a model."""
+    declared = _wire_names(surface)
+    paired: list[
+        tuple[str, str, frozenset[type[BaseModel]] | None, frozenset[type[BaseModel]] | None]
+    ] = []
+    for attribute, key in _attribute_wire(exact).items():
+        mine = _model_classes_in(exact.model_fields[attribute].annotation)
+        if key in declared and mine != frozenset():
+            theirs = _model_classes_in(surface.model_fields[declared[key]].annotation)
+            paired.append((attribute, declared[key], mine, theirs))
+    return tuple(paired)
+
+
+@cache
+def _may_pair(exact: type[BaseModel], surface: type[BaseModel]) -> bool:
+    """Whether one JSON object can be read as both classes: not where the revision's class requires
+    a constant (a content block's `type`) that the surface's class, having that key, cannot be."""
+    wire = _wire_names(surface)
+    for attribute, field in exact.model_fields.items():
+        key = field.alias or attribute
+        mine = _constants_of(field.annotation) if field.is_required() else None
+        theirs = _constants_of(surface.model_fields[wire[key]].annotation) if key in wire else None
+        if mine is not None and theirs is not None and not mine & theirs:
+            return False
+    return True
+
+
+def _constants_of(annotation: object) -> frozenset[object] | None:
+    """The values a type of only Literal arms (and MISSING) allows, else None."""
+    arms = get_args(annotation) if get_origin(annotation) in (Union, UnionType) else (annotation,)
+    values: set[object] = set()
+    for arm in arms:
+        if arm is MISSING:
+            continue
+        if get_origin(arm) is not Literal:
+            return None
+        values.update(get_args(arm))
+    return frozenset(values)
+
+
+@cache
+def _may_keep_foreign(exact: type[BaseModel], surface: type[BaseModel]) -> bool:
+    """Whether an instance of the revision's class can hold, as an unknown key, a key the surface's
+    class declares: only where the surface declares a key the revision's class does not."""
+    return not _wire_names(surface).keys() <= set(_attribute_wire(exact).values())
+
+
+@cache
+def _notes_below(exact: type[BaseModel], surface: type[BaseModel]) -> bool:
+    """Whether `_remember` can find a note in a pair of these classes or in the pairs their fields
+    hold, at any depth: decided once per class pair from the classes' declared keys and field types
+    (where a type is not known, it can)."""
+    pending, seen = [(exact, surface)], {(exact, surface)}
+    while pending:
+        pair = pending.pop()
+        if _may_keep_foreign(*pair):
+            return True
+        for _, _, mine_held, theirs_held in _paired_fields(*pair):
+            if mine_held is None or theirs_held is None:
+                return True
+            for below in ((mine, other) for mine in mine_held for other in theirs_held):
+                if below not in seen and _may_pair(*below):
+                    seen.add(below)
+                    pending.append(below)
+    return False

@@ -1,0 +1,146 @@
+"""What the surface's send and receive walks leave out (issue 37): they must change nothing.
+
+- Receive walks the revision's object beside the surface's only where, by the class pair's declared
+  keys and field types, an unknown key the surface declares can be kept; the notes it leaves are
+  those a walk of every field finds, for every example message of every revision at every revision
+  that reads it, and for those messages with another revision's keys put into every object.
+- Send stops at a field the revision types `Any`: what is there is JSON the schema does not
+  constrain, so a model object put there goes out as its own JSON, not fitted to the revision.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic import BaseModel
+
+from . import surface_support as support
+from .surface_support import SPANNED, surface
+
+
+def _full_walk_notes(
+    exact: object, received: object, revision: str
+) -> dict[str, frozenset[str]]:
+    """Path -> foreign keys, found by walking every field both objects declare (no pruning)."""
+    s = surface()
+    notes: dict[str, frozenset[str]] = {}
+    pending: list[tuple[object, object, str]] = [(exact, received, "")]
+    while pending:
+        mine, theirs, path = pending.pop()
+        if isinstance(mine, BaseModel) and isinstance(theirs, BaseModel):
+            declared = s.wire._wire_names(type(theirs))
+            foreign = frozenset(
+                key for key in (mine.__pydantic_extra__ or {}) if key in declared
+            )
+            if foreign:
+                notes[path] = foreign
+            for attribute, key in s.wire._attribute_wire(type(mine)).items():
+                if key in declared:
+                    pending.append(
+                        (
+                            vars(mine).get(attribute),
+                            getattr(theirs, declared[key]),
+                            f"{path}/{key}",
+                        )
+                    )
+        elif isinstance(mine, list | tuple) and isinstance(theirs, list | tuple):
+            pending.extend(
+                (a, b, f"{path}/{i}")
+                for i, (a, b) in enumerate(zip(mine, theirs, strict=False))
+            )
+        elif isinstance(mine, dict) and isinstance(theirs, dict):
+            pending.extend(
+                (a, theirs[k], f"{path}/{k}") for k, a in mine.items() if k in theirs
+            )
+    return notes
+
+
+def _recorded_notes(received: object, revision: str) -> dict[str, frozenset[str]]:
+    """Path -> the keys receive noted on the surface object there."""
+    s = surface()
+    notes: dict[str, frozenset[str]] = {}
+    pending: list[tuple[object, str]] = [(received, "")]
+    while pending:
+        value, path = pending.pop()
+        if isinstance(value, BaseModel):
+            keys = s.wire._arrived(value, revision)
+            if keys:
+                notes[path] = keys
+            wire = s.wire._attribute_wire(type(value))
+            pending.extend(
+                (getattr(value, attribute), f"{path}/{key}")
+                for attribute, key in wire.items()
+            )
+        elif isinstance(value, list | tuple):
+            pending.extend((item, f"{path}/{i}") for i, item in enumerate(value))
+        elif isinstance(value, dict):
+            pending.extend((item, f"{path}/{key}") for key, item in value.items())
+    return notes
+
+
+def _with_every_key(value: Any, keys: dict[str, Any]) -> Any:
+    """value with keys added to every object in it that lacks them."""
+    if isinstance(value, dict):
+        return {k: _with_every_key(v, keys) for k, v in value.items()} | {
+            k: v for k, v in keys.items() if k not in value
+        }
+    if isinstance(value, list):
+        return [_with_every_key(item, keys) for item in value]
+    return value
+
+
+def test_the_pruned_receive_walk_leaves_the_notes_a_full_walk_finds() -> None:
+    s = surface()
+    # keys some revisions define and others do not, with values their surface types take
+    foreign = {
+        "tasks": {},
+        "execution": {"taskSupport": "forbidden"},
+        "title": "t",
+        "icons": [],
+    }
+    checked = 0
+    noted = 0
+    for sample in support.samples():
+        if sample.target != "message" or not isinstance(sample.value, dict):
+            continue
+        message = sample.value
+        for value in (
+            message,
+            {**message, **_with_every_key({k: v for k, v in message.items()}, foreign)},
+        ):
+            raw = json.dumps(value)
+            for revision in SPANNED:
+                package = s.wire._package(revision)
+                try:
+                    exact = package.parse_message(raw)
+                    received = s.parse_message(raw, protocol_version=revision)
+                except ValueError:
+                    continue  # not this revision's message, or a value the surface cannot hold
+                expected = _full_walk_notes(exact, received, revision)
+                assert _recorded_notes(received, revision) == expected, (
+                    sample.origin,
+                    revision,
+                )
+                checked += 1
+                noted += bool(expected)
+    assert checked > 100 and noted > 20, (checked, noted)
+
+
+def test_a_model_object_in_an_any_field_goes_out_as_its_own_json_unfitted() -> None:
+    s = surface()
+    tool = s.Tool(
+        name="t",
+        input_schema=s.ToolInputSchema(),
+        icons=[s.Icon(src="https://example.com/i.png")],
+    )
+    alone = json.loads(s.send(tool, "2024-11-05"))
+    assert "icons" not in alone  # a Tool of its own is fitted: 2024-11-05 has no icons
+    reply = s.CallToolResult(
+        content=[], meta={"tool": tool}
+    )  # `_meta` is JSON the schema leaves open
+    sent = json.loads(s.send(reply, "2024-11-05"))
+    assert sent["_meta"]["tool"] == json.loads(
+        tool.model_dump_json()
+    )  # its own JSON, icons kept
+    assert "icons" in sent["_meta"]["tool"]
