@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from codegen.analysis import ir, methods, specific
 from codegen.analysis.naming import BASE_CLASS, MESSAGES_API, NUMBER, PACKAGE_NAMES
@@ -112,6 +112,23 @@ def revision_files(
 
 TOOL_CALL = "tools/call"
 
+_Place = TypeVar("_Place", str, tuple[str, str])
+_Item = TypeVar("_Item", str, tuple[str, str])
+
+
+def _by_span(
+    rows: Iterable[tuple[_Place, Iterable[tuple[_Item, tuple[str, ...]]]]], pinned: Sequence[str]
+) -> list[tuple[tuple[str, ...], list[tuple[_Place, list[_Item]]]]]:
+    """Rows of place -> item -> the revisions defining it, as the revisions (in the order of
+    pinned: earliest first, then fewest) -> place -> its items, each sorted."""
+    spans: dict[tuple[str, ...], dict[_Place, list[_Item]]] = {}
+    for place, items in rows:
+        for item, revisions in items:
+            spans.setdefault(revisions, {}).setdefault(place, []).append(item)
+    order = sorted(spans, key=lambda span: [pinned.index(r) for r in span])
+    return [(span, [(place, sorted(spans[span][place])) for place in sorted(spans[span])]) for span in order]
+
+
 
 def tool_calls_module(revision: ir.Revision, header: str, models_source: str) -> str | None:
     """tool_calls.py: the typed keywords of the revision's `tools/call` params beside the tool's name
@@ -139,25 +156,25 @@ def history_module(
     revision: ir.Revision, header: str, elsewhere: ir.Elsewhere, has_messages: bool, runtime: str = IN_ROOT
 ) -> str:
     """history.py: error lines naming the revision that defines a key or value this one refuses.
-    The tables are keyed by this revision's class names (a place no class stands for is left out);
-    runtime/history.py reads them."""
+    The tables are keyed by this revision's class names (a place no class stands for is left out),
+    each written by the revisions that define what it holds (runtime/history.py turns them around)."""
     by_pointer = revision.by_pointer()
     models = {p: e.name for p, e in by_pointer.items() if e.kind is ir.Kind.MODEL}
-    key_rows = sorted(
-        (models[pointer], sorted(keys.items())) for pointer, keys in elsewhere.keys.items() if pointer in models
-    )
-    value_rows = sorted(
-        ((by_pointer[pointer].name, key), sorted(values.items()))
+    key_rows = [
+        (models[pointer], keys.items()) for pointer, keys in elsewhere.keys.items() if pointer in models
+    ]
+    value_rows = [
+        ((by_pointer[pointer].name, key), values.items())
         for (pointer, key), values in elsewhere.values.items()
         if pointer in by_pointer and (key == "" or pointer in models)
-    )
+    ]
     return render(
         "history.py.jinja2",
         header=header,
         revision=revision,
         pinned=elsewhere.revisions,
-        key_rows=key_rows,
-        value_rows=value_rows,
+        key_spans=_by_span(key_rows, elsewhere.revisions),
+        value_spans=_by_span(value_rows, elsewhere.revisions),
         has_messages=has_messages,
         runtime=runtime,
     )

@@ -6,10 +6,21 @@ A peer that speaks another revision sends keys and values a revision does not de
 refuse such a message, pydantic's error says what it expected; `History` says why, in one line:
 `/result/content/0: type `audio` is defined from 2025-03-26 on; ...`.
 
-A revision package passes in its tables (derived by the generator from every pinned schema): `keys`
-(per class, the keys other revisions declare there and it does not, with those revisions) and
-`values` (per class and property, the values and union tags they allow there), its models module
-(to resolve forward references), its `Explanation` class (whose `revision` and `pinned` are the
+What a revision package's history.py offers, through its `History`:
+
+- `explain(error, model)`: the first problem of a `ValidationError` from validating `model` (a class
+  or type alias of the package) that another revision's key or value explains, or None;
+- `explain_message(error, raw, pending)` and `explain_result(error, method)`: the same for an
+  error of its `parse_message(raw, pending)` and of its `parse_result(method, raw)`;
+- `foreign_keys(obj)`: the keys of a parsed object that the revision does not define and another
+  does. Such keys are valid there (no MCP object is closed): the models keep them (extra-keys
+  "lossless", the default), never refuse them, and report them only when asked.
+
+A revision package passes in its tables (derived by the generator from every pinned schema, each
+written by the revisions that define what it names, `by_place` turns them around): `Keys` (per
+class, the keys other revisions declare there and it does not, with those revisions) and `Values`
+(per class and property, the values and union tags they allow there), its models module (to
+resolve forward references), its `Explanation` class (whose `revision` and `pinned` are the
 package's) and, where it reads messages, what its messages.py finds for a message (`Reader`).
 Nothing here runs unless called: parsing never imports a history module.
 """
@@ -41,7 +52,7 @@ from pydantic_core import MISSING, ErrorDetails
 
 from .reading import MessageError, RawJSON, json_object
 
-__all__ = ["Explanation", "History", "Keys", "Pending", "Reader", "Values"]
+__all__ = ["Explanation", "History", "Keys", "Pending", "Reader", "Values", "by_place"]
 
 Keys: TypeAlias = dict[str, dict[str, tuple[str, ...]]]
 """Class -> a key other revisions declare there and this one does not -> the revisions declaring
@@ -52,6 +63,22 @@ itself; the value as JSON text) other revisions allow there and this one does no
 revisions."""
 Pending: TypeAlias = Mapping[int, str] | Mapping[str, str] | Mapping[str | int, str]
 """The methods of the requests awaiting a response, by request id (a `dict[int, str]` will do)."""
+
+_Place = TypeVar("_Place", str, tuple[str, str])
+_Item = TypeVar("_Item", str, tuple[str, str])
+
+
+def by_place(spans: Mapping[tuple[str, ...], Mapping[_Place, tuple[_Item, ...]]]) -> dict[_Place, dict[_Item, tuple[str, ...]]]:
+    """A table as a revision package writes it (the revisions defining something -> place -> what
+    they define there) turned around: place -> what -> the revisions, both sorted."""
+    found: dict[_Place, dict[_Item, tuple[str, ...]]] = {}
+    for revisions, places in spans.items():
+        for place, items in places.items():
+            row = found.setdefault(place, {})
+            for item in items:
+                row[item] = revisions
+    return {place: dict(sorted(found[place].items())) for place in sorted(found)}
+
 
 _MAX_ERRORS = 100  # problems of one error looked at (a message may have thousands)
 _MAX_PATH = 120  # characters of a JSON pointer shown

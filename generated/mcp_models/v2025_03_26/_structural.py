@@ -2,10 +2,8 @@
 # Do not edit.
 # MCP schema revision 2025-03-26,
 # sha256 e720669548c8100a4282c49e580efd6ddf7f28899ea786fc8db251dbdb356131.
-"""The rules of this revision's unions whose arms share no `const` tag, by union: each names an arm
-and what an instance of it must look like (keys it has, values it pins); the first rule that holds
-picks the arm. Derived from the schema by mcp-codegen; the engine that runs them (the compiled
-rules, the errors) is the shared runtime's structural.py.
+"""The rules of this revision's unions whose arms share no `const` tag (derived from the schema by
+mcp-codegen), run by the shared runtime's structural.py: the first rule that holds picks the arm.
 """
 
 from __future__ import annotations

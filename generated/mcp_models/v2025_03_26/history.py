@@ -2,25 +2,13 @@
 # Do not edit.
 # MCP schema revision 2025-03-26,
 # sha256 e720669548c8100a4282c49e580efd6ddf7f28899ea786fc8db251dbdb356131.
-"""What other pinned MCP revisions define where revision 2025-03-26 refuses a message.
-
-The tables are derived by mcp-codegen from every pinned schema; the engine that reads them is the
-shared runtime's history.py.
-
-- `explain(error, model)`: the first problem of a `ValidationError` from validating `model` (a class
-  or type alias of this package) that another revision's key or value explains, or None;
-- `explain_message(error, raw, pending)` and `explain_result(error, method)`: the same for an
-  error of `parse_message(raw, pending)` and of `parse_result(method, raw)`;
-- `foreign_keys(obj)`: the keys of a parsed object that this revision does not define and another
-  does (valid here: the models keep them, never refuse them, and report them only when asked).
-
-Nothing here runs unless called: parsing never imports this module.
+"""What other pinned revisions define where revision 2025-03-26 refuses a message: the tables
+behind `explain` and `foreign_keys`, read by the shared runtime's history.py (which says more).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
 
 from .._runtime import history as _history
 from . import models
@@ -51,331 +39,150 @@ PINNED: tuple[str, ...] = (
     "2026-07-28",
     "draft",
 )
-"""Every pinned revision the tables were derived from, oldest first."""
-
-KEYS: _history.Keys = {
-    "Annotations": {
-        "lastModified": ("2025-06-18", "2025-11-25", "2026-07-28", "draft"),
-    },
-    "AudioContent": {
-        "_meta": ("2025-06-18", "2025-11-25", "2026-07-28", "draft"),
-    },
-    "BlobResourceContents": {
-        "_meta": ("2025-06-18", "2025-11-25", "2026-07-28", "draft"),
-    },
-    "CallToolRequest": {
-        "id": ("2025-11-25", "2026-07-28", "draft"),
-        "jsonrpc": ("2025-11-25", "2026-07-28", "draft"),
-    },
-    "CallToolRequestParams": {
-        "_meta": ("2025-11-25", "2026-07-28", "draft"),
-        "inputResponses": ("2026-07-28", "draft"),
-        "requestState": ("2026-07-28", "draft"),
-        "task": ("2025-11-25",),
-    },
-    "CallToolResult": {
-        "resultType": ("2026-07-28", "draft"),
-        "structuredContent": ("2025-06-18", "2025-11-25", "2026-07-28", "draft"),
-    },
-    "CancelledNotification": {
-        "jsonrpc": ("2025-11-25", "2026-07-28", "draft"),
-    },
-    "CancelledNotificationParams": {
-        "_meta": ("2025-11-25", "2026-07-28", "draft"),
-    },
-    "ClientCapabilities": {
-        "elicitation": ("2025-06-18", "2025-11-25", "2026-07-28", "draft"),
-        "extensions": ("2026-07-28", "draft"),
-        "tasks": ("2025-11-25",),
-    },
-    "CompleteRequest": {
-        "id": ("2025-11-25", "2026-07-28", "draft"),
-        "jsonrpc": ("2025-11-25", "2026-07-28", "draft"),
-    },
-    "CompleteRequestParams": {
-        "_meta": ("2025-11-25", "2026-07-28", "draft"),
-        "context": ("2025-06-18", "2025-11-25", "2026-07-28", "draft"),
-    },
-    "CompleteResult": {
-        "resultType": ("2026-07-28", "draft"),
-    },
-    "CreateMessageRequest": {
-        "id": ("2025-11-25",),
-        "jsonrpc": ("2025-11-25",),
-    },
-    "CreateMessageRequestParams": {
-        "_meta": ("2025-11-25",),
-        "task": ("2025-11-25",),
-        "toolChoice": ("2025-11-25", "2026-07-28", "draft"),
-        "tools": ("2025-11-25", "2026-07-28", "draft"),
-    },
-    "EmbeddedResource": {
-        "_meta": ("2025-06-18", "2025-11-25", "2026-07-28", "draft"),
-    },
-    "GetPromptRequest": {
-        "id": ("2025-11-25", "2026-07-28", "draft"),
-        "jsonrpc": ("2025-11-25", "2026-07-28", "draft"),
-    },
-    "GetPromptRequestParams": {
-        "_meta": ("2025-11-25", "2026-07-28", "draft"),
-        "inputResponses": ("2026-07-28", "draft"),
-        "requestState": ("2026-07-28", "draft"),
-    },
-    "GetPromptResult": {
-        "resultType": ("2026-07-28", "draft"),
-    },
-    "ImageContent": {
-        "_meta": ("2025-06-18", "2025-11-25", "2026-07-28", "draft"),
-    },
-    "Implementation": {
-        "description": ("2025-11-25", "2026-07-28", "draft"),
-        "icons": ("2025-11-25", "2026-07-28", "draft"),
-        "title": ("2025-06-18", "2025-11-25", "2026-07-28", "draft"),
-        "websiteUrl": ("2025-11-25", "2026-07-28", "draft"),
-    },
-    "InitializeRequest": {
-        "id": ("2025-11-25",),
-        "jsonrpc": ("2025-11-25",),
-    },
-    "InitializeRequestParams": {
-        "_meta": ("2025-11-25",),
-    },
-    "InitializedNotification": {
-        "jsonrpc": ("2025-11-25",),
-    },
-    "JSONRPCResponse": {
-        "error": ("2025-11-25", "2026-07-28", "draft"),
-    },
-    "ListPromptsRequest": {
-        "id": ("2025-11-25", "2026-07-28", "draft"),
-        "jsonrpc": ("2025-11-25", "2026-07-28", "draft"),
-    },
-    "ListPromptsRequestParams": {
-        "_meta": ("2025-11-25", "2026-07-28", "draft"),
-    },
-    "ListPromptsResult": {
-        "cacheScope": ("2026-07-28", "draft"),
-        "resultType": ("2026-07-28", "draft"),
-        "ttlMs": ("2026-07-28", "draft"),
-    },
-    "ListResourceTemplatesRequest": {
-        "id": ("2025-11-25", "2026-07-28", "draft"),
-        "jsonrpc": ("2025-11-25", "2026-07-28", "draft"),
-    },
-    "ListResourceTemplatesRequestParams": {
-        "_meta": ("2025-11-25", "2026-07-28", "draft"),
-    },
-    "ListResourceTemplatesResult": {
-        "cacheScope": ("2026-07-28", "draft"),
-        "resultType": ("2026-07-28", "draft"),
-        "ttlMs": ("2026-07-28", "draft"),
-    },
-    "ListResourcesRequest": {
-        "id": ("2025-11-25", "2026-07-28", "draft"),
-        "jsonrpc": ("2025-11-25", "2026-07-28", "draft"),
-    },
-    "ListResourcesRequestParams": {
-        "_meta": ("2025-11-25", "2026-07-28", "draft"),
-    },
-    "ListResourcesResult": {
-        "cacheScope": ("2026-07-28", "draft"),
-        "resultType": ("2026-07-28", "draft"),
-        "ttlMs": ("2026-07-28", "draft"),
-    },
-    "ListRootsRequest": {
-        "id": ("2025-11-25",),
-        "jsonrpc": ("2025-11-25",),
-    },
-    "ListToolsRequest": {
-        "id": ("2025-11-25", "2026-07-28", "draft"),
-        "jsonrpc": ("2025-11-25", "2026-07-28", "draft"),
-    },
-    "ListToolsRequestParams": {
-        "_meta": ("2025-11-25", "2026-07-28", "draft"),
-    },
-    "ListToolsResult": {
-        "cacheScope": ("2026-07-28", "draft"),
-        "resultType": ("2026-07-28", "draft"),
-        "ttlMs": ("2026-07-28", "draft"),
-    },
-    "LoggingMessageNotification": {
-        "jsonrpc": ("2025-11-25", "2026-07-28", "draft"),
-    },
-    "LoggingMessageNotificationParams": {
-        "_meta": ("2025-11-25", "2026-07-28", "draft"),
-    },
-    "PaginatedRequest": {
-        "id": ("2025-11-25", "2026-07-28", "draft"),
-        "jsonrpc": ("2025-11-25", "2026-07-28", "draft"),
-    },
-    "PaginatedRequestParams": {
-        "_meta": ("2025-11-25", "2026-07-28", "draft"),
-    },
-    "PaginatedResult": {
-        "resultType": ("2026-07-28", "draft"),
-    },
-    "PingRequest": {
-        "id": ("2025-11-25",),
-        "jsonrpc": ("2025-11-25",),
-    },
-    "ProgressNotification": {
-        "jsonrpc": ("2025-11-25", "2026-07-28", "draft"),
-    },
-    "ProgressNotificationParams": {
-        "_meta": ("2025-11-25", "2026-07-28", "draft"),
-    },
-    "Prompt": {
-        "_meta": ("2025-06-18", "2025-11-25", "2026-07-28", "draft"),
-        "icons": ("2025-11-25", "2026-07-28", "draft"),
-        "title": ("2025-06-18", "2025-11-25", "2026-07-28", "draft"),
-    },
-    "PromptArgument": {
-        "title": ("2025-06-18", "2025-11-25", "2026-07-28", "draft"),
-    },
-    "PromptListChangedNotification": {
-        "jsonrpc": ("2025-11-25", "2026-07-28", "draft"),
-    },
-    "PromptReference": {
-        "title": ("2025-06-18", "2025-11-25", "2026-07-28", "draft"),
-    },
-    "ReadResourceRequest": {
-        "id": ("2025-11-25", "2026-07-28", "draft"),
-        "jsonrpc": ("2025-11-25", "2026-07-28", "draft"),
-    },
-    "ReadResourceRequestParams": {
-        "_meta": ("2025-11-25", "2026-07-28", "draft"),
-        "inputResponses": ("2026-07-28", "draft"),
-        "requestState": ("2026-07-28", "draft"),
-    },
-    "ReadResourceResult": {
-        "cacheScope": ("2026-07-28", "draft"),
-        "resultType": ("2026-07-28", "draft"),
-        "ttlMs": ("2026-07-28", "draft"),
-    },
-    "Resource": {
-        "_meta": ("2025-06-18", "2025-11-25", "2026-07-28", "draft"),
-        "icons": ("2025-11-25", "2026-07-28", "draft"),
-        "title": ("2025-06-18", "2025-11-25", "2026-07-28", "draft"),
-    },
-    "ResourceContents": {
-        "_meta": ("2025-06-18", "2025-11-25", "2026-07-28", "draft"),
-    },
-    "ResourceListChangedNotification": {
-        "jsonrpc": ("2025-11-25", "2026-07-28", "draft"),
-    },
-    "ResourceTemplate": {
-        "_meta": ("2025-06-18", "2025-11-25", "2026-07-28", "draft"),
-        "icons": ("2025-11-25", "2026-07-28", "draft"),
-        "title": ("2025-06-18", "2025-11-25", "2026-07-28", "draft"),
-    },
-    "ResourceUpdatedNotification": {
-        "jsonrpc": ("2025-11-25", "2026-07-28", "draft"),
-    },
-    "ResourceUpdatedNotificationParams": {
-        "_meta": ("2025-11-25", "2026-07-28", "draft"),
-    },
-    "Result": {
-        "resultType": ("2026-07-28", "draft"),
-    },
-    "Root": {
-        "_meta": ("2025-06-18", "2025-11-25", "2026-07-28", "draft"),
-    },
-    "RootsListChangedNotification": {
-        "jsonrpc": ("2025-11-25",),
-    },
-    "SamplingMessage": {
-        "_meta": ("2025-11-25", "2026-07-28", "draft"),
-    },
-    "ServerCapabilities": {
-        "extensions": ("2026-07-28", "draft"),
-        "tasks": ("2025-11-25",),
-    },
-    "SetLevelRequest": {
-        "id": ("2025-11-25",),
-        "jsonrpc": ("2025-11-25",),
-    },
-    "SetLevelRequestParams": {
-        "_meta": ("2025-11-25",),
-    },
-    "SubscribeRequest": {
-        "id": ("2025-11-25",),
-        "jsonrpc": ("2025-11-25",),
-    },
-    "SubscribeRequestParams": {
-        "_meta": ("2025-11-25",),
-    },
-    "TextContent": {
-        "_meta": ("2025-06-18", "2025-11-25", "2026-07-28", "draft"),
-    },
-    "TextResourceContents": {
-        "_meta": ("2025-06-18", "2025-11-25", "2026-07-28", "draft"),
-    },
-    "Tool": {
-        "_meta": ("2025-06-18", "2025-11-25", "2026-07-28", "draft"),
-        "execution": ("2025-11-25",),
-        "icons": ("2025-11-25", "2026-07-28", "draft"),
-        "outputSchema": ("2025-06-18", "2025-11-25", "2026-07-28", "draft"),
-        "title": ("2025-06-18", "2025-11-25", "2026-07-28", "draft"),
-    },
-    "ToolInputSchema": {
-        "$schema": ("2025-11-25", "2026-07-28", "draft"),
-    },
-    "ToolListChangedNotification": {
-        "jsonrpc": ("2025-11-25", "2026-07-28", "draft"),
-    },
-    "UnsubscribeRequest": {
-        "id": ("2025-11-25",),
-        "jsonrpc": ("2025-11-25",),
-    },
-    "UnsubscribeRequestParams": {
-        "_meta": ("2025-11-25",),
-    },
-}
-"""Class -> a key other revisions declare there and this one does not -> the revisions declaring
-it."""
-
-VALUES: _history.Values = {
-    ("CallToolResult", "content"): {
-        ("type", '"resource_link"'): ("2025-06-18", "2025-11-25", "2026-07-28", "draft"),
-    },
-    ("ClientNotification", ""): {
-        ("method", '"notifications/tasks/status"'): ("2025-11-25",),
-    },
-    ("ClientRequest", ""): {
-        ("method", '"server/discover"'): ("2026-07-28", "draft"),
-        ("method", '"subscriptions/listen"'): ("2026-07-28", "draft"),
-        ("method", '"tasks/cancel"'): ("2025-11-25",),
-        ("method", '"tasks/get"'): ("2025-11-25",),
-        ("method", '"tasks/list"'): ("2025-11-25",),
-        ("method", '"tasks/result"'): ("2025-11-25",),
-    },
-    ("CreateMessageResult", "content"): {
-        ("type", '"tool_result"'): ("2025-11-25", "2026-07-28", "draft"),
-        ("type", '"tool_use"'): ("2025-11-25", "2026-07-28", "draft"),
-    },
-    ("PromptMessage", "content"): {
-        ("type", '"resource_link"'): ("2025-06-18", "2025-11-25", "2026-07-28", "draft"),
-    },
-    ("SamplingMessage", "content"): {
-        ("type", '"tool_result"'): ("2025-11-25", "2026-07-28", "draft"),
-        ("type", '"tool_use"'): ("2025-11-25", "2026-07-28", "draft"),
-    },
-    ("ServerNotification", ""): {
-        ("method", '"notifications/elicitation/complete"'): ("2025-11-25",),
-        ("method", '"notifications/subscriptions/acknowledged"'): ("2026-07-28", "draft"),
-        ("method", '"notifications/tasks/status"'): ("2025-11-25",),
-    },
-    ("ServerRequest", ""): {
-        ("method", '"elicitation/create"'): ("2025-06-18", "2025-11-25"),
-        ("method", '"tasks/cancel"'): ("2025-11-25",),
-        ("method", '"tasks/get"'): ("2025-11-25",),
-        ("method", '"tasks/list"'): ("2025-11-25",),
-        ("method", '"tasks/result"'): ("2025-11-25",),
-    },
-}
-"""(class, property; "" for a union or enum alias itself) -> (union tag key, or "" for the value
-itself; the value as JSON text) other revisions allow there and this one does not -> those
-revisions."""
+# each table by the revisions that define what it names there and this revision does not
+KEYS: _history.Keys = _history.by_place(
+    {
+        ("2025-06-18", "2025-11-25", "2026-07-28", "draft"): {
+            "Annotations": ("lastModified",),
+            "AudioContent": ("_meta",),
+            "BlobResourceContents": ("_meta",),
+            "CallToolResult": ("structuredContent",),
+            "ClientCapabilities": ("elicitation",),
+            "CompleteRequestParams": ("context",),
+            "EmbeddedResource": ("_meta",),
+            "ImageContent": ("_meta",),
+            "Implementation": ("title",),
+            "Prompt": ("_meta", "title"),
+            "PromptArgument": ("title",),
+            "PromptReference": ("title",),
+            "Resource": ("_meta", "title"),
+            "ResourceContents": ("_meta",),
+            "ResourceTemplate": ("_meta", "title"),
+            "Root": ("_meta",),
+            "TextContent": ("_meta",),
+            "TextResourceContents": ("_meta",),
+            "Tool": ("_meta", "outputSchema", "title"),
+        },
+        ("2025-11-25",): {
+            "CallToolRequestParams": ("task",),
+            "ClientCapabilities": ("tasks",),
+            "CreateMessageRequest": ("id", "jsonrpc"),
+            "CreateMessageRequestParams": ("_meta", "task"),
+            "InitializeRequest": ("id", "jsonrpc"),
+            "InitializeRequestParams": ("_meta",),
+            "InitializedNotification": ("jsonrpc",),
+            "ListRootsRequest": ("id", "jsonrpc"),
+            "PingRequest": ("id", "jsonrpc"),
+            "RootsListChangedNotification": ("jsonrpc",),
+            "ServerCapabilities": ("tasks",),
+            "SetLevelRequest": ("id", "jsonrpc"),
+            "SetLevelRequestParams": ("_meta",),
+            "SubscribeRequest": ("id", "jsonrpc"),
+            "SubscribeRequestParams": ("_meta",),
+            "Tool": ("execution",),
+            "UnsubscribeRequest": ("id", "jsonrpc"),
+            "UnsubscribeRequestParams": ("_meta",),
+        },
+        ("2025-11-25", "2026-07-28", "draft"): {
+            "CallToolRequest": ("id", "jsonrpc"),
+            "CallToolRequestParams": ("_meta",),
+            "CancelledNotification": ("jsonrpc",),
+            "CancelledNotificationParams": ("_meta",),
+            "CompleteRequest": ("id", "jsonrpc"),
+            "CompleteRequestParams": ("_meta",),
+            "CreateMessageRequestParams": ("toolChoice", "tools"),
+            "GetPromptRequest": ("id", "jsonrpc"),
+            "GetPromptRequestParams": ("_meta",),
+            "Implementation": ("description", "icons", "websiteUrl"),
+            "JSONRPCResponse": ("error",),
+            "ListPromptsRequest": ("id", "jsonrpc"),
+            "ListPromptsRequestParams": ("_meta",),
+            "ListResourceTemplatesRequest": ("id", "jsonrpc"),
+            "ListResourceTemplatesRequestParams": ("_meta",),
+            "ListResourcesRequest": ("id", "jsonrpc"),
+            "ListResourcesRequestParams": ("_meta",),
+            "ListToolsRequest": ("id", "jsonrpc"),
+            "ListToolsRequestParams": ("_meta",),
+            "LoggingMessageNotification": ("jsonrpc",),
+            "LoggingMessageNotificationParams": ("_meta",),
+            "PaginatedRequest": ("id", "jsonrpc"),
+            "PaginatedRequestParams": ("_meta",),
+            "ProgressNotification": ("jsonrpc",),
+            "ProgressNotificationParams": ("_meta",),
+            "Prompt": ("icons",),
+            "PromptListChangedNotification": ("jsonrpc",),
+            "ReadResourceRequest": ("id", "jsonrpc"),
+            "ReadResourceRequestParams": ("_meta",),
+            "Resource": ("icons",),
+            "ResourceListChangedNotification": ("jsonrpc",),
+            "ResourceTemplate": ("icons",),
+            "ResourceUpdatedNotification": ("jsonrpc",),
+            "ResourceUpdatedNotificationParams": ("_meta",),
+            "SamplingMessage": ("_meta",),
+            "Tool": ("icons",),
+            "ToolInputSchema": ("$schema",),
+            "ToolListChangedNotification": ("jsonrpc",),
+        },
+        ("2026-07-28", "draft"): {
+            "CallToolRequestParams": ("inputResponses", "requestState"),
+            "CallToolResult": ("resultType",),
+            "ClientCapabilities": ("extensions",),
+            "CompleteResult": ("resultType",),
+            "GetPromptRequestParams": ("inputResponses", "requestState"),
+            "GetPromptResult": ("resultType",),
+            "ListPromptsResult": ("cacheScope", "resultType", "ttlMs"),
+            "ListResourceTemplatesResult": ("cacheScope", "resultType", "ttlMs"),
+            "ListResourcesResult": ("cacheScope", "resultType", "ttlMs"),
+            "ListToolsResult": ("cacheScope", "resultType", "ttlMs"),
+            "PaginatedResult": ("resultType",),
+            "ReadResourceRequestParams": ("inputResponses", "requestState"),
+            "ReadResourceResult": ("cacheScope", "resultType", "ttlMs"),
+            "Result": ("resultType",),
+            "ServerCapabilities": ("extensions",),
+        },
+    }
+)
+VALUES: _history.Values = _history.by_place(
+    {
+        ("2025-06-18", "2025-11-25"): {
+            ("ServerRequest", ""): (("method", '"elicitation/create"'),),
+        },
+        ("2025-06-18", "2025-11-25", "2026-07-28", "draft"): {
+            ("CallToolResult", "content"): (("type", '"resource_link"'),),
+            ("PromptMessage", "content"): (("type", '"resource_link"'),),
+        },
+        ("2025-11-25",): {
+            ("ClientNotification", ""): (("method", '"notifications/tasks/status"'),),
+            ("ClientRequest", ""): (
+                ("method", '"tasks/cancel"'),
+                ("method", '"tasks/get"'),
+                ("method", '"tasks/list"'),
+                ("method", '"tasks/result"'),
+            ),
+            ("ServerNotification", ""): (
+                ("method", '"notifications/elicitation/complete"'),
+                ("method", '"notifications/tasks/status"'),
+            ),
+            ("ServerRequest", ""): (
+                ("method", '"tasks/cancel"'),
+                ("method", '"tasks/get"'),
+                ("method", '"tasks/list"'),
+                ("method", '"tasks/result"'),
+            ),
+        },
+        ("2025-11-25", "2026-07-28", "draft"): {
+            ("CreateMessageResult", "content"): (("type", '"tool_result"'), ("type", '"tool_use"')),
+            ("SamplingMessage", "content"): (("type", '"tool_result"'), ("type", '"tool_use"')),
+        },
+        ("2026-07-28", "draft"): {
+            ("ClientRequest", ""): (
+                ("method", '"server/discover"'),
+                ("method", '"subscriptions/listen"'),
+            ),
+            ("ServerNotification", ""): (("method", '"notifications/subscriptions/acknowledged"'),),
+        },
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -383,7 +190,7 @@ class Explanation(_history.Explanation):
     """Why another revision would take what 2025-03-26 refused (or kept as an unknown key)."""
 
     revision: str = REVISION
-    pinned: ClassVar[tuple[str, ...]] = PINNED
+    pinned = PINNED
 
 
 _READER = _history.Reader(_message_class, _ENVELOPE_OF, _result_type)

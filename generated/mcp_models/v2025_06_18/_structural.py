@@ -2,10 +2,8 @@
 # Do not edit.
 # MCP schema revision 2025-06-18,
 # sha256 af845e7e5b9d27107d1690f0936022546177a1403e63ffb11470135b296a2e01.
-"""The rules of this revision's unions whose arms share no `const` tag, by union: each names an arm
-and what an instance of it must look like (keys it has, values it pins); the first rule that holds
-picks the arm. Derived from the schema by mcp-codegen; the engine that runs them (the compiled
-rules, the errors) is the shared runtime's structural.py.
+"""The rules of this revision's unions whose arms share no `const` tag (derived from the schema by
+mcp-codegen), run by the shared runtime's structural.py: the first rule that holds picks the arm.
 """
 
 from __future__ import annotations

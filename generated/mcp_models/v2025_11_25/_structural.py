@@ -2,10 +2,8 @@
 # Do not edit.
 # MCP schema revision 2025-11-25,
 # sha256 268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7.
-"""The rules of this revision's unions whose arms share no `const` tag, by union: each names an arm
-and what an instance of it must look like (keys it has, values it pins); the first rule that holds
-picks the arm. Derived from the schema by mcp-codegen; the engine that runs them (the compiled
-rules, the errors) is the shared runtime's structural.py.
+"""The rules of this revision's unions whose arms share no `const` tag (derived from the schema by
+mcp-codegen), run by the shared runtime's structural.py: the first rule that holds picks the arm.
 """
 
 from __future__ import annotations

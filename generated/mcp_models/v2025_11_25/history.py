@@ -2,25 +2,13 @@
 # Do not edit.
 # MCP schema revision 2025-11-25,
 # sha256 268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7.
-"""What other pinned MCP revisions define where revision 2025-11-25 refuses a message.
-
-The tables are derived by mcp-codegen from every pinned schema; the engine that reads them is the
-shared runtime's history.py.
-
-- `explain(error, model)`: the first problem of a `ValidationError` from validating `model` (a class
-  or type alias of this package) that another revision's key or value explains, or None;
-- `explain_message(error, raw, pending)` and `explain_result(error, method)`: the same for an
-  error of `parse_message(raw, pending)` and of `parse_result(method, raw)`;
-- `foreign_keys(obj)`: the keys of a parsed object that this revision does not define and another
-  does (valid here: the models keep them, never refuse them, and report them only when asked).
-
-Nothing here runs unless called: parsing never imports this module.
+"""What other pinned revisions define where revision 2025-11-25 refuses a message: the tables
+behind `explain` and `foreign_keys`, read by the shared runtime's history.py (which says more).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
 
 from .._runtime import history as _history
 from . import models
@@ -51,125 +39,81 @@ PINNED: tuple[str, ...] = (
     "2026-07-28",
     "draft",
 )
-"""Every pinned revision the tables were derived from, oldest first."""
-
-KEYS: _history.Keys = {
-    "CallToolRequestParams": {
-        "inputResponses": ("2026-07-28", "draft"),
-        "requestState": ("2026-07-28", "draft"),
-    },
-    "CallToolRequestParamsMeta": {
-        "io.modelcontextprotocol/clientCapabilities": ("2026-07-28", "draft"),
-        "io.modelcontextprotocol/clientInfo": ("2026-07-28", "draft"),
-        "io.modelcontextprotocol/logLevel": ("2026-07-28", "draft"),
-        "io.modelcontextprotocol/protocolVersion": ("2026-07-28", "draft"),
-    },
-    "CallToolResult": {
-        "resultType": ("2026-07-28", "draft"),
-    },
-    "ClientCapabilities": {
-        "extensions": ("2026-07-28", "draft"),
-    },
-    "CompleteRequestParamsMeta": {
-        "io.modelcontextprotocol/clientCapabilities": ("2026-07-28", "draft"),
-        "io.modelcontextprotocol/clientInfo": ("2026-07-28", "draft"),
-        "io.modelcontextprotocol/logLevel": ("2026-07-28", "draft"),
-        "io.modelcontextprotocol/protocolVersion": ("2026-07-28", "draft"),
-    },
-    "CompleteResult": {
-        "resultType": ("2026-07-28", "draft"),
-    },
-    "GetPromptRequestParams": {
-        "inputResponses": ("2026-07-28", "draft"),
-        "requestState": ("2026-07-28", "draft"),
-    },
-    "GetPromptRequestParamsMeta": {
-        "io.modelcontextprotocol/clientCapabilities": ("2026-07-28", "draft"),
-        "io.modelcontextprotocol/clientInfo": ("2026-07-28", "draft"),
-        "io.modelcontextprotocol/logLevel": ("2026-07-28", "draft"),
-        "io.modelcontextprotocol/protocolVersion": ("2026-07-28", "draft"),
-    },
-    "GetPromptResult": {
-        "resultType": ("2026-07-28", "draft"),
-    },
-    "ListPromptsResult": {
-        "cacheScope": ("2026-07-28", "draft"),
-        "resultType": ("2026-07-28", "draft"),
-        "ttlMs": ("2026-07-28", "draft"),
-    },
-    "ListResourceTemplatesResult": {
-        "cacheScope": ("2026-07-28", "draft"),
-        "resultType": ("2026-07-28", "draft"),
-        "ttlMs": ("2026-07-28", "draft"),
-    },
-    "ListResourcesResult": {
-        "cacheScope": ("2026-07-28", "draft"),
-        "resultType": ("2026-07-28", "draft"),
-        "ttlMs": ("2026-07-28", "draft"),
-    },
-    "ListToolsResult": {
-        "cacheScope": ("2026-07-28", "draft"),
-        "resultType": ("2026-07-28", "draft"),
-        "ttlMs": ("2026-07-28", "draft"),
-    },
-    "PaginatedRequestParamsMeta": {
-        "io.modelcontextprotocol/clientCapabilities": ("2026-07-28", "draft"),
-        "io.modelcontextprotocol/clientInfo": ("2026-07-28", "draft"),
-        "io.modelcontextprotocol/logLevel": ("2026-07-28", "draft"),
-        "io.modelcontextprotocol/protocolVersion": ("2026-07-28", "draft"),
-    },
-    "PaginatedResult": {
-        "resultType": ("2026-07-28", "draft"),
-    },
-    "ReadResourceRequestParams": {
-        "inputResponses": ("2026-07-28", "draft"),
-        "requestState": ("2026-07-28", "draft"),
-    },
-    "ReadResourceRequestParamsMeta": {
-        "io.modelcontextprotocol/clientCapabilities": ("2026-07-28", "draft"),
-        "io.modelcontextprotocol/clientInfo": ("2026-07-28", "draft"),
-        "io.modelcontextprotocol/logLevel": ("2026-07-28", "draft"),
-        "io.modelcontextprotocol/protocolVersion": ("2026-07-28", "draft"),
-    },
-    "ReadResourceResult": {
-        "cacheScope": ("2026-07-28", "draft"),
-        "resultType": ("2026-07-28", "draft"),
-        "ttlMs": ("2026-07-28", "draft"),
-    },
-    "RequestParamsMeta": {
-        "io.modelcontextprotocol/clientCapabilities": ("2026-07-28", "draft"),
-        "io.modelcontextprotocol/clientInfo": ("2026-07-28", "draft"),
-        "io.modelcontextprotocol/logLevel": ("2026-07-28", "draft"),
-        "io.modelcontextprotocol/protocolVersion": ("2026-07-28", "draft"),
-    },
-    "ResourceRequestParamsMeta": {
-        "io.modelcontextprotocol/clientCapabilities": ("2026-07-28", "draft"),
-        "io.modelcontextprotocol/clientInfo": ("2026-07-28", "draft"),
-        "io.modelcontextprotocol/logLevel": ("2026-07-28", "draft"),
-        "io.modelcontextprotocol/protocolVersion": ("2026-07-28", "draft"),
-    },
-    "Result": {
-        "resultType": ("2026-07-28", "draft"),
-    },
-    "ServerCapabilities": {
-        "extensions": ("2026-07-28", "draft"),
-    },
-}
-"""Class -> a key other revisions declare there and this one does not -> the revisions declaring
-it."""
-
-VALUES: _history.Values = {
-    ("ClientRequest", ""): {
-        ("method", '"server/discover"'): ("2026-07-28", "draft"),
-        ("method", '"subscriptions/listen"'): ("2026-07-28", "draft"),
-    },
-    ("ServerNotification", ""): {
-        ("method", '"notifications/subscriptions/acknowledged"'): ("2026-07-28", "draft"),
-    },
-}
-"""(class, property; "" for a union or enum alias itself) -> (union tag key, or "" for the value
-itself; the value as JSON text) other revisions allow there and this one does not -> those
-revisions."""
+# each table by the revisions that define what it names there and this revision does not
+KEYS: _history.Keys = _history.by_place(
+    {
+        ("2026-07-28", "draft"): {
+            "CallToolRequestParams": ("inputResponses", "requestState"),
+            "CallToolRequestParamsMeta": (
+                "io.modelcontextprotocol/clientCapabilities",
+                "io.modelcontextprotocol/clientInfo",
+                "io.modelcontextprotocol/logLevel",
+                "io.modelcontextprotocol/protocolVersion",
+            ),
+            "CallToolResult": ("resultType",),
+            "ClientCapabilities": ("extensions",),
+            "CompleteRequestParamsMeta": (
+                "io.modelcontextprotocol/clientCapabilities",
+                "io.modelcontextprotocol/clientInfo",
+                "io.modelcontextprotocol/logLevel",
+                "io.modelcontextprotocol/protocolVersion",
+            ),
+            "CompleteResult": ("resultType",),
+            "GetPromptRequestParams": ("inputResponses", "requestState"),
+            "GetPromptRequestParamsMeta": (
+                "io.modelcontextprotocol/clientCapabilities",
+                "io.modelcontextprotocol/clientInfo",
+                "io.modelcontextprotocol/logLevel",
+                "io.modelcontextprotocol/protocolVersion",
+            ),
+            "GetPromptResult": ("resultType",),
+            "ListPromptsResult": ("cacheScope", "resultType", "ttlMs"),
+            "ListResourceTemplatesResult": ("cacheScope", "resultType", "ttlMs"),
+            "ListResourcesResult": ("cacheScope", "resultType", "ttlMs"),
+            "ListToolsResult": ("cacheScope", "resultType", "ttlMs"),
+            "PaginatedRequestParamsMeta": (
+                "io.modelcontextprotocol/clientCapabilities",
+                "io.modelcontextprotocol/clientInfo",
+                "io.modelcontextprotocol/logLevel",
+                "io.modelcontextprotocol/protocolVersion",
+            ),
+            "PaginatedResult": ("resultType",),
+            "ReadResourceRequestParams": ("inputResponses", "requestState"),
+            "ReadResourceRequestParamsMeta": (
+                "io.modelcontextprotocol/clientCapabilities",
+                "io.modelcontextprotocol/clientInfo",
+                "io.modelcontextprotocol/logLevel",
+                "io.modelcontextprotocol/protocolVersion",
+            ),
+            "ReadResourceResult": ("cacheScope", "resultType", "ttlMs"),
+            "RequestParamsMeta": (
+                "io.modelcontextprotocol/clientCapabilities",
+                "io.modelcontextprotocol/clientInfo",
+                "io.modelcontextprotocol/logLevel",
+                "io.modelcontextprotocol/protocolVersion",
+            ),
+            "ResourceRequestParamsMeta": (
+                "io.modelcontextprotocol/clientCapabilities",
+                "io.modelcontextprotocol/clientInfo",
+                "io.modelcontextprotocol/logLevel",
+                "io.modelcontextprotocol/protocolVersion",
+            ),
+            "Result": ("resultType",),
+            "ServerCapabilities": ("extensions",),
+        },
+    }
+)
+VALUES: _history.Values = _history.by_place(
+    {
+        ("2026-07-28", "draft"): {
+            ("ClientRequest", ""): (
+                ("method", '"server/discover"'),
+                ("method", '"subscriptions/listen"'),
+            ),
+            ("ServerNotification", ""): (("method", '"notifications/subscriptions/acknowledged"'),),
+        },
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -177,7 +121,7 @@ class Explanation(_history.Explanation):
     """Why another revision would take what 2025-11-25 refused (or kept as an unknown key)."""
 
     revision: str = REVISION
-    pinned: ClassVar[tuple[str, ...]] = PINNED
+    pinned = PINNED
 
 
 _READER = _history.Reader(_message_class, _ENVELOPE_OF, _result_type)

@@ -4,10 +4,8 @@
 # sha256 ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203.
 # pyright: reportDeprecated=false
 # mypy: disable-error-code="deprecated"
-"""The rules of this revision's unions whose arms share no `const` tag, by union: each names an arm
-and what an instance of it must look like (keys it has, values it pins); the first rule that holds
-picks the arm. Derived from the schema by mcp-codegen; the engine that runs them (the compiled
-rules, the errors) is the shared runtime's structural.py.
+"""The rules of this revision's unions whose arms share no `const` tag (derived from the schema by
+mcp-codegen), run by the shared runtime's structural.py: the first rule that holds picks the arm.
 """
 
 from __future__ import annotations

@@ -4,25 +4,13 @@
 # sha256 ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203.
 # pyright: reportDeprecated=false
 # mypy: disable-error-code="deprecated"
-"""What other pinned MCP revisions define where revision 2026-07-28 refuses a message.
-
-The tables are derived by mcp-codegen from every pinned schema; the engine that reads them is the
-shared runtime's history.py.
-
-- `explain(error, model)`: the first problem of a `ValidationError` from validating `model` (a class
-  or type alias of this package) that another revision's key or value explains, or None;
-- `explain_message(error, raw, pending)` and `explain_result(error, method)`: the same for an
-  error of `parse_message(raw, pending)` and of `parse_result(method, raw)`;
-- `foreign_keys(obj)`: the keys of a parsed object that this revision does not define and another
-  does (valid here: the models keep them, never refuse them, and report them only when asked).
-
-Nothing here runs unless called: parsing never imports this module.
+"""What other pinned revisions define where revision 2026-07-28 refuses a message: the tables
+behind `explain` and `foreign_keys`, read by the shared runtime's history.py (which says more).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
 
 from .._runtime import history as _history
 from . import models
@@ -53,111 +41,62 @@ PINNED: tuple[str, ...] = (
     "2026-07-28",
     "draft",
 )
-"""Every pinned revision the tables were derived from, oldest first."""
-
-KEYS: _history.Keys = {
-    "CallToolRequestParams": {
-        "task": ("2025-11-25",),
-    },
-    "ClientCapabilities": {
-        "tasks": ("2025-11-25",),
-    },
-    "CreateMessageRequest": {
-        "id": ("2025-11-25",),
-        "jsonrpc": ("2025-11-25",),
-    },
-    "CreateMessageRequestParams": {
-        "_meta": ("2025-11-25",),
-        "task": ("2025-11-25",),
-    },
-    "ElicitRequest": {
-        "id": ("2025-11-25",),
-        "jsonrpc": ("2025-11-25",),
-    },
-    "ElicitRequestFormParams": {
-        "_meta": ("2025-11-25",),
-        "task": ("2025-11-25",),
-    },
-    "ElicitRequestURLParams": {
-        "_meta": ("2025-11-25",),
-        "elicitationId": ("2025-11-25",),
-        "task": ("2025-11-25",),
-    },
-    "ElicitResult": {
-        "_meta": ("2025-06-18", "2025-11-25"),
-    },
-    "ListRootsRequest": {
-        "id": ("2025-11-25",),
-        "jsonrpc": ("2025-11-25",),
-    },
-    "ListRootsResult": {
-        "_meta": ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"),
-    },
-    "ServerCapabilities": {
-        "tasks": ("2025-11-25",),
-    },
-    "Tool": {
-        "execution": ("2025-11-25",),
-    },
-    "ToolInputSchema": {
-        "properties": ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"),
-        "required": ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"),
-    },
-    "ToolOutputSchema": {
-        "properties": ("2025-06-18", "2025-11-25"),
-        "required": ("2025-06-18", "2025-11-25"),
-        "type": ("2025-06-18", "2025-11-25"),
-    },
-}
-"""Class -> a key other revisions declare there and this one does not -> the revisions declaring
-it."""
-
-VALUES: _history.Values = {
-    ("ClientNotification", "method"): {
-        ("", '"notifications/initialized"'): (
-            "2024-11-05",
-            "2025-03-26",
-            "2025-06-18",
-            "2025-11-25",
-        ),
-        ("", '"notifications/progress"'): ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"),
-        ("", '"notifications/roots/list_changed"'): (
-            "2024-11-05",
-            "2025-03-26",
-            "2025-06-18",
-            "2025-11-25",
-        ),
-        ("", '"notifications/tasks/status"'): ("2025-11-25",),
-    },
-    ("ClientRequest", ""): {
-        ("method", '"initialize"'): ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"),
-        ("method", '"logging/setLevel"'): ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"),
-        ("method", '"ping"'): ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"),
-        ("method", '"resources/subscribe"'): (
-            "2024-11-05",
-            "2025-03-26",
-            "2025-06-18",
-            "2025-11-25",
-        ),
-        ("method", '"resources/unsubscribe"'): (
-            "2024-11-05",
-            "2025-03-26",
-            "2025-06-18",
-            "2025-11-25",
-        ),
-        ("method", '"tasks/cancel"'): ("2025-11-25",),
-        ("method", '"tasks/get"'): ("2025-11-25",),
-        ("method", '"tasks/list"'): ("2025-11-25",),
-        ("method", '"tasks/result"'): ("2025-11-25",),
-    },
-    ("ServerNotification", ""): {
-        ("method", '"notifications/elicitation/complete"'): ("2025-11-25",),
-        ("method", '"notifications/tasks/status"'): ("2025-11-25",),
-    },
-}
-"""(class, property; "" for a union or enum alias itself) -> (union tag key, or "" for the value
-itself; the value as JSON text) other revisions allow there and this one does not -> those
-revisions."""
+# each table by the revisions that define what it names there and this revision does not
+KEYS: _history.Keys = _history.by_place(
+    {
+        ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"): {
+            "ListRootsResult": ("_meta",),
+            "ToolInputSchema": ("properties", "required"),
+        },
+        ("2025-06-18", "2025-11-25"): {
+            "ElicitResult": ("_meta",),
+            "ToolOutputSchema": ("properties", "required", "type"),
+        },
+        ("2025-11-25",): {
+            "CallToolRequestParams": ("task",),
+            "ClientCapabilities": ("tasks",),
+            "CreateMessageRequest": ("id", "jsonrpc"),
+            "CreateMessageRequestParams": ("_meta", "task"),
+            "ElicitRequest": ("id", "jsonrpc"),
+            "ElicitRequestFormParams": ("_meta", "task"),
+            "ElicitRequestURLParams": ("_meta", "elicitationId", "task"),
+            "ListRootsRequest": ("id", "jsonrpc"),
+            "ServerCapabilities": ("tasks",),
+            "Tool": ("execution",),
+        },
+    }
+)
+VALUES: _history.Values = _history.by_place(
+    {
+        ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"): {
+            ("ClientNotification", "method"): (
+                ("", '"notifications/initialized"'),
+                ("", '"notifications/progress"'),
+                ("", '"notifications/roots/list_changed"'),
+            ),
+            ("ClientRequest", ""): (
+                ("method", '"initialize"'),
+                ("method", '"logging/setLevel"'),
+                ("method", '"ping"'),
+                ("method", '"resources/subscribe"'),
+                ("method", '"resources/unsubscribe"'),
+            ),
+        },
+        ("2025-11-25",): {
+            ("ClientNotification", "method"): (("", '"notifications/tasks/status"'),),
+            ("ClientRequest", ""): (
+                ("method", '"tasks/cancel"'),
+                ("method", '"tasks/get"'),
+                ("method", '"tasks/list"'),
+                ("method", '"tasks/result"'),
+            ),
+            ("ServerNotification", ""): (
+                ("method", '"notifications/elicitation/complete"'),
+                ("method", '"notifications/tasks/status"'),
+            ),
+        },
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -165,7 +104,7 @@ class Explanation(_history.Explanation):
     """Why another revision would take what 2026-07-28 refused (or kept as an unknown key)."""
 
     revision: str = REVISION
-    pinned: ClassVar[tuple[str, ...]] = PINNED
+    pinned = PINNED
 
 
 _READER = _history.Reader(_message_class, _ENVELOPE_OF, _result_type)
