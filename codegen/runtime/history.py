@@ -68,7 +68,9 @@ _Place = TypeVar("_Place", str, tuple[str, str])
 _Item = TypeVar("_Item", str, tuple[str, str])
 
 
-def by_place(spans: Mapping[tuple[str, ...], Mapping[_Place, tuple[_Item, ...]]]) -> dict[_Place, dict[_Item, tuple[str, ...]]]:
+def by_place(
+    spans: Mapping[tuple[str, ...], Mapping[_Place, tuple[_Item, ...]]],
+) -> dict[_Place, dict[_Item, tuple[str, ...]]]:
     """A table as a revision package writes it (the revisions defining something -> place -> what
     they define there) turned around: place -> what -> the revisions, both sorted."""
     found: dict[_Place, dict[_Item, tuple[str, ...]]] = {}
@@ -154,14 +156,17 @@ class History(Generic[E]):
 
     def explain(self, error: ValidationError, model: object) -> E | None:
         """The first problem of error (from validating model: a class or type alias of this
-        package) that a key or value another pinned revision defines explains; None when none does."""
+        package) that a key or value another pinned revision defines explains; None when none does.
+        """
         for details in error.errors(include_url=False)[:_MAX_ERRORS]:
             found = self._explained(details, model)
             if found is not None:
                 return found
         return None
 
-    def explain_message(self, error: ValidationError, raw: RawJSON, pending: Pending | None = None) -> E | None:
+    def explain_message(
+        self, error: ValidationError, raw: RawJSON, pending: Pending | None = None
+    ) -> E | None:
         """explain() for an error of `parse_message(raw, pending)`: the class it validated with is
         found as parse_message finds it (and the generic envelope that class is also checked
         against)."""
@@ -170,15 +175,21 @@ class History(Generic[E]):
             return None
         try:
             message = json_object(raw)
-            model = reader.message_class(message, cast("Mapping[str | int, str] | None", pending))  # read by key only
+            model = reader.message_class(
+                message, cast("Mapping[str | int, str] | None", pending)
+            )  # read by key only
         except MessageError:
             return None
         envelope = reader.envelope_of.get(model)
-        return self.explain(error, model) or (self.explain(error, envelope) if envelope is not None else None)
+        return self.explain(error, model) or (
+            self.explain(error, envelope) if envelope is not None else None
+        )
 
     def explain_result(self, error: ValidationError, method: str) -> E | None:
         """explain() for an error of `parse_result(method, raw)`."""
-        return None if self._reader is None else self.explain(error, self._reader.result_type(method))
+        return (
+            None if self._reader is None else self.explain(error, self._reader.result_type(method))
+        )
 
     def foreign_keys(self, obj: BaseModel) -> list[E]:
         """Every key of obj (and of the objects in it) that this revision keeps as an unknown key
@@ -194,17 +205,28 @@ class History(Generic[E]):
                 for key in extra:
                     defined = self._foreign_key(type(value), key)
                     if defined:
-                        found.append(self._explanation(_shown(_step(path, key)), f"`{key}`", defined, self._revision))
+                        found.append(
+                            self._explanation(
+                                _shown(_step(path, key)), f"`{key}`", defined, self._revision
+                            )
+                        )
                 # the values as stored: reading a field the spec deprecates as an attribute would warn
                 stored = vars(value)
-                inside = [(stored.get(name), _step(path, wire)) for name, wire in _attribute_wire(type(value)).items()]
+                inside = [
+                    (stored.get(name), _step(path, wire))
+                    for name, wire in _attribute_wire(type(value)).items()
+                ]
                 pending.extend(reversed(inside))
             elif isinstance(value, list | tuple):
                 items = cast("Sequence[object]", value)
-                pending.extend(reversed([(item, _step(path, str(index))) for index, item in enumerate(items)]))
+                pending.extend(
+                    reversed([(item, _step(path, str(index))) for index, item in enumerate(items)])
+                )
             elif isinstance(value, dict):
                 members = cast("Mapping[str, object]", value)
-                pending.extend(reversed([(item, _step(path, str(key))) for key, item in members.items()]))
+                pending.extend(
+                    reversed([(item, _step(path, str(key))) for key, item in members.items()])
+                )
         return found
 
     def _explained(self, details: ErrorDetails, model: object) -> E | None:
@@ -229,7 +251,11 @@ class History(Generic[E]):
                 declared = _fields(model).get(step)
                 if declared is None:
                     defined = self._foreign_key(model, step)
-                    return self._explanation(_pointer(path), f"`{step}`", defined, self._revision) if defined else None
+                    return (
+                        self._explanation(_pointer(path), f"`{step}`", defined, self._revision)
+                        if defined
+                        else None
+                    )
                 owner, here, index = (model, step), declared, index + 1
                 continue
             arms = self._arms(here)
@@ -259,11 +285,16 @@ class History(Generic[E]):
                 return defined
         return ()
 
-    def _foreign_value(self, details: ErrorDetails, owner: tuple[object, str], path: list[str]) -> E | None:
+    def _foreign_value(
+        self, details: ErrorDetails, owner: tuple[object, str], path: list[str]
+    ) -> E | None:
         """A union tag or an enum value this revision refused at owner that another revision allows."""
         context: dict[str, Any] = details.get("ctx") or {}
         if details["type"] == "union_tag_invalid":
-            discriminator, value = (str(context.get("discriminator", "")).strip("'\""), context.get("tag"))
+            discriminator, value = (
+                str(context.get("discriminator", "")).strip("'\""),
+                context.get("tag"),
+            )
         elif details["type"] in ("literal_error", "enum"):
             discriminator, value = "", details.get("input")
         else:
@@ -271,7 +302,11 @@ class History(Generic[E]):
         if not isinstance(value, str | int | float | bool) and value is not None:
             return None
         place, key = owner
-        names = [c.__name__ for c in place.__mro__] if isinstance(place, type) else [str(getattr(place, "__name__", ""))]
+        names = (
+            [c.__name__ for c in place.__mro__]
+            if isinstance(place, type)
+            else [str(getattr(place, "__name__", ""))]
+        )
         for name in names:
             defined = self._values.get((name, key), {}).get((discriminator, json.dumps(value)))
             if defined:

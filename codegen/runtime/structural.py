@@ -55,7 +55,10 @@ _JSON_TYPES: dict[str, _Test] = {
     "object": lambda v: isinstance(v, dict),
     "array": lambda v: isinstance(v, list),
     "string": lambda v: isinstance(v, str),
-    "integer": lambda v: (isinstance(v, int) and not isinstance(v, bool)) or (isinstance(v, float) and v.is_integer()),
+    "integer": lambda v: (
+        (isinstance(v, int) and not isinstance(v, bool))
+        or (isinstance(v, float) and v.is_integer())
+    ),
     "number": lambda v: isinstance(v, int | float) and not isinstance(v, bool),
     "boolean": lambda v: isinstance(v, bool),
     "null": lambda v: v is None,
@@ -96,7 +99,9 @@ def _test(predicate: Predicate) -> _Test:
         return _JSON_TYPES[values[0]]
     if op == "has" and values:  # present and of one of these JSON types
         types = tuple(_JSON_TYPES[kind] for kind in values)
-        return lambda value: (found := _lookup(value, path)) is not _ABSENT and any(test(found) for test in types)
+        return lambda value: (
+            (found := _lookup(value, path)) is not _ABSENT and any(test(found) for test in types)
+        )
     if op == "has" and len(path) == 1:
         key = path[0]
         return lambda value: isinstance(value, dict) and key in value
@@ -120,7 +125,9 @@ class Unions:
     name, or `"<method> result"` for the results of a task-augmented method) -> its rules in order.
     names: what an error calls a union whose exported name is not its key."""
 
-    def __init__(self, rules: Mapping[str, tuple[Rule, ...]], names: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self, rules: Mapping[str, tuple[Rule, ...]], names: Mapping[str, str] | None = None
+    ) -> None:
         self.rules = rules
         self._named = dict(names or {})
         self._tests: dict[str, tuple[_Compiled, ...]] = {}
@@ -135,7 +142,9 @@ class Unions:
         if pick is None:
             pick = self._picks[union] = self._deferred(union)
         kind = _ReadAsPython if read_as_python else Discriminator
-        return kind(pick, custom_error_type="union_variant", custom_error_message=self.message(union))
+        return kind(
+            pick, custom_error_type="union_variant", custom_error_message=self.message(union)
+        )
 
     def holding(self, union: str, value: object) -> tuple[str, ...]:
         """The tags of every arm of a union whose rule holds on a JSON value, in the schema's order.
@@ -147,8 +156,12 @@ class Unions:
         """A union's rules as tests (tag, all of them, each), made the first time they are needed."""
         found = self._tests.get(union)
         if found is None:
-            made = tuple((tag, tuple((p, _test(p)) for p in preds)) for tag, preds in self.rules[union])
-            found = self._tests[union] = tuple((tag, _all(tuple(t for _, t in tests)), tests) for tag, tests in made)
+            made = tuple(
+                (tag, tuple((p, _test(p)) for p in preds)) for tag, preds in self.rules[union]
+            )
+            found = self._tests[union] = tuple(
+                (tag, _all(tuple(t for _, t in tests)), tests) for tag, tests in made
+            )
         return found
 
     def general(self, union: str) -> Pick:
@@ -177,7 +190,9 @@ class Unions:
                     if op in ("eq", "eq_or_absent") and len(path) == 1:
                         pinned.setdefault(path[0], set()).update(values)
                 keys = pinned if allowed is None else allowed.keys() & pinned.keys()
-                allowed = {k: pinned[k] if allowed is None else allowed[k] | pinned[k] for k in keys}
+                allowed = {
+                    k: pinned[k] if allowed is None else allowed[k] | pinned[k] for k in keys
+                }
             found = self._closed[union] = {k: tuple(v) for k, v in (allowed or {}).items()}
         return found
 
@@ -185,7 +200,9 @@ class Unions:
         """The one line pydantic reports where no arm fits: how the arms are told apart."""
         named = self._named.get(union)
         if named is None:
-            named = f"result of {union.removesuffix(' result')}" if union.endswith(" result") else union
+            named = (
+                f"result of {union.removesuffix(' result')}" if union.endswith(" result") else union
+            )
         parts: list[str] = []
         for tag, predicates in self.rules[union]:
             pinned = {path for op, path, _ in predicates if op == "eq"}
@@ -212,7 +229,11 @@ class Unions:
         def misses(value: object, tests: tuple[tuple[Predicate, _Test], ...]) -> tuple[int, int]:
             """(values present but wrong, tests failed) of an arm's rule on value."""
             failed = [p for p, test in tests if not test(value)]
-            wrong = [p for p in failed if p[0] == "is" or ((p[0] != "has" or p[2]) and _lookup(value, p[1]) is not _ABSENT)]
+            wrong = [
+                p
+                for p in failed
+                if p[0] == "is" or ((p[0] != "has" or p[2]) and _lookup(value, p[1]) is not _ABSENT)
+            ]
             return (len(wrong), len(failed))
 
         def pick(value: object) -> str | None:
@@ -225,7 +246,9 @@ class Unions:
             for tag, test, _ in rules:
                 if test(value):
                     return tag
-            if any(_lookup(value, (key,)) not in (_ABSENT, *allowed) for key, allowed in closed.items()):
+            if any(
+                _lookup(value, (key,)) not in (_ABSENT, *allowed) for key, allowed in closed.items()
+            ):
                 return None
             # No rule holds: validate against the arm with the fewest wrong values, then the fewest
             # missing keys, so that the error names what that arm lacks.
@@ -263,7 +286,9 @@ class _ReadAsPython(Discriminator):
 
     __slots__ = ()
 
-    def __get_pydantic_core_schema__(self, source_type: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+    def __get_pydantic_core_schema__(
+        self, source_type: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
         union = super().__get_pydantic_core_schema__(source_type, handler)
         return core_schema.no_info_before_validator_function(_as_is, union)
 
@@ -297,7 +322,8 @@ def _compile(unions: Unions, union: str) -> Pick:
     source = _source(rules, namespace)
     if source is None:
         return unions.general(union)
-    exec(compile(source, f"<structural {union}>", "exec"), namespace)  # noqa: S102 - literals and names, above
+    code = compile(source, f"<structural {union}>", "exec")  # literals and names only, above
+    exec(code, namespace)
     return cast("Pick", namespace["pick"])
 
 
@@ -307,7 +333,8 @@ class _Nodes:
     def __init__(self, namespace: dict[str, Any]) -> None:
         self.index: dict[tuple[str, ...], int] = {(): 0}
         self.namespace = namespace
-        self.created: list[tuple[int, int, str]] = []  # (node, parent, key) made by the current rule
+        # (node, parent, key) made by the current rule
+        self.created: list[tuple[int, int, str]] = []
         self.needed: set[int] = set()  # nodes whose exact type the current rule relies on
 
     def node(self, path: tuple[str, ...]) -> int:
@@ -360,7 +387,9 @@ def _source(rules: tuple[Rule, ...], namespace: dict[str, Any]) -> str | None:
                     return None
                 at = 0 if op == "is" else nodes.node(path)
                 nodes.needed.add(at)
-                either = " or ".join(_EXACT_TESTS[kind].format(t=f"t{at}", v=f"v{at}") for kind in kinds)
+                either = " or ".join(
+                    _EXACT_TESTS[kind].format(t=f"t{at}", v=f"v{at}") for kind in kinds
+                )
                 tests.append(f"({either})")
             elif op == "has" and len(path) == 1:  # one key of an object
                 tests.append(f"(t0 is dict and v{nodes.node(path)} is not _ABSENT)")
@@ -368,7 +397,11 @@ def _source(rules: tuple[Rule, ...], namespace: dict[str, Any]) -> str | None:
                 tests.append(f"v{nodes.node(path)} is not _ABSENT")
             elif op in ("eq", "eq_or_absent"):
                 at, allowed = nodes.node(path), nodes.constant(tuple(values))
-                tests.append(f"v{at} in {allowed}" if op == "eq" else f"(v{at} is _ABSENT or v{at} in {allowed})")
+                tests.append(
+                    f"v{at} in {allowed}"
+                    if op == "eq"
+                    else f"(v{at} is _ABSENT or v{at} in {allowed})"
+                )
             else:
                 return None
         checks = sorted(nodes.needed - checked)
@@ -382,7 +415,9 @@ def _source(rules: tuple[Rule, ...], namespace: dict[str, Any]) -> str | None:
                 )
             else:
                 name = nodes.constant(key)
-                lines.append(f"    v{node} = v{parent}.get({name}, _ABSENT) if t{parent} is dict else _ABSENT")
+                lines.append(
+                    f"    v{node} = v{parent}.get({name}, _ABSENT) if t{parent} is dict else _ABSENT"
+                )
             if node in nodes.needed:
                 lines.append(f"    t{node} = _type(v{node})")
         if checks:

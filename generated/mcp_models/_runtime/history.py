@@ -158,7 +158,8 @@ class History(Generic[E]):
 
     def explain(self, error: ValidationError, model: object) -> E | None:
         """The first problem of error (from validating model: a class or type alias of this
-        package) that a key or value another pinned revision defines explains; None when none does."""
+        package) that a key or value another pinned revision defines explains; None when none does.
+        """
         for details in error.errors(include_url=False)[:_MAX_ERRORS]:
             found = self._explained(details, model)
             if found is not None:

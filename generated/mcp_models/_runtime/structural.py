@@ -324,7 +324,8 @@ def _compile(unions: Unions, union: str) -> Pick:
     source = _source(rules, namespace)
     if source is None:
         return unions.general(union)
-    exec(compile(source, f"<structural {union}>", "exec"), namespace)  # noqa: S102 - literals and names, above
+    code = compile(source, f"<structural {union}>", "exec")  # literals and names only, above
+    exec(code, namespace)
     return cast("Pick", namespace["pick"])
 
 
@@ -334,9 +335,8 @@ class _Nodes:
     def __init__(self, namespace: dict[str, Any]) -> None:
         self.index: dict[tuple[str, ...], int] = {(): 0}
         self.namespace = namespace
-        self.created: list[
-            tuple[int, int, str]
-        ] = []  # (node, parent, key) made by the current rule
+        # (node, parent, key) made by the current rule
+        self.created: list[tuple[int, int, str]] = []
         self.needed: set[int] = set()  # nodes whose exact type the current rule relies on
 
     def node(self, path: tuple[str, ...]) -> int:
