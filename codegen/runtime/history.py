@@ -210,7 +210,7 @@ class History(Generic[E]):
                                 _shown(_step(path, key)), f"`{key}`", defined, self._revision
                             )
                         )
-                # the values as stored: reading a field the spec deprecates as an attribute would warn
+                # the values as stored: reading a deprecated field as an attribute would warn
                 stored = vars(value)
                 inside = [
                     (stored.get(name), _step(path, wire))
@@ -288,7 +288,7 @@ class History(Generic[E]):
     def _foreign_value(
         self, details: ErrorDetails, owner: tuple[object, str], path: list[str]
     ) -> E | None:
-        """A union tag or an enum value this revision refused at owner that another revision allows."""
+        """A union tag or an enum value this revision refused at owner and another one allows."""
         context: dict[str, Any] = details.get("ctx") or {}
         if details["type"] == "union_tag_invalid":
             discriminator, value = (

@@ -139,7 +139,8 @@ class Unions:
         self._closed: dict[str, dict[str, tuple[Any, ...]]] = {}
 
     def structural(self, union: str, *, read_as_python: bool = False) -> Discriminator:
-        """The pydantic discriminator of a union: picks an arm's tag, or None for pydantic to report."""
+        """The pydantic discriminator of a union: picks an arm's tag, or None for pydantic to
+        report."""
         pick = self._picks.get(union)
         if pick is None:
             pick = self._picks[union] = self._deferred(union)
@@ -155,7 +156,7 @@ class Unions:
         return tuple(tag for tag, test, _ in self.tests(union) if test(value))
 
     def tests(self, union: str) -> tuple[_Compiled, ...]:
-        """A union's rules as tests (tag, all of them, each), made the first time they are needed."""
+        """A union's rules as tests (tag, all of them, each), made when first needed."""
         found = self._tests.get(union)
         if found is None:
             made = tuple(
@@ -175,7 +176,7 @@ class Unions:
         return found
 
     def compiled(self, union: str) -> Pick:
-        """The union's rules as one straight-line function (falling back to `general`), made once."""
+        """The union's rules as one straight-line function (which falls back to `general`)."""
         found = self._compiled.get(union)
         if found is None:
             found = self._compiled[union] = _compile(self, union)
@@ -213,7 +214,7 @@ class Unions:
         return f"cannot tell which {named} this is: expected {'; '.join(parts)}"
 
     def _deferred(self, union: str) -> Pick:
-        """The union's pick: its compiled function, made on the union's first value (not at import)."""
+        """The union's pick: its compiled function, made on its first value (not at import)."""
         pick: Pick | None = None
 
         def first(value: Any) -> str | None:
@@ -324,8 +325,8 @@ def _compile(unions: Unions, union: str) -> Pick:
     source = _source(rules, namespace)
     if source is None:
         return unions.general(union)
-    code = compile(source, f"<structural {union}>", "exec")  # literals and names only, above
-    exec(code, namespace)
+    code = compile(source, f"<structural {union}>", "exec")
+    exec(code, namespace)  # noqa: S102 - the source holds literals and bound names only (above)
     return cast("Pick", namespace["pick"])
 
 
@@ -417,9 +418,8 @@ def _source(rules: tuple[Rule, ...], namespace: dict[str, Any]) -> str | None:
                 )
             else:
                 name = nodes.constant(key)
-                lines.append(
-                    f"    v{node} = v{parent}.get({name}, _ABSENT) if t{parent} is dict else _ABSENT"
-                )
+                get = f"v{parent}.get({name}, _ABSENT)"
+                lines.append(f"    v{node} = {get} if t{parent} is dict else _ABSENT")
             if node in nodes.needed:
                 lines.append(f"    t{node} = _type(v{node})")
         if checks:
