@@ -275,20 +275,21 @@ def test_a_mapping_that_is_not_a_dict_is_still_refused_for_a_tagged_union() -> N
 
 @pytest.mark.parametrize("package", [*PACKAGES, "surface"])
 def test_structural_unions_take_an_instance_of_an_arm_as_its_class(package: str) -> None:
-    structural = importlib.import_module(f"mcp_models.{package}._structural")
+    unions = importlib.import_module(f"mcp_models.{package}._structural")._UNIONS
     models = importlib.import_module(f"mcp_models.{package}.models")
     checked = 0
-    for union, pick in structural._COMPILED.items():
-        for tag, _ in structural._RULES[union]:
+    for union, rules in unions.rules.items():
+        pick = unions.compiled(union)
+        for tag, _ in rules:
             arm = getattr(models, tag, None)
             if not isinstance(arm, type):
                 continue
             instance = arm.model_construct()
             sub = type(f"Sub{tag}", (arm,), {}).model_construct()
-            assert pick(instance) == structural._general(union)(instance) == tag
-            assert pick(sub) == structural._general(union)(sub) == tag
+            assert pick(instance) == unions.general(union)(instance) == tag
+            assert pick(sub) == unions.general(union)(sub) == tag
             checked += 1
-    assert checked or not structural._COMPILED
+    assert checked or not unions.rules
 
 
 def test_an_arm_instance_in_a_structural_union_skips_the_general_rule_path(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -300,8 +301,8 @@ def test_an_arm_instance_in_a_structural_union_skips_the_general_rule_path(monke
     )
 
     calls: list[str] = []
-    general = _structural._general
-    monkeypatch.setattr(_structural, "_general", lambda union: calls.append(union) or general(union))
+    general = _structural._UNIONS.general
+    monkeypatch.setattr(_structural._UNIONS, "general", lambda union: calls.append(union) or general(union))
     result = CallToolResult(content=[TextContent(text="a")])
     assert CallToolResultResponse(id=1, result=result).result is result
     assert calls == []

@@ -443,7 +443,7 @@ def test_foreign_keys_costs_time_linear_in_the_depth() -> None:
 
 def test_a_bounded_walk_shows_the_pointer_as_explain_does() -> None:
     """The walk carries each pointer cut to what is shown: the same line as the whole path gives."""
-    module = history("2026-07-28")
+    module = importlib.import_module("mcp_models._runtime.history")  # the engine every history.py runs
     hostile = ["a/b~c", "\u202e\n" * 30, "x" * 500, "", "~1", *[str(n) for n in range(40)]]
     for size in range(len(hostile) + 1):
         path = ""

@@ -1,9 +1,9 @@
 """The compiled structural discriminators pick exactly the arm the general rule path picks.
 
-Each package's `_structural.py` holds a union's rules twice: as tables read by a general rule
-interpreter (`_general`, which also chooses the arm whose error to report) and as one straight-line
-function per union (`_COMPILED`) that decides values of exact JSON types and hands anything else to
-the general path. Both must give the same tag, or both None, for every value: every value inside
+Each package's `_structural.py` holds its unions' rules (`_UNIONS`, a runtime `structural.Unions`),
+which the runtime reads twice: with a general rule interpreter (`Unions.general`, which also chooses
+the arm whose error to report) and as one straight-line function per union (`Unions.compiled`) that
+decides values of exact JSON types and hands anything else to the general path. Both must give the same tag, or both None, for every value: every value inside
 every spec example of every revision, and values drawn or mutated to sit on the rules' edges (keys
 present or absent, each JSON type, bools for integers, integral floats, dict / list / str / int /
 float subclasses, model instances and instances of their subclasses), plus the messages
@@ -39,9 +39,19 @@ def _structural(package: str) -> ModuleType:
     return importlib.import_module(f"mcp_models.{package}._structural")
 
 
+def _unions(package: str) -> Any:
+    """The package's unions and their rules, as the runtime reads them (runtime/structural.py)."""
+    return _structural(package)._UNIONS
+
+
+def _compiled(unions: Any) -> dict[str, Callable[[object], str | None]]:
+    """Each union's straight-line function."""
+    return {union: unions.compiled(union) for union in unions.rules}
+
+
 def _arms(package: str, union: str) -> list[type[BaseModel]]:
     models = importlib.import_module(f"mcp_models.{package}.models")
-    tags = dict.fromkeys(tag for tag, _ in _structural(package)._RULES[union])
+    tags = dict.fromkeys(tag for tag, _ in _unions(package).rules[union])
     return [getattr(models, tag) for tag in tags if isinstance(getattr(models, tag, None), type)]
 
 
@@ -105,8 +115,8 @@ class _Agreement:
     """Runs both paths of every union of a package on values and counts what the compiled code decided."""
 
     def __init__(self, package: str, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.module = _structural(package)
-        self.general: Callable[[str], Callable[[object], str | None]] = self.module._general
+        self.module = _unions(package)
+        self.general: Callable[[str], Callable[[object], str | None]] = self.module.general
         self.fallbacks = 0
         self.values = 0
         self.decided = 0
@@ -115,26 +125,28 @@ class _Agreement:
             self.fallbacks += 1
             return self.general(union)
 
-        monkeypatch.setattr(self.module, "_general", counting)  # what the compiled code falls back to
-        self.arms = {union: _arms(package, union) for union in self.module._COMPILED}
+        monkeypatch.setattr(self.module, "general", counting)  # what the compiled code falls back to
+        self.compiled = _compiled(self.module)
+        self.arms = {union: _arms(package, union) for union in self.compiled}
 
     def check(self, value: object, *, plain_json: bool = False) -> None:
         """Both paths agree on value for every union; for plain_json (a value json.loads gives) that
         some rule takes, the compiled code decides alone."""
-        for union, compiled in self.module._COMPILED.items():
+        for union, compiled in self.compiled.items():
             self.values += 1
             expected = self.general(union)(value)
             before = self.fallbacks
             assert compiled(value) == expected, (union, value)
-            if plain_json and any(test(value) for _, test, _ in self.module._compiled(union)):
+            if plain_json and any(test(value) for _, test, _ in self.module.tests(union)):
                 assert self.fallbacks == before, (union, value)
                 self.decided += 1
 
 
 @pytest.mark.parametrize("package", PACKAGES)
 def test_every_union_is_compiled(package: str) -> None:
-    module = _structural(package)
-    assert set(module._COMPILED) == set(module._RULES)
+    unions = _unions(package)
+    assert unions.rules
+    assert all(pick is not unions.general(union) for union, pick in _compiled(unions).items())
 
 
 @pytest.mark.parametrize("package", PACKAGES)
@@ -151,11 +163,11 @@ def test_compiled_and_general_agree_on_every_example_value(package: str, monkeyp
     assert agreement.decided > 100  # values some rule takes, decided by the straight-line code alone
 
 
-def _rule_values(module: ModuleType) -> tuple[list[str], list[object]]:
+def _rule_values(module: Any) -> tuple[list[str], list[object]]:
     """The keys the package's rules look at, and values on the edges of their tests."""
     keys: set[str] = set()
     values: list[object] = ["", "x", 0, -1, 1.0, 1.5, 2**70, True, False, None, [], {}, [{}], {"x": 1}]
-    for rules in module._RULES.values():
+    for rules in module.rules.values():
         for _, predicates in rules:
             for _op, path, pinned in predicates:
                 keys.update(key for key in path if key != "0")
@@ -208,11 +220,11 @@ def _put(value: object, path: tuple[str, ...], item: object) -> object:
 
 
 @st.composite
-def _from_rules(draw: st.DrawFn, module: ModuleType) -> object:
+def _from_rules(draw: st.DrawFn, module: Any) -> object:
     """A value that one rule of a union takes (or two rules, merged), then a few of its tested
     values made wrong, absent, of another JSON type or a subclass instance."""
-    union = draw(st.sampled_from(sorted(module._RULES)))
-    rules = module._RULES[union]
+    union = draw(st.sampled_from(sorted(module.rules)))
+    rules = module.rules[union]
     value: object = {}
     for _ in range(draw(st.integers(1, 2))):
         _tag, predicates = draw(st.sampled_from(rules))
@@ -377,10 +389,11 @@ def test_a_structural_union_reads_json_text_as_its_picked_arm_does(package: str)
     reading the text with that arm's own JSON validator gives the same class, dump and errors."""
     from pydantic import TypeAdapter
 
-    module = _structural(package)
+    module = _unions(package)
+    compiled = _compiled(module)
     models = importlib.import_module(f"mcp_models.{package}.models")
     # the unions the models module names (messages.py's dispatch of a task result reads its own way)
-    unions = {union: TypeAdapter(getattr(models, union)) for union in module._COMPILED if hasattr(models, union)}
+    unions = {union: TypeAdapter(getattr(models, union)) for union in compiled if hasattr(models, union)}
     assert unions
     arms: dict[str, TypeAdapter[Any]] = {}
     keys, values = _rule_values(module)
@@ -392,7 +405,7 @@ def test_a_structural_union_reads_json_text_as_its_picked_arm_does(package: str)
         text = json.dumps(value)
         plain = json.loads(text)
         for union, adapter in unions.items():
-            tag = module._COMPILED[union](plain)
+            tag = compiled[union](plain)
             got = _outcome(adapter, text, tag)
             if tag is None:
                 assert got[0] == "refused" and [t for t, _ in got[1]] == ["union_variant"], (union, text, got)

@@ -470,7 +470,7 @@ def _assert_typing(root: Path, package: str, must_pass: str, misuse: str) -> Non
         capture_output=True, text=True, cwd=root, check=False,
         env={**os.environ, "MYPYPATH": f"{GENERATED}{os.pathsep}{root}"},
     )  # fmt: skip
-    modules = len(list((root / package).glob("*.py")))
+    modules = len(list((root / package).rglob("*.py")))
     checked = re.search(r"\(checked (\d+) source files\)", mypy.stdout)
     assert checked is not None and int(checked.group(1)) == modules + 2, mypy.stdout
     assert _lines(mypy.stdout, r"typed_ok\.py:(\d+): error") == set(), mypy.stdout

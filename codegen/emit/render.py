@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from codegen.analysis import ir, methods, specific
 from codegen.analysis.naming import BASE_CLASS, MESSAGES_API, NUMBER, PACKAGE_NAMES
@@ -90,14 +90,14 @@ def revision_files(
         ),
         "_base.py": base_module(revision.options, header, most_specific=bool(specific.in_use(revision))),
     }
-    structural = structural_module(revision, header)
+    structural = structural_module(revision, header, runtime)
     if structural is not None:
         files["_structural.py"] = structural
     most_specific = specific_module(revision, header)
     if most_specific is not None:
         files["_specific.py"] = most_specific
     if elsewhere is not None:  # a pinned revision: other revisions to name
-        files["history.py"] = history_module(revision, header, elsewhere, messages is not None)
+        files["history.py"] = history_module(revision, header, elsewhere, messages is not None, runtime)
     if messages is not None:
         files["messages.py"] = messages
     narrowing = narrowing_module(revision, header, runtime)
@@ -112,6 +112,23 @@ def revision_files(
 
 
 TOOL_CALL = "tools/call"
+
+_Place = TypeVar("_Place", str, tuple[str, str])
+_Item = TypeVar("_Item", str, tuple[str, str])
+
+
+def _by_span(
+    rows: Iterable[tuple[_Place, Iterable[tuple[_Item, tuple[str, ...]]]]], pinned: Sequence[str]
+) -> list[tuple[tuple[str, ...], list[tuple[_Place, list[_Item]]]]]:
+    """Rows of place -> item -> the revisions defining it, as the revisions (in the order of
+    pinned: earliest first, then fewest) -> place -> its items, each sorted."""
+    spans: dict[tuple[str, ...], dict[_Place, list[_Item]]] = {}
+    for place, items in rows:
+        for item, revisions in items:
+            spans.setdefault(revisions, {}).setdefault(place, []).append(item)
+    order = sorted(spans, key=lambda span: [pinned.index(r) for r in span])
+    return [(span, [(place, sorted(spans[span][place])) for place in sorted(spans[span])]) for span in order]
+
 
 
 def tool_calls_module(revision: ir.Revision, header: str, models_source: str) -> str | None:
@@ -136,27 +153,31 @@ def tool_calls_module(revision: ir.Revision, header: str, models_source: str) ->
     )
 
 
-def history_module(revision: ir.Revision, header: str, elsewhere: ir.Elsewhere, has_messages: bool) -> str:
+def history_module(
+    revision: ir.Revision, header: str, elsewhere: ir.Elsewhere, has_messages: bool, runtime: str = IN_ROOT
+) -> str:
     """history.py: error lines naming the revision that defines a key or value this one refuses.
-    The tables are keyed by this revision's class names (a place no class stands for is left out)."""
+    The tables are keyed by this revision's class names (a place no class stands for is left out),
+    each written by the revisions that define what it holds (runtime/history.py turns them around)."""
     by_pointer = revision.by_pointer()
     models = {p: e.name for p, e in by_pointer.items() if e.kind is ir.Kind.MODEL}
-    key_rows = sorted(
-        (models[pointer], sorted(keys.items())) for pointer, keys in elsewhere.keys.items() if pointer in models
-    )
-    value_rows = sorted(
-        ((by_pointer[pointer].name, key), sorted(values.items()))
+    key_rows = [
+        (models[pointer], keys.items()) for pointer, keys in elsewhere.keys.items() if pointer in models
+    ]
+    value_rows = [
+        ((by_pointer[pointer].name, key), values.items())
         for (pointer, key), values in elsewhere.values.items()
         if pointer in by_pointer and (key == "" or pointer in models)
-    )
+    ]
     return render(
         "history.py.jinja2",
         header=header,
         revision=revision,
         pinned=elsewhere.revisions,
-        key_rows=key_rows,
-        value_rows=value_rows,
+        key_spans=_by_span(key_rows, elsewhere.revisions),
+        value_spans=_by_span(value_rows, elsewhere.revisions),
         has_messages=has_messages,
+        runtime=runtime,
     )
 
 
@@ -231,26 +252,6 @@ def forms_module(revision: ir.Revision, header: str, runtime: str = IN_ROOT) -> 
         attr=attribute_names(revision),
         **facts.view(),
     )
-
-
-def long_literal(text: str, width: int, *, indent: int) -> str:
-    """text as a Python string literal that the formatter can lay out within width at indent (a
-    dict value): one literal where it fits beside its key, else parts split between words, in
-    parentheses, each on a line of its own once formatted."""
-    if indent + len(repr(text)) + 40 <= width:  # room for a key beside it
-        return repr(text)
-    room = max(width - indent - 4 - 3, 20)  # the parts sit one level deeper, quoted, with a space kept
-    parts: list[str] = []
-    current = ""
-    for word in text.split(" "):
-        candidate = f"{current} {word}" if current else word
-        if current and len(repr(candidate + " ")) > room:
-            parts.append(current + " ")
-            current = word
-        else:
-            current = candidate
-    parts.append(current)
-    return "(" + " ".join(repr(part) for part in parts) + ")"
 
 
 def messages_api(revision: ir.Revision) -> tuple[str, ...]:
@@ -491,8 +492,10 @@ def narrowing_module(revision: ir.Revision, header: str, runtime: str = IN_ROOT)
     )
 
 
-def structural_module(revision: ir.Revision, header: str) -> str | None:
-    """_structural.py: the rule tables of the revision's structurally discriminated unions."""
+def structural_module(revision: ir.Revision, header: str, runtime: str = IN_ROOT) -> str | None:
+    """_structural.py: the rule table of the revision's structurally discriminated unions (and of
+    the results of its task-augmented methods, as `"<method> result"`); runtime/structural.py runs
+    it. runtime: the relative module the package imports the shared runtime from."""
     unions = [e for e in revision.entities if e.dispatch is not None]
     task_augmented = [m for m in revision.methods.methods if m.task_dispatch is not None]
     if not unions and not task_augmented:
@@ -500,31 +503,13 @@ def structural_module(revision: ir.Revision, header: str) -> str | None:
     views: list[dict[str, object]] = []
     for union in unions:
         assert union.dispatch is not None
-        views.append(
-            {
-                "name": union.name,
-                "rules": _rule_views(union.dispatch, revision),
-                "closed_keys": repr(dict(union.dispatch.closed_keys)),
-                "message": long_literal(_union_message(union, revision), revision.options.width, indent=4),
-                "compiled": _compiled_view(union.dispatch, revision),
-            }
-        )
+        views.append({"name": union.name, "rules": _rule_views(union.dispatch, revision)})
     for method in task_augmented:
         assert method.task_dispatch is not None
-        views.append(
-            {
-                "name": f"{method.method} result",
-                "rules": _rule_views(method.task_dispatch, revision),
-                "closed_keys": repr(dict(method.task_dispatch.closed_keys)),
-                "message": long_literal(
-                    f"cannot tell which result of {method.method} this is: expected {_expected(method.task_dispatch, revision)}",
-                    revision.options.width,
-                    indent=4,
-                ),
-                "compiled": _compiled_view(method.task_dispatch, revision),
-            }
-        )
-    return render("_structural.py.jinja2", header=header, unions=views)
+        views.append({"name": f"{method.method} result", "rules": _rule_views(method.task_dispatch, revision)})
+    # what an error calls a union whose exported name is not its class name (the runtime's default)
+    names = {union.name: union.export_name for union in unions if union.export_name != union.name}
+    return render("_structural.py.jinja2", header=header, unions=views, names=repr(names) if names else "", runtime=runtime)
 
 
 def specific_module(revision: ir.Revision, header: str) -> str | None:
@@ -554,115 +539,11 @@ def _shape_source(shape: ir.Shape) -> str:
     return f"({required}, ({keys}))"
 
 
-# The JSON types a compiled test knows, and the names of the exact types a value may have there
-# (an arm's class named like one would be picked by name on the general path: such a union is not compiled).
-_JSON_KINDS = frozenset({"object", "array", "string", "integer", "number", "boolean", "null"})
-_EXACT_TYPE_NAMES = frozenset({"dict", "list", "str", "int", "float", "bool", "NoneType", "_Absent"})
-
-
-def _compiled_view(dispatch: ir.Dispatch, revision: ir.Revision) -> dict[str, object] | None:
-    """A dispatch as straight-line code (what _structural.py.jinja2 renders as one function), or None
-    when a rule uses a test the template does not compile (the general rule path then decides alone).
-
-    Node 0 is the value itself, node i > 0 the value at a key path. Each rule, in order, comes with
-    what its tests need that earlier rules did not: `lookups` (index, parent, key, first_item: the
-    key is "0", which is also an array's first item; typed: its type is taken right away), `typed`
-    (nodes looked up earlier whose type this rule tests) and `checks` (the nodes whose exact JSON
-    type the rule's outcome relies on: parents and values whose JSON type is tested, checked before
-    the rule decides, so that every rule that fails failed on exact values). `tests`: dicts with
-    `op` ("types", "in_dict", "present", "eq", "eq_or_absent"), `node` and `values` (JSON type names
-    or values). Rules after one without tests (a catch-all) are never reached and left out."""
-    index: dict[tuple[str, ...], int] = {(): 0}
-    checked = {0}
-    rules: list[dict[str, object]] = []
-    for rule in dispatch.rules:
-        created: list[tuple[int, int, str]] = []
-        needed: set[int] = set()
-
-        def node(path: tuple[str, ...]) -> int:
-            if path not in index:
-                parent = node(path[:-1])
-                needed.add(parent)
-                index[path] = len(index)
-                created.append((index[path], parent, path[-1]))
-            return index[path]
-
-        tests: list[dict[str, object]] = []
-        for p in rule.predicates:
-            if p.op == "is":  # the value's own JSON type (its path is not looked at)
-                if not p.values or p.values[0] not in _JSON_KINDS:
-                    return None
-                tests.append({"op": "types", "node": 0, "values": [p.values[0]]})
-            elif p.op == "has" and p.values:
-                if not all(kind in _JSON_KINDS for kind in p.values):
-                    return None
-                needed.add(node(p.path))
-                tests.append({"op": "types", "node": index[p.path], "values": list(p.values)})
-            elif p.op == "has":  # one key of an object, else any value at the path
-                tests.append({"op": "in_dict" if len(p.path) == 1 else "present", "node": node(p.path)})
-            elif p.op in ("eq", "eq_or_absent"):
-                tests.append({"op": p.op, "node": node(p.path), "values": list(p.values)})
-            else:
-                return None
-        checks = sorted(needed - checked)
-        new = {i for i, _, _ in created}
-        rules.append(
-            {
-                "tag": revision.name_of(rule.arm),
-                "tests": tests,
-                "typed": [i for i in checks if i not in new],
-                "lookups": [
-                    {"index": i, "parent": parent, "key": key, "first_item": key == "0", "typed": i in needed}
-                    for i, parent, key in created
-                ],
-                "checks": checks,
-            }
-        )
-        checked |= needed
-        if not tests:
-            break
-    if any(revision.name_of(rule.arm) in _EXACT_TYPE_NAMES for rule in dispatch.rules):
-        return None
-    return {"rules": rules, "falls_through": bool(rules[-1]["tests"]) if rules else True}
-
-
 def _rule_views(dispatch: ir.Dispatch, revision: ir.Revision) -> list[tuple[str, str]]:
     return [
         (revision.name_of(rule.arm), repr(tuple((p.op, p.path, p.values) for p in rule.predicates)))
         for rule in dispatch.rules
     ]
-
-
-def _union_message(union: ir.Entity, revision: ir.Revision) -> str:
-    """One short line saying how the arms are told apart."""
-    assert union.dispatch is not None
-    return f"cannot tell which {union.export_name} this is: expected {_expected(union.dispatch, revision)}"
-
-
-def _expected(dispatch: ir.Dispatch, revision: ir.Revision) -> str:
-    parts: list[str] = []
-    for rule in dispatch.rules:
-        tests = [_describe(p) for p in rule.predicates if not (p.op == "has" and _pinned(p, rule))]
-        parts.append(f"{revision.name_of(rule.arm)} ({', '.join(tests) or 'otherwise'})")
-    return "; ".join(parts)
-
-
-def _pinned(predicate: ir.Predicate, rule: ir.Rule) -> bool:
-    return any(p.op == "eq" and p.path == predicate.path for p in rule.predicates)
-
-
-def _describe(predicate: ir.Predicate) -> str:
-    path = ".".join(predicate.path)
-    values = " | ".join(repr(v) for v in predicate.values)
-    if predicate.op == "has" and predicate.values:
-        return f"has {path} ({' or '.join(str(v) for v in predicate.values)})"
-    if predicate.op == "has":
-        return f"has {path}"
-    if predicate.op == "is":
-        return f"a JSON {values.strip(chr(39))}"
-    if predicate.op == "eq":
-        return f"{path} = {values}"
-    return f"{path} = {values} or absent"
 
 
 def example_files(

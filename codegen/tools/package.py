@@ -24,7 +24,7 @@ from typing import Any, TextIO, TypeVar, cast
 
 from codegen.analysis import analyze, ir, naming
 from codegen.schema import budget, load, pointers, schemas
-from codegen.emit import render
+from codegen.emit import render, runtime
 from codegen.errors import CodegenError, Diagnostic, fail, flat
 from codegen.emit.format import format_files
 from codegen.limits import Limits
@@ -276,14 +276,20 @@ def generate_tools_package(
                 exports=[name for name in order],
             ),
         }
-        structural = render.structural_module(model, stamp)
-        if structural is not None:
+        structural = render.structural_module(model, stamp, runtime.INSIDE)
+        if structural is not None:  # its engine: the runtime's, in a copy the package holds
             files["_structural.py"] = structural
+            shared = runtime.runtime_files(stamp)
+            files.update({path: shared[path] for path in _STRUCTURAL_RUNTIME})
         formatted = format_files(files, options=model.options, where="tools", revision=LABEL)
     except CodegenError as exc:
         raise _relocated(exc.with_revision(LABEL), origins) from exc
     return {**formatted, "py.typed": "", RECORD: record(tools, models_package)}
 
+
+# What a tools package holds of the shared runtime (emit/runtime.py): the structural engine alone,
+# which imports nothing else of it.
+_STRUCTURAL_RUNTIME = (f"{runtime.FOLDER}/__init__.py", f"{runtime.FOLDER}/structural.py")
 
 # The tools a package was generated from, kept in it: `tools --check` says per tool what changed.
 RECORD = "tools.json"

@@ -2,565 +2,116 @@
 # Do not edit.
 # MCP schema revision 2025-03-26,
 # sha256 e720669548c8100a4282c49e580efd6ddf7f28899ea786fc8db251dbdb356131.
-"""Structural discriminators for unions whose arms share no `const` tag.
-
-Each rule names an arm and what an instance of it must look like (keys it has, values it pins);
-the first rule that holds picks the arm, which alone is then validated. The rules are derived from
-the schema by mcp-codegen (see its codegen/discriminate.py).
-
-Each union's rules are also written out below as one straight-line function (`_COMPILED`) that
-decides for values of exact JSON types (what pydantic hands over for JSON input) with exact type
-tests, in the rules' order, and takes an instance of an arm's own class as that arm (its class
-is its tag, as on the general path). Any other value (an instance of a subclass, a dict or int
-subclass) and a value no rule takes go to the general rule path (`_general`), which alone chooses
-the error to report: both paths pick the same arm for every value.
+"""The rules of this revision's unions whose arms share no `const` tag (derived from the schema by
+mcp-codegen), run by the shared runtime's structural.py: the first rule that holds picks the arm.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import cache
-from typing import TYPE_CHECKING, Any, cast
-
-from pydantic import Discriminator
-from pydantic_core import core_schema
-
-if TYPE_CHECKING:
-    from pydantic import GetCoreSchemaHandler
-    from pydantic_core import CoreSchema
+from .._runtime.structural import Unions
 
 __all__ = ["structural"]
 
-_Test = Callable[[object], bool]
-_Predicate = tuple[str, tuple[str, ...], tuple[Any, ...]]
-
-_RULES: dict[str, tuple[tuple[str, tuple[_Predicate, ...]], ...]] = {
-    "ClientResult": (
-        (
-            "CreateMessageResult",
+_UNIONS = Unions(
+    {
+        "ClientResult": (
             (
-                ("eq", ("role",), ("assistant", "user")),
-                ("has", ("content",), ("object",)),
-                ("has", ("model",), ("string",)),
-                ("has", ("role",), ("string",)),
+                "CreateMessageResult",
+                (
+                    ("eq", ("role",), ("assistant", "user")),
+                    ("has", ("content",), ("object",)),
+                    ("has", ("model",), ("string",)),
+                    ("has", ("role",), ("string",)),
+                ),
+            ),
+            ("ListRootsResult", (("has", ("roots",), ("array",)),)),
+            ("Result", ()),
+        ),
+        "EmbeddedResourceResource": (
+            ("TextResourceContents", (("has", ("text",), ("string",)),)),
+            ("BlobResourceContents", (("has", ("blob",), ("string",)),)),
+        ),
+        "JSONRPCBatchRequestItem": (
+            ("JSONRPCRequest", (("has", ("id",), ("integer", "string")),)),
+            ("JSONRPCNotification", ()),
+        ),
+        "JSONRPCBatchResponseItem": (
+            (
+                "JSONRPCError",
+                (
+                    ("has", ("error",), ("object",)),
+                    ("has", ("error", "code"), ("integer",)),
+                    ("has", ("error", "message"), ("string",)),
+                ),
+            ),
+            ("JSONRPCResponse", (("has", ("result",), ("object",)),)),
+        ),
+        "JSONRPCMessage": (
+            (
+                "JSONRPCError",
+                (
+                    ("eq", ("jsonrpc",), ("2.0",)),
+                    ("has", ("error",), ("object",)),
+                    ("has", ("error", "code"), ("integer",)),
+                    ("has", ("error", "message"), ("string",)),
+                    ("has", ("id",), ("integer", "string")),
+                    ("has", ("jsonrpc",), ("string",)),
+                    ("is", (), ("object",)),
+                ),
+            ),
+            (
+                "JSONRPCRequest",
+                (
+                    ("eq", ("jsonrpc",), ("2.0",)),
+                    ("has", ("id",), ("integer", "string")),
+                    ("has", ("jsonrpc",), ("string",)),
+                    ("has", ("method",), ("string",)),
+                    ("is", (), ("object",)),
+                ),
+            ),
+            (
+                "JSONRPCResponse",
+                (
+                    ("eq", ("jsonrpc",), ("2.0",)),
+                    ("has", ("id",), ("integer", "string")),
+                    ("has", ("jsonrpc",), ("string",)),
+                    ("has", ("result",), ("object",)),
+                    ("is", (), ("object",)),
+                ),
+            ),
+            (
+                "JSONRPCNotification",
+                (
+                    ("eq", ("jsonrpc",), ("2.0",)),
+                    ("has", ("jsonrpc",), ("string",)),
+                    ("has", ("method",), ("string",)),
+                    ("is", (), ("object",)),
+                ),
+            ),
+            (
+                "JSONRPCBatchRequest",
+                (
+                    ("eq", ("0", "jsonrpc"), ("2.0",)),
+                    ("has", ("0", "jsonrpc"), ("string",)),
+                    ("has", ("0", "method"), ("string",)),
+                    ("is", (), ("array",)),
+                ),
+            ),
+            (
+                "JSONRPCBatchResponse",
+                (
+                    ("eq", ("0", "jsonrpc"), ("2.0",)),
+                    ("has", ("0", "id"), ("integer", "string")),
+                    ("has", ("0", "jsonrpc"), ("string",)),
+                    ("is", (), ("array",)),
+                ),
             ),
         ),
-        ("ListRootsResult", (("has", ("roots",), ("array",)),)),
-        ("Result", ()),
-    ),
-    "EmbeddedResourceResource": (
-        ("TextResourceContents", (("has", ("text",), ("string",)),)),
-        ("BlobResourceContents", (("has", ("blob",), ("string",)),)),
-    ),
-    "JSONRPCBatchRequestItem": (
-        ("JSONRPCRequest", (("has", ("id",), ("integer", "string")),)),
-        ("JSONRPCNotification", ()),
-    ),
-    "JSONRPCBatchResponseItem": (
-        (
-            "JSONRPCError",
-            (
-                ("has", ("error",), ("object",)),
-                ("has", ("error", "code"), ("integer",)),
-                ("has", ("error", "message"), ("string",)),
-            ),
+        "ReadResourceResultContentsItem": (
+            ("TextResourceContents", (("has", ("text",), ("string",)),)),
+            ("BlobResourceContents", (("has", ("blob",), ("string",)),)),
         ),
-        ("JSONRPCResponse", (("has", ("result",), ("object",)),)),
-    ),
-    "JSONRPCMessage": (
-        (
-            "JSONRPCError",
-            (
-                ("eq", ("jsonrpc",), ("2.0",)),
-                ("has", ("error",), ("object",)),
-                ("has", ("error", "code"), ("integer",)),
-                ("has", ("error", "message"), ("string",)),
-                ("has", ("id",), ("integer", "string")),
-                ("has", ("jsonrpc",), ("string",)),
-                ("is", (), ("object",)),
-            ),
-        ),
-        (
-            "JSONRPCRequest",
-            (
-                ("eq", ("jsonrpc",), ("2.0",)),
-                ("has", ("id",), ("integer", "string")),
-                ("has", ("jsonrpc",), ("string",)),
-                ("has", ("method",), ("string",)),
-                ("is", (), ("object",)),
-            ),
-        ),
-        (
-            "JSONRPCResponse",
-            (
-                ("eq", ("jsonrpc",), ("2.0",)),
-                ("has", ("id",), ("integer", "string")),
-                ("has", ("jsonrpc",), ("string",)),
-                ("has", ("result",), ("object",)),
-                ("is", (), ("object",)),
-            ),
-        ),
-        (
-            "JSONRPCNotification",
-            (
-                ("eq", ("jsonrpc",), ("2.0",)),
-                ("has", ("jsonrpc",), ("string",)),
-                ("has", ("method",), ("string",)),
-                ("is", (), ("object",)),
-            ),
-        ),
-        (
-            "JSONRPCBatchRequest",
-            (
-                ("eq", ("0", "jsonrpc"), ("2.0",)),
-                ("has", ("0", "jsonrpc"), ("string",)),
-                ("has", ("0", "method"), ("string",)),
-                ("is", (), ("array",)),
-            ),
-        ),
-        (
-            "JSONRPCBatchResponse",
-            (
-                ("eq", ("0", "jsonrpc"), ("2.0",)),
-                ("has", ("0", "id"), ("integer", "string")),
-                ("has", ("0", "jsonrpc"), ("string",)),
-                ("is", (), ("array",)),
-            ),
-        ),
-    ),
-    "ReadResourceResultContentsItem": (
-        ("TextResourceContents", (("has", ("text",), ("string",)),)),
-        ("BlobResourceContents", (("has", ("blob",), ("string",)),)),
-    ),
-}
-
-# Keys that every arm pins to known values: any other value there is a wrong tag.
-_CLOSED_KEYS: dict[str, dict[str, tuple[Any, ...]]] = {
-    "ClientResult": {},
-    "EmbeddedResourceResource": {},
-    "JSONRPCBatchRequestItem": {},
-    "JSONRPCBatchResponseItem": {},
-    "JSONRPCMessage": {},
-    "ReadResourceResultContentsItem": {},
-}
-
-_MESSAGES: dict[str, str] = {
-    "ClientResult": (
-        "cannot tell which ClientResult this is: expected CreateMessageResult (role = "
-        "'assistant' | 'user', has content (object), has model (string)); ListRootsResult (has "
-        "roots (array)); Result (otherwise)"
-    ),
-    "EmbeddedResourceResource": (
-        "cannot tell which EmbeddedResourceResource this is: expected TextResourceContents (has "
-        "text (string)); BlobResourceContents (has blob (string))"
-    ),
-    "JSONRPCBatchRequestItem": (
-        "cannot tell which JSONRPCBatchRequestItem this is: expected JSONRPCRequest (has id "
-        "(integer or string)); JSONRPCNotification (otherwise)"
-    ),
-    "JSONRPCBatchResponseItem": (
-        "cannot tell which JSONRPCBatchResponseItem this is: expected JSONRPCError (has error "
-        "(object), has error.code (integer), has error.message (string)); JSONRPCResponse (has "
-        "result (object))"
-    ),
-    "JSONRPCMessage": (
-        "cannot tell which JSONRPCMessage this is: expected JSONRPCError (jsonrpc = '2.0', has "
-        "error (object), has error.code (integer), has error.message (string), has id (integer "
-        "or string), a JSON object); JSONRPCRequest (jsonrpc = '2.0', has id (integer or "
-        "string), has method (string), a JSON object); JSONRPCResponse (jsonrpc = '2.0', has id "
-        "(integer or string), has result (object), a JSON object); JSONRPCNotification (jsonrpc "
-        "= '2.0', has method (string), a JSON object); JSONRPCBatchRequest (0.jsonrpc = '2.0', "
-        "has 0.method (string), a JSON array); JSONRPCBatchResponse (0.jsonrpc = '2.0', has "
-        "0.id (integer or string), a JSON array)"
-    ),
-    "ReadResourceResultContentsItem": (
-        "cannot tell which ReadResourceResultContentsItem this is: expected "
-        "TextResourceContents (has text (string)); BlobResourceContents (has blob (string))"
-    ),
-}
-
-
-class _Absent:
-    """The type of _ABSENT: no value at a key path."""
-
-    __slots__ = ()
-
-
-_ABSENT: Any = _Absent()  # typed Any: a compiled lookup is a value of any JSON type, or this
-_JSON_TYPES: dict[str, Callable[[object], bool]] = {
-    "object": lambda v: isinstance(v, dict),
-    "array": lambda v: isinstance(v, list),
-    "string": lambda v: isinstance(v, str),
-    "integer": lambda v: (
-        (isinstance(v, int) and not isinstance(v, bool))
-        or (isinstance(v, float) and v.is_integer())
-    ),
-    "number": lambda v: isinstance(v, int | float) and not isinstance(v, bool),
-    "boolean": lambda v: isinstance(v, bool),
-    "null": lambda v: v is None,
-}
-
-
-def _lookup(value: object, path: tuple[str, ...]) -> object:
-    """The value at a key path ("0" is the first item of an array), or _ABSENT."""
-    current = value
-    for key in path:
-        if isinstance(current, dict):
-            current = cast("dict[str, object]", current).get(key, _ABSENT)
-        elif isinstance(current, list) and key == "0":
-            items = cast("list[object]", current)
-            current = items[0] if items else _ABSENT
-        else:
-            return _ABSENT
-        if current is _ABSENT:
-            return _ABSENT
-    return current
-
-
-def _compile(predicate: _Predicate) -> _Test:
-    op, path, values = predicate
-    if op == "is":
-        return _JSON_TYPES[values[0]]
-    if op == "has" and values:  # present and of one of these JSON types
-        types = tuple(_JSON_TYPES[kind] for kind in values)
-        return lambda value: (
-            (found := _lookup(value, path)) is not _ABSENT and any(test(found) for test in types)
-        )
-    if op == "has" and len(path) == 1:
-        key = path[0]
-        return lambda value: isinstance(value, dict) and key in value
-    if op == "has":
-        return lambda value: _lookup(value, path) is not _ABSENT
-    if op == "eq":
-        return lambda value: _lookup(value, path) in values
-    return lambda value: (found := _lookup(value, path)) is _ABSENT or found in values
-
-
-def _all(tests: tuple[_Test, ...]) -> _Test:
-    return lambda value: all(test(value) for test in tests)
-
-
-def _is_json(value: object) -> bool:
-    return value is None or isinstance(value, dict | list | str | int | float | bool)
-
-
-_Rule = tuple[str, _Test, tuple[tuple[_Predicate, _Test], ...]]
-
-
-@cache
-def _compiled(union: str) -> tuple[_Rule, ...]:
-    """A union's rules as tests, compiled the first time the union sees a value (not at import)."""
-    compiled = tuple((tag, tuple((p, _compile(p)) for p in preds)) for tag, preds in _RULES[union])
-    return tuple((tag, _all(tuple(test for _, test in tests)), tests) for tag, tests in compiled)
-
-
-@cache
-def _general(union: str) -> Callable[[object], str | None]:
-    """The general rule path of a union: its arm's tag for any value, or None for pydantic to
-    report."""
-    tags = frozenset(tag for tag, _ in _RULES[union])
-    closed = _CLOSED_KEYS[union]
-
-    def misses(value: object, tests: tuple[tuple[_Predicate, _Test], ...]) -> tuple[int, int]:
-        """(values present but wrong, tests failed) of an arm's rule on value."""
-        failed = [p for p, test in tests if not test(value)]
-        wrong = [
-            p
-            for p in failed
-            if p[0] == "is" or ((p[0] != "has" or p[2]) and _lookup(value, p[1]) is not _ABSENT)
-        ]
-        return (len(wrong), len(failed))
-
-    def pick(value: object) -> str | None:
-        name = type(value).__name__
-        if name in tags:  # an instance of an arm (Python mode): its class is its tag
-            return name
-        if not _is_json(value):  # an instance of a subclass of an arm
-            return next((c.__name__ for c in type(value).__mro__ if c.__name__ in tags), None)
-        rules = _compiled(union)
-        for tag, test, _ in rules:
-            if test(value):
-                return tag
-        if any(
-            _lookup(value, (key,)) not in (_ABSENT, *allowed) for key, allowed in closed.items()
-        ):
-            return None
-        # No rule holds: validate against the arm with the fewest wrong values, then the fewest
-        # missing keys, so that the error names what that arm lacks.
-        tag, _, tests = min(rules, key=lambda rule: misses(value, rule[2]))
-        return tag if misses(value, tests)[0] == 0 else None
-
-    return pick
-
-
-def holding(union: str, value: object) -> tuple[str, ...]:
-    """The tags of every arm of a union whose rule holds on a JSON value, in the schema's order.
-    Where several hold, the value may be valid as more than one arm (the schema's anyOf accepts it
-    as any of them): a reader tries them in this order."""
-    return tuple(tag for tag, test, _ in _compiled(union) if test(value))
-
-
-# The compiled rules. vN is the value at a key path (v0 the value itself), tN its type where a test
-# relies on it; a value whose type is not exactly a JSON type there leaves the decision to _general.
-# Each rule looks up what it needs, and checks those types, before it decides.
-_type: Callable[[object], type[Any]] = type
-
-
-def _arm_tags(union: str) -> frozenset[str]:
-    return frozenset(tag for tag, _ in _RULES[union])
-
-
-_EXACT: frozenset[type[Any]] = frozenset({dict, list, str, int, float, bool, type(None), _Absent})
-
-
-_ARMS_0 = _arm_tags("ClientResult")
-
-
-def _pick_0(v0: Any) -> str | None:
-    t0 = _type(v0)
-    if t0 not in _EXACT:
-        if t0.__name__ in _ARMS_0:  # an instance of an arm: its class is its tag
-            return t0.__name__
-        return _general("ClientResult")(v0)
-    v1 = v0.get("role", _ABSENT) if t0 is dict else _ABSENT
-    t1 = _type(v1)
-    v2 = v0.get("content", _ABSENT) if t0 is dict else _ABSENT
-    t2 = _type(v2)
-    v3 = v0.get("model", _ABSENT) if t0 is dict else _ABSENT
-    t3 = _type(v3)
-    if t1 not in _EXACT or t2 not in _EXACT or t3 not in _EXACT:
-        return _general("ClientResult")(v0)
-    if v1 in ("assistant", "user") and (t2 is dict) and (t3 is str) and (t1 is str):
-        return "CreateMessageResult"
-    v4 = v0.get("roots", _ABSENT) if t0 is dict else _ABSENT
-    t4 = _type(v4)
-    if t4 not in _EXACT:
-        return _general("ClientResult")(v0)
-    if t4 is list:
-        return "ListRootsResult"
-    return "Result"
-
-
-_ARMS_1 = _arm_tags("EmbeddedResourceResource")
-
-
-def _pick_1(v0: Any) -> str | None:
-    t0 = _type(v0)
-    if t0 not in _EXACT:
-        if t0.__name__ in _ARMS_1:  # an instance of an arm: its class is its tag
-            return t0.__name__
-        return _general("EmbeddedResourceResource")(v0)
-    v1 = v0.get("text", _ABSENT) if t0 is dict else _ABSENT
-    t1 = _type(v1)
-    if t1 not in _EXACT:
-        return _general("EmbeddedResourceResource")(v0)
-    if t1 is str:
-        return "TextResourceContents"
-    v2 = v0.get("blob", _ABSENT) if t0 is dict else _ABSENT
-    t2 = _type(v2)
-    if t2 not in _EXACT:
-        return _general("EmbeddedResourceResource")(v0)
-    if t2 is str:
-        return "BlobResourceContents"
-    return _general("EmbeddedResourceResource")(v0)
-
-
-_ARMS_2 = _arm_tags("JSONRPCBatchRequestItem")
-
-
-def _pick_2(v0: Any) -> str | None:
-    t0 = _type(v0)
-    if t0 not in _EXACT:
-        if t0.__name__ in _ARMS_2:  # an instance of an arm: its class is its tag
-            return t0.__name__
-        return _general("JSONRPCBatchRequestItem")(v0)
-    v1 = v0.get("id", _ABSENT) if t0 is dict else _ABSENT
-    t1 = _type(v1)
-    if t1 not in _EXACT:
-        return _general("JSONRPCBatchRequestItem")(v0)
-    if t1 is int or (t1 is float and v1.is_integer()) or t1 is str:
-        return "JSONRPCRequest"
-    return "JSONRPCNotification"
-
-
-_ARMS_3 = _arm_tags("JSONRPCBatchResponseItem")
-
-
-def _pick_3(v0: Any) -> str | None:
-    t0 = _type(v0)
-    if t0 not in _EXACT:
-        if t0.__name__ in _ARMS_3:  # an instance of an arm: its class is its tag
-            return t0.__name__
-        return _general("JSONRPCBatchResponseItem")(v0)
-    v1 = v0.get("error", _ABSENT) if t0 is dict else _ABSENT
-    t1 = _type(v1)
-    v2 = v1.get("code", _ABSENT) if t1 is dict else _ABSENT
-    t2 = _type(v2)
-    v3 = v1.get("message", _ABSENT) if t1 is dict else _ABSENT
-    t3 = _type(v3)
-    if t1 not in _EXACT or t2 not in _EXACT or t3 not in _EXACT:
-        return _general("JSONRPCBatchResponseItem")(v0)
-    if (t1 is dict) and (t2 is int or (t2 is float and v2.is_integer())) and (t3 is str):
-        return "JSONRPCError"
-    v4 = v0.get("result", _ABSENT) if t0 is dict else _ABSENT
-    t4 = _type(v4)
-    if t4 not in _EXACT:
-        return _general("JSONRPCBatchResponseItem")(v0)
-    if t4 is dict:
-        return "JSONRPCResponse"
-    return _general("JSONRPCBatchResponseItem")(v0)
-
-
-_ARMS_4 = _arm_tags("JSONRPCMessage")
-
-
-def _pick_4(v0: Any) -> str | None:
-    t0 = _type(v0)
-    if t0 not in _EXACT:
-        if t0.__name__ in _ARMS_4:  # an instance of an arm: its class is its tag
-            return t0.__name__
-        return _general("JSONRPCMessage")(v0)
-    v1 = v0.get("jsonrpc", _ABSENT) if t0 is dict else _ABSENT
-    t1 = _type(v1)
-    v2 = v0.get("error", _ABSENT) if t0 is dict else _ABSENT
-    t2 = _type(v2)
-    v3 = v2.get("code", _ABSENT) if t2 is dict else _ABSENT
-    t3 = _type(v3)
-    v4 = v2.get("message", _ABSENT) if t2 is dict else _ABSENT
-    t4 = _type(v4)
-    v5 = v0.get("id", _ABSENT) if t0 is dict else _ABSENT
-    t5 = _type(v5)
-    if (
-        t1 not in _EXACT
-        or t2 not in _EXACT
-        or t3 not in _EXACT
-        or t4 not in _EXACT
-        or t5 not in _EXACT
-    ):
-        return _general("JSONRPCMessage")(v0)
-    if (
-        v1 in ("2.0",)
-        and (t2 is dict)
-        and (t3 is int or (t3 is float and v3.is_integer()))
-        and (t4 is str)
-        and (t5 is int or (t5 is float and v5.is_integer()) or t5 is str)
-        and (t1 is str)
-        and (t0 is dict)
-    ):
-        return "JSONRPCError"
-    v6 = v0.get("method", _ABSENT) if t0 is dict else _ABSENT
-    t6 = _type(v6)
-    if t6 not in _EXACT:
-        return _general("JSONRPCMessage")(v0)
-    if (
-        v1 in ("2.0",)
-        and (t5 is int or (t5 is float and v5.is_integer()) or t5 is str)
-        and (t1 is str)
-        and (t6 is str)
-        and (t0 is dict)
-    ):
-        return "JSONRPCRequest"
-    v7 = v0.get("result", _ABSENT) if t0 is dict else _ABSENT
-    t7 = _type(v7)
-    if t7 not in _EXACT:
-        return _general("JSONRPCMessage")(v0)
-    if (
-        v1 in ("2.0",)
-        and (t5 is int or (t5 is float and v5.is_integer()) or t5 is str)
-        and (t1 is str)
-        and (t7 is dict)
-        and (t0 is dict)
-    ):
-        return "JSONRPCResponse"
-    if v1 in ("2.0",) and (t1 is str) and (t6 is str) and (t0 is dict):
-        return "JSONRPCNotification"
-    v8 = (
-        v0.get("0", _ABSENT)
-        if t0 is dict
-        else ((v0[0] if v0 else _ABSENT) if t0 is list else _ABSENT)
-    )
-    t8 = _type(v8)
-    v9 = v8.get("jsonrpc", _ABSENT) if t8 is dict else _ABSENT
-    t9 = _type(v9)
-    v10 = v8.get("method", _ABSENT) if t8 is dict else _ABSENT
-    t10 = _type(v10)
-    if t8 not in _EXACT or t9 not in _EXACT or t10 not in _EXACT:
-        return _general("JSONRPCMessage")(v0)
-    if v9 in ("2.0",) and (t9 is str) and (t10 is str) and (t0 is list):
-        return "JSONRPCBatchRequest"
-    v11 = v8.get("id", _ABSENT) if t8 is dict else _ABSENT
-    t11 = _type(v11)
-    if t11 not in _EXACT:
-        return _general("JSONRPCMessage")(v0)
-    if (
-        v9 in ("2.0",)
-        and (t11 is int or (t11 is float and v11.is_integer()) or t11 is str)
-        and (t9 is str)
-        and (t0 is list)
-    ):
-        return "JSONRPCBatchResponse"
-    return _general("JSONRPCMessage")(v0)
-
-
-_ARMS_5 = _arm_tags("ReadResourceResultContentsItem")
-
-
-def _pick_5(v0: Any) -> str | None:
-    t0 = _type(v0)
-    if t0 not in _EXACT:
-        if t0.__name__ in _ARMS_5:  # an instance of an arm: its class is its tag
-            return t0.__name__
-        return _general("ReadResourceResultContentsItem")(v0)
-    v1 = v0.get("text", _ABSENT) if t0 is dict else _ABSENT
-    t1 = _type(v1)
-    if t1 not in _EXACT:
-        return _general("ReadResourceResultContentsItem")(v0)
-    if t1 is str:
-        return "TextResourceContents"
-    v2 = v0.get("blob", _ABSENT) if t0 is dict else _ABSENT
-    t2 = _type(v2)
-    if t2 not in _EXACT:
-        return _general("ReadResourceResultContentsItem")(v0)
-    if t2 is str:
-        return "BlobResourceContents"
-    return _general("ReadResourceResultContentsItem")(v0)
-
-
-_COMPILED: dict[str, Callable[[Any], str | None]] = {
-    "ClientResult": _pick_0,
-    "EmbeddedResourceResource": _pick_1,
-    "JSONRPCBatchRequestItem": _pick_2,
-    "JSONRPCBatchResponseItem": _pick_3,
-    "JSONRPCMessage": _pick_4,
-    "ReadResourceResultContentsItem": _pick_5,
-}
-
-
-class _ReadAsPython(Discriminator):
-    """The discriminator of a union of JSON-RPC messages, which reads a JSON text through the Python
-    objects its rules look at.
-
-    pydantic-core hands a callable discriminator the whole value as Python objects, then validates
-    the arm it picks from the JSON value again, making every string a second time; here the arm is
-    validated from those objects: `TypeAdapter(JSONRPCMessage).validate_json`, what transports
-    call, takes about 7% less time. Only where the arms hold generic values (dcg.py says which):
-    tests/test_structural_compiled.py holds both readings to the same class, dump and errors."""
-
-    __slots__ = ()
-
-    def __get_pydantic_core_schema__(
-        self, source_type: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        union = super().__get_pydantic_core_schema__(source_type, handler)
-        return core_schema.no_info_before_validator_function(_as_is, union)
-
-
-def _as_is(value: Any) -> Any:
-    return value
-
-
-def structural(union: str, *, read_as_python: bool = False) -> Discriminator:
-    """The pydantic discriminator of a union: picks an arm's tag, or None for pydantic to report."""
-    pick = _COMPILED.get(union) or _general(union)
-    kind = _ReadAsPython if read_as_python else Discriminator
-    return kind(pick, custom_error_type="union_variant", custom_error_message=_MESSAGES[union])
+    },
+)
+structural = _UNIONS.structural
+holding = _UNIONS.holding

@@ -4,1136 +4,307 @@
 # sha256 ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203.
 # pyright: reportDeprecated=false
 # mypy: disable-error-code="deprecated"
-"""Structural discriminators for unions whose arms share no `const` tag.
-
-Each rule names an arm and what an instance of it must look like (keys it has, values it pins);
-the first rule that holds picks the arm, which alone is then validated. The rules are derived from
-the schema by mcp-codegen (see its codegen/discriminate.py).
-
-Each union's rules are also written out below as one straight-line function (`_COMPILED`) that
-decides for values of exact JSON types (what pydantic hands over for JSON input) with exact type
-tests, in the rules' order, and takes an instance of an arm's own class as that arm (its class
-is its tag, as on the general path). Any other value (an instance of a subclass, a dict or int
-subclass) and a value no rule takes go to the general rule path (`_general`), which alone chooses
-the error to report: both paths pick the same arm for every value.
+"""The rules of this revision's unions whose arms share no `const` tag (derived from the schema by
+mcp-codegen), run by the shared runtime's structural.py: the first rule that holds picks the arm.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import cache
-from typing import TYPE_CHECKING, Any, cast
-
-from pydantic import Discriminator
-from pydantic_core import core_schema
-
-if TYPE_CHECKING:
-    from pydantic import GetCoreSchemaHandler
-    from pydantic_core import CoreSchema
+from .._runtime.structural import Unions
 
 __all__ = ["structural"]
 
-_Test = Callable[[object], bool]
-_Predicate = tuple[str, tuple[str, ...], tuple[Any, ...]]
-
-_RULES: dict[str, tuple[tuple[str, tuple[_Predicate, ...]], ...]] = {
-    "CallToolResultResponseResult": (
-        ("InputRequiredResult", (("eq", ("resultType",), ("input_required",)),)),
-        ("CallToolResult", (("eq", ("resultType",), ("complete",)),)),
-        ("CallToolResult", (("has", ("content",), ("array",)),)),
-        ("InputRequiredResult", ()),
-    ),
-    "CreateMessageResultContent": (
-        (
-            "ToolUseContent",
+_UNIONS = Unions(
+    {
+        "CallToolResultResponseResult": (
+            ("InputRequiredResult", (("eq", ("resultType",), ("input_required",)),)),
+            ("CallToolResult", (("eq", ("resultType",), ("complete",)),)),
+            ("CallToolResult", (("has", ("content",), ("array",)),)),
+            ("InputRequiredResult", ()),
+        ),
+        "CreateMessageResultContent": (
             (
-                ("eq", ("type",), ("tool_use",)),
-                ("has", ("id",), ("string",)),
-                ("has", ("input",), ("object",)),
-                ("has", ("name",), ("string",)),
-                ("has", ("type",), ("string",)),
-                ("is", (), ("object",)),
+                "ToolUseContent",
+                (
+                    ("eq", ("type",), ("tool_use",)),
+                    ("has", ("id",), ("string",)),
+                    ("has", ("input",), ("object",)),
+                    ("has", ("name",), ("string",)),
+                    ("has", ("type",), ("string",)),
+                    ("is", (), ("object",)),
+                ),
+            ),
+            (
+                "ImageContent",
+                (
+                    ("eq", ("type",), ("image",)),
+                    ("has", ("data",), ("string",)),
+                    ("has", ("mimeType",), ("string",)),
+                    ("has", ("type",), ("string",)),
+                    ("is", (), ("object",)),
+                ),
+            ),
+            (
+                "AudioContent",
+                (
+                    ("eq", ("type",), ("audio",)),
+                    ("has", ("data",), ("string",)),
+                    ("has", ("mimeType",), ("string",)),
+                    ("has", ("type",), ("string",)),
+                    ("is", (), ("object",)),
+                ),
+            ),
+            (
+                "ToolResultContent",
+                (
+                    ("eq", ("type",), ("tool_result",)),
+                    ("has", ("content",), ("array",)),
+                    ("has", ("toolUseId",), ("string",)),
+                    ("has", ("type",), ("string",)),
+                    ("is", (), ("object",)),
+                ),
+            ),
+            (
+                "TextContent",
+                (
+                    ("eq", ("type",), ("text",)),
+                    ("has", ("text",), ("string",)),
+                    ("has", ("type",), ("string",)),
+                    ("is", (), ("object",)),
+                ),
+            ),
+            ("SamplingMessageContentBlockList", (("is", (), ("array",)),)),
+        ),
+        "ElicitRequestParams": (
+            (
+                "ElicitRequestFormParams",
+                (
+                    ("eq", ("requestedSchema", "type"), ("object",)),
+                    ("eq_or_absent", ("mode",), ("form",)),
+                    ("has", ("requestedSchema",), ("object",)),
+                    ("has", ("requestedSchema", "properties"), ("object",)),
+                    ("has", ("requestedSchema", "type"), ("string",)),
+                ),
+            ),
+            (
+                "ElicitRequestURLParams",
+                (
+                    ("eq", ("mode",), ("url",)),
+                    ("has", ("mode",), ("string",)),
+                    ("has", ("url",), ("string",)),
+                ),
             ),
         ),
-        (
-            "ImageContent",
+        "EmbeddedResourceResource": (
+            ("TextResourceContents", (("has", ("text",), ("string",)),)),
+            ("BlobResourceContents", (("has", ("blob",), ("string",)),)),
+        ),
+        "EnumSchema": (
             (
-                ("eq", ("type",), ("image",)),
-                ("has", ("data",), ("string",)),
-                ("has", ("mimeType",), ("string",)),
-                ("has", ("type",), ("string",)),
-                ("is", (), ("object",)),
+                "UntitledMultiSelectEnumSchema",
+                (
+                    ("eq", ("items", "type"), ("string",)),
+                    ("eq", ("type",), ("array",)),
+                    ("has", ("items",), ("object",)),
+                    ("has", ("items", "enum"), ("array",)),
+                    ("has", ("items", "type"), ("string",)),
+                ),
+            ),
+            (
+                "TitledMultiSelectEnumSchema",
+                (
+                    ("eq", ("type",), ("array",)),
+                    ("has", ("items",), ("object",)),
+                    ("has", ("items", "anyOf"), ("array",)),
+                ),
+            ),
+            (
+                "LegacyTitledEnumSchema",
+                (
+                    ("eq", ("type",), ("string",)),
+                    ("has", ("enum",), ("array",)),
+                    ("has", ("enumNames",), ()),
+                ),
+            ),
+            (
+                "UntitledSingleSelectEnumSchema",
+                (("eq", ("type",), ("string",)), ("has", ("enum",), ("array",))),
+            ),
+            (
+                "TitledSingleSelectEnumSchema",
+                (("eq", ("type",), ("string",)), ("has", ("oneOf",), ("array",))),
             ),
         ),
-        (
-            "AudioContent",
+        "GetPromptResultResponseResult": (
+            ("InputRequiredResult", (("eq", ("resultType",), ("input_required",)),)),
+            ("GetPromptResult", (("eq", ("resultType",), ("complete",)),)),
+            ("GetPromptResult", (("has", ("messages",), ("array",)),)),
+            ("InputRequiredResult", ()),
+        ),
+        "InputResponse": (
             (
-                ("eq", ("type",), ("audio",)),
-                ("has", ("data",), ("string",)),
-                ("has", ("mimeType",), ("string",)),
-                ("has", ("type",), ("string",)),
-                ("is", (), ("object",)),
+                "CreateMessageResult",
+                (
+                    ("eq", ("role",), ("assistant", "user")),
+                    ("has", ("content",), ("array", "object")),
+                    ("has", ("model",), ("string",)),
+                    ("has", ("role",), ("string",)),
+                ),
+            ),
+            (
+                "ElicitResult",
+                (
+                    ("eq", ("action",), ("accept", "cancel", "decline")),
+                    ("has", ("action",), ("string",)),
+                ),
+            ),
+            ("ListRootsResult", (("has", ("roots",), ("array",)),)),
+        ),
+        "JSONRPCMessage": (
+            (
+                "JSONRPCRequest",
+                (("has", ("id",), ("integer", "string")), ("has", ("method",), ("string",))),
+            ),
+            ("JSONRPCNotification", (("has", ("method",), ("string",)),)),
+            ("JSONRPCErrorResponse", (("has", ("error",), ("object",)),)),
+            (
+                "JSONRPCResultResponse",
+                (("has", ("id",), ("integer", "string")), ("has", ("result",), ("object",))),
             ),
         ),
-        (
-            "ToolResultContent",
+        "JSONRPCResponse": (
+            ("JSONRPCErrorResponse", (("has", ("error",), ("object",)),)),
             (
-                ("eq", ("type",), ("tool_result",)),
-                ("has", ("content",), ("array",)),
-                ("has", ("toolUseId",), ("string",)),
-                ("has", ("type",), ("string",)),
-                ("is", (), ("object",)),
+                "JSONRPCResultResponse",
+                (("has", ("id",), ("integer", "string")), ("has", ("result",), ("object",))),
             ),
         ),
-        (
-            "TextContent",
+        "MultiSelectEnumSchema": (
             (
-                ("eq", ("type",), ("text",)),
-                ("has", ("text",), ("string",)),
-                ("has", ("type",), ("string",)),
-                ("is", (), ("object",)),
+                "UntitledMultiSelectEnumSchema",
+                (
+                    ("eq", ("items", "type"), ("string",)),
+                    ("has", ("items", "enum"), ("array",)),
+                    ("has", ("items", "type"), ("string",)),
+                ),
             ),
+            ("TitledMultiSelectEnumSchema", (("has", ("items", "anyOf"), ("array",)),)),
         ),
-        ("SamplingMessageContentBlockList", (("is", (), ("array",)),)),
-    ),
-    "ElicitRequestParams": (
-        (
-            "ElicitRequestFormParams",
+        "PrimitiveSchemaDefinition": (
             (
-                ("eq", ("requestedSchema", "type"), ("object",)),
-                ("eq_or_absent", ("mode",), ("form",)),
-                ("has", ("requestedSchema",), ("object",)),
-                ("has", ("requestedSchema", "properties"), ("object",)),
-                ("has", ("requestedSchema", "type"), ("string",)),
+                "UntitledMultiSelectEnumSchema",
+                (
+                    ("eq", ("items", "type"), ("string",)),
+                    ("eq", ("type",), ("array",)),
+                    ("has", ("items",), ("object",)),
+                    ("has", ("items", "enum"), ("array",)),
+                    ("has", ("items", "type"), ("string",)),
+                ),
             ),
-        ),
-        (
-            "ElicitRequestURLParams",
             (
-                ("eq", ("mode",), ("url",)),
-                ("has", ("mode",), ("string",)),
-                ("has", ("url",), ("string",)),
+                "TitledMultiSelectEnumSchema",
+                (
+                    ("eq", ("type",), ("array",)),
+                    ("has", ("items",), ("object",)),
+                    ("has", ("items", "anyOf"), ("array",)),
+                ),
             ),
-        ),
-    ),
-    "EmbeddedResourceResource": (
-        ("TextResourceContents", (("has", ("text",), ("string",)),)),
-        ("BlobResourceContents", (("has", ("blob",), ("string",)),)),
-    ),
-    "EnumSchema": (
-        (
-            "UntitledMultiSelectEnumSchema",
             (
-                ("eq", ("items", "type"), ("string",)),
-                ("eq", ("type",), ("array",)),
-                ("has", ("items",), ("object",)),
-                ("has", ("items", "enum"), ("array",)),
-                ("has", ("items", "type"), ("string",)),
+                "LegacyTitledEnumSchema",
+                (
+                    ("eq", ("type",), ("string",)),
+                    ("has", ("enum",), ("array",)),
+                    ("has", ("enumNames",), ()),
+                ),
             ),
-        ),
-        (
-            "TitledMultiSelectEnumSchema",
             (
-                ("eq", ("type",), ("array",)),
-                ("has", ("items",), ("object",)),
-                ("has", ("items", "anyOf"), ("array",)),
+                "UntitledSingleSelectEnumSchema",
+                (("eq", ("type",), ("string",)), ("has", ("enum",), ("array",))),
             ),
-        ),
-        (
-            "LegacyTitledEnumSchema",
             (
-                ("eq", ("type",), ("string",)),
-                ("has", ("enum",), ("array",)),
-                ("has", ("enumNames",), ()),
+                "TitledSingleSelectEnumSchema",
+                (("eq", ("type",), ("string",)), ("has", ("oneOf",), ("array",))),
             ),
+            ("StringSchema", (("eq", ("type",), ("string",)),)),
+            ("BooleanSchema", (("eq", ("type",), ("boolean",)),)),
+            ("NumberSchema", (("eq", ("type",), ("integer", "number")),)),
         ),
-        (
-            "UntitledSingleSelectEnumSchema",
-            (("eq", ("type",), ("string",)), ("has", ("enum",), ("array",))),
+        "ReadResourceResultContentsItem": (
+            ("TextResourceContents", (("has", ("text",), ("string",)),)),
+            ("BlobResourceContents", (("has", ("blob",), ("string",)),)),
         ),
-        (
-            "TitledSingleSelectEnumSchema",
-            (("eq", ("type",), ("string",)), ("has", ("oneOf",), ("array",))),
-        ),
-    ),
-    "GetPromptResultResponseResult": (
-        ("InputRequiredResult", (("eq", ("resultType",), ("input_required",)),)),
-        ("GetPromptResult", (("eq", ("resultType",), ("complete",)),)),
-        ("GetPromptResult", (("has", ("messages",), ("array",)),)),
-        ("InputRequiredResult", ()),
-    ),
-    "InputResponse": (
-        (
-            "CreateMessageResult",
+        "ReadResourceResultResponseResult": (
+            ("InputRequiredResult", (("eq", ("resultType",), ("input_required",)),)),
+            ("ReadResourceResult", (("eq", ("resultType",), ("complete",)),)),
             (
-                ("eq", ("role",), ("assistant", "user")),
-                ("has", ("content",), ("array", "object")),
-                ("has", ("model",), ("string",)),
-                ("has", ("role",), ("string",)),
+                "ReadResourceResult",
+                (
+                    ("eq", ("cacheScope",), ("private", "public")),
+                    ("has", ("cacheScope",), ("string",)),
+                    ("has", ("contents",), ("array",)),
+                    ("has", ("ttlMs",), ("integer",)),
+                ),
             ),
+            ("InputRequiredResult", ()),
         ),
-        (
-            "ElicitResult",
+        "SamplingMessageContent": (
             (
-                ("eq", ("action",), ("accept", "cancel", "decline")),
-                ("has", ("action",), ("string",)),
+                "ToolUseContent",
+                (
+                    ("eq", ("type",), ("tool_use",)),
+                    ("has", ("id",), ("string",)),
+                    ("has", ("input",), ("object",)),
+                    ("has", ("name",), ("string",)),
+                    ("has", ("type",), ("string",)),
+                    ("is", (), ("object",)),
+                ),
             ),
-        ),
-        ("ListRootsResult", (("has", ("roots",), ("array",)),)),
-    ),
-    "JSONRPCMessage": (
-        (
-            "JSONRPCRequest",
-            (("has", ("id",), ("integer", "string")), ("has", ("method",), ("string",))),
-        ),
-        ("JSONRPCNotification", (("has", ("method",), ("string",)),)),
-        ("JSONRPCErrorResponse", (("has", ("error",), ("object",)),)),
-        (
-            "JSONRPCResultResponse",
-            (("has", ("id",), ("integer", "string")), ("has", ("result",), ("object",))),
-        ),
-    ),
-    "JSONRPCResponse": (
-        ("JSONRPCErrorResponse", (("has", ("error",), ("object",)),)),
-        (
-            "JSONRPCResultResponse",
-            (("has", ("id",), ("integer", "string")), ("has", ("result",), ("object",))),
-        ),
-    ),
-    "MultiSelectEnumSchema": (
-        (
-            "UntitledMultiSelectEnumSchema",
             (
-                ("eq", ("items", "type"), ("string",)),
-                ("has", ("items", "enum"), ("array",)),
-                ("has", ("items", "type"), ("string",)),
+                "ImageContent",
+                (
+                    ("eq", ("type",), ("image",)),
+                    ("has", ("data",), ("string",)),
+                    ("has", ("mimeType",), ("string",)),
+                    ("has", ("type",), ("string",)),
+                    ("is", (), ("object",)),
+                ),
             ),
-        ),
-        ("TitledMultiSelectEnumSchema", (("has", ("items", "anyOf"), ("array",)),)),
-    ),
-    "PrimitiveSchemaDefinition": (
-        (
-            "UntitledMultiSelectEnumSchema",
             (
-                ("eq", ("items", "type"), ("string",)),
-                ("eq", ("type",), ("array",)),
-                ("has", ("items",), ("object",)),
-                ("has", ("items", "enum"), ("array",)),
-                ("has", ("items", "type"), ("string",)),
+                "AudioContent",
+                (
+                    ("eq", ("type",), ("audio",)),
+                    ("has", ("data",), ("string",)),
+                    ("has", ("mimeType",), ("string",)),
+                    ("has", ("type",), ("string",)),
+                    ("is", (), ("object",)),
+                ),
             ),
-        ),
-        (
-            "TitledMultiSelectEnumSchema",
             (
-                ("eq", ("type",), ("array",)),
-                ("has", ("items",), ("object",)),
-                ("has", ("items", "anyOf"), ("array",)),
+                "ToolResultContent",
+                (
+                    ("eq", ("type",), ("tool_result",)),
+                    ("has", ("content",), ("array",)),
+                    ("has", ("toolUseId",), ("string",)),
+                    ("has", ("type",), ("string",)),
+                    ("is", (), ("object",)),
+                ),
             ),
-        ),
-        (
-            "LegacyTitledEnumSchema",
             (
-                ("eq", ("type",), ("string",)),
-                ("has", ("enum",), ("array",)),
-                ("has", ("enumNames",), ()),
+                "TextContent",
+                (
+                    ("eq", ("type",), ("text",)),
+                    ("has", ("text",), ("string",)),
+                    ("has", ("type",), ("string",)),
+                    ("is", (), ("object",)),
+                ),
             ),
+            ("SamplingMessageContentBlockList", (("is", (), ("array",)),)),
         ),
-        (
-            "UntitledSingleSelectEnumSchema",
-            (("eq", ("type",), ("string",)), ("has", ("enum",), ("array",))),
+        "SingleSelectEnumSchema": (
+            ("UntitledSingleSelectEnumSchema", (("has", ("enum",), ("array",)),)),
+            ("TitledSingleSelectEnumSchema", (("has", ("oneOf",), ("array",)),)),
         ),
-        (
-            "TitledSingleSelectEnumSchema",
-            (("eq", ("type",), ("string",)), ("has", ("oneOf",), ("array",))),
-        ),
-        ("StringSchema", (("eq", ("type",), ("string",)),)),
-        ("BooleanSchema", (("eq", ("type",), ("boolean",)),)),
-        ("NumberSchema", (("eq", ("type",), ("integer", "number")),)),
-    ),
-    "ReadResourceResultContentsItem": (
-        ("TextResourceContents", (("has", ("text",), ("string",)),)),
-        ("BlobResourceContents", (("has", ("blob",), ("string",)),)),
-    ),
-    "ReadResourceResultResponseResult": (
-        ("InputRequiredResult", (("eq", ("resultType",), ("input_required",)),)),
-        ("ReadResourceResult", (("eq", ("resultType",), ("complete",)),)),
-        (
-            "ReadResourceResult",
-            (
-                ("eq", ("cacheScope",), ("private", "public")),
-                ("has", ("cacheScope",), ("string",)),
-                ("has", ("contents",), ("array",)),
-                ("has", ("ttlMs",), ("integer",)),
-            ),
-        ),
-        ("InputRequiredResult", ()),
-    ),
-    "SamplingMessageContent": (
-        (
-            "ToolUseContent",
-            (
-                ("eq", ("type",), ("tool_use",)),
-                ("has", ("id",), ("string",)),
-                ("has", ("input",), ("object",)),
-                ("has", ("name",), ("string",)),
-                ("has", ("type",), ("string",)),
-                ("is", (), ("object",)),
-            ),
-        ),
-        (
-            "ImageContent",
-            (
-                ("eq", ("type",), ("image",)),
-                ("has", ("data",), ("string",)),
-                ("has", ("mimeType",), ("string",)),
-                ("has", ("type",), ("string",)),
-                ("is", (), ("object",)),
-            ),
-        ),
-        (
-            "AudioContent",
-            (
-                ("eq", ("type",), ("audio",)),
-                ("has", ("data",), ("string",)),
-                ("has", ("mimeType",), ("string",)),
-                ("has", ("type",), ("string",)),
-                ("is", (), ("object",)),
-            ),
-        ),
-        (
-            "ToolResultContent",
-            (
-                ("eq", ("type",), ("tool_result",)),
-                ("has", ("content",), ("array",)),
-                ("has", ("toolUseId",), ("string",)),
-                ("has", ("type",), ("string",)),
-                ("is", (), ("object",)),
-            ),
-        ),
-        (
-            "TextContent",
-            (
-                ("eq", ("type",), ("text",)),
-                ("has", ("text",), ("string",)),
-                ("has", ("type",), ("string",)),
-                ("is", (), ("object",)),
-            ),
-        ),
-        ("SamplingMessageContentBlockList", (("is", (), ("array",)),)),
-    ),
-    "SingleSelectEnumSchema": (
-        ("UntitledSingleSelectEnumSchema", (("has", ("enum",), ("array",)),)),
-        ("TitledSingleSelectEnumSchema", (("has", ("oneOf",), ("array",)),)),
-    ),
-}
-
-# Keys that every arm pins to known values: any other value there is a wrong tag.
-_CLOSED_KEYS: dict[str, dict[str, tuple[Any, ...]]] = {
-    "CallToolResultResponseResult": {},
-    "CreateMessageResultContent": {},
-    "ElicitRequestParams": {"mode": ("form", "url")},
-    "EmbeddedResourceResource": {},
-    "EnumSchema": {"type": ("array", "string")},
-    "GetPromptResultResponseResult": {},
-    "InputResponse": {},
-    "JSONRPCMessage": {},
-    "JSONRPCResponse": {},
-    "MultiSelectEnumSchema": {},
-    "PrimitiveSchemaDefinition": {"type": ("array", "boolean", "integer", "number", "string")},
-    "ReadResourceResultContentsItem": {},
-    "ReadResourceResultResponseResult": {},
-    "SamplingMessageContent": {},
-    "SingleSelectEnumSchema": {},
-}
-
-_MESSAGES: dict[str, str] = {
-    "CallToolResultResponseResult": (
-        "cannot tell which CallToolResultResponseResult this is: expected InputRequiredResult "
-        "(resultType = 'input_required'); CallToolResult (resultType = 'complete'); "
-        "CallToolResult (has content (array)); InputRequiredResult (otherwise)"
-    ),
-    "CreateMessageResultContent": (
-        "cannot tell which CreateMessageResultContent this is: expected ToolUseContent (type = "
-        "'tool_use', has id (string), has input (object), has name (string), a JSON object); "
-        "ImageContent (type = 'image', has data (string), has mimeType (string), a JSON "
-        "object); AudioContent (type = 'audio', has data (string), has mimeType (string), a "
-        "JSON object); ToolResultContent (type = 'tool_result', has content (array), has "
-        "toolUseId (string), a JSON object); TextContent (type = 'text', has text (string), a "
-        "JSON object); SamplingMessageContentBlockList (a JSON array)"
-    ),
-    "ElicitRequestParams": (
-        "cannot tell which ElicitRequestParams this is: expected ElicitRequestFormParams "
-        "(requestedSchema.type = 'object', mode = 'form' or absent, has requestedSchema "
-        "(object), has requestedSchema.properties (object)); ElicitRequestURLParams (mode = "
-        "'url', has url (string))"
-    ),
-    "EmbeddedResourceResource": (
-        "cannot tell which EmbeddedResourceResource this is: expected TextResourceContents (has "
-        "text (string)); BlobResourceContents (has blob (string))"
-    ),
-    "EnumSchema": (
-        "cannot tell which EnumSchema this is: expected UntitledMultiSelectEnumSchema "
-        "(items.type = 'string', type = 'array', has items (object), has items.enum (array)); "
-        "TitledMultiSelectEnumSchema (type = 'array', has items (object), has items.anyOf "
-        "(array)); LegacyTitledEnumSchema (type = 'string', has enum (array), has enumNames); "
-        "UntitledSingleSelectEnumSchema (type = 'string', has enum (array)); "
-        "TitledSingleSelectEnumSchema (type = 'string', has oneOf (array))"
-    ),
-    "GetPromptResultResponseResult": (
-        "cannot tell which GetPromptResultResponseResult this is: expected InputRequiredResult "
-        "(resultType = 'input_required'); GetPromptResult (resultType = 'complete'); "
-        "GetPromptResult (has messages (array)); InputRequiredResult (otherwise)"
-    ),
-    "InputResponse": (
-        "cannot tell which InputResponse this is: expected CreateMessageResult (role = "
-        "'assistant' | 'user', has content (array or object), has model (string)); ElicitResult "
-        "(action = 'accept' | 'cancel' | 'decline'); ListRootsResult (has roots (array))"
-    ),
-    "JSONRPCMessage": (
-        "cannot tell which JSONRPCMessage this is: expected JSONRPCRequest (has id (integer or "
-        "string), has method (string)); JSONRPCNotification (has method (string)); "
-        "JSONRPCErrorResponse (has error (object)); JSONRPCResultResponse (has id (integer or "
-        "string), has result (object))"
-    ),
-    "JSONRPCResponse": (
-        "cannot tell which JSONRPCResponse this is: expected JSONRPCErrorResponse (has error "
-        "(object)); JSONRPCResultResponse (has id (integer or string), has result (object))"
-    ),
-    "MultiSelectEnumSchema": (
-        "cannot tell which MultiSelectEnumSchema this is: expected "
-        "UntitledMultiSelectEnumSchema (items.type = 'string', has items.enum (array)); "
-        "TitledMultiSelectEnumSchema (has items.anyOf (array))"
-    ),
-    "PrimitiveSchemaDefinition": (
-        "cannot tell which PrimitiveSchemaDefinition this is: expected "
-        "UntitledMultiSelectEnumSchema (items.type = 'string', type = 'array', has items "
-        "(object), has items.enum (array)); TitledMultiSelectEnumSchema (type = 'array', has "
-        "items (object), has items.anyOf (array)); LegacyTitledEnumSchema (type = 'string', has "
-        "enum (array), has enumNames); UntitledSingleSelectEnumSchema (type = 'string', has "
-        "enum (array)); TitledSingleSelectEnumSchema (type = 'string', has oneOf (array)); "
-        "StringSchema (type = 'string'); BooleanSchema (type = 'boolean'); NumberSchema (type = "
-        "'integer' | 'number')"
-    ),
-    "ReadResourceResultContentsItem": (
-        "cannot tell which ReadResourceResultContentsItem this is: expected "
-        "TextResourceContents (has text (string)); BlobResourceContents (has blob (string))"
-    ),
-    "ReadResourceResultResponseResult": (
-        "cannot tell which ReadResourceResultResponseResult this is: expected "
-        "InputRequiredResult (resultType = 'input_required'); ReadResourceResult (resultType = "
-        "'complete'); ReadResourceResult (cacheScope = 'private' | 'public', has contents "
-        "(array), has ttlMs (integer)); InputRequiredResult (otherwise)"
-    ),
-    "SamplingMessageContent": (
-        "cannot tell which SamplingMessageContent this is: expected ToolUseContent (type = "
-        "'tool_use', has id (string), has input (object), has name (string), a JSON object); "
-        "ImageContent (type = 'image', has data (string), has mimeType (string), a JSON "
-        "object); AudioContent (type = 'audio', has data (string), has mimeType (string), a "
-        "JSON object); ToolResultContent (type = 'tool_result', has content (array), has "
-        "toolUseId (string), a JSON object); TextContent (type = 'text', has text (string), a "
-        "JSON object); SamplingMessageContentBlockList (a JSON array)"
-    ),
-    "SingleSelectEnumSchema": (
-        "cannot tell which SingleSelectEnumSchema this is: expected "
-        "UntitledSingleSelectEnumSchema (has enum (array)); TitledSingleSelectEnumSchema (has "
-        "oneOf (array))"
-    ),
-}
-
-
-class _Absent:
-    """The type of _ABSENT: no value at a key path."""
-
-    __slots__ = ()
-
-
-_ABSENT: Any = _Absent()  # typed Any: a compiled lookup is a value of any JSON type, or this
-_JSON_TYPES: dict[str, Callable[[object], bool]] = {
-    "object": lambda v: isinstance(v, dict),
-    "array": lambda v: isinstance(v, list),
-    "string": lambda v: isinstance(v, str),
-    "integer": lambda v: (
-        (isinstance(v, int) and not isinstance(v, bool))
-        or (isinstance(v, float) and v.is_integer())
-    ),
-    "number": lambda v: isinstance(v, int | float) and not isinstance(v, bool),
-    "boolean": lambda v: isinstance(v, bool),
-    "null": lambda v: v is None,
-}
-
-
-def _lookup(value: object, path: tuple[str, ...]) -> object:
-    """The value at a key path ("0" is the first item of an array), or _ABSENT."""
-    current = value
-    for key in path:
-        if isinstance(current, dict):
-            current = cast("dict[str, object]", current).get(key, _ABSENT)
-        elif isinstance(current, list) and key == "0":
-            items = cast("list[object]", current)
-            current = items[0] if items else _ABSENT
-        else:
-            return _ABSENT
-        if current is _ABSENT:
-            return _ABSENT
-    return current
-
-
-def _compile(predicate: _Predicate) -> _Test:
-    op, path, values = predicate
-    if op == "is":
-        return _JSON_TYPES[values[0]]
-    if op == "has" and values:  # present and of one of these JSON types
-        types = tuple(_JSON_TYPES[kind] for kind in values)
-        return lambda value: (
-            (found := _lookup(value, path)) is not _ABSENT and any(test(found) for test in types)
-        )
-    if op == "has" and len(path) == 1:
-        key = path[0]
-        return lambda value: isinstance(value, dict) and key in value
-    if op == "has":
-        return lambda value: _lookup(value, path) is not _ABSENT
-    if op == "eq":
-        return lambda value: _lookup(value, path) in values
-    return lambda value: (found := _lookup(value, path)) is _ABSENT or found in values
-
-
-def _all(tests: tuple[_Test, ...]) -> _Test:
-    return lambda value: all(test(value) for test in tests)
-
-
-def _is_json(value: object) -> bool:
-    return value is None or isinstance(value, dict | list | str | int | float | bool)
-
-
-_Rule = tuple[str, _Test, tuple[tuple[_Predicate, _Test], ...]]
-
-
-@cache
-def _compiled(union: str) -> tuple[_Rule, ...]:
-    """A union's rules as tests, compiled the first time the union sees a value (not at import)."""
-    compiled = tuple((tag, tuple((p, _compile(p)) for p in preds)) for tag, preds in _RULES[union])
-    return tuple((tag, _all(tuple(test for _, test in tests)), tests) for tag, tests in compiled)
-
-
-@cache
-def _general(union: str) -> Callable[[object], str | None]:
-    """The general rule path of a union: its arm's tag for any value, or None for pydantic to
-    report."""
-    tags = frozenset(tag for tag, _ in _RULES[union])
-    closed = _CLOSED_KEYS[union]
-
-    def misses(value: object, tests: tuple[tuple[_Predicate, _Test], ...]) -> tuple[int, int]:
-        """(values present but wrong, tests failed) of an arm's rule on value."""
-        failed = [p for p, test in tests if not test(value)]
-        wrong = [
-            p
-            for p in failed
-            if p[0] == "is" or ((p[0] != "has" or p[2]) and _lookup(value, p[1]) is not _ABSENT)
-        ]
-        return (len(wrong), len(failed))
-
-    def pick(value: object) -> str | None:
-        name = type(value).__name__
-        if name in tags:  # an instance of an arm (Python mode): its class is its tag
-            return name
-        if not _is_json(value):  # an instance of a subclass of an arm
-            return next((c.__name__ for c in type(value).__mro__ if c.__name__ in tags), None)
-        rules = _compiled(union)
-        for tag, test, _ in rules:
-            if test(value):
-                return tag
-        if any(
-            _lookup(value, (key,)) not in (_ABSENT, *allowed) for key, allowed in closed.items()
-        ):
-            return None
-        # No rule holds: validate against the arm with the fewest wrong values, then the fewest
-        # missing keys, so that the error names what that arm lacks.
-        tag, _, tests = min(rules, key=lambda rule: misses(value, rule[2]))
-        return tag if misses(value, tests)[0] == 0 else None
-
-    return pick
-
-
-def holding(union: str, value: object) -> tuple[str, ...]:
-    """The tags of every arm of a union whose rule holds on a JSON value, in the schema's order.
-    Where several hold, the value may be valid as more than one arm (the schema's anyOf accepts it
-    as any of them): a reader tries them in this order."""
-    return tuple(tag for tag, test, _ in _compiled(union) if test(value))
-
-
-# The compiled rules. vN is the value at a key path (v0 the value itself), tN its type where a test
-# relies on it; a value whose type is not exactly a JSON type there leaves the decision to _general.
-# Each rule looks up what it needs, and checks those types, before it decides.
-_type: Callable[[object], type[Any]] = type
-
-
-def _arm_tags(union: str) -> frozenset[str]:
-    return frozenset(tag for tag, _ in _RULES[union])
-
-
-_EXACT: frozenset[type[Any]] = frozenset({dict, list, str, int, float, bool, type(None), _Absent})
-
-
-_ARMS_0 = _arm_tags("CallToolResultResponseResult")
-
-
-def _pick_0(v0: Any) -> str | None:
-    t0 = _type(v0)
-    if t0 not in _EXACT:
-        if t0.__name__ in _ARMS_0:  # an instance of an arm: its class is its tag
-            return t0.__name__
-        return _general("CallToolResultResponseResult")(v0)
-    v1 = v0.get("resultType", _ABSENT) if t0 is dict else _ABSENT
-    if v1 in ("input_required",):
-        return "InputRequiredResult"
-    if v1 in ("complete",):
-        return "CallToolResult"
-    v2 = v0.get("content", _ABSENT) if t0 is dict else _ABSENT
-    t2 = _type(v2)
-    if t2 not in _EXACT:
-        return _general("CallToolResultResponseResult")(v0)
-    if t2 is list:
-        return "CallToolResult"
-    return "InputRequiredResult"
-
-
-_ARMS_1 = _arm_tags("CreateMessageResultContent")
-
-
-def _pick_1(v0: Any) -> str | None:
-    t0 = _type(v0)
-    if t0 not in _EXACT:
-        if t0.__name__ in _ARMS_1:  # an instance of an arm: its class is its tag
-            return t0.__name__
-        return _general("CreateMessageResultContent")(v0)
-    v1 = v0.get("type", _ABSENT) if t0 is dict else _ABSENT
-    t1 = _type(v1)
-    v2 = v0.get("id", _ABSENT) if t0 is dict else _ABSENT
-    t2 = _type(v2)
-    v3 = v0.get("input", _ABSENT) if t0 is dict else _ABSENT
-    t3 = _type(v3)
-    v4 = v0.get("name", _ABSENT) if t0 is dict else _ABSENT
-    t4 = _type(v4)
-    if t1 not in _EXACT or t2 not in _EXACT or t3 not in _EXACT or t4 not in _EXACT:
-        return _general("CreateMessageResultContent")(v0)
-    if (
-        v1 in ("tool_use",)
-        and (t2 is str)
-        and (t3 is dict)
-        and (t4 is str)
-        and (t1 is str)
-        and (t0 is dict)
-    ):
-        return "ToolUseContent"
-    v5 = v0.get("data", _ABSENT) if t0 is dict else _ABSENT
-    t5 = _type(v5)
-    v6 = v0.get("mimeType", _ABSENT) if t0 is dict else _ABSENT
-    t6 = _type(v6)
-    if t5 not in _EXACT or t6 not in _EXACT:
-        return _general("CreateMessageResultContent")(v0)
-    if v1 in ("image",) and (t5 is str) and (t6 is str) and (t1 is str) and (t0 is dict):
-        return "ImageContent"
-    if v1 in ("audio",) and (t5 is str) and (t6 is str) and (t1 is str) and (t0 is dict):
-        return "AudioContent"
-    v7 = v0.get("content", _ABSENT) if t0 is dict else _ABSENT
-    t7 = _type(v7)
-    v8 = v0.get("toolUseId", _ABSENT) if t0 is dict else _ABSENT
-    t8 = _type(v8)
-    if t7 not in _EXACT or t8 not in _EXACT:
-        return _general("CreateMessageResultContent")(v0)
-    if v1 in ("tool_result",) and (t7 is list) and (t8 is str) and (t1 is str) and (t0 is dict):
-        return "ToolResultContent"
-    v9 = v0.get("text", _ABSENT) if t0 is dict else _ABSENT
-    t9 = _type(v9)
-    if t9 not in _EXACT:
-        return _general("CreateMessageResultContent")(v0)
-    if v1 in ("text",) and (t9 is str) and (t1 is str) and (t0 is dict):
-        return "TextContent"
-    if t0 is list:
-        return "SamplingMessageContentBlockList"
-    return _general("CreateMessageResultContent")(v0)
-
-
-_ARMS_2 = _arm_tags("ElicitRequestParams")
-
-
-def _pick_2(v0: Any) -> str | None:
-    t0 = _type(v0)
-    if t0 not in _EXACT:
-        if t0.__name__ in _ARMS_2:  # an instance of an arm: its class is its tag
-            return t0.__name__
-        return _general("ElicitRequestParams")(v0)
-    v1 = v0.get("requestedSchema", _ABSENT) if t0 is dict else _ABSENT
-    t1 = _type(v1)
-    v2 = v1.get("type", _ABSENT) if t1 is dict else _ABSENT
-    t2 = _type(v2)
-    v3 = v0.get("mode", _ABSENT) if t0 is dict else _ABSENT
-    v4 = v1.get("properties", _ABSENT) if t1 is dict else _ABSENT
-    t4 = _type(v4)
-    if t1 not in _EXACT or t2 not in _EXACT or t4 not in _EXACT:
-        return _general("ElicitRequestParams")(v0)
-    if (
-        v2 in ("object",)
-        and (v3 is _ABSENT or v3 in ("form",))
-        and (t1 is dict)
-        and (t4 is dict)
-        and (t2 is str)
-    ):
-        return "ElicitRequestFormParams"
-    t3 = _type(v3)
-    v5 = v0.get("url", _ABSENT) if t0 is dict else _ABSENT
-    t5 = _type(v5)
-    if t3 not in _EXACT or t5 not in _EXACT:
-        return _general("ElicitRequestParams")(v0)
-    if v3 in ("url",) and (t3 is str) and (t5 is str):
-        return "ElicitRequestURLParams"
-    return _general("ElicitRequestParams")(v0)
-
-
-_ARMS_3 = _arm_tags("EmbeddedResourceResource")
-
-
-def _pick_3(v0: Any) -> str | None:
-    t0 = _type(v0)
-    if t0 not in _EXACT:
-        if t0.__name__ in _ARMS_3:  # an instance of an arm: its class is its tag
-            return t0.__name__
-        return _general("EmbeddedResourceResource")(v0)
-    v1 = v0.get("text", _ABSENT) if t0 is dict else _ABSENT
-    t1 = _type(v1)
-    if t1 not in _EXACT:
-        return _general("EmbeddedResourceResource")(v0)
-    if t1 is str:
-        return "TextResourceContents"
-    v2 = v0.get("blob", _ABSENT) if t0 is dict else _ABSENT
-    t2 = _type(v2)
-    if t2 not in _EXACT:
-        return _general("EmbeddedResourceResource")(v0)
-    if t2 is str:
-        return "BlobResourceContents"
-    return _general("EmbeddedResourceResource")(v0)
-
-
-_ARMS_4 = _arm_tags("EnumSchema")
-
-
-def _pick_4(v0: Any) -> str | None:
-    t0 = _type(v0)
-    if t0 not in _EXACT:
-        if t0.__name__ in _ARMS_4:  # an instance of an arm: its class is its tag
-            return t0.__name__
-        return _general("EnumSchema")(v0)
-    v1 = v0.get("items", _ABSENT) if t0 is dict else _ABSENT
-    t1 = _type(v1)
-    v2 = v1.get("type", _ABSENT) if t1 is dict else _ABSENT
-    t2 = _type(v2)
-    v3 = v0.get("type", _ABSENT) if t0 is dict else _ABSENT
-    v4 = v1.get("enum", _ABSENT) if t1 is dict else _ABSENT
-    t4 = _type(v4)
-    if t1 not in _EXACT or t2 not in _EXACT or t4 not in _EXACT:
-        return _general("EnumSchema")(v0)
-    if v2 in ("string",) and v3 in ("array",) and (t1 is dict) and (t4 is list) and (t2 is str):
-        return "UntitledMultiSelectEnumSchema"
-    v5 = v1.get("anyOf", _ABSENT) if t1 is dict else _ABSENT
-    t5 = _type(v5)
-    if t5 not in _EXACT:
-        return _general("EnumSchema")(v0)
-    if v3 in ("array",) and (t1 is dict) and (t5 is list):
-        return "TitledMultiSelectEnumSchema"
-    v6 = v0.get("enum", _ABSENT) if t0 is dict else _ABSENT
-    t6 = _type(v6)
-    v7 = v0.get("enumNames", _ABSENT) if t0 is dict else _ABSENT
-    if t6 not in _EXACT:
-        return _general("EnumSchema")(v0)
-    if v3 in ("string",) and (t6 is list) and (t0 is dict and v7 is not _ABSENT):
-        return "LegacyTitledEnumSchema"
-    if v3 in ("string",) and (t6 is list):
-        return "UntitledSingleSelectEnumSchema"
-    v8 = v0.get("oneOf", _ABSENT) if t0 is dict else _ABSENT
-    t8 = _type(v8)
-    if t8 not in _EXACT:
-        return _general("EnumSchema")(v0)
-    if v3 in ("string",) and (t8 is list):
-        return "TitledSingleSelectEnumSchema"
-    return _general("EnumSchema")(v0)
-
-
-_ARMS_5 = _arm_tags("GetPromptResultResponseResult")
-
-
-def _pick_5(v0: Any) -> str | None:
-    t0 = _type(v0)
-    if t0 not in _EXACT:
-        if t0.__name__ in _ARMS_5:  # an instance of an arm: its class is its tag
-            return t0.__name__
-        return _general("GetPromptResultResponseResult")(v0)
-    v1 = v0.get("resultType", _ABSENT) if t0 is dict else _ABSENT
-    if v1 in ("input_required",):
-        return "InputRequiredResult"
-    if v1 in ("complete",):
-        return "GetPromptResult"
-    v2 = v0.get("messages", _ABSENT) if t0 is dict else _ABSENT
-    t2 = _type(v2)
-    if t2 not in _EXACT:
-        return _general("GetPromptResultResponseResult")(v0)
-    if t2 is list:
-        return "GetPromptResult"
-    return "InputRequiredResult"
-
-
-_ARMS_6 = _arm_tags("InputResponse")
-
-
-def _pick_6(v0: Any) -> str | None:
-    t0 = _type(v0)
-    if t0 not in _EXACT:
-        if t0.__name__ in _ARMS_6:  # an instance of an arm: its class is its tag
-            return t0.__name__
-        return _general("InputResponse")(v0)
-    v1 = v0.get("role", _ABSENT) if t0 is dict else _ABSENT
-    t1 = _type(v1)
-    v2 = v0.get("content", _ABSENT) if t0 is dict else _ABSENT
-    t2 = _type(v2)
-    v3 = v0.get("model", _ABSENT) if t0 is dict else _ABSENT
-    t3 = _type(v3)
-    if t1 not in _EXACT or t2 not in _EXACT or t3 not in _EXACT:
-        return _general("InputResponse")(v0)
-    if v1 in ("assistant", "user") and (t2 is list or t2 is dict) and (t3 is str) and (t1 is str):
-        return "CreateMessageResult"
-    v4 = v0.get("action", _ABSENT) if t0 is dict else _ABSENT
-    t4 = _type(v4)
-    if t4 not in _EXACT:
-        return _general("InputResponse")(v0)
-    if v4 in ("accept", "cancel", "decline") and (t4 is str):
-        return "ElicitResult"
-    v5 = v0.get("roots", _ABSENT) if t0 is dict else _ABSENT
-    t5 = _type(v5)
-    if t5 not in _EXACT:
-        return _general("InputResponse")(v0)
-    if t5 is list:
-        return "ListRootsResult"
-    return _general("InputResponse")(v0)
-
-
-_ARMS_7 = _arm_tags("JSONRPCMessage")
-
-
-def _pick_7(v0: Any) -> str | None:
-    t0 = _type(v0)
-    if t0 not in _EXACT:
-        if t0.__name__ in _ARMS_7:  # an instance of an arm: its class is its tag
-            return t0.__name__
-        return _general("JSONRPCMessage")(v0)
-    v1 = v0.get("id", _ABSENT) if t0 is dict else _ABSENT
-    t1 = _type(v1)
-    v2 = v0.get("method", _ABSENT) if t0 is dict else _ABSENT
-    t2 = _type(v2)
-    if t1 not in _EXACT or t2 not in _EXACT:
-        return _general("JSONRPCMessage")(v0)
-    if (t1 is int or (t1 is float and v1.is_integer()) or t1 is str) and (t2 is str):
-        return "JSONRPCRequest"
-    if t2 is str:
-        return "JSONRPCNotification"
-    v3 = v0.get("error", _ABSENT) if t0 is dict else _ABSENT
-    t3 = _type(v3)
-    if t3 not in _EXACT:
-        return _general("JSONRPCMessage")(v0)
-    if t3 is dict:
-        return "JSONRPCErrorResponse"
-    v4 = v0.get("result", _ABSENT) if t0 is dict else _ABSENT
-    t4 = _type(v4)
-    if t4 not in _EXACT:
-        return _general("JSONRPCMessage")(v0)
-    if (t1 is int or (t1 is float and v1.is_integer()) or t1 is str) and (t4 is dict):
-        return "JSONRPCResultResponse"
-    return _general("JSONRPCMessage")(v0)
-
-
-_ARMS_8 = _arm_tags("JSONRPCResponse")
-
-
-def _pick_8(v0: Any) -> str | None:
-    t0 = _type(v0)
-    if t0 not in _EXACT:
-        if t0.__name__ in _ARMS_8:  # an instance of an arm: its class is its tag
-            return t0.__name__
-        return _general("JSONRPCResponse")(v0)
-    v1 = v0.get("error", _ABSENT) if t0 is dict else _ABSENT
-    t1 = _type(v1)
-    if t1 not in _EXACT:
-        return _general("JSONRPCResponse")(v0)
-    if t1 is dict:
-        return "JSONRPCErrorResponse"
-    v2 = v0.get("id", _ABSENT) if t0 is dict else _ABSENT
-    t2 = _type(v2)
-    v3 = v0.get("result", _ABSENT) if t0 is dict else _ABSENT
-    t3 = _type(v3)
-    if t2 not in _EXACT or t3 not in _EXACT:
-        return _general("JSONRPCResponse")(v0)
-    if (t2 is int or (t2 is float and v2.is_integer()) or t2 is str) and (t3 is dict):
-        return "JSONRPCResultResponse"
-    return _general("JSONRPCResponse")(v0)
-
-
-_ARMS_9 = _arm_tags("MultiSelectEnumSchema")
-
-
-def _pick_9(v0: Any) -> str | None:
-    t0 = _type(v0)
-    if t0 not in _EXACT:
-        if t0.__name__ in _ARMS_9:  # an instance of an arm: its class is its tag
-            return t0.__name__
-        return _general("MultiSelectEnumSchema")(v0)
-    v1 = v0.get("items", _ABSENT) if t0 is dict else _ABSENT
-    t1 = _type(v1)
-    v2 = v1.get("type", _ABSENT) if t1 is dict else _ABSENT
-    t2 = _type(v2)
-    v3 = v1.get("enum", _ABSENT) if t1 is dict else _ABSENT
-    t3 = _type(v3)
-    if t1 not in _EXACT or t2 not in _EXACT or t3 not in _EXACT:
-        return _general("MultiSelectEnumSchema")(v0)
-    if v2 in ("string",) and (t3 is list) and (t2 is str):
-        return "UntitledMultiSelectEnumSchema"
-    v4 = v1.get("anyOf", _ABSENT) if t1 is dict else _ABSENT
-    t4 = _type(v4)
-    if t4 not in _EXACT:
-        return _general("MultiSelectEnumSchema")(v0)
-    if t4 is list:
-        return "TitledMultiSelectEnumSchema"
-    return _general("MultiSelectEnumSchema")(v0)
-
-
-_ARMS_10 = _arm_tags("PrimitiveSchemaDefinition")
-
-
-def _pick_10(v0: Any) -> str | None:
-    t0 = _type(v0)
-    if t0 not in _EXACT:
-        if t0.__name__ in _ARMS_10:  # an instance of an arm: its class is its tag
-            return t0.__name__
-        return _general("PrimitiveSchemaDefinition")(v0)
-    v1 = v0.get("items", _ABSENT) if t0 is dict else _ABSENT
-    t1 = _type(v1)
-    v2 = v1.get("type", _ABSENT) if t1 is dict else _ABSENT
-    t2 = _type(v2)
-    v3 = v0.get("type", _ABSENT) if t0 is dict else _ABSENT
-    v4 = v1.get("enum", _ABSENT) if t1 is dict else _ABSENT
-    t4 = _type(v4)
-    if t1 not in _EXACT or t2 not in _EXACT or t4 not in _EXACT:
-        return _general("PrimitiveSchemaDefinition")(v0)
-    if v2 in ("string",) and v3 in ("array",) and (t1 is dict) and (t4 is list) and (t2 is str):
-        return "UntitledMultiSelectEnumSchema"
-    v5 = v1.get("anyOf", _ABSENT) if t1 is dict else _ABSENT
-    t5 = _type(v5)
-    if t5 not in _EXACT:
-        return _general("PrimitiveSchemaDefinition")(v0)
-    if v3 in ("array",) and (t1 is dict) and (t5 is list):
-        return "TitledMultiSelectEnumSchema"
-    v6 = v0.get("enum", _ABSENT) if t0 is dict else _ABSENT
-    t6 = _type(v6)
-    v7 = v0.get("enumNames", _ABSENT) if t0 is dict else _ABSENT
-    if t6 not in _EXACT:
-        return _general("PrimitiveSchemaDefinition")(v0)
-    if v3 in ("string",) and (t6 is list) and (t0 is dict and v7 is not _ABSENT):
-        return "LegacyTitledEnumSchema"
-    if v3 in ("string",) and (t6 is list):
-        return "UntitledSingleSelectEnumSchema"
-    v8 = v0.get("oneOf", _ABSENT) if t0 is dict else _ABSENT
-    t8 = _type(v8)
-    if t8 not in _EXACT:
-        return _general("PrimitiveSchemaDefinition")(v0)
-    if v3 in ("string",) and (t8 is list):
-        return "TitledSingleSelectEnumSchema"
-    if v3 in ("string",):
-        return "StringSchema"
-    if v3 in ("boolean",):
-        return "BooleanSchema"
-    if v3 in ("integer", "number"):
-        return "NumberSchema"
-    return _general("PrimitiveSchemaDefinition")(v0)
-
-
-_ARMS_11 = _arm_tags("ReadResourceResultContentsItem")
-
-
-def _pick_11(v0: Any) -> str | None:
-    t0 = _type(v0)
-    if t0 not in _EXACT:
-        if t0.__name__ in _ARMS_11:  # an instance of an arm: its class is its tag
-            return t0.__name__
-        return _general("ReadResourceResultContentsItem")(v0)
-    v1 = v0.get("text", _ABSENT) if t0 is dict else _ABSENT
-    t1 = _type(v1)
-    if t1 not in _EXACT:
-        return _general("ReadResourceResultContentsItem")(v0)
-    if t1 is str:
-        return "TextResourceContents"
-    v2 = v0.get("blob", _ABSENT) if t0 is dict else _ABSENT
-    t2 = _type(v2)
-    if t2 not in _EXACT:
-        return _general("ReadResourceResultContentsItem")(v0)
-    if t2 is str:
-        return "BlobResourceContents"
-    return _general("ReadResourceResultContentsItem")(v0)
-
-
-_ARMS_12 = _arm_tags("ReadResourceResultResponseResult")
-
-
-def _pick_12(v0: Any) -> str | None:
-    t0 = _type(v0)
-    if t0 not in _EXACT:
-        if t0.__name__ in _ARMS_12:  # an instance of an arm: its class is its tag
-            return t0.__name__
-        return _general("ReadResourceResultResponseResult")(v0)
-    v1 = v0.get("resultType", _ABSENT) if t0 is dict else _ABSENT
-    if v1 in ("input_required",):
-        return "InputRequiredResult"
-    if v1 in ("complete",):
-        return "ReadResourceResult"
-    v2 = v0.get("cacheScope", _ABSENT) if t0 is dict else _ABSENT
-    t2 = _type(v2)
-    v3 = v0.get("contents", _ABSENT) if t0 is dict else _ABSENT
-    t3 = _type(v3)
-    v4 = v0.get("ttlMs", _ABSENT) if t0 is dict else _ABSENT
-    t4 = _type(v4)
-    if t2 not in _EXACT or t3 not in _EXACT or t4 not in _EXACT:
-        return _general("ReadResourceResultResponseResult")(v0)
-    if (
-        v2 in ("private", "public")
-        and (t2 is str)
-        and (t3 is list)
-        and (t4 is int or (t4 is float and v4.is_integer()))
-    ):
-        return "ReadResourceResult"
-    return "InputRequiredResult"
-
-
-_ARMS_13 = _arm_tags("SamplingMessageContent")
-
-
-def _pick_13(v0: Any) -> str | None:
-    t0 = _type(v0)
-    if t0 not in _EXACT:
-        if t0.__name__ in _ARMS_13:  # an instance of an arm: its class is its tag
-            return t0.__name__
-        return _general("SamplingMessageContent")(v0)
-    v1 = v0.get("type", _ABSENT) if t0 is dict else _ABSENT
-    t1 = _type(v1)
-    v2 = v0.get("id", _ABSENT) if t0 is dict else _ABSENT
-    t2 = _type(v2)
-    v3 = v0.get("input", _ABSENT) if t0 is dict else _ABSENT
-    t3 = _type(v3)
-    v4 = v0.get("name", _ABSENT) if t0 is dict else _ABSENT
-    t4 = _type(v4)
-    if t1 not in _EXACT or t2 not in _EXACT or t3 not in _EXACT or t4 not in _EXACT:
-        return _general("SamplingMessageContent")(v0)
-    if (
-        v1 in ("tool_use",)
-        and (t2 is str)
-        and (t3 is dict)
-        and (t4 is str)
-        and (t1 is str)
-        and (t0 is dict)
-    ):
-        return "ToolUseContent"
-    v5 = v0.get("data", _ABSENT) if t0 is dict else _ABSENT
-    t5 = _type(v5)
-    v6 = v0.get("mimeType", _ABSENT) if t0 is dict else _ABSENT
-    t6 = _type(v6)
-    if t5 not in _EXACT or t6 not in _EXACT:
-        return _general("SamplingMessageContent")(v0)
-    if v1 in ("image",) and (t5 is str) and (t6 is str) and (t1 is str) and (t0 is dict):
-        return "ImageContent"
-    if v1 in ("audio",) and (t5 is str) and (t6 is str) and (t1 is str) and (t0 is dict):
-        return "AudioContent"
-    v7 = v0.get("content", _ABSENT) if t0 is dict else _ABSENT
-    t7 = _type(v7)
-    v8 = v0.get("toolUseId", _ABSENT) if t0 is dict else _ABSENT
-    t8 = _type(v8)
-    if t7 not in _EXACT or t8 not in _EXACT:
-        return _general("SamplingMessageContent")(v0)
-    if v1 in ("tool_result",) and (t7 is list) and (t8 is str) and (t1 is str) and (t0 is dict):
-        return "ToolResultContent"
-    v9 = v0.get("text", _ABSENT) if t0 is dict else _ABSENT
-    t9 = _type(v9)
-    if t9 not in _EXACT:
-        return _general("SamplingMessageContent")(v0)
-    if v1 in ("text",) and (t9 is str) and (t1 is str) and (t0 is dict):
-        return "TextContent"
-    if t0 is list:
-        return "SamplingMessageContentBlockList"
-    return _general("SamplingMessageContent")(v0)
-
-
-_ARMS_14 = _arm_tags("SingleSelectEnumSchema")
-
-
-def _pick_14(v0: Any) -> str | None:
-    t0 = _type(v0)
-    if t0 not in _EXACT:
-        if t0.__name__ in _ARMS_14:  # an instance of an arm: its class is its tag
-            return t0.__name__
-        return _general("SingleSelectEnumSchema")(v0)
-    v1 = v0.get("enum", _ABSENT) if t0 is dict else _ABSENT
-    t1 = _type(v1)
-    if t1 not in _EXACT:
-        return _general("SingleSelectEnumSchema")(v0)
-    if t1 is list:
-        return "UntitledSingleSelectEnumSchema"
-    v2 = v0.get("oneOf", _ABSENT) if t0 is dict else _ABSENT
-    t2 = _type(v2)
-    if t2 not in _EXACT:
-        return _general("SingleSelectEnumSchema")(v0)
-    if t2 is list:
-        return "TitledSingleSelectEnumSchema"
-    return _general("SingleSelectEnumSchema")(v0)
-
-
-_COMPILED: dict[str, Callable[[Any], str | None]] = {
-    "CallToolResultResponseResult": _pick_0,
-    "CreateMessageResultContent": _pick_1,
-    "ElicitRequestParams": _pick_2,
-    "EmbeddedResourceResource": _pick_3,
-    "EnumSchema": _pick_4,
-    "GetPromptResultResponseResult": _pick_5,
-    "InputResponse": _pick_6,
-    "JSONRPCMessage": _pick_7,
-    "JSONRPCResponse": _pick_8,
-    "MultiSelectEnumSchema": _pick_9,
-    "PrimitiveSchemaDefinition": _pick_10,
-    "ReadResourceResultContentsItem": _pick_11,
-    "ReadResourceResultResponseResult": _pick_12,
-    "SamplingMessageContent": _pick_13,
-    "SingleSelectEnumSchema": _pick_14,
-}
-
-
-class _ReadAsPython(Discriminator):
-    """The discriminator of a union of JSON-RPC messages, which reads a JSON text through the Python
-    objects its rules look at.
-
-    pydantic-core hands a callable discriminator the whole value as Python objects, then validates
-    the arm it picks from the JSON value again, making every string a second time; here the arm is
-    validated from those objects: `TypeAdapter(JSONRPCMessage).validate_json`, what transports
-    call, takes about 7% less time. Only where the arms hold generic values (dcg.py says which):
-    tests/test_structural_compiled.py holds both readings to the same class, dump and errors."""
-
-    __slots__ = ()
-
-    def __get_pydantic_core_schema__(
-        self, source_type: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        union = super().__get_pydantic_core_schema__(source_type, handler)
-        return core_schema.no_info_before_validator_function(_as_is, union)
-
-
-def _as_is(value: Any) -> Any:
-    return value
-
-
-def structural(union: str, *, read_as_python: bool = False) -> Discriminator:
-    """The pydantic discriminator of a union: picks an arm's tag, or None for pydantic to report."""
-    pick = _COMPILED.get(union) or _general(union)
-    kind = _ReadAsPython if read_as_python else Discriminator
-    return kind(pick, custom_error_type="union_variant", custom_error_message=_MESSAGES[union])
+    },
+)
+structural = _UNIONS.structural
+holding = _UNIONS.holding
