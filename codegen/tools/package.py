@@ -24,7 +24,7 @@ from typing import Any, TextIO, TypeVar, cast
 
 from codegen.analysis import analyze, ir, naming
 from codegen.schema import budget, load, pointers, schemas
-from codegen.emit import render
+from codegen.emit import render, runtime
 from codegen.errors import CodegenError, Diagnostic, fail, flat
 from codegen.emit.format import format_files
 from codegen.limits import Limits
@@ -266,7 +266,7 @@ def generate_tools_package(
         types = [replace(t, input_is_class=f"#/$defs/{t.input}" in classes) for t in types]
         files = {
             "models.py": models,
-            "_base.py": render.base_module(model.options, stamp),
+            "_base.py": render.base_module(model.options, stamp, runtime=runtime.INSIDE),
             "__init__.py": render.render(
                 "tools_init.py.jinja2",
                 header=stamp,
@@ -279,6 +279,7 @@ def generate_tools_package(
         structural = render.structural_module(model, stamp)
         if structural is not None:
             files["_structural.py"] = structural
+        files.update(runtime.runtime_files(stamp))  # a package of its own: it holds the runtime
         formatted = format_files(files, options=model.options, where="tools", revision=LABEL)
     except CodegenError as exc:
         raise _relocated(exc.with_revision(LABEL), origins) from exc

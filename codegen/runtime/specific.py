@@ -1,0 +1,166 @@
+"""The most specific arm of a union of models that no rule tells apart: the engine, the same in
+every revision package. A package's _specific.py holds its unions' tables and `decide` made here
+from them; its _base.py gives the models `most_specific`, which asks that module (loaded on the
+first value to decide for).
+
+pydantic's smart union validates every arm and keeps the one that fills the most declared fields
+(counting those of the models inside), the first on a tie. The shapes (derived from the schema by
+mcp-codegen, see its codegen/analysis/specific.py) say, per arm, which keys it requires and, per
+key it declares, a signature of what validates the value there (equal signatures validate alike)
+and, for a model held there, that model's shape. From the keys a value has, one level deep, they
+often single out one arm that fills more than every other arm that can validate at all, or as
+much, alike, and comes first: the smart union would keep it whenever it validates. That arm alone
+is tried first, and the smart union over every arm (tag ANY_ARM) when it fails. Any other value
+goes to the smart union directly, so the arm chosen is always the smart union's.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from functools import cache
+from typing import Any, TypeAlias
+
+from pydantic import Discriminator, Field
+
+__all__ = ["ANY_ARM", "LEFT_TO_RIGHT", "Table", "decider", "most_specific"]
+
+ANY_ARM = "*"  # the tag of the smart union over every arm
+
+# An object model's table: (required keys, ((declared key, signature, the held model's table or
+# None), ...)): nested tuples of constants, which Python loads as one constant at import. A
+# package's tables: per union, its arms in order, (tag, table).
+Table: TypeAlias = tuple[tuple[str, ...], tuple[tuple[str, int, Any], ...]]
+Decide: TypeAlias = Callable[[str, dict[Any, Any]], str]
+
+# A smart union of models tries the arm a value's keys single out first, then the smart union over
+# every arm (`LEFT_TO_RIGHT` is the mode of that pair, one object for all).
+LEFT_TO_RIGHT: Any = Field(union_mode="left_to_right")
+_KEPT = 256  # answers kept per union
+_KEPT_WIDTH = 64  # keys a kept answer may be keyed by (a value with thousands of keys is decided, not kept)
+_JSON_LEAVES = frozenset({list, str, int, float, bool, type(None)})
+# dict, typed Any: `type(v) is _DICT` tests the exact type as `type(v) is dict` does, without the
+# type checkers narrowing v to a dict of unknown items
+_DICT: Any = dict
+_ABSENT: Any = object()
+
+
+def most_specific(package: str, union: str, nested: tuple[str, ...] = ()) -> Discriminator:
+    """The pydantic discriminator of a smart union of models of `package`, whose _specific.py
+    decides (loaded on the first value to decide for). The answer is kept by the keys the decision
+    reads: the value's, and those of the objects it holds under `nested` keys."""
+    kept: dict[tuple[object, ...], str] = {}
+
+    def pick(value: Any) -> str:
+        if type(value) is not _DICT:
+            return ANY_ARM  # a model instance, a Mapping: only the smart union decides alike
+        key: tuple[object, ...] = tuple(value)
+        width = len(key)
+        for name in nested:
+            inner: Any = value.get(name, _ABSENT)
+            if inner is _ABSENT:
+                continue
+            if type(inner) is _DICT:
+                key += (name, tuple(inner))
+                width += len(inner)
+            elif type(inner) in _JSON_LEAVES:
+                key += (name, None)
+            else:
+                return ANY_ARM  # a model held inside
+        choice = kept.get(key)
+        if choice is None:
+            specific: Any = importlib.import_module(f"{package}._specific")
+            choice = str(specific.decide(union, value))
+            if width <= _KEPT_WIDTH and len(kept) < _KEPT:
+                kept[key] = choice
+        return choice
+
+    return Discriminator(pick)
+
+
+def decider(arms: Mapping[str, tuple[tuple[str, Table], ...]]) -> Decide:
+    """`decide(union, value)` over a package's tables: the tag of the union's arm to try first for
+    value, or ANY_ARM (a union's shapes are made on its first choice)."""
+
+    @cache
+    def shapes(union: str) -> tuple[tuple[str, _Shape], ...]:
+        return tuple((tag, _Shape(table)) for tag, table in arms[union])
+
+    def decide(union: str, value: dict[Any, Any]) -> str:
+        return _decide(shapes(union), value)
+
+    return decide
+
+
+class _Shape:
+    """What an object model requires, and per key it declares: (signature, the held model's
+    shape)."""
+
+    __slots__ = ("keys", "required")
+
+    def __init__(self, table: Table) -> None:
+        self.required = table[0]
+        self.keys: dict[str, tuple[int, _Shape | None]] = {
+            key: (signature, None if held is None else _Shape(held)) for key, signature, held in table[1]
+        }
+
+
+def _decide(arms: tuple[tuple[str, _Shape], ...], value: dict[Any, Any]) -> str:
+    could = [(tag, shape) for tag, shape in arms if _could_be(shape, value)]
+    for index, (tag, shape) in enumerate(could):
+        if all(
+            _outranks(shape, other, value, earlier=index < position)
+            for position, (_, other) in enumerate(could)
+            if position != index
+        ):
+            return tag
+    return ANY_ARM
+
+
+def _object(value: Any) -> dict[Any, Any] | None:
+    """value where it is a JSON object (a dict exactly), else None."""
+    if type(value) is _DICT:
+        found: dict[Any, Any] = value
+        return found
+    return None
+
+
+def _could_be(shape: _Shape, value: dict[Any, Any]) -> bool:
+    """Whether value has every key the model requires (and an object where it holds a model,
+    with the keys that model requires): else that arm cannot validate."""
+    for name in shape.required:
+        if name not in value:
+            return False
+        inner = shape.keys[name][1]
+        if inner is not None:
+            held = _object(value[name])
+            if held is None or not _could_be(inner, held):
+                return False
+    return True
+
+
+def _outranks(a: _Shape, b: _Shape, value: dict[Any, Any], *, earlier: bool) -> bool:
+    """Whether the smart union keeps a over b when both validate value."""
+    filled = _fills(a, b, value)
+    return filled == 1 or (filled == 0 and earlier)
+
+
+def _fills(a: _Shape, b: _Shape, value: dict[Any, Any]) -> int | None:
+    """1 when a surely fills more fields of value than b, 0 when as many and alike, None when the
+    keys cannot tell."""
+    if any(name in value and name not in a.keys for name in b.keys):
+        return None
+    outcome = 1 if any(name in value and name not in b.keys for name in a.keys) else 0
+    for name, (signature, inner_b) in b.keys.items():
+        if name not in value:
+            continue
+        own, inner_a = a.keys[name]
+        if own == signature:
+            continue
+        held = _object(value[name])
+        if inner_a is None or inner_b is None or held is None:
+            return None
+        if _fills(inner_a, inner_b, held) != 1:
+            return None
+        outcome = 1
+    return outcome
