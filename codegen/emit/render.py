@@ -205,16 +205,16 @@ def _check_package_names(names: Sequence[str], revision: ir.Revision) -> None:
 
 
 def forms_module(revision: ir.Revision, header: str, runtime: str = IN_ROOT) -> str | None:
-    """forms.py: Pydantic forms as this revision's requestedSchema, and typed answers (issue 18)."""
+    """forms.py: the runtime's forms builder given this revision's schema classes (issue 18)."""
     facts = form_facts(revision)
     if facts is None:
         return None
-    arms = [facts.string, facts.number, facts.boolean, facts.untitled_single, facts.titled_single]
-    arms += [facts.untitled_multi, facts.titled_multi]
+    kinds = ["string", "number", "boolean", "untitled_single", "titled_single", "untitled_multi", "titled_multi"]
     if facts.titled_single is None:  # legacy enumNames only where there is no titled single-select
-        arms.append(facts.legacy_titled)
-    names = {name for arm in arms if arm is not None for name in (arm.name, arm.option, arm.items) if name}
-    names |= {"PrimitiveSchemaDefinition", facts.requested_schema, facts.params, facts.result}
+        kinds.append("legacy_titled")
+    arms = [(kind, arm) for kind in kinds if (arm := getattr(facts, kind)) is not None]
+    names = {name for _, arm in arms for name in (arm.name, arm.option, arm.items) if name}
+    names |= {facts.requested_schema, facts.params, facts.result}
     if not facts.wire_request:
         names.add(facts.request)
     if facts.input_required:
@@ -227,6 +227,7 @@ def forms_module(revision: ir.Revision, header: str, runtime: str = IN_ROOT) -> 
         header=header,
         revision=revision,
         imports=sorted(names),
+        arms=arms,
         attr=attribute_names(revision),
         **facts.view(),
     )
