@@ -23,7 +23,7 @@ from typing import Any, TypeAlias
 
 from pydantic import Discriminator, Field
 
-__all__ = ["ANY_ARM", "LEFT_TO_RIGHT", "Table", "decider", "most_specific"]
+__all__ = ["ANY_ARM", "LEFT_TO_RIGHT", "MostSpecific", "Table", "decider", "most_specific"]
 
 ANY_ARM = "*"  # the tag of the smart union over every arm
 
@@ -76,6 +76,18 @@ def most_specific(package: str, union: str, nested: tuple[str, ...] = ()) -> Dis
         return choice
 
     return Discriminator(pick)
+
+
+class MostSpecific:
+    """A package's `most_specific(union, nested=())`: `module` is its _base module's name."""
+
+    __slots__ = ("_package",)
+
+    def __init__(self, module: str) -> None:
+        self._package = module.rpartition(".")[0]
+
+    def __call__(self, union: str, nested: tuple[str, ...] = ()) -> Discriminator:
+        return most_specific(self._package, union, nested)
 
 
 def decider(arms: Mapping[str, tuple[tuple[str, Table], ...]]) -> Decide:

@@ -2,16 +2,15 @@
 # Do not edit.
 # MCP schema revision 2025-11-25,
 # sha256 268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7.
-"""The base class of every model of this package: the shared runtime's machinery (`ModelBase`, whose
-module says how models read, build and write), configured by the package's settings: inbound
-'strict', extra-keys 'lossless'.
+"""MCPModel, the base class of every model: the runtime's `ModelBase` (`_runtime/base.py` says how
+models read, build and write) with this package's settings: inbound 'strict', extra-keys 'lossless'.
 """
 
 from __future__ import annotations
 
 from typing import TypeAlias
 
-from pydantic import ConfigDict, Discriminator
+from pydantic import ConfigDict
 
 from .._runtime.base import (
     AS_ANY,
@@ -24,8 +23,7 @@ from .._runtime.base import (
 )
 from .._runtime.base import DEFER_BUILD as _DEFER_BUILD
 from .._runtime.base import SPURIOUS_UNION_WARNINGS as SPURIOUS_UNION_WARNINGS
-from .._runtime.specific import LEFT_TO_RIGHT
-from .._runtime.specific import most_specific as _most_specific
+from .._runtime.specific import LEFT_TO_RIGHT, MostSpecific
 
 __all__ = [
     "AS_ANY",
@@ -54,6 +52,6 @@ class MCPModel(ModelBase, FastDumps):
     __mcp_build_strict__ = True
 
 
-def most_specific(union: str, nested: tuple[str, ...] = ()) -> Discriminator:
-    """The pydantic discriminator of a smart union of models (see _specific.py)."""
-    return _most_specific(__name__.rpartition(".")[0], union, nested)
+most_specific = MostSpecific(
+    __name__
+)  # the discriminator of a smart union of models (_specific.py)

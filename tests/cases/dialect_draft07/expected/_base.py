@@ -2,9 +2,8 @@
 # Do not edit.
 # MCP schema revision dialect_draft07,
 # sha256 d26a3e6488a39b279492c987488c3fb0d79f1f64ba07e17d977c5f04e0385b2d.
-"""The base class of every model of this package: the shared runtime's machinery (`ModelBase`, whose
-module says how models read, build and write), configured by the package's settings: inbound
-'strict', extra-keys 'lossless'.
+"""MCPModel, the base class of every model: the runtime's `ModelBase` (`_runtime/base.py` says how
+models read, build and write) with this package's settings: inbound 'strict', extra-keys 'lossless'.
 """
 
 from __future__ import annotations

@@ -2,9 +2,8 @@
 # Do not edit.
 # MCP schema revision errata,
 # sha256 465313429ec55fc1bc42cb1ca5bc9947a031fef6fa7c4653330872c9ef94f4c8.
-"""The base class of every model of this package: the shared runtime's machinery (`ModelBase`, whose
-module says how models read, build and write), configured by the package's settings: inbound
-'strict', extra-keys 'lossless'.
+"""MCPModel, the base class of every model: the runtime's `ModelBase` (`_runtime/base.py` says how
+models read, build and write) with this package's settings: inbound 'strict', extra-keys 'lossless'.
 """
 
 from __future__ import annotations
