@@ -51,7 +51,15 @@ from typing import (
 )
 from weakref import WeakKeyDictionary
 
-from pydantic import AliasGenerator, BaseModel, ConfigDict, StrictFloat, StrictInt, Tag, model_validator
+from pydantic import (
+    AliasGenerator,
+    BaseModel,
+    ConfigDict,
+    StrictFloat,
+    StrictInt,
+    Tag,
+    model_validator,
+)
 from pydantic.version import VERSION as _PYDANTIC_VERSION
 from pydantic_core import PydanticUndefined, core_schema
 
@@ -106,7 +114,9 @@ class _DumpedAsItsOwnClass:
 
     __hash__ = object.__hash__
 
-    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+    def __get_pydantic_core_schema__(
+        self, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
         schema = handler(source)
         target = cast("dict[str, Any]", schema)
         while target["type"] == "definitions":
@@ -211,7 +221,9 @@ def union_arms(alias: object) -> tuple[Any, ...]:
     if get_origin(value) is Annotated:  # the discriminator
         value = get_args(value)[0]
     if get_origin(value) not in (Union, types.UnionType):
-        raise TypeError(f"{getattr(alias, '__name__', alias)} is an alias of {value!r}, not a union")
+        raise TypeError(
+            f"{getattr(alias, '__name__', alias)} is an alias of {value!r}, not a union"
+        )
     choices = get_args(value)
     last = choices[-1]
     if get_origin(last) is Annotated and Tag(ANY_ARM) in get_args(last)[1:]:
@@ -262,8 +274,14 @@ def _constants_of(cls: type[BaseModel]) -> dict[str, Any]:
     """Wire name -> value of each required property whose type allows a single value."""
     constants: dict[str, Any] = {}
     for name, info in cls.model_fields.items():
-        if info.is_required() and get_origin(info.annotation) is Literal and len(get_args(info.annotation)) == 1:
-            constants[info.alias if isinstance(info.alias, str) else name] = get_args(info.annotation)[0]
+        if (
+            info.is_required()
+            and get_origin(info.annotation) is Literal
+            and len(get_args(info.annotation)) == 1
+        ):
+            constants[info.alias if isinstance(info.alias, str) else name] = get_args(
+                info.annotation
+            )[0]
     return constants
 
 
@@ -271,7 +289,9 @@ def _refuse_both_names(model: BaseModel, extra: dict[str, Any]) -> None:
     """A keyword given under both of a field's names leaves the attribute-name one unused."""
     twice = sorted(extra.keys() & type(model).model_fields.keys())
     if twice:
-        raise TypeError(f"{type(model).__name__}() got a field under both of its names: {', '.join(twice)}")
+        raise TypeError(
+            f"{type(model).__name__}() got a field under both of its names: {', '.join(twice)}"
+        )
 
 
 def _init_of(cls: type[ModelBase]) -> Callable[..., None]:
@@ -287,14 +307,18 @@ def _init_of(cls: type[ModelBase]) -> Callable[..., None]:
     strict = cls.__mcp_build_strict__
 
     def plain(self: ModelBase, /, **data: Any) -> None:
-        self.__pydantic_validator__.validate_python(data, self_instance=self, by_name=True, strict=strict)
+        self.__pydantic_validator__.validate_python(
+            data, self_instance=self, by_name=True, strict=strict
+        )
         if self.__pydantic_extra__:
             _refuse_both_names(self, self.__pydantic_extra__)
 
     def one(self: ModelBase, /, **data: Any) -> None:
         if key not in data:
             data[key] = value
-        self.__pydantic_validator__.validate_python(data, self_instance=self, by_name=True, strict=strict)
+        self.__pydantic_validator__.validate_python(
+            data, self_instance=self, by_name=True, strict=strict
+        )
         if self.__pydantic_extra__:
             _refuse_both_names(self, self.__pydantic_extra__)
 
@@ -303,7 +327,9 @@ def _init_of(cls: type[ModelBase]) -> Callable[..., None]:
             data[key] = value
         if other_key not in data:
             data[other_key] = other_value
-        self.__pydantic_validator__.validate_python(data, self_instance=self, by_name=True, strict=strict)
+        self.__pydantic_validator__.validate_python(
+            data, self_instance=self, by_name=True, strict=strict
+        )
         if self.__pydantic_extra__:
             _refuse_both_names(self, self.__pydantic_extra__)
 
@@ -314,7 +340,9 @@ def _init_of(cls: type[ModelBase]) -> Callable[..., None]:
         for name, wire, meant in absent:
             if name not in data and wire not in data:
                 data[wire] = meant
-        self.__pydantic_validator__.validate_python(data, self_instance=self, by_name=True, strict=strict)
+        self.__pydantic_validator__.validate_python(
+            data, self_instance=self, by_name=True, strict=strict
+        )
         if self.__pydantic_extra__:
             _refuse_both_names(self, self.__pydantic_extra__)
 
@@ -350,7 +378,9 @@ def _check_ancestors(cls: type[ModelBase]) -> None:
             type.__setattr__(base, "__init__", _checking(base, own))
 
 
-def _named(init: Callable[..., None], cls: type[ModelBase], *, unchecked: bool) -> Callable[..., None]:
+def _named(
+    init: Callable[..., None], cls: type[ModelBase], *, unchecked: bool
+) -> Callable[..., None]:
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     init.__doc__ = ModelBase.__init__.__doc__
     vars(init)["__pydantic_base_init__"] = True  # reading never calls it (see ModelBase.__init__)
@@ -395,7 +425,9 @@ class ModelBase(BaseModel):
         generator = cls.model_config.get("alias_generator")
         if generator is not None and (len(cls.__bases__) > 1 or _wire_names_of(generator) is None):
             _check_wire_names(cls)  # a generated class has one base and its own wire names
-        if getattr(cls.__init__, "__pydantic_base_init__", False):  # not one a subclass or mixin wrote
+        if getattr(
+            cls.__init__, "__pydantic_base_init__", False
+        ):  # not one a subclass or mixin wrote
             cls.__init__ = _first_init  # type: ignore[method-assign]
         else:
             _check_ancestors(cls)
@@ -434,7 +466,9 @@ def _first_init(self: ModelBase, /, **data: Any) -> None:
 
 
 _first_init.__doc__ = ModelBase.__init__.__doc__
-vars(_first_init)["__pydantic_base_init__"] = True  # reading never calls it (see ModelBase.__init__)
+vars(_first_init)["__pydantic_base_init__"] = (
+    True  # reading never calls it (see ModelBase.__init__)
+)
 
 
 class FastDumps(BaseModel):
@@ -459,25 +493,49 @@ class FastDumps(BaseModel):
 
     elif not TYPE_CHECKING:
 
-        def model_dump(self, /, *, mode="python", by_alias=None, exclude_unset=False, exclude_none=False, **options):
+        def model_dump(
+            self,
+            /,
+            *,
+            mode="python",
+            by_alias=None,
+            exclude_unset=False,
+            exclude_none=False,
+            **options,
+        ):
             serializer = self.__pydantic_serializer__
             if not (options or by_alias is not None or exclude_unset or exclude_none):
                 return serializer.to_python(self, mode=mode)  # the rest: the serializer's defaults
             if options:
                 return serializer.to_python(
-                    self, mode=mode, by_alias=by_alias, exclude_unset=exclude_unset, exclude_none=exclude_none, **options
+                    self,
+                    mode=mode,
+                    by_alias=by_alias,
+                    exclude_unset=exclude_unset,
+                    exclude_none=exclude_none,
+                    **options,
                 )
             return serializer.to_python(
-                self, mode=mode, by_alias=by_alias, exclude_unset=exclude_unset, exclude_none=exclude_none
+                self,
+                mode=mode,
+                by_alias=by_alias,
+                exclude_unset=exclude_unset,
+                exclude_none=exclude_none,
             )
 
-        def model_dump_json(self, /, *, by_alias=None, exclude_unset=False, exclude_none=False, **options):
+        def model_dump_json(
+            self, /, *, by_alias=None, exclude_unset=False, exclude_none=False, **options
+        ):
             serializer = self.__pydantic_serializer__
             if not (options or by_alias is not None or exclude_unset or exclude_none):
                 return serializer.to_json(self).decode()  # every option: the serializer's default
             if options:
                 return serializer.to_json(
-                    self, by_alias=by_alias, exclude_unset=exclude_unset, exclude_none=exclude_none, **options
+                    self,
+                    by_alias=by_alias,
+                    exclude_unset=exclude_unset,
+                    exclude_none=exclude_none,
+                    **options,
                 ).decode()
             return serializer.to_json(
                 self, by_alias=by_alias, exclude_unset=exclude_unset, exclude_none=exclude_none

@@ -19,7 +19,14 @@ from typing import Any, Generic, TypeVar, cast
 from pydantic import BaseModel, TypeAdapter
 from pydantic_core import MISSING
 
-__all__ = ["AnswerProblem", "Elicitation", "EnumChoice", "EnumOption", "check_answer", "enum_choice"]
+__all__ = [
+    "AnswerProblem",
+    "Elicitation",
+    "EnumChoice",
+    "EnumOption",
+    "check_answer",
+    "enum_choice",
+]
 
 P = TypeVar("P")  # a revision's PrimitiveSchemaDefinition
 
@@ -224,7 +231,9 @@ class Elicitation(Generic[P]):
         """The options of an enum schema (any SEP-1330 variant), or None for a non-enum field."""
         return enum_choice(self._read(schema))
 
-    def check_answer(self, requested_schema: object, content: Mapping[str, Any] | None) -> list[AnswerProblem]:
+    def check_answer(
+        self, requested_schema: object, content: Mapping[str, Any] | None
+    ) -> list[AnswerProblem]:
         """Problems of a form answer against the form's `requestedSchema` (an empty list: it fits).
 
         requested_schema: the `requestedSchema` model of an elicitation request, or its JSON object.

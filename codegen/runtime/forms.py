@@ -38,7 +38,14 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any, Generic, Literal, TypeVar, Union, cast, get_args, get_origin
 
-from pydantic import AfterValidator, AnyUrl, BaseModel, PydanticUndefinedAnnotation, Strict, ValidationError
+from pydantic import (
+    AfterValidator,
+    AnyUrl,
+    BaseModel,
+    PydanticUndefinedAnnotation,
+    Strict,
+    ValidationError,
+)
 from pydantic.fields import FieldInfo
 from pydantic_core import MISSING
 
@@ -156,7 +163,9 @@ class Forms(Generic[S, R]):
     revision: str
     requested: type[S]  # the class of `requestedSchema`
     result: type[R]  # ElicitResult
-    check: Callable[[object, Mapping[str, Any]], list[AnswerProblem]]  # its elicitation.check_answer
+    check: Callable[
+        [object, Mapping[str, Any]], list[AnswerProblem]
+    ]  # its elicitation.check_answer
     formats: tuple[str, ...]  # what StringSchema `format` allows
     number_types: tuple[str, ...]  # what NumberSchema `type` allows
     string: Arm | None = None
@@ -175,7 +184,9 @@ class Forms(Generic[S, R]):
             try:
                 form.model_rebuild()
             except PydanticUndefinedAnnotation as exc:
-                raise FormError(form, "(form)", f"{exc.name} is not defined: the form's fields cannot be read") from None
+                raise FormError(
+                    form, "(form)", f"{exc.name} is not defined: the form's fields cannot be read"
+                ) from None
         properties: dict[str, BaseModel] = {}
         required: list[str] = []
         for name, info in form.model_fields.items():
@@ -235,7 +246,10 @@ class Forms(Generic[S, R]):
         if isinstance(response, Mapping):
             response = self.result.model_validate(response)
         if not isinstance(response, self.result):
-            raise AnswerError(form.__name__, [AnswerProblem(key, "has no elicitation answer among the input responses")])
+            raise AnswerError(
+                form.__name__,
+                [AnswerProblem(key, "has no elicitation answer among the input responses")],
+            )
         return response
 
     def _validated(self, form: type[F], content: dict[str, Any]) -> F:
@@ -246,7 +260,9 @@ class Forms(Generic[S, R]):
             return form.model_validate(content)
         except ValidationError as exc:
             found = [
-                AnswerProblem(".".join(str(part) for part in error["loc"]) or "(form)", error["msg"])
+                AnswerProblem(
+                    ".".join(str(part) for part in error["loc"]) or "(form)", error["msg"]
+                )
                 for error in exc.errors()
             ]
             raise AnswerError(form.__name__, found) from None
@@ -259,7 +275,10 @@ def _result_problems(exc: ValidationError) -> list[AnswerProblem]:
     for error in exc.errors():
         loc = [str(part) for part in error["loc"]]
         if loc[:1] == ["content"] and len(loc) > 1:
-            found.setdefault(loc[1], "is not a value an answer carries (a string, number, boolean or list of strings)")
+            found.setdefault(
+                loc[1],
+                "is not a value an answer carries (a string, number, boolean or list of strings)",
+            )
         else:
             found.setdefault(".".join(loc) or "(result)", error["msg"])
     return [AnswerProblem(field, message) for field, message in found.items()]
@@ -279,7 +298,14 @@ class _Where:
 
 # The annotated_types constraints pydantic puts in a field's metadata, by class name, and the
 # attribute holding each one's value (read by name: the package imports nothing beyond pydantic).
-_CONSTRAINTS = {"Ge": "ge", "Le": "le", "Gt": "gt", "Lt": "lt", "MinLen": "min_length", "MaxLen": "max_length"}
+_CONSTRAINTS = {
+    "Ge": "ge",
+    "Le": "le",
+    "Gt": "gt",
+    "Lt": "lt",
+    "MinLen": "min_length",
+    "MaxLen": "max_length",
+}
 
 
 class _Keywords:
@@ -293,7 +319,11 @@ class _Keywords:
             self._add(item)
 
     def _add(self, item: object) -> None:
-        constraint = _CONSTRAINTS.get(type(item).__name__) if type(item).__module__ == "annotated_types" else None
+        constraint = (
+            _CONSTRAINTS.get(type(item).__name__)
+            if type(item).__module__ == "annotated_types"
+            else None
+        )
         if constraint is not None:
             self.values[constraint] = getattr(item, constraint)
         elif _marker(item) == "titles":
@@ -327,11 +357,17 @@ def _marker(item: object) -> str | None:
 def _property(forms: Forms[Any, Any], where: _Where, info: FieldInfo) -> BaseModel:
     if info.default_factory is not None:
         raise where.refuse("default_factory: a form's default must be a fixed value")
-    if info.json_schema_extra is not None:  # would be silently lost: the schema is built from the field itself
-        raise where.refuse("json_schema_extra: the requested schema is built from the field, not from JSON Schema")
+    if (
+        info.json_schema_extra is not None
+    ):  # would be silently lost: the schema is built from the field itself
+        raise where.refuse(
+            "json_schema_extra: the requested schema is built from the field, not from JSON Schema"
+        )
     annotation, metadata = _unwrap(info.annotation, list(info.metadata))
     members: list[object] = []
-    for member in _union_members(annotation):  # `Annotated[...] | None`: the arm's metadata is the field's
+    for member in _union_members(
+        annotation
+    ):  # `Annotated[...] | None`: the arm's metadata is the field's
         member, metadata = _unwrap(member, metadata)
         members.append(member)
     keywords = _Keywords(where, metadata)
@@ -339,7 +375,9 @@ def _property(forms: Forms[Any, Any], where: _Where, info: FieldInfo) -> BaseMod
     if optional:
         members = [m for m in members if m is not type(None)]
         if info.is_required():
-            raise where.refuse("None is allowed but an answer cannot be null: give the field the default None")
+            raise where.refuse(
+                "None is allowed but an answer cannot be null: give the field the default None"
+            )
     if len(members) != 1:
         raise where.refuse(f"a union of types ({_show(annotation)}): a form field has one type")
     kind = members[0]
@@ -378,7 +416,9 @@ class _Common:
 
     def no_default(self, arm: Arm) -> None:
         if self.default is not MISSING:
-            raise self.where.refuse(f"a default: {self.forms.revision}'s {arm.schema.__name__} has no `default`")
+            raise self.where.refuse(
+                f"a default: {self.forms.revision}'s {arm.schema.__name__} has no `default`"
+            )
 
     def single_default(self, choices: tuple[str, ...]) -> str | MISSING:
         if self.default is MISSING:
@@ -394,7 +434,9 @@ class _Common:
         if not arm.default:
             self.no_default(arm)
             return arm.schema(**keywords, title=self.title, description=self.description)
-        return arm.schema(**keywords, title=self.title, description=self.description, default=default())
+        return arm.schema(
+            **keywords, title=self.title, description=self.description, default=default()
+        )
 
     def refuse(self, what: str) -> FormError:
         return self.where.refuse(f"{what}: {self.forms.revision} has no " + _NONE[what])
@@ -427,7 +469,11 @@ def _union_members(annotation: object) -> list[object]:
 
 
 def _show(annotation: object) -> str:
-    return annotation.__name__ if isinstance(annotation, type) else str(annotation).replace("typing.", "")
+    return (
+        annotation.__name__
+        if isinstance(annotation, type)
+        else str(annotation).replace("typing.", "")
+    )
 
 
 def _why_not(kind: object) -> str:
@@ -459,7 +505,9 @@ def _titles(common: _Common, choices: tuple[str, ...]) -> dict[str, str] | None:
     titles = cast("dict[str, str] | None", common.keywords.take("titles"))
     unknown = sorted(set(titles or ()) - set(choices))
     if unknown:
-        raise common.where.refuse(f"titles for values that are not choices: {', '.join(map(repr, unknown))}")
+        raise common.where.refuse(
+            f"titles for values that are not choices: {', '.join(map(repr, unknown))}"
+        )
     return titles
 
 
@@ -499,17 +547,23 @@ def _multi_select(common: _Common, kind: object) -> BaseModel:
     forms = common.forms
     args = get_args(kind)
     if get_origin(kind) is tuple and not (len(args) == 2 and args[1] is Ellipsis):
-        raise common.where.refuse(f"a fixed-length tuple ({_show(kind)}): a multi-select is a list of choices")
+        raise common.where.refuse(
+            f"a fixed-length tuple ({_show(kind)}): a multi-select is a list of choices"
+        )
     item, item_metadata = _unwrap(args[0] if args else Any, [])
     for extra in item_metadata:
         if _marker(extra) == "titles":
             common.keywords.values["titles"] = cast(Titles, extra).titles
         elif not isinstance(extra, Strict | AfterValidator):
-            raise common.where.refuse(f"{type(extra).__name__} on the items: only Titles may annotate a choice")
+            raise common.where.refuse(
+                f"{type(extra).__name__} on the items: only Titles may annotate a choice"
+            )
     choices = _choices(common.where, item, common.keywords)
     if choices is None:
         what = "free text" if item is str else _show(item)
-        raise common.where.refuse(f"a list of {what}: MCP forms carry lists of choices only (a multi-select)")
+        raise common.where.refuse(
+            f"a list of {what}: MCP forms carry lists of choices only (a multi-select)"
+        )
     if forms.untitled_multi is None and forms.titled_multi is None:
         raise common.refuse("a multi-select")
     titles = _titles(common, choices)
@@ -518,7 +572,10 @@ def _multi_select(common: _Common, kind: object) -> BaseModel:
         selected = [choice_value(value) for value in cast("Iterable[object]", common.default)]
         if not set(selected) <= set(choices):
             raise common.where.refuse(f"the default {selected!r} is not a selection of the choices")
-    bounds = {"minItems": common.keywords.take_int("min_length"), "maxItems": common.keywords.take_int("max_length")}
+    bounds = {
+        "minItems": common.keywords.take_int("min_length"),
+        "maxItems": common.keywords.take_int("max_length"),
+    }
     common.keywords.done("a multi-select")
 
     def default() -> object:
@@ -529,10 +586,19 @@ def _multi_select(common: _Common, kind: object) -> BaseModel:
             raise common.refuse("a titled multi-select")
         option = _option(forms.titled_multi)
         any_of = [option(const=value, title=titles.get(value, value)) for value in choices]
-        return common.build(forms.titled_multi, default, items=_items(forms.titled_multi)(anyOf=any_of), **bounds)
+        return common.build(
+            forms.titled_multi, default, items=_items(forms.titled_multi)(anyOf=any_of), **bounds
+        )
     if forms.untitled_multi is None:
-        raise common.where.refuse(f"an untitled multi-select: {forms.revision} has only titled ones")
-    return common.build(forms.untitled_multi, default, items=_items(forms.untitled_multi)(enum=list(choices)), **bounds)
+        raise common.where.refuse(
+            f"an untitled multi-select: {forms.revision} has only titled ones"
+        )
+    return common.build(
+        forms.untitled_multi,
+        default,
+        items=_items(forms.untitled_multi)(enum=list(choices)),
+        **bounds,
+    )
 
 
 def _boolean(common: _Common) -> BaseModel:
@@ -548,7 +614,9 @@ def _boolean(common: _Common) -> BaseModel:
 def _number(common: _Common, kind: str) -> BaseModel:
     forms = common.forms
     if kind not in forms.number_types:
-        raise common.where.refuse(f"{kind}: {forms.revision}'s NumberSchema types are {', '.join(forms.number_types)}")
+        raise common.where.refuse(
+            f"{kind}: {forms.revision}'s NumberSchema types are {', '.join(forms.number_types)}"
+        )
     bounds = {name: common.keywords.take(name) for name in ("ge", "le", "gt", "lt")}
     for name, bound in bounds.items():
         if bound is not None and (isinstance(bound, bool) or not isinstance(bound, int | float)):
@@ -558,15 +626,23 @@ def _number(common: _Common, kind: str) -> BaseModel:
         # minimum/maximum are inclusive: an exclusive bound on a real number has no exact
         # equivalent, and a near one would let the schema accept what the form refuses (or the
         # reverse).
-        raise common.where.refuse("gt/lt: NumberSchema bounds are inclusive (minimum/maximum); use ge/le")
+        raise common.where.refuse(
+            "gt/lt: NumberSchema bounds are inclusive (minimum/maximum); use ge/le"
+        )
     # For an integer, gt/lt are the inclusive bounds one step in: above gt is floor(gt) + 1 or more.
-    lower = [bound for bound in (ge, None if gt is None else math.floor(gt) + 1) if bound is not None]
-    upper = [bound for bound in (le, None if lt is None else math.ceil(lt) - 1) if bound is not None]
+    lower = [
+        bound for bound in (ge, None if gt is None else math.floor(gt) + 1) if bound is not None
+    ]
+    upper = [
+        bound for bound in (le, None if lt is None else math.ceil(lt) - 1) if bound is not None
+    ]
     minimum = max(lower) if lower else None
     maximum = min(upper) if upper else None
     common.keywords.done("a number")
     default = common.default
-    if default is not MISSING and (isinstance(default, bool) or not isinstance(default, int | float)):
+    if default is not MISSING and (
+        isinstance(default, bool) or not isinstance(default, int | float)
+    ):
         raise common.where.refuse(f"the default {default!r} is not a number")
     if forms.number is None:
         raise common.refuse("a number")

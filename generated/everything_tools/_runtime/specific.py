@@ -4,8 +4,8 @@
 # a28adbe9a52526caa6a3c876829b19f111d4ae5736483d29d95ab33a19626c6e; spec
 # models: mcp_models.v2025_11_25.
 """The most specific arm of a union of models that no rule tells apart: the engine, the same in
-every revision package. A package's _specific.py holds its unions' tables and `decide` made here
-from them; its _base.py gives the models `most_specific`, which asks that module (loaded on the
+every revision package. A package's _specific.py holds its unions' tables and `decide`, a Decider
+over them; its _base.py gives the models `most_specific`, which asks that module (loaded on the
 first value to decide for).
 
 pydantic's smart union validates every arm and keeps the one that fills the most declared fields
@@ -22,13 +22,12 @@ goes to the smart union directly, so the arm chosen is always the smart union's.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping
-from functools import cache
+from collections.abc import Mapping
 from typing import Any, TypeAlias
 
 from pydantic import Discriminator, Field
 
-__all__ = ["ANY_ARM", "LEFT_TO_RIGHT", "MostSpecific", "Table", "decider", "most_specific"]
+__all__ = ["ANY_ARM", "LEFT_TO_RIGHT", "Decider", "MostSpecific", "Table", "most_specific"]
 
 ANY_ARM = "*"  # the tag of the smart union over every arm
 
@@ -36,7 +35,6 @@ ANY_ARM = "*"  # the tag of the smart union over every arm
 # None), ...)): nested tuples of constants, which Python loads as one constant at import. A
 # package's tables: per union, its arms in order, (tag, table).
 Table: TypeAlias = tuple[tuple[str, ...], tuple[tuple[str, int, Any], ...]]
-Decide: TypeAlias = Callable[[str, dict[Any, Any]], str]
 
 # A smart union of models tries the arm a value's keys single out first, then the smart union over
 # every arm (`LEFT_TO_RIGHT` is the mode of that pair, one object for all).
@@ -97,18 +95,26 @@ class MostSpecific:
         return most_specific(self._package, union, nested)
 
 
-def decider(arms: Mapping[str, tuple[tuple[str, Table], ...]]) -> Decide:
-    """`decide(union, value)` over a package's tables: the tag of the union's arm to try first for
-    value, or ANY_ARM (a union's shapes are made on its first choice)."""
+class Decider:
+    """A package's `decide(union, value)` over its tables: the tag of the union's arm to try first
+    for value, or ANY_ARM (a union's shapes are made on its first choice)."""
 
-    @cache
-    def shapes(union: str) -> tuple[tuple[str, _Shape], ...]:
-        return tuple((tag, _Shape(table)) for tag, table in arms[union])
+    __slots__ = ("_arms", "_shapes")
 
-    def decide(union: str, value: dict[Any, Any]) -> str:
-        return _decide(shapes(union), value)
+    def __init__(self, arms: Mapping[str, tuple[tuple[str, Table], ...]]) -> None:
+        self._arms = arms
+        self._shapes: dict[str, tuple[tuple[str, _Shape], ...]] = {}
 
-    return decide
+    def shapes(self, union: str) -> tuple[tuple[str, _Shape], ...]:
+        found = self._shapes.get(union)
+        if found is None:
+            found = self._shapes[union] = tuple(
+                (tag, _Shape(table)) for tag, table in self._arms[union]
+            )
+        return found
+
+    def __call__(self, union: str, value: dict[Any, Any]) -> str:
+        return _decide(self.shapes(union), value)
 
 
 class _Shape:

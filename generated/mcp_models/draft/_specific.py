@@ -14,7 +14,7 @@ its codegen/analysis/specific.py).
 
 from __future__ import annotations
 
-from .._runtime.specific import ANY_ARM, Table, decider
+from .._runtime.specific import ANY_ARM, Decider, Table
 
 __all__ = ["ANY_ARM", "decide"]
 
@@ -239,4 +239,4 @@ _ARMS: dict[str, tuple[tuple[str, Table], ...]] = {
     ),
 }
 
-decide = decider(_ARMS)
+decide = Decider(_ARMS)

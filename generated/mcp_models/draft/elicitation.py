@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from pydantic import TypeAdapter
 
-from .._runtime.elicitation import AnswerProblem, Elicitation, EnumChoice, EnumOption
+from .._runtime import elicitation as _elicitation
+from .._runtime.elicitation import AnswerProblem, EnumChoice, EnumOption
 from .models import PrimitiveSchemaDefinition
 
 __all__ = ["AnswerProblem", "EnumChoice", "EnumOption", "check_answer", "enum_choice"]
 
-_ELICITATION: Elicitation[PrimitiveSchemaDefinition] = Elicitation(
+_ELICITATION: _elicitation.Elicitation[PrimitiveSchemaDefinition] = _elicitation.Elicitation(
     TypeAdapter(PrimitiveSchemaDefinition)
 )
 enum_choice = _ELICITATION.enum_choice

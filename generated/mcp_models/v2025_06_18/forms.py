@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 
 from .._runtime import forms as _forms
-from .._runtime.forms import AnswerError, Arm, Format, FormError, Forms, Titles
+from .._runtime.forms import AnswerError, Format, FormError, Titles
 from .elicitation import check_answer
 from .messages import ElicitRequestMessage
 from .models import (
@@ -79,18 +79,18 @@ class Cancelled(_forms.Cancelled[ElicitResult]):
 
 # The kinds of field this revision's PrimitiveSchemaDefinition has: the schema class of each, and
 # whether it declares `default`.
-_FORMS: Forms[ElicitRequestParamsRequestedSchema, ElicitResult] = Forms(
+_FORMS: _forms.Forms[ElicitRequestParamsRequestedSchema, ElicitResult] = _forms.Forms(
     REVISION,
     ElicitRequestParamsRequestedSchema,
     ElicitResult,
     check_answer,
     FORMATS,
     NUMBER_TYPES,
-    string=Arm(StringSchema, False),
-    number=Arm(NumberSchema, False),
-    boolean=Arm(BooleanSchema, True),
-    untitled_single=Arm(EnumSchema, False),
-    legacy_titled=Arm(EnumSchema, False),
+    string=_forms.Arm(StringSchema, False),
+    number=_forms.Arm(NumberSchema, False),
+    boolean=_forms.Arm(BooleanSchema, True),
+    untitled_single=_forms.Arm(EnumSchema, False),
+    legacy_titled=_forms.Arm(EnumSchema, False),
 )
 requested_schema = _FORMS.requested_schema
 answer = _FORMS.answer

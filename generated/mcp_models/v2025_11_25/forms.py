@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 
 from .._runtime import forms as _forms
-from .._runtime.forms import AnswerError, Arm, Format, FormError, Forms, Titles
+from .._runtime.forms import AnswerError, Format, FormError, Titles
 from .elicitation import check_answer
 from .models import (
     BooleanSchema,
@@ -86,24 +86,24 @@ class Cancelled(_forms.Cancelled[ElicitResult]):
 
 # The kinds of field this revision's PrimitiveSchemaDefinition has: the schema class of each, and
 # whether it declares `default`.
-_FORMS: Forms[ElicitRequestFormParamsRequestedSchema, ElicitResult] = Forms(
+_FORMS: _forms.Forms[ElicitRequestFormParamsRequestedSchema, ElicitResult] = _forms.Forms(
     REVISION,
     ElicitRequestFormParamsRequestedSchema,
     ElicitResult,
     check_answer,
     FORMATS,
     NUMBER_TYPES,
-    string=Arm(StringSchema, True),
-    number=Arm(NumberSchema, True),
-    boolean=Arm(BooleanSchema, True),
-    untitled_single=Arm(UntitledSingleSelectEnumSchema, True),
-    titled_single=Arm(
+    string=_forms.Arm(StringSchema, True),
+    number=_forms.Arm(NumberSchema, True),
+    boolean=_forms.Arm(BooleanSchema, True),
+    untitled_single=_forms.Arm(UntitledSingleSelectEnumSchema, True),
+    titled_single=_forms.Arm(
         TitledSingleSelectEnumSchema, True, option=TitledSingleSelectEnumSchemaOneOfItem
     ),
-    untitled_multi=Arm(
+    untitled_multi=_forms.Arm(
         UntitledMultiSelectEnumSchema, True, items=UntitledMultiSelectEnumSchemaItems
     ),
-    titled_multi=Arm(
+    titled_multi=_forms.Arm(
         TitledMultiSelectEnumSchema,
         True,
         option=TitledMultiSelectEnumSchemaItemsAnyOfItem,
