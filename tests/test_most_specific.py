@@ -185,7 +185,7 @@ def test_agrees_with_the_smart_union_on_drawn_objects(package: str) -> None:
 
 
 def test_choices_kept_are_bounded() -> None:
-    base = importlib.import_module("mcp_models._runtime.specific")
+    base = importlib.import_module("mcp_models._runtime.base")
     pick = _picker("v2026_07_28", "ServerResult")
     closure = {name: cell.cell_contents for name, cell in zip(pick.__code__.co_freevars, pick.__closure__ or (), strict=True)}
     kept: dict[object, str] = closure["kept"]
@@ -197,7 +197,7 @@ def test_choices_kept_are_bounded() -> None:
 
 def test_a_value_with_many_keys_is_decided_but_not_kept() -> None:
     """What is kept is bounded in size too: an answer keyed by thousands of keys is not kept."""
-    base = importlib.import_module("mcp_models._runtime.specific")
+    base = importlib.import_module("mcp_models._runtime.base")
     pick = _picker("v2026_07_28", "ServerResult")
     closure = {name: cell.cell_contents for name, cell in zip(pick.__code__.co_freevars, pick.__closure__ or (), strict=True)}
     kept: dict[object, str] = closure["kept"]

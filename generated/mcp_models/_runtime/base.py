@@ -34,6 +34,7 @@ optional field that was absent (`MISSING`) is never dumped.
 
 from __future__ import annotations
 
+import importlib
 import sys
 import types
 from collections.abc import Callable
@@ -57,6 +58,8 @@ from pydantic import (
     AliasGenerator,
     BaseModel,
     ConfigDict,
+    Discriminator,
+    Field,
     StrictFloat,
     StrictInt,
     Tag,
@@ -65,23 +68,25 @@ from pydantic import (
 from pydantic.version import VERSION as _PYDANTIC_VERSION
 from pydantic_core import PydanticUndefined, core_schema
 
-from .specific import ANY_ARM
-
 if TYPE_CHECKING:
     from pydantic import GetCoreSchemaHandler
     from pydantic_core import CoreSchema
 
 __all__ = [
+    "ANY_ARM",
     "AS_ANY",
     "DEFER_BUILD",
+    "LEFT_TO_RIGHT",
     "SPURIOUS_UNION_WARNINGS",
     "FastDumps",
     "LaxNumber",
     "LenientNulls",
     "ModelBase",
+    "MostSpecific",
     "QuietDumps",
     "StrictNumber",
     "const",
+    "most_specific",
     "union_arms",
     "wire_names",
 ]
@@ -105,8 +110,69 @@ DEFER_BUILD = _PYDANTIC >= (2, 14)
 # leave out those warnings unless asked for (`warnings=True`).
 SPURIOUS_UNION_WARNINGS = _PYDANTIC < (2, 13)
 
-# The runtime's own model classes hold no fields and are never built themselves.
+# The runtime's model classes hold no fields and are never built themselves. Each is a pydantic
+# model class, made once: a plain mixin would be read again for validators each time pydantic
+# makes a model class under it.
 _MIXIN = ConfigDict(defer_build=True)
+
+# The tag of a union's smart union over every arm, where the union tries its most specific arm first
+ANY_ARM = "*"
+
+# A smart union of models tries the arm a value's keys single out first (its package's _specific.py
+# decides, with specific.py's engine), then the smart union over every arm (`LEFT_TO_RIGHT` is the
+# mode of that pair, one object for all).
+LEFT_TO_RIGHT: Any = Field(union_mode="left_to_right")
+_KEPT = 256  # answers kept per union
+# keys a kept answer may be keyed by (a value with thousands of keys is decided, not kept)
+_KEPT_WIDTH = 64
+_JSON_LEAVES = frozenset({list, str, int, float, bool, type(None)})
+_DICT: Any = dict  # typed Any: `type(v) is _DICT` leaves v's type to the checkers as it was
+_ABSENT: Any = object()
+
+
+def most_specific(package: str, union: str, nested: tuple[str, ...] = ()) -> Discriminator:
+    """The pydantic discriminator of a smart union of models of `package`, whose _specific.py
+    decides (loaded on the first value to decide for). The answer is kept by the keys the decision
+    reads: the value's, and those of the objects it holds under `nested` keys."""
+    kept: dict[tuple[object, ...], str] = {}
+
+    def pick(value: Any) -> str:
+        if type(value) is not _DICT:
+            return ANY_ARM  # a model instance, a Mapping: only the smart union decides alike
+        key: tuple[object, ...] = tuple(value)
+        width = len(key)
+        for name in nested:
+            inner: Any = value.get(name, _ABSENT)
+            if inner is _ABSENT:
+                continue
+            if type(inner) is _DICT:
+                key += (name, tuple(inner))
+                width += len(inner)
+            elif type(inner) in _JSON_LEAVES:
+                key += (name, None)
+            else:
+                return ANY_ARM  # a model held inside
+        choice = kept.get(key)
+        if choice is None:
+            specific: Any = importlib.import_module(f"{package}._specific")
+            choice = str(specific.decide(union, value))
+            if width <= _KEPT_WIDTH and len(kept) < _KEPT:
+                kept[key] = choice
+        return choice
+
+    return Discriminator(pick)
+
+
+class MostSpecific:
+    """A package's `most_specific(union, nested=())`: `module` is its _base module's name."""
+
+    __slots__ = ("_package",)
+
+    def __init__(self, module: str) -> None:
+        self._package = module.rpartition(".")[0]
+
+    def __call__(self, union: str, nested: tuple[str, ...] = ()) -> Discriminator:
+        return most_specific(self._package, union, nested)
 
 
 class _DumpedAsItsOwnClass:
@@ -392,7 +458,8 @@ def _named(
 
 class ModelBase(BaseModel):
     """What every generated model does, whatever the settings. A package's MCPModel derives from
-    it (first, before a configured user base class) and says in its ConfigDict how it reads, and in
+    it (first, then the mixins its settings choose, then BaseModel or a configured user base class)
+    and says in its ConfigDict how it reads, and in
     `__mcp_build_strict__` whether building passes strict=True (only where the models are strict:
     it then changes nothing but the cost of a union tagged by a constant, ~0.15 us a block; a
     Mapping that is not a dict is still refused there, as not a model instead of by its arm)."""

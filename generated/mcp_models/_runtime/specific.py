@@ -2,8 +2,8 @@
 # Do not edit.
 """The most specific arm of a union of models that no rule tells apart: the engine, the same in
 every revision package. A package's _specific.py holds its unions' tables and `decide`, a Decider
-over them; its _base.py gives the models `most_specific`, which asks that module (loaded on the
-first value to decide for).
+over them; the models' discriminator (base.MostSpecific, its _base.py's `most_specific`) loads that
+module, and so this one, on the first value to decide for.
 
 pydantic's smart union validates every arm and keeps the one that fills the most declared fields
 (counting those of the models inside), the first on a tie. The shapes (derived from the schema by
@@ -18,78 +18,22 @@ goes to the smart union directly, so the arm chosen is always the smart union's.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping
 from typing import Any, TypeAlias
 
-from pydantic import Discriminator, Field
+from .base import ANY_ARM
 
-__all__ = ["ANY_ARM", "LEFT_TO_RIGHT", "Decider", "MostSpecific", "Table", "most_specific"]
+__all__ = ["ANY_ARM", "Decider", "Table"]
 
-ANY_ARM = "*"  # the tag of the smart union over every arm
 
 # An object model's table: (required keys, ((declared key, signature, the held model's table or
 # None), ...)): nested tuples of constants, which Python loads as one constant at import. A
 # package's tables: per union, its arms in order, (tag, table).
 Table: TypeAlias = tuple[tuple[str, ...], tuple[tuple[str, int, Any], ...]]
 
-# A smart union of models tries the arm a value's keys single out first, then the smart union over
-# every arm (`LEFT_TO_RIGHT` is the mode of that pair, one object for all).
-LEFT_TO_RIGHT: Any = Field(union_mode="left_to_right")
-_KEPT = 256  # answers kept per union
-_KEPT_WIDTH = (
-    64  # keys a kept answer may be keyed by (a value with thousands of keys is decided, not kept)
-)
-_JSON_LEAVES = frozenset({list, str, int, float, bool, type(None)})
 # dict, typed Any: `type(v) is _DICT` tests the exact type as `type(v) is dict` does, without the
 # type checkers narrowing v to a dict of unknown items
 _DICT: Any = dict
-_ABSENT: Any = object()
-
-
-def most_specific(package: str, union: str, nested: tuple[str, ...] = ()) -> Discriminator:
-    """The pydantic discriminator of a smart union of models of `package`, whose _specific.py
-    decides (loaded on the first value to decide for). The answer is kept by the keys the decision
-    reads: the value's, and those of the objects it holds under `nested` keys."""
-    kept: dict[tuple[object, ...], str] = {}
-
-    def pick(value: Any) -> str:
-        if type(value) is not _DICT:
-            return ANY_ARM  # a model instance, a Mapping: only the smart union decides alike
-        key: tuple[object, ...] = tuple(value)
-        width = len(key)
-        for name in nested:
-            inner: Any = value.get(name, _ABSENT)
-            if inner is _ABSENT:
-                continue
-            if type(inner) is _DICT:
-                key += (name, tuple(inner))
-                width += len(inner)
-            elif type(inner) in _JSON_LEAVES:
-                key += (name, None)
-            else:
-                return ANY_ARM  # a model held inside
-        choice = kept.get(key)
-        if choice is None:
-            specific: Any = importlib.import_module(f"{package}._specific")
-            choice = str(specific.decide(union, value))
-            if width <= _KEPT_WIDTH and len(kept) < _KEPT:
-                kept[key] = choice
-        return choice
-
-    return Discriminator(pick)
-
-
-class MostSpecific:
-    """A package's `most_specific(union, nested=())`: `module` is its _base module's name."""
-
-    __slots__ = ("_package",)
-
-    def __init__(self, module: str) -> None:
-        self._package = module.rpartition(".")[0]
-
-    def __call__(self, union: str, nested: tuple[str, ...] = ()) -> Discriminator:
-        return most_specific(self._package, union, nested)
 
 
 class Decider:

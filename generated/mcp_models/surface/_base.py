@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from typing import TypeAlias
 
-from pydantic import ConfigDict
+from pydantic import BaseModel, ConfigDict
 
 from .._runtime.base import (
     AS_ANY,
+    LEFT_TO_RIGHT,
     FastDumps,
     ModelBase,
+    MostSpecific,
     StrictNumber,
     const,
     union_arms,
@@ -23,7 +25,6 @@ from .._runtime.base import (
 )
 from .._runtime.base import DEFER_BUILD as _DEFER_BUILD
 from .._runtime.base import SPURIOUS_UNION_WARNINGS as SPURIOUS_UNION_WARNINGS
-from .._runtime.specific import LEFT_TO_RIGHT, MostSpecific
 
 __all__ = [
     "AS_ANY",
@@ -39,7 +40,7 @@ __all__ = [
 JSONNumber: TypeAlias = StrictNumber
 
 
-class MCPModel(ModelBase, FastDumps):
+class MCPModel(ModelBase, FastDumps, BaseModel):
     model_config = ConfigDict(
         extra="allow",
         strict=True,
@@ -52,6 +53,5 @@ class MCPModel(ModelBase, FastDumps):
     __mcp_build_strict__ = True
 
 
-most_specific = MostSpecific(
-    __name__
-)  # the discriminator of a smart union of models (_specific.py)
+# The discriminator of a smart union of models (_specific.py decides)
+most_specific = MostSpecific(__name__)

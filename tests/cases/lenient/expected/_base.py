@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TypeAlias
 
-from pydantic import ConfigDict
+from pydantic import BaseModel, ConfigDict
 
 from ._runtime.base import (
     AS_ANY,
@@ -30,7 +30,7 @@ __all__ = ["AS_ANY", "JSONNumber", "MCPModel", "const", "union_arms", "wire_name
 JSONNumber: TypeAlias = LaxNumber
 
 
-class MCPModel(ModelBase, LenientNulls, FastDumps):
+class MCPModel(ModelBase, LenientNulls, FastDumps, BaseModel):
     model_config = ConfigDict(
         extra="allow",
         strict=False,

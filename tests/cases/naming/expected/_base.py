@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TypeAlias
 
-from pydantic import ConfigDict
+from pydantic import BaseModel, ConfigDict
 
 from ._runtime.base import AS_ANY, FastDumps, ModelBase, StrictNumber, const, union_arms, wire_names
 from ._runtime.base import DEFER_BUILD as _DEFER_BUILD
@@ -21,7 +21,7 @@ __all__ = ["AS_ANY", "JSONNumber", "MCPModel", "const", "union_arms", "wire_name
 JSONNumber: TypeAlias = StrictNumber
 
 
-class MCPModel(ModelBase, FastDumps):
+class MCPModel(ModelBase, FastDumps, BaseModel):
     model_config = ConfigDict(
         extra="allow",
         strict=True,
