@@ -3,8 +3,10 @@
 # From one MCP server's tools/list result, sha256
 # a28adbe9a52526caa6a3c876829b19f111d4ae5736483d29d95ab33a19626c6e; spec
 # models: mcp_models.v2025_11_25.
-"""MCPModel, the base class of every model: the runtime's `ModelBase` (`_runtime/base.py` says how
-models read, build and write) with this package's settings: inbound 'strict', extra-keys 'lossless'.
+"""MCPModel, the base class of every model: the runtime's `ModelBase` (`_runtime/base.py` says
+how models read, build and write) with this package's settings:
+- inbound 'strict'
+- extra-keys 'lossless'
 """
 
 from __future__ import annotations

@@ -649,7 +649,7 @@ _NULL_AS_ABSENT: dict[type[Any], frozenset[str]] = {}
 
 
 def _null_as_absent(cls: type[BaseModel]) -> frozenset[str]:
-    """Both names of each optional field whose type does not allow None (computed once per class)."""
+    """Both names of each optional field whose type does not allow None (made once per class)."""
     names = _NULL_AS_ABSENT.get(cls)
     if names is None:
         found: set[str] = set()

@@ -202,7 +202,8 @@ class Forms(Generic[S, R]):
         return self.requested(properties=properties, required=required if required else MISSING)
 
     def answer(self, schema: S | Mapping[str, Any], values: Mapping[str, Any]) -> R:
-        """An accepting ElicitResult carrying `values`, checked against the form's requested schema."""
+        """An accepting ElicitResult carrying `values`, checked against the form's requested
+        schema."""
         problems = self.check(schema, values)
         if problems:
             raise AnswerError("the requested schema", problems)
@@ -668,7 +669,8 @@ def _string(common: _Common, implied_format: str | None) -> BaseModel:
     format_ = declared or implied_format
     if format_ is not None and format_ not in forms.formats:
         raise common.where.refuse(
-            f"format {format_!r}: {forms.revision}'s StringSchema formats are {', '.join(forms.formats)}"
+            f"format {format_!r}: {forms.revision}'s StringSchema formats are "
+            + ", ".join(forms.formats)
         )
     if implied_format is None:
         min_length = common.keywords.take_int("min_length")

@@ -2,8 +2,10 @@
 # Do not edit.
 # MCP schema revision surface,
 # sha256 b379b6dd4a43204e65aa23665819e1d48f14dea82e5be14585658d67ac75ac12.
-"""MCPModel, the base class of every model: the runtime's `ModelBase` (`_runtime/base.py` says how
-models read, build and write) with this package's settings: inbound 'strict', extra-keys 'lossless'.
+"""MCPModel, the base class of every model: the runtime's `ModelBase` (`_runtime/base.py` says
+how models read, build and write) with this package's settings:
+- inbound 'strict'
+- extra-keys 'lossless'
 """
 
 from __future__ import annotations

@@ -3,7 +3,9 @@
 # MCP schema revision surface,
 # sha256 b379b6dd4a43204e65aa23665819e1d48f14dea82e5be14585658d67ac75ac12.
 """The shapes of this package's unions of models that no rule tells apart, which the shared
-runtime's engine (`_runtime/specific.py`) reads to try the most specific arm first: ClientResult, EnumSchema, ListRootsRequestParams, ServerResult.
+runtime's engine (`_runtime/specific.py`) reads to try the most specific arm first.
+
+The unions: ClientResult, EnumSchema, ListRootsRequestParams, ServerResult.
 
 Per union, its arms in order: (tag, table). A table is an object model's (required keys, ((declared
 key, signature, the held model's table or None), ...)), derived from the schema by mcp-codegen (see

@@ -2,8 +2,9 @@
 # Do not edit.
 # MCP schema revision surface,
 # sha256 b379b6dd4a43204e65aa23665819e1d48f14dea82e5be14585658d67ac75ac12.
-"""SEP-1330 helpers for elicitation forms, for MCP revision surface: the shared runtime's
-(`_runtime/elicitation.py`: `enum_choice`, `check_answer`), reading this revision's field schemas.
+"""SEP-1330 helpers for elicitation forms, for MCP revision surface: the shared
+runtime's (`_runtime/elicitation.py`: `enum_choice`, `check_answer`), reading this revision's
+field schemas.
 """
 
 from __future__ import annotations

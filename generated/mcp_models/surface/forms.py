@@ -2,11 +2,12 @@
 # Do not edit.
 # MCP schema revision surface,
 # sha256 b379b6dd4a43204e65aa23665819e1d48f14dea82e5be14585658d67ac75ac12.
-"""Elicitation forms declared as Pydantic models, for MCP revision surface: the shared runtime's builder
-(`_runtime/forms.py` says what a form may hold and how answers are read) with this revision's schema
-classes.
+"""Elicitation forms declared as Pydantic models, for MCP revision surface: the
+shared runtime's builder (`_runtime/forms.py` says what a form may hold and how answers are read)
+with this revision's schema classes.
 
-    ask = input_required({"feedback": elicit_request(Feedback, "How was it?")})   # an InputRequiredResult
+    # an InputRequiredResult
+    ask = input_required({"feedback": elicit_request(Feedback, "How was it?")})
     outcome = read_input_answer(Feedback, params.input_responses, "feedback")
 """
 

@@ -2,9 +2,9 @@
 # Do not edit.
 # MCP schema revision surface,
 # sha256 b379b6dd4a43204e65aa23665819e1d48f14dea82e5be14585658d67ac75ac12.
-"""Typed structured content of tool results (SEP-2106), for MCP revision surface: `narrow` and
-`narrow_result` typed with this revision's CallToolResult, over the shared runtime's engine
-(`_runtime/narrowing.py`, which says how a result is read).
+"""Typed structured content of tool results (SEP-2106), for MCP revision surface:
+`narrow` and `narrow_result` typed with this revision's CallToolResult, over the shared runtime's
+engine (`_runtime/narrowing.py`, which says how a result is read).
 
     from mcp_models.surface.narrowing import narrow
 

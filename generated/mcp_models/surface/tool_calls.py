@@ -2,9 +2,9 @@
 # Do not edit.
 # MCP schema revision surface,
 # sha256 b379b6dd4a43204e65aa23665819e1d48f14dea82e5be14585658d67ac75ac12.
-"""Typed keywords of the `tools/call` params of MCP revision surface, beside the tool's name and
-arguments: what `mcp-codegen tools` packages take in `.params(**keywords)`, required where the class
-requires them.
+"""Typed keywords of the `tools/call` params of MCP revision surface, beside the
+tool's name and arguments: what `mcp-codegen tools` packages take in `.params(**keywords)`,
+required where the class requires them.
 """
 
 from __future__ import annotations

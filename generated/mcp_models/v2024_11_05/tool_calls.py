@@ -2,9 +2,9 @@
 # Do not edit.
 # MCP schema revision 2024-11-05,
 # sha256 61cea2392d4f284092d09bc84b9ac488c0d5618ac2b38a56942fc5b99fd960ce.
-"""Typed keywords of the `tools/call` params of MCP revision 2024-11-05, beside the tool's name and
-arguments: what `mcp-codegen tools` packages take in `.params(**keywords)`, required where the class
-requires them.
+"""Typed keywords of the `tools/call` params of MCP revision 2024-11-05, beside the
+tool's name and arguments: what `mcp-codegen tools` packages take in `.params(**keywords)`,
+required where the class requires them.
 """
 
 from __future__ import annotations

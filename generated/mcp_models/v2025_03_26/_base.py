@@ -2,8 +2,10 @@
 # Do not edit.
 # MCP schema revision 2025-03-26,
 # sha256 e720669548c8100a4282c49e580efd6ddf7f28899ea786fc8db251dbdb356131.
-"""MCPModel, the base class of every model: the runtime's `ModelBase` (`_runtime/base.py` says how
-models read, build and write) with this package's settings: inbound 'strict', extra-keys 'lossless'.
+"""MCPModel, the base class of every model: the runtime's `ModelBase` (`_runtime/base.py` says
+how models read, build and write) with this package's settings:
+- inbound 'strict'
+- extra-keys 'lossless'
 """
 
 from __future__ import annotations

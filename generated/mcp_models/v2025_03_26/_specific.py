@@ -3,7 +3,9 @@
 # MCP schema revision 2025-03-26,
 # sha256 e720669548c8100a4282c49e580efd6ddf7f28899ea786fc8db251dbdb356131.
 """The shapes of this package's unions of models that no rule tells apart, which the shared
-runtime's engine (`_runtime/specific.py`) reads to try the most specific arm first: ServerResult.
+runtime's engine (`_runtime/specific.py`) reads to try the most specific arm first.
+
+The unions: ServerResult.
 
 Per union, its arms in order: (tag, table). A table is an object model's (required keys, ((declared
 key, signature, the held model's table or None), ...)), derived from the schema by mcp-codegen (see

@@ -2,9 +2,9 @@
 # Do not edit.
 # MCP schema revision 2025-03-26,
 # sha256 e720669548c8100a4282c49e580efd6ddf7f28899ea786fc8db251dbdb356131.
-"""Typed keywords of the `tools/call` params of MCP revision 2025-03-26, beside the tool's name and
-arguments: what `mcp-codegen tools` packages take in `.params(**keywords)`, required where the class
-requires them.
+"""Typed keywords of the `tools/call` params of MCP revision 2025-03-26, beside the
+tool's name and arguments: what `mcp-codegen tools` packages take in `.params(**keywords)`,
+required where the class requires them.
 """
 
 from __future__ import annotations

@@ -2,8 +2,10 @@
 # Do not edit.
 # MCP schema revision 2025-06-18,
 # sha256 af845e7e5b9d27107d1690f0936022546177a1403e63ffb11470135b296a2e01.
-"""MCPModel, the base class of every model: the runtime's `ModelBase` (`_runtime/base.py` says how
-models read, build and write) with this package's settings: inbound 'strict', extra-keys 'lossless'.
+"""MCPModel, the base class of every model: the runtime's `ModelBase` (`_runtime/base.py` says
+how models read, build and write) with this package's settings:
+- inbound 'strict'
+- extra-keys 'lossless'
 """
 
 from __future__ import annotations

@@ -3,7 +3,9 @@
 # MCP schema revision 2025-06-18,
 # sha256 af845e7e5b9d27107d1690f0936022546177a1403e63ffb11470135b296a2e01.
 """The shapes of this package's unions of models that no rule tells apart, which the shared
-runtime's engine (`_runtime/specific.py`) reads to try the most specific arm first: ServerResult.
+runtime's engine (`_runtime/specific.py`) reads to try the most specific arm first.
+
+The unions: ServerResult.
 
 Per union, its arms in order: (tag, table). A table is an object model's (required keys, ((declared
 key, signature, the held model's table or None), ...)), derived from the schema by mcp-codegen (see

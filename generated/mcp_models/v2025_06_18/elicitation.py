@@ -2,8 +2,9 @@
 # Do not edit.
 # MCP schema revision 2025-06-18,
 # sha256 af845e7e5b9d27107d1690f0936022546177a1403e63ffb11470135b296a2e01.
-"""SEP-1330 helpers for elicitation forms, for MCP revision 2025-06-18: the shared runtime's
-(`_runtime/elicitation.py`: `enum_choice`, `check_answer`), reading this revision's field schemas.
+"""SEP-1330 helpers for elicitation forms, for MCP revision 2025-06-18: the shared
+runtime's (`_runtime/elicitation.py`: `enum_choice`, `check_answer`), reading this revision's
+field schemas.
 """
 
 from __future__ import annotations

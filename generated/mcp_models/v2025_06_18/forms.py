@@ -2,9 +2,13 @@
 # Do not edit.
 # MCP schema revision 2025-06-18,
 # sha256 af845e7e5b9d27107d1690f0936022546177a1403e63ffb11470135b296a2e01.
-"""Elicitation forms declared as Pydantic models, for MCP revision 2025-06-18: the shared runtime's builder
-(`_runtime/forms.py` says what a form may hold and how answers are read) with this revision's schema
-classes (display titles as legacy `enumNames`: it has no titled single-select) (no multi-select: it has none).
+"""Elicitation forms declared as Pydantic models, for MCP revision 2025-06-18: the
+shared runtime's builder (`_runtime/forms.py` says what a form may hold and how answers are read)
+with this revision's schema classes.
+
+Display titles travel as legacy `enumNames`: this revision has no titled single-select.
+
+No multi-select: this revision has none.
 
     request = elicit_request(Feedback, "How was it?", id=7)
     outcome = read_answer(Feedback, result)     # Accepted[Feedback] | Declined | Cancelled

@@ -2,9 +2,9 @@
 # Do not edit.
 # MCP schema revision 2025-06-18,
 # sha256 af845e7e5b9d27107d1690f0936022546177a1403e63ffb11470135b296a2e01.
-"""Typed structured content of tool results (SEP-2106), for MCP revision 2025-06-18: `narrow` and
-`narrow_result` typed with this revision's CallToolResult, over the shared runtime's engine
-(`_runtime/narrowing.py`, which says how a result is read).
+"""Typed structured content of tool results (SEP-2106), for MCP revision 2025-06-18:
+`narrow` and `narrow_result` typed with this revision's CallToolResult, over the shared runtime's
+engine (`_runtime/narrowing.py`, which says how a result is read).
 
     from mcp_models.v2025_06_18.narrowing import narrow
 

@@ -2,9 +2,9 @@
 # Do not edit.
 # MCP schema revision 2025-06-18,
 # sha256 af845e7e5b9d27107d1690f0936022546177a1403e63ffb11470135b296a2e01.
-"""Typed keywords of the `tools/call` params of MCP revision 2025-06-18, beside the tool's name and
-arguments: what `mcp-codegen tools` packages take in `.params(**keywords)`, required where the class
-requires them.
+"""Typed keywords of the `tools/call` params of MCP revision 2025-06-18, beside the
+tool's name and arguments: what `mcp-codegen tools` packages take in `.params(**keywords)`,
+required where the class requires them.
 """
 
 from __future__ import annotations

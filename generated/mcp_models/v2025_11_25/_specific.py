@@ -3,7 +3,9 @@
 # MCP schema revision 2025-11-25,
 # sha256 268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7.
 """The shapes of this package's unions of models that no rule tells apart, which the shared
-runtime's engine (`_runtime/specific.py`) reads to try the most specific arm first: ClientResult, ServerResult.
+runtime's engine (`_runtime/specific.py`) reads to try the most specific arm first.
+
+The unions: ClientResult, ServerResult.
 
 Per union, its arms in order: (tag, table). A table is an object model's (required keys, ((declared
 key, signature, the held model's table or None), ...)), derived from the schema by mcp-codegen (see

@@ -2,8 +2,9 @@
 # Do not edit.
 # MCP schema revision 2025-11-25,
 # sha256 268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7.
-"""SEP-1330 helpers for elicitation forms, for MCP revision 2025-11-25: the shared runtime's
-(`_runtime/elicitation.py`: `enum_choice`, `check_answer`), reading this revision's field schemas.
+"""SEP-1330 helpers for elicitation forms, for MCP revision 2025-11-25: the shared
+runtime's (`_runtime/elicitation.py`: `enum_choice`, `check_answer`), reading this revision's
+field schemas.
 """
 
 from __future__ import annotations

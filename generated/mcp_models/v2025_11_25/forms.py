@@ -2,9 +2,9 @@
 # Do not edit.
 # MCP schema revision 2025-11-25,
 # sha256 268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7.
-"""Elicitation forms declared as Pydantic models, for MCP revision 2025-11-25: the shared runtime's builder
-(`_runtime/forms.py` says what a form may hold and how answers are read) with this revision's schema
-classes.
+"""Elicitation forms declared as Pydantic models, for MCP revision 2025-11-25: the
+shared runtime's builder (`_runtime/forms.py` says what a form may hold and how answers are read)
+with this revision's schema classes.
 
     request = elicit_request(Feedback, "How was it?", id=7)
     outcome = read_answer(Feedback, result)     # Accepted[Feedback] | Declined | Cancelled

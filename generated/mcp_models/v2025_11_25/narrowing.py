@@ -2,9 +2,9 @@
 # Do not edit.
 # MCP schema revision 2025-11-25,
 # sha256 268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7.
-"""Typed structured content of tool results (SEP-2106), for MCP revision 2025-11-25: `narrow` and
-`narrow_result` typed with this revision's CallToolResult, over the shared runtime's engine
-(`_runtime/narrowing.py`, which says how a result is read).
+"""Typed structured content of tool results (SEP-2106), for MCP revision 2025-11-25:
+`narrow` and `narrow_result` typed with this revision's CallToolResult, over the shared runtime's
+engine (`_runtime/narrowing.py`, which says how a result is read).
 
     from mcp_models.v2025_11_25.narrowing import narrow
 

@@ -2,9 +2,9 @@
 # Do not edit.
 # MCP schema revision 2025-11-25,
 # sha256 268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7.
-"""Typed keywords of the `tools/call` params of MCP revision 2025-11-25, beside the tool's name and
-arguments: what `mcp-codegen tools` packages take in `.params(**keywords)`, required where the class
-requires them.
+"""Typed keywords of the `tools/call` params of MCP revision 2025-11-25, beside the
+tool's name and arguments: what `mcp-codegen tools` packages take in `.params(**keywords)`,
+required where the class requires them.
 """
 
 from __future__ import annotations

@@ -5,7 +5,9 @@
 # pyright: reportDeprecated=false
 # mypy: disable-error-code="deprecated"
 """The shapes of this package's unions of models that no rule tells apart, which the shared
-runtime's engine (`_runtime/specific.py`) reads to try the most specific arm first: ServerResult.
+runtime's engine (`_runtime/specific.py`) reads to try the most specific arm first.
+
+The unions: ServerResult.
 
 Per union, its arms in order: (tag, table). A table is an object model's (required keys, ((declared
 key, signature, the held model's table or None), ...)), derived from the schema by mcp-codegen (see

@@ -4,8 +4,9 @@
 # sha256 ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203.
 # pyright: reportDeprecated=false
 # mypy: disable-error-code="deprecated"
-"""SEP-1330 helpers for elicitation forms, for MCP revision 2026-07-28: the shared runtime's
-(`_runtime/elicitation.py`: `enum_choice`, `check_answer`), reading this revision's field schemas.
+"""SEP-1330 helpers for elicitation forms, for MCP revision 2026-07-28: the shared
+runtime's (`_runtime/elicitation.py`: `enum_choice`, `check_answer`), reading this revision's
+field schemas.
 """
 
 from __future__ import annotations

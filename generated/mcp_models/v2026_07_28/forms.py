@@ -4,11 +4,12 @@
 # sha256 ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203.
 # pyright: reportDeprecated=false
 # mypy: disable-error-code="deprecated"
-"""Elicitation forms declared as Pydantic models, for MCP revision 2026-07-28: the shared runtime's builder
-(`_runtime/forms.py` says what a form may hold and how answers are read) with this revision's schema
-classes.
+"""Elicitation forms declared as Pydantic models, for MCP revision 2026-07-28: the
+shared runtime's builder (`_runtime/forms.py` says what a form may hold and how answers are read)
+with this revision's schema classes.
 
-    ask = input_required({"feedback": elicit_request(Feedback, "How was it?")})   # an InputRequiredResult
+    # an InputRequiredResult
+    ask = input_required({"feedback": elicit_request(Feedback, "How was it?")})
     outcome = read_input_answer(Feedback, params.input_responses, "feedback")
 """
 

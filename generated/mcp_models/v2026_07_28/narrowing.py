@@ -4,9 +4,9 @@
 # sha256 ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203.
 # pyright: reportDeprecated=false
 # mypy: disable-error-code="deprecated"
-"""Typed structured content of tool results (SEP-2106), for MCP revision 2026-07-28: `narrow` and
-`narrow_result` typed with this revision's CallToolResult, over the shared runtime's engine
-(`_runtime/narrowing.py`, which says how a result is read).
+"""Typed structured content of tool results (SEP-2106), for MCP revision 2026-07-28:
+`narrow` and `narrow_result` typed with this revision's CallToolResult, over the shared runtime's
+engine (`_runtime/narrowing.py`, which says how a result is read).
 
     from mcp_models.v2026_07_28.narrowing import narrow
 

@@ -4,9 +4,9 @@
 # sha256 ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203.
 # pyright: reportDeprecated=false
 # mypy: disable-error-code="deprecated"
-"""Typed keywords of the `tools/call` params of MCP revision 2026-07-28, beside the tool's name and
-arguments: what `mcp-codegen tools` packages take in `.params(**keywords)`, required where the class
-requires them.
+"""Typed keywords of the `tools/call` params of MCP revision 2026-07-28, beside the
+tool's name and arguments: what `mcp-codegen tools` packages take in `.params(**keywords)`,
+required where the class requires them.
 """
 
 from __future__ import annotations

@@ -2,8 +2,10 @@
 # Do not edit.
 # MCP schema revision derived_name_yields,
 # sha256 89c2e2938facabde2fd3f1f3f1cc3b8a2e4f31e17d7a9336dba24850aeb880bf.
-"""MCPModel, the base class of every model: the runtime's `ModelBase` (`_runtime/base.py` says how
-models read, build and write) with this package's settings: inbound 'strict', extra-keys 'lossless'.
+"""MCPModel, the base class of every model: the runtime's `ModelBase` (`_runtime/base.py` says
+how models read, build and write) with this package's settings:
+- inbound 'strict'
+- extra-keys 'lossless'
 """
 
 from __future__ import annotations

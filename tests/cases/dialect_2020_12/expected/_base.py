@@ -2,8 +2,10 @@
 # Do not edit.
 # MCP schema revision dialect_2020_12,
 # sha256 b438dfac1792ee0977d71005d2986c52073d8d98a1a1854e2f6cd8a03c0fd61b.
-"""MCPModel, the base class of every model: the runtime's `ModelBase` (`_runtime/base.py` says how
-models read, build and write) with this package's settings: inbound 'strict', extra-keys 'lossless'.
+"""MCPModel, the base class of every model: the runtime's `ModelBase` (`_runtime/base.py` says
+how models read, build and write) with this package's settings:
+- inbound 'strict'
+- extra-keys 'lossless'
 """
 
 from __future__ import annotations

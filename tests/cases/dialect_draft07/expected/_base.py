@@ -2,8 +2,10 @@
 # Do not edit.
 # MCP schema revision dialect_draft07,
 # sha256 d26a3e6488a39b279492c987488c3fb0d79f1f64ba07e17d977c5f04e0385b2d.
-"""MCPModel, the base class of every model: the runtime's `ModelBase` (`_runtime/base.py` says how
-models read, build and write) with this package's settings: inbound 'strict', extra-keys 'lossless'.
+"""MCPModel, the base class of every model: the runtime's `ModelBase` (`_runtime/base.py` says
+how models read, build and write) with this package's settings:
+- inbound 'strict'
+- extra-keys 'lossless'
 """
 
 from __future__ import annotations

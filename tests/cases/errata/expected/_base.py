@@ -2,8 +2,10 @@
 # Do not edit.
 # MCP schema revision errata,
 # sha256 465313429ec55fc1bc42cb1ca5bc9947a031fef6fa7c4653330872c9ef94f4c8.
-"""MCPModel, the base class of every model: the runtime's `ModelBase` (`_runtime/base.py` says how
-models read, build and write) with this package's settings: inbound 'strict', extra-keys 'lossless'.
+"""MCPModel, the base class of every model: the runtime's `ModelBase` (`_runtime/base.py` says
+how models read, build and write) with this package's settings:
+- inbound 'strict'
+- extra-keys 'lossless'
 """
 
 from __future__ import annotations

@@ -2,8 +2,10 @@
 # Do not edit.
 # MCP schema revision lenient,
 # sha256 7ce00be78b7f22ca59dee631c4e3dac23f6be18a697c2db6bed424931e09713d.
-"""MCPModel, the base class of every model: the runtime's `ModelBase` (`_runtime/base.py` says how
-models read, build and write) with this package's settings: inbound 'lenient', extra-keys 'lossless'.
+"""MCPModel, the base class of every model: the runtime's `ModelBase` (`_runtime/base.py` says
+how models read, build and write) with this package's settings:
+- inbound 'lenient'
+- extra-keys 'lossless'
 """
 
 from __future__ import annotations

@@ -2,8 +2,10 @@
 # Do not edit.
 # MCP schema revision naming,
 # sha256 8ed1d88e885f516a85fbae0140b646c79ee5b05b7f4e5ac59ed8c0e327bce095.
-"""MCPModel, the base class of every model: the runtime's `ModelBase` (`_runtime/base.py` says how
-models read, build and write) with this package's settings: inbound 'strict', extra-keys 'lossless'.
+"""MCPModel, the base class of every model: the runtime's `ModelBase` (`_runtime/base.py` says
+how models read, build and write) with this package's settings:
+- inbound 'strict'
+- extra-keys 'lossless'
 """
 
 from __future__ import annotations

@@ -2,8 +2,10 @@
 # Do not edit.
 # MCP schema revision openness,
 # sha256 cffe4ce8279d9bb7d6b1049032e6d71d4b08f2e87813e1ebcfd77896c98e84f4.
-"""MCPModel, the base class of every model: the runtime's `ModelBase` (`_runtime/base.py` says how
-models read, build and write) with this package's settings: inbound 'strict', extra-keys 'lossless'.
+"""MCPModel, the base class of every model: the runtime's `ModelBase` (`_runtime/base.py` says
+how models read, build and write) with this package's settings:
+- inbound 'strict'
+- extra-keys 'lossless'
 """
 
 from __future__ import annotations

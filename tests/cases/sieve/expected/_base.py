@@ -2,8 +2,10 @@
 # Do not edit.
 # MCP schema revision sieve,
 # sha256 0bce86a676d210a208d19512c5f5d96a506b40b00df427298e35045e0a16d170.
-"""MCPModel, the base class of every model: the runtime's `ModelBase` (`_runtime/base.py` says how
-models read, build and write) with this package's settings: inbound 'strict', extra-keys 'sieve'.
+"""MCPModel, the base class of every model: the runtime's `ModelBase` (`_runtime/base.py` says
+how models read, build and write) with this package's settings:
+- inbound 'strict'
+- extra-keys 'sieve'
 """
 
 from __future__ import annotations

@@ -2,8 +2,10 @@
 # Do not edit.
 # MCP schema revision union_response,
 # sha256 74f25202d13ab2630997beabcc1e9c62b2b48ba6af1ac4341aa138a4b5477c78.
-"""MCPModel, the base class of every model: the runtime's `ModelBase` (`_runtime/base.py` says how
-models read, build and write) with this package's settings: inbound 'strict', extra-keys 'lossless'.
+"""MCPModel, the base class of every model: the runtime's `ModelBase` (`_runtime/base.py` says
+how models read, build and write) with this package's settings:
+- inbound 'strict'
+- extra-keys 'lossless'
 """
 
 from __future__ import annotations

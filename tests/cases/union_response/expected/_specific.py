@@ -3,7 +3,9 @@
 # MCP schema revision union_response,
 # sha256 74f25202d13ab2630997beabcc1e9c62b2b48ba6af1ac4341aa138a4b5477c78.
 """The shapes of this package's unions of models that no rule tells apart, which the shared
-runtime's engine (`_runtime/specific.py`) reads to try the most specific arm first: GetPayloadResultResponse, JSONRPCMessage.
+runtime's engine (`_runtime/specific.py`) reads to try the most specific arm first.
+
+The unions: GetPayloadResultResponse, JSONRPCMessage.
 
 Per union, its arms in order: (tag, table). A table is an object model's (required keys, ((declared
 key, signature, the held model's table or None), ...)), derived from the schema by mcp-codegen (see

@@ -2,8 +2,10 @@
 # Do not edit.
 # MCP schema revision unions,
 # sha256 aac3673556a8594074d4d5155d643a0468364030144a3b1a4b5f29a7d09e20a4.
-"""MCPModel, the base class of every model: the runtime's `ModelBase` (`_runtime/base.py` says how
-models read, build and write) with this package's settings: inbound 'strict', extra-keys 'lossless'.
+"""MCPModel, the base class of every model: the runtime's `ModelBase` (`_runtime/base.py` says
+how models read, build and write) with this package's settings:
+- inbound 'strict'
+- extra-keys 'lossless'
 """
 
 from __future__ import annotations
