@@ -165,7 +165,8 @@ import sys
 from typing import Any, Literal
 sys.path.insert(0, {generated!r})
 from mcp_models.v2026_07_28 import ImageContent, TextContent
-from mcp_models.v2026_07_28._base import _first_init, const
+from mcp_models._runtime.base import _first_init
+from mcp_models.v2026_07_28._base import const
 
 assert TextContent.__init__ is _first_init  # nothing is made for a class until it builds
 TextContent(text="a")

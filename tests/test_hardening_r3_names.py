@@ -390,7 +390,7 @@ def test_definitions_named_like_the_package_s_own_names(tmp_path: Path, env: dic
         ping = package.parse_message('{"jsonrpc": "2.0", "id": 1, "method": "ping"}')
         assert isinstance(ping, package.PingRequest) and ping.id == 1
         assert package.ErrorResponse.__module__ == f"{out.name}.messages"
-        assert package.union_arms.__module__ == f"{out.name}._base"
+        assert package.union_arms.__module__ == f"{out.name}._runtime.base"  # the runtime's helper, re-exported
         assert callable(package.lazy_names) and package.TYPE_CHECKING is False
         assert isinstance(package.models, ModuleType) and isinstance(package.messages, ModuleType)
         assert package.REQUESTS.__name__ == "REQUESTSModel" and isinstance(package.messages.REQUESTS, dict)

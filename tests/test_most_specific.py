@@ -54,7 +54,7 @@ def _picker(package: str, union: str) -> Callable[[object], str]:
 
 def _nested(package: str, union: str) -> list[str]:
     """The keys whose objects' keys the choice reads: those holding a model in some arm's shape."""
-    return sorted({key for _, shape in _specific(package)._shapes(union) for key, (_, held) in shape.keys.items() if held})
+    return sorted({key for _, shape in _specific(package).decide.shapes(union) for key, (_, held) in shape.keys.items() if held})
 
 
 def _outcome(validate: Any, value: object) -> tuple[str, object]:
@@ -128,7 +128,7 @@ def test_model_instances_go_to_the_smart_union(package: str) -> None:
 def _keys_and_values(package: str, union: str) -> tuple[list[str], dict[str, list[object]], list[str]]:
     """The keys the union's arms declare, values seen under each key in the examples (and values of
     every JSON type), and the keys the arms' held models declare."""
-    arms = _specific(package)._shapes(union)
+    arms = _specific(package).decide.shapes(union)
     keys = sorted({key for _, shape in arms for key in shape.keys})
     inner = sorted({k for _, shape in arms for _s, held in shape.keys.values() if held is not None for k in held.keys})
     seen: dict[str, list[object]] = {key: [] for key in [*keys, *inner]}
@@ -185,7 +185,7 @@ def test_agrees_with_the_smart_union_on_drawn_objects(package: str) -> None:
 
 
 def test_choices_kept_are_bounded() -> None:
-    base = importlib.import_module("mcp_models.v2026_07_28._base")
+    base = importlib.import_module("mcp_models._runtime.base")
     pick = _picker("v2026_07_28", "ServerResult")
     closure = {name: cell.cell_contents for name, cell in zip(pick.__code__.co_freevars, pick.__closure__ or (), strict=True)}
     kept: dict[object, str] = closure["kept"]
@@ -197,7 +197,7 @@ def test_choices_kept_are_bounded() -> None:
 
 def test_a_value_with_many_keys_is_decided_but_not_kept() -> None:
     """What is kept is bounded in size too: an answer keyed by thousands of keys is not kept."""
-    base = importlib.import_module("mcp_models.v2026_07_28._base")
+    base = importlib.import_module("mcp_models._runtime.base")
     pick = _picker("v2026_07_28", "ServerResult")
     closure = {name: cell.cell_contents for name, cell in zip(pick.__code__.co_freevars, pick.__closure__ or (), strict=True)}
     kept: dict[object, str] = closure["kept"]

@@ -88,12 +88,14 @@ def revision_files(
             revision, header, order, has_messages=messages is not None, messages_api=messages_api(revision),
             runtime=runtime,
         ),
-        "_base.py": base_module(revision.options, header, most_specific=bool(specific.in_use(revision))),
+        "_base.py": base_module(
+            revision.options, header, most_specific=bool(specific.in_use(revision)), runtime=runtime
+        ),
     }
     structural = structural_module(revision, header, runtime)
     if structural is not None:
         files["_structural.py"] = structural
-    most_specific = specific_module(revision, header)
+    most_specific = specific_module(revision, header, runtime)
     if most_specific is not None:
         files["_specific.py"] = most_specific
     if elsewhere is not None:  # a pinned revision: other revisions to name
@@ -227,16 +229,16 @@ def _check_package_names(names: Sequence[str], revision: ir.Revision) -> None:
 
 
 def forms_module(revision: ir.Revision, header: str, runtime: str = IN_ROOT) -> str | None:
-    """forms.py: Pydantic forms as this revision's requestedSchema, and typed answers (issue 18)."""
+    """forms.py: the runtime's forms builder given this revision's schema classes (issue 18)."""
     facts = form_facts(revision)
     if facts is None:
         return None
-    arms = [facts.string, facts.number, facts.boolean, facts.untitled_single, facts.titled_single]
-    arms += [facts.untitled_multi, facts.titled_multi]
+    kinds = ["string", "number", "boolean", "untitled_single", "titled_single", "untitled_multi", "titled_multi"]
     if facts.titled_single is None:  # legacy enumNames only where there is no titled single-select
-        arms.append(facts.legacy_titled)
-    names = {name for arm in arms if arm is not None for name in (arm.name, arm.option, arm.items) if name}
-    names |= {"PrimitiveSchemaDefinition", facts.requested_schema, facts.params, facts.result}
+        kinds.append("legacy_titled")
+    arms = [(kind, arm) for kind in kinds if (arm := getattr(facts, kind)) is not None]
+    names = {name for _, arm in arms for name in (arm.name, arm.option, arm.items) if name}
+    names |= {facts.requested_schema, facts.params, facts.result}
     if not facts.wire_request:
         names.add(facts.request)
     if facts.input_required:
@@ -249,6 +251,7 @@ def forms_module(revision: ir.Revision, header: str, runtime: str = IN_ROOT) -> 
         header=header,
         revision=revision,
         imports=sorted(names),
+        arms=arms,
         attr=attribute_names(revision),
         **facts.view(),
     )
@@ -283,28 +286,33 @@ def config_entries(options: ir.Options) -> list[tuple[str, str, str]]:
     return entries + [(key, value, "") for key, value in user.items()]
 
 
-def base_module(options: ir.Options, header: str, *, most_specific: bool = False) -> str:
-    """_base.py: the base class of every model, configured by the options; most_specific: with the
-    discriminator of the package's smart unions of models (_specific.py)."""
+def base_module(options: ir.Options, header: str, *, most_specific: bool = False, runtime: str = IN_ROOT) -> str:
+    """_base.py: the runtime's base machinery (`<runtime>/base.py`) configured by the options: the
+    mixins they choose, the ConfigDict they write; most_specific: with the discriminator of the
+    package's smart unions of models (_specific.py). runtime: the module the package imports the
+    shared runtime from (a tools package: its spec models' _base, which re-exports it)."""
     module, _, name = (options.base_class or "").rpartition(".")
     entries = config_entries(options)
+    lenient = options.inbound == "lenient"
+    mixins = ["ModelBase"] + (["LenientNulls"] if lenient else []) + ["QuietDumps" if options.base_class else "FastDumps"]
     return render(
         "_base.py.jinja2",
         # building passes strict=True only where the models are strict: it then changes nothing
         # but the cost of a union tagged by a constant (a user's `strict = false` stays in force)
         build_strict=dict((key, value) for key, value, _ in entries)["strict"] == "True",
         header=header,
+        runtime=runtime,
         base_class=BASE_CLASS,
         number_type=NUMBER,
-        lossless=options.extra_keys == "lossless",
-        sieve=options.extra_keys == "sieve",
-        lenient=options.inbound == "lenient",
-        extra="allow" if options.extra_keys == "lossless" else "ignore",
+        number_alias="LaxNumber" if lenient else "StrictNumber",
+        mixins=mixins,
+        inbound=options.inbound,
+        extra_keys=options.extra_keys,
         user_base=bool(options.base_class),
+        user_base_path=options.base_class or "",
         user_base_module=module,
         user_base_name=name,
         config_entries=entries,
-        any_arm_tag=specific.ANY_ARM_TAG,
         most_specific=most_specific,
     )
 
@@ -512,7 +520,7 @@ def structural_module(revision: ir.Revision, header: str, runtime: str = IN_ROOT
     return render("_structural.py.jinja2", header=header, unions=views, names=repr(names) if names else "", runtime=runtime)
 
 
-def specific_module(revision: ir.Revision, header: str) -> str | None:
+def specific_module(revision: ir.Revision, header: str, runtime: str = IN_ROOT) -> str | None:
     """_specific.py: the arms' shapes of the revision's smart unions of models (specific.py)."""
     unions = specific.in_use(revision)
     if not unions:
@@ -527,7 +535,7 @@ def specific_module(revision: ir.Revision, header: str) -> str | None:
             }
         )
     names = ", ".join(union.name for union in unions)
-    return render("_specific.py.jinja2", header=header, unions=views, names=names, any_arm_tag=specific.ANY_ARM_TAG)
+    return render("_specific.py.jinja2", header=header, unions=views, names=names, runtime=runtime)
 
 
 def _shape_source(shape: ir.Shape) -> str:

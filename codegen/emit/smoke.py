@@ -31,6 +31,7 @@ from typing import Any, cast
 from codegen import safeio
 from codegen.analysis import ir
 from codegen.emit import render
+from codegen.emit.runtime import IN_ROOT, INSIDE
 from codegen.emit.stamp import header
 from codegen.errors import fail
 
@@ -187,8 +188,14 @@ def standin_bases(files: Mapping[str, str], revisions: Sequence[ir.Revision], ro
         base = revision.options.base_class
         if base and not importable(base.rpartition(".")[0]):
             _locate_base_module(base, root)
-            plain = render.base_module(replace(revision.options, base_class=None), header(revision.revision, revision.sha256))
-            where = f"{revision.package}/_base.py" if f"{revision.package}/_base.py" in files else "_base.py"
+            in_root = f"{revision.package}/_base.py" in files
+            where = f"{revision.package}/_base.py" if in_root else "_base.py"
+            plain = render.base_module(
+                replace(revision.options, base_class=None),
+                header(revision.revision, revision.sha256),
+                most_specific=f"{where[: -len('_base.py')]}_specific.py" in files,
+                runtime=IN_ROOT if in_root else INSIDE,
+            )
             standins[where] = plain
     return standins
 

@@ -1,11 +1,11 @@
 """SEP-1330 helpers for elicitation forms, the same in every revision: each revision package's
-elicitation.py reads a schema into its own PrimitiveSchemaDefinition model and hands it here.
+elicitation.py gives the functions of an `Elicitation` reading a schema into its own
+PrimitiveSchemaDefinition model.
 
 - `enum_choice(schema)`: any enum schema variant (untitled/titled single-select, untitled/titled
   multi-select, legacy `enumNames`) as a list of (value, title) options plus single/multi select.
-- `check_answer(requested_schema, content, read)`: the problems of an `ElicitResult.content`
-  answer to a form's `requestedSchema` (required fields, types, lengths, bounds, enum values, item
-  counts).
+- `check_answer(requested_schema, content)`: the problems of an `ElicitResult.content` answer to a
+  form's `requestedSchema` (required fields, types, lengths, bounds, enum values, item counts).
 """
 
 from __future__ import annotations
@@ -14,12 +14,21 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, cast
+from typing import Any, Generic, TypeVar, cast
 
-from pydantic import BaseModel
+from pydantic import BaseModel, TypeAdapter
 from pydantic_core import MISSING
 
-__all__ = ["AnswerProblem", "EnumChoice", "EnumOption", "check_answer", "enum_choice"]
+__all__ = [
+    "AnswerProblem",
+    "Elicitation",
+    "EnumChoice",
+    "EnumOption",
+    "check_answer",
+    "enum_choice",
+]
+
+P = TypeVar("P")  # a revision's PrimitiveSchemaDefinition
 
 
 @dataclass(frozen=True)
@@ -205,3 +214,28 @@ def _choice_problems(choice: EnumChoice, value: object) -> list[str]:
     if choice.max_items is not None and len(selected) > choice.max_items:
         problems.append(f"must have at most {choice.max_items} selections")
     return problems
+
+
+class Elicitation(Generic[P]):
+    """The helpers of one revision, which reads a field's schema with its own models (`schema`: a
+    TypeAdapter of its PrimitiveSchemaDefinition)."""
+
+    def __init__(self, schema: TypeAdapter[P]) -> None:
+        self._schema = schema
+
+    def _read(self, schema: object) -> Any:
+        """A field's schema as the revision's model: a JSON object validated, a model as it is."""
+        return self._schema.validate_python(schema) if isinstance(schema, Mapping) else schema
+
+    def enum_choice(self, schema: P | Mapping[str, Any]) -> EnumChoice | None:
+        """The options of an enum schema (any SEP-1330 variant), or None for a non-enum field."""
+        return enum_choice(self._read(schema))
+
+    def check_answer(
+        self, requested_schema: object, content: Mapping[str, Any] | None
+    ) -> list[AnswerProblem]:
+        """Problems of a form answer against the form's `requestedSchema` (an empty list: it fits).
+
+        requested_schema: the `requestedSchema` model of an elicitation request, or its JSON object.
+        """
+        return check_answer(requested_schema, content, self._read)

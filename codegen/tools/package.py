@@ -266,7 +266,7 @@ def generate_tools_package(
         types = [replace(t, input_is_class=f"#/$defs/{t.input}" in classes) for t in types]
         files = {
             "models.py": models,
-            "_base.py": render.base_module(model.options, stamp),
+            "_base.py": render.base_module(model.options, stamp, runtime=runtime.INSIDE),
             "__init__.py": render.render(
                 "tools_init.py.jinja2",
                 header=stamp,
@@ -279,17 +279,12 @@ def generate_tools_package(
         structural = render.structural_module(model, stamp, runtime.INSIDE)
         if structural is not None:  # its engine: the runtime's, in a copy the package holds
             files["_structural.py"] = structural
-            shared = runtime.runtime_files(stamp)
-            files.update({path: shared[path] for path in _STRUCTURAL_RUNTIME})
+        files.update(runtime.runtime_files(stamp))  # a package of its own: it holds the runtime
         formatted = format_files(files, options=model.options, where="tools", revision=LABEL)
     except CodegenError as exc:
         raise _relocated(exc.with_revision(LABEL), origins) from exc
     return {**formatted, "py.typed": "", RECORD: record(tools, models_package)}
 
-
-# What a tools package holds of the shared runtime (emit/runtime.py): the structural engine alone,
-# which imports nothing else of it.
-_STRUCTURAL_RUNTIME = (f"{runtime.FOLDER}/__init__.py", f"{runtime.FOLDER}/structural.py")
 
 # The tools a package was generated from, kept in it: `tools --check` says per tool what changed.
 RECORD = "tools.json"

@@ -2,7 +2,19 @@
 # Do not edit.
 """Typed structured content of tool results (SEP-2106): the part no revision changes. Each
 revision package's narrowing.py types `narrow` and `narrow_result` with its own CallToolResult and
-hands this module what it read from the result (`structured`)."""
+hands this module what it read from the result (`structured`).
+
+- `narrow(result, T)` validates a CallToolResult's `structuredContent` into `T` (a model,
+  `list[Model]`, a primitive; a union through `TypeAdapter[T]`). When `structuredContent` is absent,
+  it reads the JSON that SEP-2106 asks servers to repeat in a TextContent block for older clients.
+  It raises `ToolReportedError` for an `isError` result (never narrowed silently) and
+  `NarrowingError` when neither source fits `T`.
+- `narrow_result(result, T)` returns a `Structured[T]`: the value with the result it came from.
+- `is_json_object`, `is_json_array`, ... are `TypeIs` predicates for each JSON shape.
+
+Validation is strict JSON validation: "7" is not an int and 1 is not a bool, but an ISO string is a
+datetime, a list a tuple, a value an Enum member (JSON has no such types of its own).
+"""
 
 from __future__ import annotations
 

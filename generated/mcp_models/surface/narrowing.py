@@ -2,22 +2,13 @@
 # Do not edit.
 # MCP schema revision surface,
 # sha256 b379b6dd4a43204e65aa23665819e1d48f14dea82e5be14585658d67ac75ac12.
-"""Typed structured content of tool results (SEP-2106), for MCP revision surface.
+"""Typed structured content of tool results (SEP-2106), for MCP revision surface:
+`narrow` and `narrow_result` typed with this revision's CallToolResult, over the shared runtime's
+engine (`_runtime/narrowing.py`, which says how a result is read).
 
     from mcp_models.surface.narrowing import narrow
 
     forecast = narrow(result, list[HourlyForecast])   # typed as list[HourlyForecast]
-
-- `narrow(result, T)` validates a CallToolResult's `structuredContent` into `T` (a model,
-  `list[Model]`, a primitive; a union through `TypeAdapter[T]`). When `structuredContent` is absent,
-  it reads the JSON that SEP-2106 asks servers to repeat in a TextContent block for older clients.
-  It raises `ToolReportedError` for an `isError` result (never narrowed silently) and
-  `NarrowingError` when neither source fits `T`.
-- `narrow_result(result, T)` returns a `Structured[T]`: the value with the result it came from.
-- `is_json_object`, `is_json_array`, … are `TypeIs` predicates for each JSON shape.
-
-Validation is strict JSON validation: "7" is not an int and 1 is not a bool, but an ISO string is a
-datetime, a list a tuple, a value an Enum member (JSON has no such types of its own).
 """
 
 from __future__ import annotations

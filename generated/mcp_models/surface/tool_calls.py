@@ -2,12 +2,9 @@
 # Do not edit.
 # MCP schema revision surface,
 # sha256 b379b6dd4a43204e65aa23665819e1d48f14dea82e5be14585658d67ac75ac12.
-"""Typed keywords of the `tools/call` params of MCP revision surface.
-
-`ToolCallParams` holds the keywords of CallToolRequestParams other than the tool's name
-and arguments: what the typed calls `mcp-codegen tools` generates take in
-`.params(**keywords)`. A key the class requires is required here too, so a call that
-leaves it out is a type error where it is written, not a ValidationError when it runs.
+"""Typed keywords of the `tools/call` params of MCP revision surface, beside the
+tool's name and arguments: what `mcp-codegen tools` packages take in `.params(**keywords)`,
+required where the class requires them.
 """
 
 from __future__ import annotations
@@ -21,8 +18,7 @@ from .models import InputResponses, RequestMetaObject, TaskMetadata
 
 
 class ToolCallParams(typing.TypedDict, total=False):
-    """The keywords of CallToolRequestParams beside `name` and `arguments`, annotated
-    as it annotates them."""
+    """The keywords of CallToolRequestParams, annotated as it annotates them."""
 
     meta: RequestMetaObject | MISSING
     input_responses: InputResponses | MISSING

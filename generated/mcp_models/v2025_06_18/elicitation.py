@@ -2,18 +2,12 @@
 # Do not edit.
 # MCP schema revision 2025-06-18,
 # sha256 af845e7e5b9d27107d1690f0936022546177a1403e63ffb11470135b296a2e01.
-"""SEP-1330 helpers for elicitation forms (MCP revision 2025-06-18).
-
-- `enum_choice(schema)`: any enum schema variant (untitled/titled single-select, untitled/titled
-  multi-select, legacy `enumNames`) as a list of (value, title) options plus single/multi select.
-- `check_answer(requested_schema, content)`: the problems of an `ElicitResult.content` answer to a
-  form's `requestedSchema` (required fields, types, lengths, bounds, enum values, item counts).
+"""SEP-1330 helpers for elicitation forms, for MCP revision 2025-06-18: the shared
+runtime's (`_runtime/elicitation.py`: `enum_choice`, `check_answer`), reading this revision's
+field schemas.
 """
 
 from __future__ import annotations
-
-from collections.abc import Mapping
-from typing import Any
 
 from pydantic import TypeAdapter
 
@@ -23,24 +17,8 @@ from .models import PrimitiveSchemaDefinition
 
 __all__ = ["AnswerProblem", "EnumChoice", "EnumOption", "check_answer", "enum_choice"]
 
-_SCHEMA: TypeAdapter[PrimitiveSchemaDefinition] = TypeAdapter(PrimitiveSchemaDefinition)
-
-
-def _schema(schema: object) -> Any:
-    """A field's schema as this revision's model: a JSON object validated, a model as it is."""
-    return _SCHEMA.validate_python(schema) if isinstance(schema, Mapping) else schema
-
-
-def enum_choice(schema: PrimitiveSchemaDefinition | Mapping[str, Any]) -> EnumChoice | None:
-    """The options of an enum schema (any SEP-1330 variant), or None for a non-enum field."""
-    return _elicitation.enum_choice(_schema(schema))
-
-
-def check_answer(
-    requested_schema: object, content: Mapping[str, Any] | None
-) -> list[AnswerProblem]:
-    """Problems of a form answer against the form's `requestedSchema` (an empty list: it fits).
-
-    requested_schema: the `requestedSchema` model of an elicitation request, or its JSON object.
-    """
-    return _elicitation.check_answer(requested_schema, content, _schema)
+_ELICITATION: _elicitation.Elicitation[PrimitiveSchemaDefinition] = _elicitation.Elicitation(
+    TypeAdapter(PrimitiveSchemaDefinition)
+)
+enum_choice = _ELICITATION.enum_choice
+check_answer = _ELICITATION.check_answer

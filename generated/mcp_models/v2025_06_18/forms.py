@@ -2,59 +2,28 @@
 # Do not edit.
 # MCP schema revision 2025-06-18,
 # sha256 af845e7e5b9d27107d1690f0936022546177a1403e63ffb11470135b296a2e01.
-"""Elicitation forms declared as Pydantic models (MCP revision 2025-06-18).
+"""Elicitation forms declared as Pydantic models, for MCP revision 2025-06-18: the
+shared runtime's builder (`_runtime/forms.py` says what a form may hold and how answers are read)
+with this revision's schema classes.
 
-    class Feedback(BaseModel):
-        rating: int = Field(ge=1, le=5, title="Rating")
-        comment: str | None = Field(None, max_length=500)
+Display titles travel as legacy `enumNames`: this revision has no titled single-select.
 
-    schema = requested_schema(Feedback)            # this revision's typed requestedSchema
+No multi-select: this revision has none.
+
     request = elicit_request(Feedback, "How was it?", id=7)
-    outcome = read_answer(Feedback, result)        # Accepted[Feedback] | Declined | Cancelled
-    if isinstance(outcome, Accepted):
-        outcome.value.rating                       # typed: int
-
-- A form is a plain `BaseModel`. Its fields may be `bool`; `int` / `float` with `ge`/`le` (and, for
-  `int` only, `gt`/`lt`, which are the same inclusive bounds one step in); `str` with
-  `min_length`/`max_length` and a `Format(...)` this revision's StringSchema lists; `datetime.date`,
-  `datetime.datetime`, `pydantic.AnyUrl` (formats date, date-time, uri); a choice: `Literal` of
-  strings or a string `Enum`, with display titles through `Annotated[..., Titles({...})]` (legacy
-  `enumNames`: this revision has no titled single-select);
-  no multi-select (this revision has none).
-  `title` and `description` are carried, and a `default` where this revision's schema class has one;
-  fields without a default are required; `X | None = None` is optional, with no default.
-- Anything else is refused by `requested_schema` with one `FormError` naming the form, the field
-  and why.
-- `read_answer` gives `Accepted[F]` (the validated form), `Declined` or `Cancelled`, and raises
-  `AnswerError` listing each field's problem for an accepted answer that does not fit the form.
-- Clients: `answer(requested_schema, values)` and `answer_with(form_instance)` build a checked
-  `ElicitResult`; `decline()` and `cancel()` the other two.
+    outcome = read_answer(Feedback, result)     # Accepted[Feedback] | Declined | Cancelled
 """
 
 from __future__ import annotations
 
-import datetime
-import enum
-import math
-import types
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from typing import Annotated, Any, Generic, Literal, TypeVar, Union, cast, get_args, get_origin
+from collections.abc import Mapping
+from typing import Any, TypeVar
 
-from pydantic import (
-    AfterValidator,
-    AnyUrl,
-    BaseModel,
-    PydanticUndefinedAnnotation,
-    Strict,
-    ValidationError,
-)
-from pydantic.fields import FieldInfo
-from pydantic_core import MISSING
+from pydantic import BaseModel
 
+from .._runtime import forms as _forms
 from .._runtime.forms import AnswerError, Format, FormError, Titles
-from .._runtime.forms import choice_value as _choice_value
-from .elicitation import AnswerProblem, check_answer
+from .elicitation import check_answer
 from .messages import ElicitRequestMessage
 from .models import (
     BooleanSchema,
@@ -63,7 +32,6 @@ from .models import (
     ElicitResult,
     EnumSchema,
     NumberSchema,
-    PrimitiveSchemaDefinition,
     RequestId,
     StringSchema,
 )
@@ -101,375 +69,38 @@ NUMBER_TYPES: tuple[str, ...] = (
 F = TypeVar("F", bound=BaseModel)
 
 
-@dataclass(frozen=True)
-class Accepted(Generic[F]):
+class Accepted(_forms.Accepted[F, ElicitResult]):
     """The user submitted the form: `value` is the validated form."""
 
-    value: F
-    result: ElicitResult
-    action: Literal["accept"] = "accept"
 
-
-@dataclass(frozen=True)
-class Declined:
+class Declined(_forms.Declined[ElicitResult]):
     """The user explicitly declined."""
 
-    result: ElicitResult
-    action: Literal["decline"] = "decline"
 
-
-@dataclass(frozen=True)
-class Cancelled:
+class Cancelled(_forms.Cancelled[ElicitResult]):
     """The user dismissed the form without choosing."""
 
-    result: ElicitResult
-    action: Literal["cancel"] = "cancel"
 
-
-# -- form -> requestedSchema -----------------------------------------------------------------------
-
-
-def requested_schema(form: type[BaseModel]) -> ElicitRequestParamsRequestedSchema:
-    """The `requestedSchema` of a form, in this revision's models; FormError for what it cannot
-    carry."""
-    if not form.__pydantic_complete__:  # annotations naming classes defined after the form
-        try:
-            form.model_rebuild()
-        except PydanticUndefinedAnnotation as exc:
-            raise FormError(
-                form, "(form)", f"{exc.name} is not defined: the form's fields cannot be read"
-            ) from None
-    properties: dict[str, PrimitiveSchemaDefinition] = {}
-    required: list[str] = []
-    for name, info in form.model_fields.items():
-        wire = info.alias or name
-        properties[wire] = _property(_Where(form, name), info)
-        if info.is_required():
-            required.append(wire)
-    return ElicitRequestParamsRequestedSchema(
-        properties=properties, required=required if required else MISSING
-    )
-
-
-class _Where:
-    def __init__(self, form: type[BaseModel], field: str) -> None:
-        self.form = form
-        self.field = field
-
-    def refuse(self, reason: str) -> FormError:
-        return FormError(self.form, self.field, reason)
-
-
-# The annotated_types constraints pydantic puts in a field's metadata, by class name, and the
-# attribute holding each one's value (read by name: the package imports nothing beyond pydantic).
-_CONSTRAINTS = {
-    "Ge": "ge",
-    "Le": "le",
-    "Gt": "gt",
-    "Lt": "lt",
-    "MinLen": "min_length",
-    "MaxLen": "max_length",
-}
-
-
-class _Keywords:
-    """The constraints of one field, each taken by the schema keyword that carries it; any left over
-    is refused."""
-
-    def __init__(self, where: _Where, metadata: Iterable[object]) -> None:
-        self.where = where
-        self.values: dict[str, object] = {}
-        for item in metadata:
-            self._add(item)
-
-    def _add(self, item: object) -> None:
-        constraint = (
-            _CONSTRAINTS.get(type(item).__name__)
-            if type(item).__module__ == "annotated_types"
-            else None
-        )
-        if constraint is not None:
-            self.values[constraint] = getattr(item, constraint)
-        elif _marker(item) == "titles":
-            self.values["titles"] = cast(Titles, item).titles
-        elif _marker(item) == "format":
-            self.values["format"] = cast(Format, item).name
-        elif isinstance(item, Strict | AfterValidator):
-            pass  # checks only the form's own side: a stricter form, never a different schema
-        else:
-            keys = ", ".join(vars(item)) if hasattr(item, "__dict__") else ""
-            raise self.where.refuse(f"{keys or type(item).__name__}: not a keyword MCP forms carry")
-
-    def take(self, name: str) -> object:
-        return self.values.pop(name, None)
-
-    def take_int(self, name: str) -> int | MISSING:
-        value = self.take(name)
-        return value if isinstance(value, int) else MISSING
-
-    def done(self, kind: str) -> None:
-        if self.values:
-            raise self.where.refuse(f"{', '.join(self.values)}: does not apply to {kind}")
-
-
-def _marker(item: object) -> str | None:
-    """Which form marker item is ("titles", "format"), whichever package's forms module made it."""
-    marker = getattr(type(item), "__mcp_form_marker__", None)
-    return marker if isinstance(marker, str) else None
-
-
-def _property(where: _Where, info: FieldInfo) -> PrimitiveSchemaDefinition:
-    if info.default_factory is not None:
-        raise where.refuse("default_factory: a form's default must be a fixed value")
-    if (
-        info.json_schema_extra is not None
-    ):  # would be silently lost: the schema is built from the field itself
-        raise where.refuse(
-            "json_schema_extra: the requested schema is built from the field, not from JSON Schema"
-        )
-    annotation, metadata = _unwrap(info.annotation, list(info.metadata))
-    members: list[object] = []
-    for member in _union_members(
-        annotation
-    ):  # `Annotated[...] | None`: the arm's metadata is the field's
-        member, metadata = _unwrap(member, metadata)
-        members.append(member)
-    keywords = _Keywords(where, metadata)
-    optional = type(None) in members
-    if optional:
-        members = [m for m in members if m is not type(None)]
-        if info.is_required():
-            raise where.refuse(
-                "None is allowed but an answer cannot be null: give the field the default None"
-            )
-    if len(members) != 1:
-        raise where.refuse(f"a union of types ({_show(annotation)}): a form field has one type")
-    kind = members[0]
-    default: object = MISSING if info.is_required() or info.default is None else info.default
-    title = info.title if info.title is not None else MISSING
-    description = info.description if info.description is not None else MISSING
-    common = _Common(where, keywords, title, description, default)
-    choices = _choices(where, kind, keywords)
-    if choices is not None:
-        return _single_select(common, choices)
-    if get_origin(kind) in (list, set, frozenset, tuple):
-        return _multi_select(common, kind)
-    if kind is bool:
-        return _boolean(common)
-    if kind is int or kind is float:
-        return _number(common, "integer" if kind is int else "number")
-    if kind is datetime.datetime:
-        return _string(common, "date-time")
-    if kind is datetime.date:
-        return _string(common, "date")
-    if isinstance(kind, type) and issubclass(kind, AnyUrl):
-        return _string(common, "uri")
-    if kind is str:
-        return _string(common, None)
-    raise where.refuse(_why_not(members[0]))
-
-
-@dataclass(frozen=True)
-class _Common:
-    where: _Where
-    keywords: _Keywords
-    title: str | MISSING
-    description: str | MISSING
-    default: object  # MISSING: none
-
-    def no_default(self, class_name: str) -> None:
-        if self.default is not MISSING:
-            raise self.where.refuse(f"a default: {REVISION}'s {class_name} has no `default`")
-
-    def single_default(self, choices: tuple[str, ...]) -> str | MISSING:
-        if self.default is MISSING:
-            return MISSING
-        value = _choice_value(self.default)
-        if value not in choices:
-            raise self.where.refuse(f"the default {value!r} is not one of the choices")
-        return value
-
-
-def _unwrap(annotation: object, metadata: list[object]) -> tuple[object, list[object]]:
-    """An annotation without `Annotated[...]` layers, and their metadata added to the field's."""
-    while get_origin(annotation) is Annotated:
-        args = get_args(annotation)
-        annotation, metadata = args[0], [*metadata, *args[1:]]
-    return annotation, metadata
-
-
-def _union_members(annotation: object) -> list[object]:
-    if get_origin(annotation) in (Union, types.UnionType):
-        return list(get_args(annotation))
-    return [annotation]
-
-
-def _show(annotation: object) -> str:
-    return (
-        annotation.__name__
-        if isinstance(annotation, type)
-        else str(annotation).replace("typing.", "")
-    )
-
-
-def _why_not(kind: object) -> str:
-    shown = _show(kind)
-    origin = get_origin(kind)
-    if isinstance(kind, type) and issubclass(kind, BaseModel):
-        return f"a nested model ({shown}): MCP forms are flat"
-    if origin is dict or kind is dict or (isinstance(origin, type) and issubclass(origin, Mapping)):
-        return f"a mapping ({shown}): MCP forms are flat"
-    if kind is Any:
-        return "Any: a form field needs one primitive type"
-    return f"{shown}: not a type MCP forms carry"
-
-
-def _choices(where: _Where, kind: object, keywords: _Keywords) -> tuple[str, ...] | None:
-    """The string values of a choice type (a Literal of strings or a string Enum), else None."""
-    if get_origin(kind) is Literal:
-        values = get_args(kind)
-    elif isinstance(kind, type) and issubclass(kind, enum.Enum):
-        values = tuple(member.value for member in cast("Iterable[enum.Enum]", kind))
-    else:
-        return None
-    if not values or not all(isinstance(value, str) for value in values):
-        raise where.refuse(f"choices must be strings: {_show(kind)}")
-    return tuple(str(value) for value in values)
-
-
-def _titles(common: _Common, choices: tuple[str, ...]) -> dict[str, str] | None:
-    titles = cast("dict[str, str] | None", common.keywords.take("titles"))
-    unknown = sorted(set(titles or ()) - set(choices))
-    if unknown:
-        raise common.where.refuse(
-            f"titles for values that are not choices: {', '.join(map(repr, unknown))}"
-        )
-    return titles
-
-
-def _single_select(common: _Common, choices: tuple[str, ...]) -> PrimitiveSchemaDefinition:
-    titles = _titles(common, choices)
-    common.keywords.done("a choice")
-    if titles is not None:
-        common.no_default("EnumSchema")
-        return EnumSchema(
-            enum=list(choices),
-            enum_names=[titles.get(value, value) for value in choices],
-            title=common.title,
-            description=common.description,
-        )
-    common.no_default("EnumSchema")
-    return EnumSchema(
-        enum=list(choices),
-        title=common.title,
-        description=common.description,
-    )
-
-
-def _multi_select(common: _Common, kind: object) -> PrimitiveSchemaDefinition:
-    args = get_args(kind)
-    if get_origin(kind) is tuple and not (len(args) == 2 and args[1] is Ellipsis):
-        raise common.where.refuse(
-            f"a fixed-length tuple ({_show(kind)}): a multi-select is a list of choices"
-        )
-    item, item_metadata = _unwrap(args[0] if args else Any, [])
-    for extra in item_metadata:
-        if _marker(extra) == "titles":
-            common.keywords.values["titles"] = cast(Titles, extra).titles
-        elif not isinstance(extra, Strict | AfterValidator):
-            raise common.where.refuse(
-                f"{type(extra).__name__} on the items: only Titles may annotate a choice"
-            )
-    choices = _choices(common.where, item, common.keywords)
-    if choices is None:
-        what = "free text" if item is str else _show(item)
-        raise common.where.refuse(
-            f"a list of {what}: MCP forms carry lists of choices only (a multi-select)"
-        )
-    raise common.where.refuse(f"a multi-select: {REVISION} has no multi-select enum schema")
-
-
-def _boolean(common: _Common) -> PrimitiveSchemaDefinition:
-    common.keywords.done("a boolean")
-    if common.default is not MISSING and not isinstance(common.default, bool):
-        raise common.where.refuse(f"the default {common.default!r} is not a boolean")
-    return BooleanSchema(
-        title=common.title,
-        description=common.description,
-        default=common.default,
-    )
-
-
-def _number(common: _Common, kind: str) -> PrimitiveSchemaDefinition:
-    if kind not in NUMBER_TYPES:
-        raise common.where.refuse(
-            f"{kind}: {REVISION}'s NumberSchema types are {', '.join(NUMBER_TYPES)}"
-        )
-    bounds = {name: common.keywords.take(name) for name in ("ge", "le", "gt", "lt")}
-    for name, bound in bounds.items():
-        if bound is not None and (isinstance(bound, bool) or not isinstance(bound, int | float)):
-            raise common.where.refuse(f"{name}={bound!r}: a bound must be a number")
-    ge, le, gt, lt = (cast("int | float | None", bounds[name]) for name in ("ge", "le", "gt", "lt"))
-    if kind == "number" and (gt is not None or lt is not None):
-        # minimum/maximum are inclusive: an exclusive bound on a real number has no exact
-        # equivalent, and a near one would let the schema accept what the form refuses (or the
-        # reverse).
-        raise common.where.refuse(
-            "gt/lt: NumberSchema bounds are inclusive (minimum/maximum); use ge/le"
-        )
-    # For an integer, gt/lt are the inclusive bounds one step in: above gt is floor(gt) + 1 or more.
-    lower = [
-        bound for bound in (ge, None if gt is None else math.floor(gt) + 1) if bound is not None
-    ]
-    upper = [
-        bound for bound in (le, None if lt is None else math.ceil(lt) - 1) if bound is not None
-    ]
-    minimum = max(lower) if lower else None
-    maximum = min(upper) if upper else None
-    common.keywords.done("a number")
-    default = common.default
-    if default is not MISSING and (
-        isinstance(default, bool) or not isinstance(default, int | float)
-    ):
-        raise common.where.refuse(f"the default {default!r} is not a number")
-    common.no_default("NumberSchema")
-    return NumberSchema(
-        type="integer" if kind == "integer" else "number",
-        title=common.title,
-        description=common.description,
-        minimum=MISSING if minimum is None else minimum,
-        maximum=MISSING if maximum is None else maximum,
-    )
-
-
-def _string(common: _Common, implied_format: str | None) -> PrimitiveSchemaDefinition:
-    declared = cast("str | None", common.keywords.take("format"))
-    if declared is not None and implied_format is not None and declared != implied_format:
-        raise common.where.refuse(f"format {declared!r}: the type already means {implied_format!r}")
-    format_ = declared or implied_format
-    if format_ is not None and format_ not in FORMATS:
-        raise common.where.refuse(
-            f"format {format_!r}: {REVISION}'s StringSchema formats are {', '.join(FORMATS)}"
-        )
-    if implied_format is None:
-        min_length = common.keywords.take_int("min_length")
-        max_length = common.keywords.take_int("max_length")
-    else:
-        min_length = max_length = MISSING
-    common.keywords.done(f"a {format_} string" if implied_format else "a string")
-    default = common.default
-    if isinstance(default, datetime.date | AnyUrl):
-        default = default.isoformat() if isinstance(default, datetime.date) else str(default)
-    if default is not MISSING and not isinstance(default, str):
-        raise common.where.refuse(f"the default {default!r} is not a string")
-    common.no_default("StringSchema")
-    return StringSchema(
-        title=common.title,
-        description=common.description,
-        min_length=min_length,
-        max_length=max_length,
-        format=cast("Any", format_) if format_ is not None else MISSING,
-    )
+# The kinds of field this revision's PrimitiveSchemaDefinition has: the schema class of each, and
+# whether it declares `default`.
+_FORMS: _forms.Forms[ElicitRequestParamsRequestedSchema, ElicitResult] = _forms.Forms(
+    REVISION,
+    ElicitRequestParamsRequestedSchema,
+    ElicitResult,
+    check_answer,
+    FORMATS,
+    NUMBER_TYPES,
+    string=_forms.Arm(StringSchema, False),
+    number=_forms.Arm(NumberSchema, False),
+    boolean=_forms.Arm(BooleanSchema, True),
+    untitled_single=_forms.Arm(EnumSchema, False),
+    legacy_titled=_forms.Arm(EnumSchema, False),
+)
+requested_schema = _FORMS.requested_schema
+answer = _FORMS.answer
+answer_with = _FORMS.answer_with
+decline = _FORMS.decline
+cancel = _FORMS.cancel
 
 
 # -- requests --------------------------------------------------------------------------------------
@@ -493,71 +124,4 @@ def read_answer(
     """The user's answer to `form`: Accepted with the validated form, Declined or Cancelled.
 
     Raises AnswerError when an accepted answer does not fit the form (one problem per field)."""
-    if isinstance(result, ElicitResult):
-        parsed = result
-    else:
-        try:
-            parsed = ElicitResult.model_validate(result)
-        except ValidationError as exc:
-            raise AnswerError(form.__name__, _result_problems(exc)) from None
-    if parsed.action == "decline":
-        return Declined(parsed)
-    if parsed.action == "cancel":
-        return Cancelled(parsed)
-    content: dict[str, Any] = {} if parsed.content is MISSING else dict(parsed.content)
-    return Accepted(_validated(form, content), parsed)
-
-
-def _result_problems(exc: ValidationError) -> list[AnswerProblem]:
-    """One problem per field of an ElicitResult the revision's model refuses (a value no answer
-    carries)."""
-    found: dict[str, str] = {}
-    for error in exc.errors():
-        loc = [str(part) for part in error["loc"]]
-        if loc[:1] == ["content"] and len(loc) > 1:
-            found.setdefault(
-                loc[1],
-                "is not a value an answer carries (a string, number, boolean or list of strings)",
-            )
-        else:
-            found.setdefault(".".join(loc) or "(result)", error["msg"])
-    return [AnswerProblem(field, message) for field, message in found.items()]
-
-
-def _validated(form: type[F], content: dict[str, Any]) -> F:
-    problems = check_answer(requested_schema(form), content)
-    if problems:
-        raise AnswerError(form.__name__, problems)
-    try:
-        return form.model_validate(content)
-    except ValidationError as exc:
-        found = [
-            AnswerProblem(".".join(str(part) for part in error["loc"]) or "(form)", error["msg"])
-            for error in exc.errors()
-        ]
-        raise AnswerError(form.__name__, found) from None
-
-
-def answer(
-    schema: ElicitRequestParamsRequestedSchema | Mapping[str, Any], values: Mapping[str, Any]
-) -> ElicitResult:
-    """An accepting ElicitResult carrying `values`, checked against the form's requested schema."""
-    problems = check_answer(schema, values)
-    if problems:
-        raise AnswerError("the requested schema", problems)
-    return ElicitResult(action="accept", content=dict(values))
-
-
-def answer_with(filled: BaseModel) -> ElicitResult:
-    """An accepting ElicitResult from a filled-in form instance (absent optional fields left
-    out)."""
-    content: dict[str, Any] = filled.model_dump(mode="json", by_alias=True, exclude_none=True)
-    return answer(requested_schema(type(filled)), content)
-
-
-def decline() -> ElicitResult:
-    return ElicitResult(action="decline")
-
-
-def cancel() -> ElicitResult:
-    return ElicitResult(action="cancel")
+    return _FORMS.read_answer(form, result, Accepted, Declined, Cancelled)

@@ -2,12 +2,9 @@
 # Do not edit.
 # MCP schema revision 2025-06-18,
 # sha256 af845e7e5b9d27107d1690f0936022546177a1403e63ffb11470135b296a2e01.
-"""Typed keywords of the `tools/call` params of MCP revision 2025-06-18.
-
-`ToolCallParams` holds the keywords of CallToolRequestParams other than the tool's name
-and arguments: what the typed calls `mcp-codegen tools` generates take in
-`.params(**keywords)`. A key the class requires is required here too, so a call that
-leaves it out is a type error where it is written, not a ValidationError when it runs.
+"""Typed keywords of the `tools/call` params of MCP revision 2025-06-18, beside the
+tool's name and arguments: what `mcp-codegen tools` packages take in `.params(**keywords)`,
+required where the class requires them.
 """
 
 from __future__ import annotations
@@ -16,5 +13,4 @@ import typing
 
 
 class ToolCallParams(typing.TypedDict, total=False):
-    """The keywords of CallToolRequestParams beside `name` and `arguments`, annotated
-    as it annotates them. This revision has none."""
+    """The keywords of CallToolRequestParams, annotated as it annotates them (none here)."""

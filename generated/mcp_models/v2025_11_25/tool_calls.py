@@ -2,12 +2,9 @@
 # Do not edit.
 # MCP schema revision 2025-11-25,
 # sha256 268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7.
-"""Typed keywords of the `tools/call` params of MCP revision 2025-11-25.
-
-`ToolCallParams` holds the keywords of CallToolRequestParams other than the tool's name
-and arguments: what the typed calls `mcp-codegen tools` generates take in
-`.params(**keywords)`. A key the class requires is required here too, so a call that
-leaves it out is a type error where it is written, not a ValidationError when it runs.
+"""Typed keywords of the `tools/call` params of MCP revision 2025-11-25, beside the
+tool's name and arguments: what `mcp-codegen tools` packages take in `.params(**keywords)`,
+required where the class requires them.
 """
 
 from __future__ import annotations
@@ -20,8 +17,7 @@ from .models import CallToolRequestParamsMeta, TaskMetadata
 
 
 class ToolCallParams(typing.TypedDict, total=False):
-    """The keywords of CallToolRequestParams beside `name` and `arguments`, annotated
-    as it annotates them."""
+    """The keywords of CallToolRequestParams, annotated as it annotates them."""
 
     meta: CallToolRequestParamsMeta | MISSING
     task: TaskMetadata | MISSING

@@ -4,22 +4,13 @@
 # sha256 ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203.
 # pyright: reportDeprecated=false
 # mypy: disable-error-code="deprecated"
-"""Typed structured content of tool results (SEP-2106), for MCP revision 2026-07-28.
+"""Typed structured content of tool results (SEP-2106), for MCP revision 2026-07-28:
+`narrow` and `narrow_result` typed with this revision's CallToolResult, over the shared runtime's
+engine (`_runtime/narrowing.py`, which says how a result is read).
 
     from mcp_models.v2026_07_28.narrowing import narrow
 
     forecast = narrow(result, list[HourlyForecast])   # typed as list[HourlyForecast]
-
-- `narrow(result, T)` validates a CallToolResult's `structuredContent` into `T` (a model,
-  `list[Model]`, a primitive; a union through `TypeAdapter[T]`). When `structuredContent` is absent,
-  it reads the JSON that SEP-2106 asks servers to repeat in a TextContent block for older clients.
-  It raises `ToolReportedError` for an `isError` result (never narrowed silently) and
-  `NarrowingError` when neither source fits `T`.
-- `narrow_result(result, T)` returns a `Structured[T]`: the value with the result it came from.
-- `is_json_object`, `is_json_array`, … are `TypeIs` predicates for each JSON shape.
-
-Validation is strict JSON validation: "7" is not an int and 1 is not a bool, but an ISO string is a
-datetime, a list a tuple, a value an Enum member (JSON has no such types of its own).
 """
 
 from __future__ import annotations

@@ -4,12 +4,9 @@
 # sha256 ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203.
 # pyright: reportDeprecated=false
 # mypy: disable-error-code="deprecated"
-"""Typed keywords of the `tools/call` params of MCP revision 2026-07-28.
-
-`ToolCallParams` holds the keywords of CallToolRequestParams other than the tool's name
-and arguments: what the typed calls `mcp-codegen tools` generates take in
-`.params(**keywords)`. A key the class requires is required here too, so a call that
-leaves it out is a type error where it is written, not a ValidationError when it runs.
+"""Typed keywords of the `tools/call` params of MCP revision 2026-07-28, beside the
+tool's name and arguments: what `mcp-codegen tools` packages take in `.params(**keywords)`,
+required where the class requires them.
 """
 
 from __future__ import annotations
@@ -23,8 +20,7 @@ from .models import InputResponses, RequestMetaObject
 
 
 class ToolCallParams(typing.TypedDict, total=False):
-    """The keywords of CallToolRequestParams beside `name` and `arguments`, annotated
-    as it annotates them."""
+    """The keywords of CallToolRequestParams, annotated as it annotates them."""
 
     meta: typing.Required[RequestMetaObject]
     input_responses: InputResponses | MISSING
