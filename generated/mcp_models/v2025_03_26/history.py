@@ -34,15 +34,13 @@ from typing import Annotated, Any, ForwardRef, Literal, Union, cast, get_args, g
 from pydantic import BaseModel, Tag, ValidationError
 from pydantic_core import MISSING, ErrorDetails
 
+from .._runtime.reading import json_object
 from . import models
 from .messages import (
-    _ENVELOPE_OF,  # pyright: ignore[reportPrivateUsage] - the package's own dispatch
     MessageError,
     Pending,
     RawJSON,
-    _message_class,  # pyright: ignore[reportPrivateUsage]
-    _object,  # pyright: ignore[reportPrivateUsage]
-    _result_type,  # pyright: ignore[reportPrivateUsage]
+    _routes,  # pyright: ignore[reportPrivateUsage] - the package's own dispatch
 )
 
 __all__ = [
@@ -445,19 +443,19 @@ def explain_message(
     found as parse_message finds it (and the generic envelope that class is also checked against).
     """
     try:
-        message = _object(raw)
-        model = _message_class(
+        message = json_object(raw)
+        model = _routes.message_class(
             message, cast("Mapping[str | int, str] | None", pending)
         )  # read by key only
     except MessageError:
         return None
-    envelope = _ENVELOPE_OF.get(model)
+    envelope = _routes.envelope_of.get(model)
     return explain(error, model) or (explain(error, envelope) if envelope is not None else None)
 
 
 def explain_result(error: ValidationError, method: str) -> Explanation | None:
     """explain() for an error of `parse_result(method, raw)`."""
-    return explain(error, _result_type(method))
+    return explain(error, _routes.result_type(method))
 
 
 def foreign_keys(obj: BaseModel) -> list[Explanation]:
