@@ -600,32 +600,13 @@ class Routes(Generic[ModelT]):
         self, method: str, data: object, where: str
     ) -> tuple[dict[str, object], tuple[DroppedItem, ...]] | None:
         """data (a method's result) without the items of its list that fail to validate, and those
-        items (pointers under `where`); None when it has no such list or no item fails. NaN and
-        infinity are never tolerated: data holding one is left to the strict parse's refusal."""
-        from .tolerant import DroppedItem, reason, token  # on the first tolerant parse
+        items; None when the method has no such list (LIST_RESULTS) or no item fails."""
+        from .tolerant import sifted  # on the first tolerant parse
 
         listed = self.lists.get(method)
-        if listed is None or not isinstance(data, Mapping):
-            return None
-        result = cast("Mapping[str, object]", data)
-        if reading.holds_non_finite(result):
-            return None
-        key = listed[0]
-        items = result.get(key)
-        if not isinstance(items, list):
-            return None
-        check = self._item_validator(method)
-        prefix = f"{where}/{token(key)}"
-        kept: list[object] = []
-        dropped: list[DroppedItem] = []
-        for index, item in enumerate(cast("list[object]", items)):
-            try:
-                check(item)
-            except ValidationError as exc:
-                dropped.append(DroppedItem(index, f"{prefix}/{index}", item, reason(exc, item)))
-            else:
-                kept.append(item)
-        return ({**result, key: kept}, tuple(dropped)) if dropped else None
+        return (
+            None if listed is None else sifted(data, listed[0], self._item_validator(method), where)
+        )
 
     def _item_validator(self, method: str) -> Callable[[object], object]:
         """The validator of one item of a list result (LIST_RESULTS), built on first use."""

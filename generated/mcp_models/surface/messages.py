@@ -10,7 +10,7 @@ they do is the shared runtime's message routing engine (`.._runtime/messages.py`
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Generic, Literal, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeAlias, TypeVar, overload
 
 from pydantic import BaseModel
 from pydantic_core import MISSING

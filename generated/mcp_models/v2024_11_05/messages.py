@@ -15,7 +15,7 @@ so each gets a subclass adding what it lacks: what `REQUESTS` and `NOTIFICATIONS
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Generic, Literal, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeAlias, TypeVar, overload
 
 from pydantic import BaseModel
 
