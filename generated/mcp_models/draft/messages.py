@@ -148,8 +148,8 @@ LIST_RESULTS: dict[str, tuple[str, Any]] = {
     "roots/list": ("roots", Root),
     "tools/list": ("tools", Tool),
 }
-"""The list results, by method: the wire key of the list and the type of one item (what
-`tolerant=True` may leave an invalid one of out)."""
+"""The list results, by method: the wire key of the list and the type of one item (an invalid item
+`tolerant=True` leaves out)."""
 
 ERROR_RESPONSES: dict[int, type[MCPModel]] = {
     -32022: UnsupportedProtocolVersionError,
@@ -179,6 +179,7 @@ AnyListResult: TypeAlias = (
     | ListRootsResult
     | ListToolsResult
 )
+"""Every list result of this revision."""
 
 AnyResult: TypeAlias = (
     CallToolResultResponseResult
@@ -218,8 +219,8 @@ _ErrorT = TypeVar("_ErrorT", bound=AnyError)
 
 
 class ResultResponse(MCPModel, Generic[_ResultT]):
-    """A success response (JSONRPCResultResponse) whose `result` is typed: built with a result it is typed
-    by it; parametrised, it reads a response to a known request."""
+    """A success response (JSONRPCResultResponse) whose `result` is typed: by the result it is
+    built with, or parametrised to read a response (`ResultResponse[CallToolResult]`)."""
 
     jsonrpc: Literal["2.0"] = const("2.0")
     id: RequestId
