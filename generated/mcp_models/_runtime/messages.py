@@ -116,7 +116,7 @@ class Routes(Generic[ModelT]):
         self.requests: dict[str, type[ModelT]] = {
             method: row[0] for method, row in requests.items()
         }
-        """Requests sent as JSON-RPC messages, by method: each a class carrying `jsonrpc` and `id`."""
+        """Requests sent as JSON-RPC messages, by method: each class carries `jsonrpc` and `id`."""
         self.notifications: dict[str, type[ModelT]] = {
             m: row[0] for m, row in notifications.items()
         }
@@ -124,7 +124,7 @@ class Routes(Generic[ModelT]):
         self.embedded: dict[str, type[ModelT]] = {
             method: row[0] for method, row in embedded.items()
         }
-        """Requests whose class carries no `jsonrpc` and `id`: they travel inside another message."""
+        """Requests whose class has no `jsonrpc` and `id`: they travel inside another message."""
         rows: dict[str, tuple[Any, Senders]] = {
             m: (row[1], row[2]) for m, row in notifications.items()
         }
@@ -146,7 +146,7 @@ class Routes(Generic[ModelT]):
             method: cast("tuple[type[ModelT], ...]", result_classes(result))
             for method, result in self.results.items()
         }
-        """The classes a result answering each request method may be (what `results` types as one)."""
+        """The classes a result answering each method may be (what `results` types as one)."""
         self.lists = lists
         self.error_responses = error_responses
         self.error_objects = error_objects
@@ -205,8 +205,8 @@ class Routes(Generic[ModelT]):
         return union
 
     def module_attribute(self, name: str, namespace: dict[str, Any]) -> object:
-        """A messages module's attribute made on first use (its `__getattr__`): RESPONSES, and what a
-        tolerant parse gives."""
+        """A messages module's attribute made on first use (its `__getattr__`): RESPONSES, and
+        what a tolerant parse gives."""
         if name == "RESPONSES":  # every response class: made on the first look-up
             made: object = {method: self.response_class(method) for method in self._responses}
         elif name in ("DroppedItem", "Tolerated"):
@@ -238,19 +238,19 @@ class Routes(Generic[ModelT]):
         return validate
 
     def _method_route(self, method: bytes) -> _MethodRoute | None:
-        """How parse_message reads, in one validation pass, a message whose text names `method`: the
-        JSON validator of the class that pins the method, the generic envelope's too where that class
-        is a wire class, and whether an `id` beside the method makes the message another kind (a
-        notification's). None for a method no class pins: the general path then decides (and
+        """How parse_message reads, in one validation pass, a message whose text names `method`:
+        the JSON validator of the class that pins the method, the generic envelope's too where that
+        class is a wire class, and whether an `id` beside the method makes the message another kind
+        (a notification's). None for a method no class pins: the general path then decides (and
         reports), so both paths always agree.
 
-        Made on a method's first message, when the class builds its validator (that keeps the import
-        fast), and kept for the known methods only. The class validates `method` itself (it pins it),
-        so a method read from a nested object that comes first picks a class whose validation fails,
-        or no class. Routing is one dict look-up: measured against a tagged union of every method
-        class in pydantic-core, it costs the same per message, and builds only the class the message
-        needs (the union builds them all on the first read: +18% memory after it, and a first read
-        three times as long).
+        Made on a method's first message, when the class builds its validator (that keeps the
+        import fast), and kept for the known methods only. The class validates `method` itself (it
+        pins it), so a method read from a nested object that comes first picks a class whose
+        validation fails, or no class. Routing is one dict look-up: measured against a tagged union
+        of every method class in pydantic-core, it costs the same per message, and builds only the
+        class the message needs (the union builds them all on the first read: +18% memory after it,
+        and a first read three times as long).
         """
         model = self._by_method.get(method)
         if model is None:
@@ -264,9 +264,9 @@ class Routes(Generic[ModelT]):
         return route
 
     def _error_response(self, raw: bytes) -> BaseModel | None:
-        """An error response in one validation pass, or None to take the general path. The class of a
-        fixed code pins that code, so a successful validation confirms the code read from the text.
-        """
+        """An error response in one validation pass, or None to take the general path. The class of
+        a fixed code pins that code, so a successful validation confirms the code read from the
+        text."""
         found = _CODE_VALUE(raw)
         response = self.error_responses.get(int(found.group(1))) if found is not None else None
         try:
@@ -294,8 +294,8 @@ class Routes(Generic[ModelT]):
     ) -> Any:
         """The concrete model of one JSON-RPC message, chosen by its `method`, `result` or `error`.
 
-        pending: the methods of requests awaiting a response, by request id. A success response to one
-        of them is parsed as that method's response class where the schema defines one.
+        pending: the methods of requests awaiting a response, by request id. A success response to
+        one of them is parsed as that method's response class where the schema defines one.
         tolerant: a `Tolerated[Message]`, where a response to a pending list request (LIST_RESULTS)
         leaves out the list items it cannot read (`/result/tools/3`) instead of failing.
         """
@@ -324,8 +324,9 @@ class Routes(Generic[ModelT]):
                         pass
                     else:
                         extra = parsed.__pydantic_extra__
-                        # a `result` or `error` beside the method, or a notification's method with
-                        # an id: which kind the message is, the schema's rules say (the general path)
+                        # a `result` or `error` beside the method, or a notification's method
+                        # with an id: which kind the message is, the schema's rules say (the
+                        # general path)
                         if not extra or not (
                             "result" in extra
                             or "error" in extra
@@ -412,9 +413,9 @@ class Routes(Generic[ModelT]):
         pending: Mapping[str | int, str] | None,
         kind: str | None = None,
     ) -> type[ModelT]:
-        """The typed class of a decoded message as one envelope kind it may be (by default the first,
-        which history.py reads too): by method, by the pending request's method, or by the error
-        code; the envelope itself where none is more specific."""
+        """The typed class of a decoded message as one envelope kind it may be (by default the
+        first, which history.py reads too): by method, by the pending request's method, or by the
+        error code; the envelope itself where none is more specific."""
         kind = kind or self._kinds(message)[0]
         envelope = self.envelopes[kind]
         if kind == "request" or kind == "notification":
@@ -501,9 +502,9 @@ class Routes(Generic[ModelT]):
 
         For a method the schema does not define, the generic Result (typed `object`: a method only
         known at run time has no static result type).
-        tolerant (a list method: LIST_RESULTS): a `Tolerated` result, whose list leaves out the items
-        it cannot read (`/tools/3`) instead of failing; anything else invalid fails as strict does.
-        """
+        tolerant (a list method: LIST_RESULTS): a `Tolerated` result, whose list leaves out the
+        items it cannot read (`/tools/3`) instead of failing; anything else invalid fails as strict
+        does."""
         if tolerant:
             return self._tolerant_result(method, raw)
         adapter = self._result_adapter(method)
@@ -606,9 +607,9 @@ class Routes(Generic[ModelT]):
         from .tolerant import sifted  # on the first tolerant parse
 
         listed = self.lists.get(method)
-        return (
-            None if listed is None else sifted(data, listed[0], self._item_validator(method), where)
-        )
+        if listed is None or reading.holds_non_finite(data):
+            return None  # NaN and infinity are never tolerated: left to the strict parse's refusal
+        return sifted(data, listed[0], self._item_validator(method), where)
 
     def _item_validator(self, method: str) -> Callable[[object], object]:
         """The validator of one item of a list result (LIST_RESULTS), built on first use."""

@@ -16,8 +16,6 @@ from typing import Generic, TypeVar, cast
 
 from pydantic import ValidationError
 
-from .reading import holds_non_finite
-
 __all__ = [
     "DroppedItem",
     "Tolerated",
@@ -229,13 +227,12 @@ def sifted(
     data: object, key: str, check: Callable[[object], object], where: str
 ) -> tuple[dict[str, object], tuple[DroppedItem, ...]] | None:
     """data (a list result) without the items of its list `key` that fail `check`, and those items
-    (pointers under `where`); None when it has no such list or no item fails. NaN and infinity are
-    never tolerated: data holding one is left to the strict parse's refusal."""
+    (pointers under `where`); None when it has no such list or no item fails."""
     if not isinstance(data, Mapping):
         return None
     result = cast("Mapping[str, object]", data)
     items = result.get(key)
-    if not isinstance(items, list) or holds_non_finite(result):
+    if not isinstance(items, list):
         return None
     prefix = f"{where}/{token(key)}"
     kept: list[object] = []
