@@ -78,7 +78,7 @@ after["tolerant_after_parse"] = tolerant in sys.modules
 after["tolerant_when_named"] = getattr(package, "Tolerated").__module__ == tolerant and tolerant in sys.modules
 
 def needed(cls, messages):  # the class a parse returns and the envelope it is checked against
-    envelope = messages._ENVELOPE_OF.get(cls)
+    envelope = messages._routes.envelope_of.get(cls)
     return [f"{{c.__module__}}.{{c.__qualname__}}" for c in (cls, envelope) if c is not None]
 
 revision = importlib.import_module("mcp_models.{revision_package}")

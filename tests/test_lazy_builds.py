@@ -50,7 +50,7 @@ def built():
 
 names = {{"built": built(), "schemas": generated[0], "defer": _base._DEFER_BUILD}}
 parsed = parse_message({raw!r})
-envelope = messages._ENVELOPE_OF.get(type(parsed))
+envelope = messages._routes.envelope_of.get(type(parsed))
 needed = sorted({{type(parsed).__name__, CallToolRequest.__name__}} | ({{envelope.__name__}} if envelope else set()))
 print(json.dumps({{"names": names, "parse": built(), "needed": needed}}))
 """
@@ -91,7 +91,7 @@ def test_response_classes_are_made_on_first_use_and_stay_the_same(package: str) 
     assert type(responses) is dict and messages.RESPONSES is responses
     assert list(responses) == list(messages.RESULTS)  # every request method, in the same order
     for method, cls in responses.items():
-        assert messages._response_class(method) is cls
+        assert messages._routes.response_class(method) is cls
         if issubclass(cls, messages.ResultResponse):  # the documented parametrisation, the same class
             assert cls is messages.ResultResponse[messages.RESULTS[method]]
     typed = [cls for cls in responses.values() if issubclass(cls, messages.ResultResponse)]

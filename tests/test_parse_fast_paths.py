@@ -32,6 +32,10 @@ from . import suite
 from .conftest import REVISIONS, SPEC
 
 
+# the readers every revision's messages module reads with (the runtime's reading.py)
+reading: Any = importlib.import_module("mcp_models._runtime.reading")
+
+
 def _messages(revision: str) -> ModuleType:
     return importlib.import_module(f"mcp_models.{REVISIONS[revision]}.messages")
 
@@ -162,8 +166,8 @@ def test_the_pre_scan_never_misses_what_a_double_cannot_hold_or_json_cannot_say(
     @given(raw=_text_with_numbers())
     def check(raw: bytes) -> None:
         if _holds_non_finite(from_json(raw, allow_inf_nan=True)):
-            assert package._may_hold_non_finite(raw), raw
-            assert package._may_hold_non_finite(bytearray(raw)), raw
+            assert reading.may_hold_non_finite(raw), raw
+            assert reading.may_hold_non_finite(bytearray(raw)), raw
             # and parse_message refuses it where its fast path would read it: a value of any JSON
             # (an unknown key of a known notification's params), which keeps what JSON reads
             wrapped = b'{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1,"v":'
@@ -174,13 +178,13 @@ def test_the_pre_scan_never_misses_what_a_double_cannot_hold_or_json_cannot_say(
             except ValueError:
                 seen["word"] += 1
                 with pytest.raises(package.MessageError, match="^not JSON: "):
-                    package._json_numbers_only(raw)
+                    reading.json_numbers_only(raw)
             else:
                 seen["huge"] += 1
                 with pytest.raises(package.MessageError, match="does not fit a double"):
-                    package._json_numbers_only(raw)
+                    reading.json_numbers_only(raw)
         else:
-            package._json_numbers_only(raw)  # a hint is weighed by the exact check: kept
+            reading.json_numbers_only(raw)  # a hint is weighed by the exact check: kept
 
     check()
     assert min(seen.values()) >= 25, f"the drawn text seldom held such a number: {seen}"
@@ -190,15 +194,14 @@ def test_the_pre_scan_never_misses_what_a_double_cannot_hold_or_json_cannot_say(
 def test_the_pre_scan_lets_the_usual_message_through_without_the_exact_check(revision: str) -> None:
     """The hint stays quiet on text where the words are only letters of strings, so the exact check
     (a second parse) is the rare case; text that is not JSON at all is left to the reader."""
-    package = _messages(revision)
     for path, raw in _examples(revision):
-        assert not package._may_hold_non_finite(raw), path.name
+        assert not reading.may_hold_non_finite(raw), path.name
     for text in (b"", b'{"I": "N"}', b'{"a": "NaN or Infinity", "b": "Inf"}', b'{"name": "Nina", "n": 1e99}', b"[1.5e-300]"):
-        assert not package._may_hold_non_finite(text), text
+        assert not reading.may_hold_non_finite(text), text
     for text in (b"NaN", b"[Infinity ]", b'{"a":-Infinity}', b'{"a": "Acme Inc, Ltd"}', b"[1E+400]"):
-        assert package._may_hold_non_finite(text), text
-    package._json_numbers_only(b'{"a": "Acme Inc, Ltd"}')  # a hint the exact check weighs and keeps
-    package._json_numbers_only(b'{"a": NaN')  # not JSON: the reader reports it, not the scan
+        assert reading.may_hold_non_finite(text), text
+    reading.json_numbers_only(b'{"a": "Acme Inc, Ltd"}')  # a hint the exact check weighs and keeps
+    reading.json_numbers_only(b'{"a": NaN')  # not JSON: the reader reports it, not the scan
     # ids, hashes and blobs are words, not numbers, whatever digits and e's they hold (before the
     # second look, most UUIDs sent their message to the exact check)
     draw = random.Random(23)
@@ -209,10 +212,10 @@ def test_the_pre_scan_lets_the_usual_message_through_without_the_exact_check(rev
             "blob": base64.b64encode(draw.randbytes(300)).decode(),
             "e": "123e4567-1e400x_0x1e400",
         }
-        assert not package._may_hold_non_finite(json.dumps(words).encode()), words
+        assert not reading.may_hold_non_finite(json.dumps(words).encode()), words
     for number in (b"1e400", b"-1.5E+0400", b"0" * 80 + b"1e400"):
         for before in (b"[", b"[ ", b'{"a":', b'{"a": \n\t', b"[1,"):
-            assert package._may_hold_non_finite(before + number + b"]"), before + number
+            assert reading.may_hold_non_finite(before + number + b"]"), before + number
 
 
 class _Text(str):

@@ -43,7 +43,7 @@ HELPER_NAMES = frozenset({
     "AnyError", "AnyResult", "EMBEDDED_REQUESTS", "ERROR_OBJECTS", "ERROR_RESPONSES", "Envelope", "ErrorResponse",
     "Message", "MessageError", "NotJSONError", "NOTIFICATIONS", "PARAMS", "REQUESTS", "RESPONSES", "RESULTS", "RESULT_CLASSES",
     "Pending", "RawJSON", "ResultResponse", "SENDERS", "AnyListResult", "DroppedItem", "LIST_RESULTS", "ListMethod",
-    "Tolerated",
+    "Routes", "Tolerated",
     # narrowing.py, elicitation.py, forms.py
     "JSONSource", "NarrowingError", "Structured", "T", "ToolReportedError", "AnswerProblem", "EnumChoice",
     "EnumOption", "Accepted", "AnswerError", "Cancelled", "Declined", "F", "FORMATS", "FormError", "Format",

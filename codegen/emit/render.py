@@ -347,31 +347,23 @@ def messages_module(revision: ir.Revision, header: str, runtime: str = IN_ROOT) 
     any_result = _unique([m.result for m in results if m.result] + [m.task_result for m in results if m.task_result])
     any_result.append(by_export["Result"])
     any_error = _unique([generic_error] + [name for _, name in tables.error_objects])
+    list_results = [m for m in _unique_methods(tuple(results)) if m.list_key and m.list_item]
+    wire_names = {str(wire["name"]) for wire in wire_classes}
     imports = sorted(
         set(any_result)
         | set(any_error)
         | ({tables.request_id} if tables.request_id else set[str]())
-        | (set(message_classes) - {wire["name"] for wire in wire_classes})
+        | (set(message_classes) - wire_names)
         | {m.message for m in tables.methods}
         | {field.type for _, added in tables.envelope_fields for field in added if field.type}
         | {m.params for m in tables.methods if m.params}
-        | {m.result for m in results if m.result}
-        | {m.task_result for m in results if m.task_result}
-        | {name for _, name in tables.error_objects}
+        | {m.list_item for m in list_results if m.list_item}
+        | {name for _, name in tables.error_responses}
         | {by_export["Result"], generic_error}
     )
-    result_classes = [(m.method, _result_classes(revision, m)) for m in _unique_methods(tuple(results))]
-    imports = sorted(set(imports) | {name for _, names in result_classes for name in names if name.isidentifier()})
-    list_results = [m for m in _unique_methods(tuple(results)) if m.list_key and m.list_item]
-    imports = sorted(set(imports) | {m.list_item for m in list_results if m.list_item})
-    pinned = [m for m in tables.methods if m.kind == "notification" or m.kind == "request"]
-    by_method = sorted({(m.method, _sent(m)) for m in pinned})
-    if len({method for method, _ in by_method}) != len(by_method):
-        by_method = []  # a method carried by two classes: `method` alone cannot decide
     return render(
         "messages.py.jinja2",
         runtime=runtime,
-        by_method=by_method,
         header=header,
         revision=revision,
         base_class=BASE_CLASS,
@@ -389,10 +381,7 @@ def messages_module(revision: ir.Revision, header: str, runtime: str = IN_ROOT) 
             for kind, added in sorted(tables.envelope_fields, key=lambda pair: pair[0] != "request")
         ),
         wire_aliases=any(f.python_name != f.wire_name for _, added in tables.envelope_fields for f in added),
-        checked_by_envelope=[(wire["name"], wire["envelope"]) for wire in wire_classes],
-        all_methods=_unique_methods(tables.methods),
         results=results,
-        result_classes=result_classes,
         task_results=any(m.task_result for m in results),
         list_results=list_results,
         responses=responses,
@@ -414,24 +403,6 @@ def _message_union(revision: ir.Revision) -> str | None:
     arms), else None: the readers then tell envelopes apart by their keys alone."""
     union = next((e for e in revision.entities if e.export_name == "JSONRPCMessage" and e.is_definition), None)
     return union.name if union is not None and union.dispatch is not None else None
-
-
-def _result_classes(revision: ir.Revision, method: ir.Method) -> list[str]:
-    """The classes a method's result may be: the arms of its result union (InputRequiredResult and
-    the method's own result), else its result class; and the task result where params may ask for one."""
-    by_name = {e.name: e for e in revision.entities}
-    by_pointer = revision.by_pointer()
-    result = by_name.get(method.result or "")
-    candidates: list[ir.Entity | None] = [result]
-    if result is not None and result.kind is ir.Kind.UNION:
-        candidates = [by_pointer.get(arm) for arm in result.arm_order]
-    candidates.append(by_name.get(method.task_result or ""))
-    names = _unique([e.name for e in candidates if e is not None and e.kind is ir.Kind.MODEL])
-    if result is not None and result.same_as is not None:  # EmptyResult: Result under a second name
-        names.insert(0, result.name)
-    elif result is not None and result.kind is ir.Kind.ALIAS:
-        names.insert(0, f'cast("type[{BASE_CLASS}]", {result.name}.__value__)')
-    return names
 
 
 def _sent(method: ir.Method) -> str:

@@ -11,6 +11,7 @@ from codegen.analysis import absence, ir
 from codegen.emit import render
 from codegen.emit.format import format_files
 from codegen.emit.pipeline import BuiltRevision, build_revision
+from codegen.emit.runtime import IN_ROOT
 from codegen.emit.stamp import header
 from codegen.errors import CodegenError
 from codegen.limits import Limits
@@ -87,7 +88,9 @@ def build_surface(revisions: Sequence[tables.Revised], *, limits: Limits, option
             widened=[(name, sorted(keys.items())) for name, keys in sorted(tables.widened(shaped).items())],
             methods=tables.methods_across(surface, merged, revisions),
         ),
-        "wire.py": render.render("surface_wire.py.jinja2", header=stamp, list_results=_list_results(surface)),
+        "wire.py": render.render(
+            "surface_wire.py.jinja2", header=stamp, runtime=IN_ROOT, list_results=_list_results(surface)
+        ),
     }
     try:
         formatted = format_files(extra, options=surface.options, where=PACKAGE, revision=LABEL)

@@ -64,6 +64,8 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from pydantic_core import MISSING, from_json, to_json
 from typing_extensions import TypeIs
 
+from .._runtime.reading import json_numbers_only as _json_numbers_only
+from .._runtime.reading import load_any_depth as _load_any_depth
 from . import models as surface_models  # named through the module: wire.py binds names of its own
 from ._tables import (
     ABSENT_MEANS,
@@ -89,8 +91,6 @@ from .messages import (
     Pending,
     RawJSON,
     Tolerated,
-    _json_numbers_only,  # pyright: ignore[reportPrivateUsage] - the package's own reader
-    _load_any_depth,  # pyright: ignore[reportPrivateUsage]
     union_arms,
 )
 from .messages import parse_message as _parse_any_revision

@@ -12,11 +12,7 @@ from dataclasses import dataclass
 
 from .._runtime import history as _history
 from . import models
-from .messages import (
-    _ENVELOPE_OF,  # pyright: ignore[reportPrivateUsage] - the package's own dispatch
-    _message_class,  # pyright: ignore[reportPrivateUsage]
-    _result_type,  # pyright: ignore[reportPrivateUsage]
-)
+from .messages import _routes  # pyright: ignore[reportPrivateUsage] - the package's own dispatch
 
 __all__ = [
     "KEYS",
@@ -124,7 +120,7 @@ class Explanation(_history.Explanation):
     pinned = PINNED
 
 
-_READER = _history.Reader(_message_class, _ENVELOPE_OF, _result_type)
+_READER = _history.Reader(_routes.message_class, _routes.envelope_of, _routes.result_type)
 _HISTORY = _history.History(REVISION, KEYS, VALUES, Explanation, models, _READER)
 explain = _HISTORY.explain
 explain_message = _HISTORY.explain_message
