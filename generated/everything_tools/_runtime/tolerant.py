@@ -13,13 +13,22 @@ import copy
 import json
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Generic, TypeVar, cast
 
 from pydantic import ValidationError
 
-__all__ = ["DroppedItem", "Tolerated", "json_copy", "pointer_into", "read_json", "reason", "token"]
+__all__ = [
+    "DroppedItem",
+    "Tolerated",
+    "json_copy",
+    "pointer_into",
+    "read_json",
+    "reason",
+    "sifted",
+    "token",
+]
 
 
 @dataclass(frozen=True)
@@ -215,6 +224,30 @@ def _key(source: str, at: int) -> tuple[str, int]:
     if not source.startswith(":", at):
         raise ValueError(f"expected ':' at {at}")
     return key, _skip(source, at + 1)
+
+
+def sifted(
+    data: object, key: str, check: Callable[[object], object], where: str
+) -> tuple[dict[str, object], tuple[DroppedItem, ...]] | None:
+    """data (a list result) without the items of its list `key` that fail `check`, and those items
+    (pointers under `where`); None when it has no such list or no item fails."""
+    if not isinstance(data, Mapping):
+        return None
+    result = cast("Mapping[str, object]", data)
+    items = result.get(key)
+    if not isinstance(items, list):
+        return None
+    prefix = f"{where}/{token(key)}"
+    kept: list[object] = []
+    dropped: list[DroppedItem] = []
+    for index, item in enumerate(cast("list[object]", items)):
+        try:
+            check(item)
+        except ValidationError as exc:
+            dropped.append(DroppedItem(index, f"{prefix}/{index}", item, reason(exc, item)))
+        else:
+            kept.append(item)
+    return ({**result, key: kept}, tuple(dropped)) if dropped else None
 
 
 def reason(exc: ValidationError, item: object) -> str:
