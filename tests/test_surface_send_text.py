@@ -8,6 +8,7 @@ Also: the quoted names of a type alias (`"list[JSONValue]"`) are looked up, neve
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
 from collections.abc import Callable, Iterator
@@ -39,7 +40,7 @@ def _both_ways(obj: BaseModel, revision: str, monkeypatch: pytest.MonkeyPatch) -
     for text_path in (True, False):
         with monkeypatch.context() as patched:
             if not text_path:
-                patched.setattr(s.wire, "_left_as_dumped", lambda value, revision: False)
+                patched.setattr(s.wire._surface, "_left_as_dumped", lambda value, revision: False)
             dropped: list[str] = []
             changes: list[Any] = []
 
@@ -71,7 +72,7 @@ def test_the_text_path_sends_what_the_fit_sends(monkeypatch: pytest.MonkeyPatch)
         for target in SPANNED:  # sent back at its own revision and at every other one
             ours, through_fit = _both_ways(message, target, monkeypatch)
             assert ours == through_fit, (type(message).__name__, revision, target)
-            taken += ours[0] == "sent" and s.wire._left_as_dumped(message, target)
+            taken += ours[0] == "sent" and s.wire._surface._left_as_dumped(message, target)
             checked += 1
     assert checked > 500 and taken > 100, (checked, taken)
 
@@ -138,7 +139,7 @@ def test_an_edited_or_invalid_object_fails_or_goes_out_as_through_the_fit(monkey
                 ours, through_fit = _both_ways(edited, revision, monkeypatch)
                 assert ours == through_fit, (what, revision)
                 refused += ours[0] == "error"
-                if s.wire._left_as_dumped(edited, revision):
+                if s.wire._surface._left_as_dumped(edited, revision):
                     kinds.add(what)
     # the text path was taken for edited objects that the revision then refused or took
     assert {"name not a string", "method wrong", "content of another class", "jsonrpc wrong"} <= kinds, kinds
@@ -147,16 +148,18 @@ def test_an_edited_or_invalid_object_fails_or_goes_out_as_through_the_fit(monkey
 
 def test_quoted_names_are_looked_up_in_their_module_never_evaluated() -> None:
     s = surface()
-    wire = s.wire
-    assert not re.search(r"\beval\(", Path(wire.__file__).read_text())
+    fields: Any = importlib.import_module("mcp_models._runtime.fields")  # the engine's walks
+    engine = importlib.import_module("mcp_models._runtime.surface")
+    for module in (s.wire, fields, engine):
+        assert not re.search(r"\beval\(", Path(str(module.__file__)).read_text())
     module = s.models.__name__
-    assert wire._quoted_names("list[JSONValue]", module) == [s.models.JSONValue]
-    assert wire._quoted_names("dict[str, JSONValue] | None", module) == [s.models.JSONValue]
-    assert wire._quoted_names("NoSuchName", module) is None
-    assert wire._quoted_names("JSONValue", None) is None  # a module not known: not known
+    assert fields.quoted_names("list[JSONValue]", module) == [s.models.JSONValue]
+    assert fields.quoted_names("dict[str, JSONValue] | None", module) == [s.models.JSONValue]
+    assert fields.quoted_names("NoSuchName", module) is None
+    assert fields.quoted_names("JSONValue", None) is None  # a module not known: not known
     for not_a_name in ("__import__('os').getcwd()", "Literal['x']", "JSONValue.__class__", "[JSONValue]", "1 +"):
-        assert wire._quoted_names(not_a_name, module) is None, not_a_name
+        assert fields.quoted_names(not_a_name, module) is None, not_a_name
     # JSONValue names itself through a quoted name; it holds no model, so a field of it is not walked
-    assert wire._model_classes_in(s.models.JSONValue) == frozenset()
-    assert wire._model_classes_in(dict[str, s.models.JSONValue]) == frozenset()
-    assert wire._model_classes_in(list[s.models.TextContent]) == frozenset({s.models.TextContent})
+    assert fields.model_classes_in(s.models.JSONValue) == frozenset()
+    assert fields.model_classes_in(dict[str, s.models.JSONValue]) == frozenset()
+    assert fields.model_classes_in(list[s.models.TextContent]) == frozenset({s.models.TextContent})

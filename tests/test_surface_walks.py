@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 from typing import Any
 
@@ -18,24 +19,25 @@ from pydantic import BaseModel
 from . import surface_support as support
 from .surface_support import SPANNED, surface
 
+FIELDS: Any = importlib.import_module("mcp_models._runtime.fields")  # the walks keyed by class
+
 
 def _full_walk_notes(
     exact: object, received: object, revision: str
 ) -> dict[str, frozenset[str]]:
     """Path -> foreign keys, found by walking every field both objects declare (no pruning)."""
-    s = surface()
     notes: dict[str, frozenset[str]] = {}
     pending: list[tuple[object, object, str]] = [(exact, received, "")]
     while pending:
         mine, theirs, path = pending.pop()
         if isinstance(mine, BaseModel) and isinstance(theirs, BaseModel):
-            declared = s.wire._wire_names(type(theirs))
+            declared = FIELDS.wire_names(type(theirs))
             foreign = frozenset(
                 key for key in (mine.__pydantic_extra__ or {}) if key in declared
             )
             if foreign:
                 notes[path] = foreign
-            for attribute, key in s.wire._attribute_wire(type(mine)).items():
+            for attribute, key in FIELDS.attribute_wire(type(mine)).items():
                 if key in declared:
                     pending.append(
                         (
@@ -58,16 +60,15 @@ def _full_walk_notes(
 
 def _recorded_notes(received: object, revision: str) -> dict[str, frozenset[str]]:
     """Path -> the keys receive noted on the surface object there."""
-    s = surface()
     notes: dict[str, frozenset[str]] = {}
     pending: list[tuple[object, str]] = [(received, "")]
     while pending:
         value, path = pending.pop()
         if isinstance(value, BaseModel):
-            keys = s.wire._arrived(value, revision)
+            keys = FIELDS.arrived(value, revision)
             if keys:
                 notes[path] = keys
-            wire = s.wire._attribute_wire(type(value))
+            wire = FIELDS.attribute_wire(type(value))
             pending.extend(
                 (getattr(value, attribute), f"{path}/{key}")
                 for attribute, key in wire.items()
@@ -111,7 +112,7 @@ def test_the_pruned_receive_walk_leaves_the_notes_a_full_walk_finds() -> None:
         ):
             raw = json.dumps(value)
             for revision in SPANNED:
-                package = s.wire._package(revision)
+                package = s.wire._surface._package(revision)
                 try:
                     exact = package.parse_message(raw)
                     received = s.parse_message(raw, protocol_version=revision)

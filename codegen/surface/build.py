@@ -79,6 +79,7 @@ def build_surface(revisions: Sequence[tables.Revised], *, limits: Limits, option
         "_tables.py": render.render(
             "surface_tables.py.jinja2",
             header=stamp,
+            runtime=IN_ROOT,
             revisions=merged.revisions,
             packages=[(r.revision, r.package) for r in revisions],
             renamed=sorted(tables.renamed(merged).items()),

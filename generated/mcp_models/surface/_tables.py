@@ -17,55 +17,14 @@
   carry (SEP-2106: `structuredContent`, `outputSchema`) and the fallback send uses where a
   revision cannot carry a value (whether it can is that revision's own model's answer).
 - `METHODS`: per method, the revisions that have it, who sends it and its classes in each.
+
+`Shape`, `Widened` and `MethodAcross` are the shared runtime's (`surface.py`), as is the engine
+that reads these tables (`Surface`, built in wire.py).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-
-@dataclass(frozen=True)
-class Shape:
-    """One surface class as one revision has it."""
-
-    model: str | None
-    keys: frozenset[str]
-    required: frozenset[str]
-    open: bool
-    envelope: str | None = None
-    """Set for a wire class (`model` is then in the revision's messages module): the generic
-    envelope (models module) the definition leaves `jsonrpc` / `id` to."""
-
-
-@dataclass(frozen=True)
-class Widened:
-    """A property SEP-2106 widened: what send does where a revision cannot carry its value."""
-
-    fallback: str | None
-    """The sibling array of content blocks that gets a TextContent holding the value's JSON (unless
-    one already holds it); None: the value is only left out."""
-
-
-@dataclass(frozen=True)
-class MethodAcross:
-    """One method across the revisions: derived from their schemas, not kept by hand."""
-
-    method: str
-    kind: str
-    """"request" or "notification"."""
-    revisions: tuple[str, ...]
-    """The revisions that have the method, oldest first."""
-    senders: dict[str, tuple[str, ...]]
-    """Per revision: who sends it ("client", "server")."""
-    message: dict[str, str]
-    """Per revision: the class of the whole message in that revision's models."""
-    params: dict[str, str | None]
-    """Per revision: the class of its params."""
-    result: dict[str, str | None]
-    """Per revision: the class of the result answering it (requests)."""
-    surface: tuple[str, str | None, str | None]
-    """The surface's classes: message, params, result."""
-
+from .._runtime.surface import MethodAcross, Shape, Widened
 
 REVISIONS: tuple[str, ...] = (
     "2024-11-05",

@@ -37,36 +37,20 @@ negotiates one protocol version; these functions keep its wire exact:
 
 from __future__ import annotations
 
-import ast
-import importlib
-import json
-import sys
-from collections.abc import Callable, Generator, Mapping
-from contextlib import contextmanager
-from dataclasses import dataclass
-from functools import cache
-from types import ModuleType, UnionType
-from typing import (
-    Annotated,
-    Any,
-    ForwardRef,
-    Literal,
-    TypeAlias,
-    TypeVar,
-    Union,
-    cast,
-    get_args,
-    get_origin,
-    overload,
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
+
+from pydantic import BaseModel
+
+from .._runtime.surface import (
+    Change,
+    ChangeKind,
+    DowngradeMode,
+    MethodAcross,
+    RevisionError,
+    Surface,
 )
-
-from pydantic import BaseModel, TypeAdapter, ValidationError
-from pydantic_core import MISSING, from_json, to_json
-from typing_extensions import TypeIs
-
-from .._runtime.reading import json_numbers_only as _json_numbers_only
-from .._runtime.reading import load_any_depth as _load_any_depth
-from . import models as surface_models  # named through the module: wire.py binds names of its own
+from . import messages as _messages
+from . import models as _models
 from ._tables import (
     ABSENT_MEANS,
     METHODS,
@@ -76,25 +60,10 @@ from ._tables import (
     SHAPES,
     WIDENED,
     WIRE_SHAPES,
-    MethodAcross,
-    Shape,
-    Widened,
 )
-from .messages import (
-    AnyListResult,
-    AnyResult,
-    DroppedItem,
-    ListMethod,
-    Message,
-    MessageError,
-    NotJSONError,
-    Pending,
-    RawJSON,
-    Tolerated,
-    union_arms,
-)
-from .messages import parse_message as _parse_any_revision
-from .messages import parse_result as _parse_any_result
+
+if TYPE_CHECKING:
+    from .messages import AnyListResult, AnyResult, ListMethod, Message, Pending, RawJSON, Tolerated
 
 __all__ = [
     "METHODS",
@@ -116,1502 +85,143 @@ __all__ = [
 
 _M = TypeVar("_M", bound=BaseModel)
 
-# Where a received object keeps the keys it arrived with that its revision does not define
-# (another revision's keys, sent by a peer as its own extension): (revision, keys).
-_ARRIVED = "_mcp_arrived"
-
-
-class RevisionError(ValueError):
-    """A surface object a revision cannot carry, a protocol version this surface does not span, or a
-    received message the session's revision refuses for a key or value another revision defines
-    (`defined_in`: the pinned revisions that define it; the revision's ValidationError is the
-    `__cause__`).
-
-    Its message is one line of at most 300 characters (control characters escaped; a long one
-    keeps its start, which names the place, and its end, which says what to do)."""
-
-    def __init__(
-        self, message: str, *, revision: str, path: str = "", defined_in: tuple[str, ...] = ()
-    ) -> None:
-        # a path is the peer's keys: bounded on its own, so it cannot crowd out what the line says
-        super().__init__(
-            _one_line(f"{_one_line(path, _PATH_LIMIT)}: {message}" if path else message)
-        )
-        self.revision = revision
-        self.path = path
-        self.defined_in = defined_in
-
-
-_MESSAGE_LIMIT = 300
-_PATH_LIMIT = 100
-
-
-def _one_line(text: str, limit: int = _MESSAGE_LIMIT) -> str:
-    """text on one line of at most limit characters: what is not printable (a peer's key
-    with a newline, an escape sequence, a bidi control) as its escape."""
-    escaped = (
-        text
-        if text.isprintable()
-        else "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
-    )
-    if len(escaped) <= limit:
-        return escaped
-    head = limit // 2 - 3
-    tail = limit - head - 1
-    return f"{escaped[:head]}…{escaped[-tail:]}"
-
-
-DowngradeMode: TypeAlias = Literal["fallback", "refuse"]
-"""What send does with a value the revision cannot carry that a later revision can (SEP-2106):
-"fallback" leaves it out and, for structured content, keeps its JSON in a TextContent;
-"refuse" raises RevisionError."""
-_DOWNGRADE_MODES: tuple[str, ...] = get_args(DowngradeMode)
-
-ChangeKind: TypeAlias = Literal["dropped", "downgraded", "added", "filled"]
-""""dropped": a key the revision does not define; "downgraded": a value it cannot carry that a later
-revision can, left out (SEP-2106); "added": a TextContent holding a downgraded value's JSON;
-"filled": a required key whose absence the spec gives a meaning (`ABSENT_MEANS`)."""
-
-
-@dataclass(frozen=True)
-class Change:
-    """One change `send` / `to_revision` made so that the revision carries the object."""
-
-    kind: ChangeKind
-    path: str
-    """JSON pointer of the key (or of the added block) in what is sent (`/result/...` in a
-    response). "dropped" and "downgraded" paths are the ones `dropped` lists."""
-    reason: str
-    """One line saying why."""
-    fallback: str | None = None
-    """For "downgraded" structured content: the pointer of the TextContent holding its JSON (added
-    by send, or one the object already had)."""
-
-
-@dataclass
-class _Sending:
-    """One send: the revision, what to do with widened values, and where changes are reported."""
-
-    revision: str
-    downgrade: DowngradeMode
-    dropped: list[str] | None
-    changes: list[Change] | None
-
-    @property
-    def reporting(self) -> bool:
-        return self.dropped is not None or self.changes is not None
-
-    def note(self, change: Change) -> None:
-        if self.dropped is not None and change.kind in ("dropped", "downgraded"):
-            self.dropped.append(change.path)
-        if self.changes is not None:
-            self.changes.append(change)
-
-
-def revision_of(protocol_version: str) -> str:
-    """The revision of a negotiated protocol version string (the same string, if spanned)."""
-    if protocol_version in PACKAGES:
-        return protocol_version
-    raise RevisionError(
-        f"protocol version {protocol_version!r} is not one this surface spans "
-        f"({', '.join(REVISIONS)})",
-        revision=protocol_version,
-    )
-
-
-# isinstance's classes on the hot paths as tuples: `a | b` there builds a union on every call.
-_TEXT = (bytes, bytearray, str)
-_CONTAINERS = (dict, list)
-_SEQUENCES = (list, tuple)
-_HOLDERS = (BaseModel, list, tuple, dict)
-
-
-@cache
-def _package(revision: str) -> ModuleType:
-    return importlib.import_module(f"..{PACKAGES[revision]}", __package__)
-
-
-@cache
-def _history(revision: str) -> ModuleType:
-    """The revision's history module: imported only to explain a refusal."""
-    return importlib.import_module(f"..{PACKAGES[revision]}.history", __package__)
-
-
-def _explain_refusal(
-    error: ValidationError, revision: str, explain: Callable[[Any, ValidationError], Any]
-) -> None:
-    """A RevisionError naming the key or value another revision defines, where that explains why
-    the session's revision refused the message (explain: the revision's history module and the error
-    -> its Explanation or None); otherwise nothing, and the caller re-raises the ValidationError."""
-    found = explain(_history(revision), error)
-    if found is not None:
-        raise RevisionError(
-            f"{found.subject} is {found.span}; this session negotiated {revision}",
-            revision=revision,
-            path=found.path,
-            defined_in=found.defined_in,
-        ) from error
-
-
-@cache
-def _models(revision: str) -> ModuleType:
-    return importlib.import_module(f"..{PACKAGES[revision]}.models", __package__)
-
-
-@cache
-def _messages(revision: str) -> ModuleType:
-    return importlib.import_module(f"..{PACKAGES[revision]}.messages", __package__)
-
-
-@cache
-def _class_of(revision: str, shape: Shape) -> type[BaseModel]:
-    """The revision's class of a shape: a wire class in its messages module, else in its models."""
-    module = _messages(revision) if shape.envelope else _models(revision)
-    return cast("type[BaseModel]", getattr(module, cast(str, shape.model)))
-
-
-@cache
-def _constants(revision: str, shape: Shape) -> dict[str, Any]:
-    """Wire key -> value of each constant the revision's class requires, which its own models fill
-    in when building (the surface's may be optional: `jsonrpc` is absent before 2025-11-25)."""
-    if shape.model is None:
-        return {}
-    constants: dict[str, Any] = getattr(_class_of(revision, shape), "__mcp_constants__", {})
-    return constants
-
-
-@cache
-def _sent_as() -> dict[tuple[str, str], str]:
-    """(revision, wire class) -> the surface class it is received as."""
-    return {
-        (revision, cast(str, shape.model)): name
-        for name, per_revision in WIRE_SHAPES.items()
-        for revision, shape in per_revision.items()
-    }
-
-
-@cache
-def _wire_names(model: type[BaseModel]) -> dict[str, str]:
-    """Wire key -> attribute name, for a model's declared fields."""
-    return {field.alias or name: name for name, field in model.model_fields.items()}
-
-
-@cache
-def _attribute_wire(model: type[BaseModel]) -> dict[str, str]:
-    """Attribute name -> wire key, for a model's declared fields."""
-    return {name: field.alias or name for name, field in model.model_fields.items()}
-
-
-@overload
-def parse_message(
-    raw: RawJSON,
-    *,
-    protocol_version: str,
-    pending: Pending | None = None,
-    tolerant: Literal[False] = False,
-) -> Message: ...
-
-
-@overload
-def parse_message(
-    raw: RawJSON, *, protocol_version: str, pending: Pending | None = None, tolerant: Literal[True]
-) -> Tolerated[Message]: ...
-
-
-def parse_message(
-    raw: RawJSON, *, protocol_version: str, pending: Pending | None = None, tolerant: bool = False
-) -> Message | Tolerated[Message]:
-    """One JSON-RPC message received in a session at protocol_version, as the surface's object.
-
-    It is validated by that revision's own `parse_message` first (its errors propagate), so the
-    wire is exactly what that revision allows; pending: the methods of requests awaiting a
-    response, by id (a response to one comes back typed by its method). tolerant: a
-    `Tolerated[Message]`, where a response to a pending list request leaves out the items that
-    revision cannot read (`/result/tools/3`) instead of failing."""
-    revision = protocol_version if protocol_version in PACKAGES else revision_of(protocol_version)
-    if tolerant:
-        return _tolerant_message(raw, revision, pending)
-    return _received(_exact_message(raw, revision, pending), raw, revision, pending)
-
-
-def _exact_message(
-    raw: RawJSON, revision: str, pending: Pending | None, *, tolerant: bool = False
-) -> Any:
-    """The revision's own parse of a message; its MessageError becomes the surface's."""
-    package = _package(revision)
-    try:
-        return (
-            package.parse_message(raw, pending, tolerant=True)
-            if tolerant
-            else package.parse_message(raw, pending)
-        )
-    except ValidationError as exc:
-        _explain_refusal(
-            exc, revision, lambda history, error: history.explain_message(error, raw, pending)
-        )
-        raise
-    except (
-        package.MessageError
-    ) as exc:  # an except clause's class is looked up only on an exception
-        own_parse_error: type[Exception] = package.NotJSONError
-        raise (NotJSONError if isinstance(exc, own_parse_error) else MessageError)(
-            str(exc)
-        ) from exc
-
-
-def _tolerant_message(raw: RawJSON, revision: str, pending: Pending | None) -> Tolerated[Message]:
-    """parse_message(..., tolerant=True), read from the value decoded where the text is nested
-    deeper than pydantic-core's parser reads (_deeply_nested)."""
-    try:
-        return _tolerant_message_of(raw, revision, pending)
-    except ValueError:
-        decoded = _deeply_nested(raw)
-        if decoded is None:
-            raise
-    return _tolerant_message_of(decoded, revision, pending)
-
-
-def _deeply_nested(raw: object) -> Mapping[str, Any] | None:
-    """raw decoded, where it is JSON text nested deeper than pydantic-core's parser reads, which
-    the surface's readers then fail on (after the revision's tolerant parse read it); else None.
-    Looked at only once a tolerant parse has failed: valid input costs nothing more."""
-    if not isinstance(raw, _TEXT):
-        return None
-    try:
-        data, deep = _load_any_depth(raw)
-    except MessageError:
-        return None
-    return cast("Mapping[str, Any]", data) if deep else None
-
-
-def _tolerant_message_of(
-    raw: RawJSON, revision: str, pending: Pending | None
-) -> Tolerated[Message]:
-    """parse_message(..., tolerant=True): the revision's tolerant parse first; where the surface
-    then refuses an item the revision kept, the surface's own tolerant parse names the items it
-    refuses, and both parses run again without every item either left out."""
-    own = cast("Tolerated[object]", _exact_message(raw, revision, pending, tolerant=True))
-    try:
-        return Tolerated(
-            _received(own.value, _without(raw, own.dropped), revision, pending), own.dropped
-        )
-    except RevisionError as exc:
-        refused = exc
-    dropped = _also_refused(
-        own.dropped, lambda: _parse_any_revision(raw, pending, tolerant=True).dropped
-    )
-    if dropped is None:
-        raise refused
-    kept = _without(raw, dropped)
-    return Tolerated(
-        _received(_exact_message(kept, revision, pending), kept, revision, pending), dropped
-    )
-
-
-def _also_refused(
-    own: tuple[DroppedItem, ...], surface_dropped: Callable[[], tuple[DroppedItem, ...]]
-) -> tuple[DroppedItem, ...] | None:
-    """The revision's dropped items and those the surface's tolerant parse drops, in list order
-    (the revision's reason where both drop one); None when the surface drops no other item, or
-    fails on more than list items."""
-    try:
-        theirs = surface_dropped()
-    except ValidationError:
-        return None
-    merged = {item.pointer: item for item in theirs} | {item.pointer: item for item in own}
-    if merged.keys() == {item.pointer for item in own}:
-        return None
-    return tuple(
-        sorted(merged.values(), key=lambda item: (item.pointer.rpartition("/")[0], item.index))
-    )
-
-
-def _received(exact: object, raw: RawJSON, revision: str, pending: Pending | None) -> Message:
-    """The surface's object of a message the revision's own parse gave as exact."""
-    try:  # _surface_holds, written out: a context manager costs a tenth of a small message's read
-        message = (
-            _as_surface(exact, raw, revision)
-            or _typed_result(exact, raw, pending)
-            or _parse_any_revision(raw, pending)
-        )
-    except ValidationError as exc:
-        raise _surface_refused(
-            exc, revision, lambda history, error: history.explain(error, type(exact))
-        ) from exc
-    _remember(exact, message, revision)
-    return message
-
-
-def _typed_result(exact: object, raw: RawJSON, pending: Pending | None) -> Message | None:
-    """A success response the revision typed by a result class the surface's response for that
-    method does not offer (2025-11-25 answers a task-augmented `tools/call` with CreateTaskResult,
-    which later revisions dropped): the surface's ResultResponse typed by the surface class of that
-    result. None for any other message (the surface's own dispatch then agrees with the revision).
-    """
-    result = getattr(exact, "result", None)
-    request_id = getattr(exact, "id", None)
-    lookup = cast("Mapping[str | int, str] | None", pending)
-    method = (
-        lookup.get(request_id) if lookup is not None and isinstance(request_id, str | int) else None
-    )
-    if method is None or not isinstance(result, BaseModel):
-        return None
-    name = RENAMED.get(type(result).__name__, type(result).__name__)
-    model = getattr(_surface_models(), name, None)
-    if not (isinstance(model, type) and issubclass(model, BaseModel)):
-        return None
-    from .messages import RESPONSES, ResultResponse
-
-    response = RESPONSES.get(method)
-    if response is None or model in _result_classes(response):
-        return None
-    typed = cast(
-        "type[BaseModel]", cast(Any, ResultResponse)[model]
-    )  # a class known only at run time
-    return cast("Message", typed.model_validate(_object_of(raw)))
-
-
-def _result_classes(response: type[BaseModel]) -> tuple[object, ...]:
-    """The classes a response class's `result` may hold."""
-    annotation = response.model_fields["result"].annotation
-    return (
-        union_arms(annotation)
-        if getattr(annotation, "__value__", None) is not None
-        else (annotation,)
-    )
-
-
-def _object_of(raw: RawJSON) -> object:
-    return from_json(raw, allow_inf_nan=False) if isinstance(raw, _TEXT) else raw
-
-
-@contextmanager
-def _surface_holds(
-    revision: str, explain: Callable[[Any, ValidationError], Any]
-) -> Generator[None, None, None]:
-    """The surface's validation of what the revision accepted. It refuses only a key the revision
-    does not define, kept by it as an unknown key, that another revision defines with a type this
-    value does not fit (`icons: null` received at 2025-06-18): a RevisionError naming it and the
-    revisions that define it, never a raw ValidationError (the revision's own models read such a
-    message; parse it with them). explain: (the revision's history module, the surface's error) ->
-    an Explanation, from the revision's type the message was read as, or None."""
-    try:
-        yield
-    except ValidationError as exc:
-        raise _surface_refused(exc, revision, explain) from exc
-
-
-def _surface_refused(
-    exc: ValidationError, revision: str, explain: Callable[[Any, ValidationError], Any]
-) -> RevisionError:
-    """_surface_holds's RevisionError for the surface's refusal exc."""
-    path, message = _first_problem(exc)
-    found = explain(_history(revision), exc)
-    if found is not None:
-        return RevisionError(
-            f"{found.subject} is {found.span}; this session negotiated {revision}, which keeps "
-            f"it as an unknown key, but no revision's type for it takes this value ({message})",
-            revision=revision,
-            path=found.path,
-            defined_in=found.defined_in,
-        )
-    return RevisionError(
-        f"{message}: received at {revision} as a key that revision does not define, it is "
-        "another revision's property, and the surface's type for it refuses this value",
-        revision=revision,
-        path=path,
-    )
-
-
-def _as_surface(exact: object, raw: RawJSON, revision: str) -> Message | None:
-    """raw as the surface class of the revision's own class for it: a method the revision does not
-    define stays a plain JSON-RPC request or notification, as that revision read it; a wire class
-    is its definition's surface class. None for another class of the revision's messages module (a
-    typed response): the surface's dispatch agrees."""
-    model = _surface_class_of(revision, type(exact).__name__)
-    if model is None:
-        return None
-    # the class's validator itself: model_validate_json adds a frame and its options' checks
-    if isinstance(raw, _TEXT):
-        message: Message = model.__pydantic_validator__.validate_json(raw)
-    else:
-        message = model.__pydantic_validator__.validate_python(raw)
-    return message
-
-
-@cache
-def _surface_class_of(revision: str, exact: str) -> type[BaseModel] | None:
-    """_as_surface's class for the revision's class named exact (looked up once per name)."""
-    name = _sent_as().get((revision, exact)) or RENAMED.get(exact, exact)
-    model = getattr(_surface_models(), name, None)
-    if not (isinstance(model, type) and issubclass(model, BaseModel)) or "[" in name:
-        return None
-    return model
-
-
-@overload
-def parse_result(
-    method: str,
-    raw: RawJSON | BaseModel,
-    *,
-    protocol_version: str,
-    tolerant: Literal[False] = False,
-) -> AnyResult: ...
-
-
-@overload
-def parse_result(
-    method: Literal["prompts/list"],
-    raw: RawJSON | BaseModel,
-    *,
-    protocol_version: str,
-    tolerant: Literal[True],
-) -> Tolerated[surface_models.ListPromptsResult]: ...
-
-
-@overload
-def parse_result(
-    method: Literal["resources/list"],
-    raw: RawJSON | BaseModel,
-    *,
-    protocol_version: str,
-    tolerant: Literal[True],
-) -> Tolerated[surface_models.ListResourcesResult]: ...
-
-
-@overload
-def parse_result(
-    method: Literal["resources/templates/list"],
-    raw: RawJSON | BaseModel,
-    *,
-    protocol_version: str,
-    tolerant: Literal[True],
-) -> Tolerated[surface_models.ListResourceTemplatesResult]: ...
-
-
-@overload
-def parse_result(
-    method: Literal["roots/list"],
-    raw: RawJSON | BaseModel,
-    *,
-    protocol_version: str,
-    tolerant: Literal[True],
-) -> Tolerated[surface_models.ListRootsResult]: ...
-
-
-@overload
-def parse_result(
-    method: Literal["tasks/list"],
-    raw: RawJSON | BaseModel,
-    *,
-    protocol_version: str,
-    tolerant: Literal[True],
-) -> Tolerated[surface_models.ListTasksResult]: ...
-
-
-@overload
-def parse_result(
-    method: Literal["tools/list"],
-    raw: RawJSON | BaseModel,
-    *,
-    protocol_version: str,
-    tolerant: Literal[True],
-) -> Tolerated[surface_models.ListToolsResult]: ...
-
-
-@overload
-def parse_result(
-    method: ListMethod, raw: RawJSON | BaseModel, *, protocol_version: str, tolerant: Literal[True]
-) -> Tolerated[AnyListResult]: ...
-
-
-def parse_result(
-    method: str, raw: RawJSON | BaseModel, *, protocol_version: str, tolerant: bool = False
-) -> AnyResult | Tolerated[AnyResult]:
-    """The result of a request for method, received in a session at protocol_version: validated by
-    that revision's own `parse_result`, returned as the surface's result. tolerant (a list method):
-    a `Tolerated` result without the list items that revision cannot read."""
-    revision = revision_of(protocol_version)
-    if tolerant:
-        return _tolerant_result(method, raw, revision)
-    try:
-        exact: object = _package(revision).parse_result(method, raw)
-    except ValidationError as exc:
-        _explain_refusal(
-            exc, revision, lambda history, error: history.explain_result(error, method)
-        )
-        raise
-    return _surface_result(method, exact, raw, revision)
-
-
-def _surface_result(
-    method: str, exact: object, raw: RawJSON | BaseModel, revision: str
-) -> AnyResult:
-    """The surface's result of what the revision's own parse gave as exact."""
-    with _surface_holds(revision, lambda history, exc: history.explain_result(exc, method)):
-        result = cast("AnyResult", _parse_any_result(method, raw))
-    _remember(exact, result, revision)
-    return result
-
-
-def _tolerant_result(method: str, raw: RawJSON | BaseModel, revision: str) -> Tolerated[AnyResult]:
-    """parse_result(..., tolerant=True), read from the value decoded where the text is nested
-    deeper than pydantic-core's parser reads (_deeply_nested)."""
-    try:
-        return _tolerant_result_of(method, raw, revision)
-    except ValueError:
-        decoded = _deeply_nested(raw)
-        if decoded is None:
-            raise
-    return _tolerant_result_of(method, decoded, revision)
-
-
-def _tolerant_result_of(
-    method: str, raw: RawJSON | BaseModel, revision: str
-) -> Tolerated[AnyResult]:
-    """parse_result(..., tolerant=True), as _tolerant_message_of does it."""
-    package = _package(revision)
-    own = cast("Tolerated[object]", package.parse_result(method, raw, tolerant=True))
-    try:
-        return Tolerated(
-            _surface_result(method, own.value, _without(raw, own.dropped), revision), own.dropped
-        )
-    except RevisionError as exc:
-        refused = exc
-    listed = cast("ListMethod", method)  # any other method's tolerant parse drops nothing
-    dropped = _also_refused(
-        own.dropped, lambda: _parse_any_result(listed, raw, tolerant=True).dropped
-    )
-    if dropped is None:
-        raise refused
-    kept = _without(raw, dropped)
-    return Tolerated(
-        _surface_result(method, package.parse_result(method, kept), kept, revision), dropped
-    )
-
-
-def _without(raw: Any, dropped: tuple[DroppedItem, ...]) -> Any:
-    """raw, decoded, without the list items a tolerant parse dropped (raw itself when none was)."""
-    if not dropped:
-        return raw
-    data: Any = raw.model_dump(mode="json") if isinstance(raw, BaseModel) else _object_of(raw)
-    by_list: dict[str, set[int]] = {}
-    for item in dropped:
-        by_list.setdefault(item.pointer.rpartition("/")[0], set()).add(item.index)
-    for pointer, indices in by_list.items():
-        tokens = [token.replace("~1", "/").replace("~0", "~") for token in pointer.split("/")[1:]]
-        data = _without_items(data, tokens, indices)
-    return data
-
-
-def _without_items(data: Any, tokens: list[str], indices: set[int]) -> Any:
-    """A copy of data whose list at tokens (a path of object keys) lacks the items at indices."""
-    if not tokens:
-        return [item for index, item in enumerate(cast("list[Any]", data)) if index not in indices]
-    members = cast("dict[str, Any]", data)
-    return {**members, tokens[0]: _without_items(members[tokens[0]], tokens[1:], indices)}
-
-
-@overload
-def parse_as(model: type[_M], raw: RawJSON, *, protocol_version: str) -> _M: ...
-
-
-@overload
-def parse_as(model: object, raw: RawJSON, *, protocol_version: str) -> Any: ...
-
-
-def parse_as(model: Any, raw: RawJSON, *, protocol_version: str) -> Any:
-    """raw (JSON text or decoded) as a surface class or type alias (a union such as ContentBlock),
-    validated first by that revision's own type of the same name; one the revision does not have
-    is a RevisionError."""
-    revision = revision_of(protocol_version)
-    target: Any = model  # kept apart: the checks below narrow `model`
-    name = str(getattr(model, "__name__", model))
-    if isinstance(model, type) and issubclass(model, BaseModel):
-        shape = SHAPES.get(name, {}).get(revision)
-        own: object = getattr(_models(revision), shape.model) if shape and shape.model else None
-    else:
-        own = getattr(_models(revision), name, None)
-    if own is None:
-        raise RevisionError(f"{name} does not exist in revision {revision}", revision=revision)
-    try:
-        if isinstance(raw, _TEXT):
-            _json_numbers_only(raw)
-            exact = _adapter(own).validate_json(raw)
-        else:
-            exact = _adapter(own).validate_python(raw)
-    except ValidationError as exc:
-        _explain_refusal(exc, revision, lambda history, error: history.explain(error, own))
-        raise
-    with _surface_holds(revision, lambda history, exc: history.explain(exc, own)):
-        if isinstance(raw, _TEXT):
-            parsed = _adapter(target).validate_json(raw)
-        else:
-            parsed = _adapter(target).validate_python(raw)
-    _remember(exact, parsed, revision)
-    return parsed
-
-
-@cache
-def _adapter(model: Any) -> TypeAdapter[Any]:
-    adapter: TypeAdapter[Any] = TypeAdapter(model)
-    return adapter
-
-
-def to_revision(
-    obj: BaseModel,
-    protocol_version: str,
-    *,
-    dropped: list[str] | None = None,
-    changes: list[Change] | None = None,
-    downgrade: DowngradeMode = "fallback",
-) -> BaseModel:
-    """That revision's exact model of a surface object (see the module's docstring).
-
-    dropped, when given, receives the JSON pointer of every key left out; changes, every `Change`.
-    downgrade: what to do with a value a later revision widened that this one cannot carry
-    (SEP-2106): "fallback" leaves it out (a non-object structuredContent's JSON goes into a
-    TextContent, unless one already holds it); "refuse" raises RevisionError naming it."""
-    if downgrade not in _DOWNGRADE_MODES:
-        modes = ", ".join(map(repr, _DOWNGRADE_MODES))
-        raise ValueError(f"downgrade must be one of {modes}, not {_one_line(repr(downgrade))[:60]}")
-    revision = revision_of(protocol_version)
-    name = type(obj).__name__
-    own = _own_class(name, revision)
-    if own is not None and _left_as_dumped(obj, revision):
-        # `_fit` would give its dump back as it is: the revision's class validates that JSON text
-        # itself (the same text, the same validation, without decoding it and walking it first)
-        return _validated_text(own, obj.__pydantic_serializer__.to_json(obj), revision, name)
-    sending = _Sending(revision, downgrade, dropped, changes)
-    shape = SHAPES.get(name, {}).get(revision)
-    if shape is None or shape.model is None:
-        # asked only here: an attribute a model lacks costs pydantic's __getattr__ and an exception
-        result = getattr(obj, "result", None)
-        if isinstance(result, BaseModel):
-            return _response(obj, result, sending)
-        raise RevisionError(f"{name} does not exist in revision {revision}", revision=revision)
-    sent = WIRE_SHAPES.get(name, {}).get(revision)
-    if sent is not None:
-        # the definition leaves jsonrpc / id to the envelope: the revision sends its wire class,
-        # and the envelope's rules hold too (params `_meta`: the params Shape has the envelope's
-        # keys, which the definition's class keeps only as unknown ones)
-        wire = _fit(obj, _wire(obj), "", sending, sent)
-        _validated(
-            cast("type[BaseModel]", getattr(_models(revision), cast(str, sent.envelope))),
-            wire,
-            revision,
-            name,
-        )
-        return _validated(_class_of(revision, sent), wire, revision, name)
-    wire = _fit(obj, _wire(obj), "", sending)
-    return _validated(_class_of(revision, shape), wire, revision, name)
-
-
-@cache
-def _own_class(name: str, revision: str) -> type[BaseModel] | None:
-    """The revision's class that a surface class name is sent as, where it is its definition's own
-    (not a wire class, not a typed response), else None."""
-    shape = SHAPES.get(name, {}).get(revision)
-    if shape is None or shape.model is None or revision in WIRE_SHAPES.get(name, {}):
-        return None
-    return _class_of(revision, shape)
-
-
-def _response(obj: BaseModel, result: BaseModel, sending: _Sending) -> BaseModel:
-    """A success response whose class the revision lacks (the surface's `CallToolResultResponse`
-    at 2025-11-25, or its generic ResultResponse[...]): the revision's own typed response, its
-    envelope fitted like the result envelope and its result like the result's own class."""
-    revision = sending.revision
-    envelope = SHAPES.get("JSONRPCResultResponse", {}).get(revision)
-    result_shape = SHAPES.get(type(result).__name__, {}).get(revision)
-    if envelope is None or result_shape is None or result_shape.model is None:
-        raise RevisionError(
-            f"{type(result).__name__} does not exist in revision {revision}",
-            revision=revision,
-            path="/result",
-        )
-    wire: dict[str, Any] = _wire(obj)
-    fitted = {
-        key: value
-        for key, value in wire.items()
-        if key in envelope.keys or key not in _wire_names(type(obj))
-    }
-    fitted["result"] = _fit(result, wire["result"], "/result", sending)
-    result_model = cast("type[BaseModel]", getattr(_models(revision), result_shape.model))
-    typed = cast("type[BaseModel]", _package(revision).ResultResponse[result_model])
-    return _validated(typed, fitted, revision, type(obj).__name__)
-
-
-def _validated(target: type[BaseModel], wire: Any, revision: str, name: str) -> BaseModel:
-    try:
-        return target.model_validate(wire)
-    except ValidationError as exc:
-        raise _cannot_carry(exc, revision, name) from exc
-
-
-def _validated_text(target: type[BaseModel], text: bytes, revision: str, name: str) -> BaseModel:
-    """_validated of the text decoded. The models are strict and hold only JSON's types (no tuple,
-    date or bytes field, where strict Python and JSON validation differ), so the text's validation
-    takes what the decoded value's does, as the same object; their errors' words differ ("an
-    object" / "a valid dictionary"), so a refused text is refused as _validated refuses it."""
-    try:
-        return target.model_validate_json(text)
-    except ValidationError:
-        pass
-    return _validated(target, from_json(text), revision, name)
-
-
-def _cannot_carry(exc: ValidationError, revision: str, name: str) -> RevisionError:
-    path, message = _first_problem(exc)
-    more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
-    return RevisionError(
-        f"{message}: revision {revision} cannot carry this {name}{more}",
-        revision=revision,
-        path=path,
-    )
-
-
-def _first_problem(exc: ValidationError) -> tuple[str, str]:
-    """(JSON pointer, message) of a validation error's first problem."""
-    first = exc.errors()[0]
-    return "".join(f"/{part}" for part in first["loc"]), first["msg"]
-
-
-def send(
-    obj: BaseModel,
-    protocol_version: str,
-    *,
-    dropped: list[str] | None = None,
-    changes: list[Change] | None = None,
-    downgrade: DowngradeMode = "fallback",
-) -> str:
-    """The wire JSON of a surface object in a session at protocol_version (`to_revision`,
-    dumped)."""
-    return to_revision(
-        obj, protocol_version, dropped=dropped, changes=changes, downgrade=downgrade
-    ).model_dump_json()
-
-
-def revision_classes(method: str, protocol_version: str) -> tuple[Any, Any, Any]:
-    """(message class, params type, result type) of a method in that revision's models; a method the
-    revision does not have is a RevisionError."""
-    revision = revision_of(protocol_version)
-    row = METHODS.get(method)
-    if row is None or revision not in row.message:
-        raise RevisionError(
-            f"method {method!r} does not exist in revision {revision}", revision=revision
-        )
-    models = _models(revision)
-    params, result = row.params[revision], row.result[revision]
-    return (
-        getattr(models, row.message[revision]),
-        getattr(models, params) if params else None,
-        getattr(models, result) if result else None,
-    )
-
-
-def _fit(value: object, wire: Any, path: str, sending: _Sending, shape: Shape | None = None) -> Any:
-    """The wire JSON of value (wire: its dump) with only what the revision defines, walked beside
-    the objects so that each object's own class says which keys its revision has (shape: the top
-    object's, when it is sent as another class than its definition's: a wire class)."""
-    revision = sending.revision
-    if isinstance(value, BaseModel) and isinstance(wire, dict):
-        name = type(value).__name__
-        shapes = SHAPES.get(name)
-        if shapes is None:  # a class under an inline union arm: the revision's validation decides
-            return cast("dict[str, Any]", wire)
-        plan = None if shape is not None else _fit_plan(name, revision)
-        if (
-            plan is not None
-            and all(key in wire for key in plan.holds)
-            and not any(key in wire for key in plan.absent)
-        ):
-            return _fit_as_planned(value, cast("dict[str, Any]", wire), plan, path, sending)
-        shape = shape or shapes.get(revision)
-        if shape is None:
-            raise RevisionError(
-                f"{name} does not exist in revision {revision}", revision=revision, path=path
-            )
-        attributes = _wire_names(type(value))
-        walked = _walked_keys(type(value))
-        arrived = _arrived(value, revision)
-        widened = WIDENED.get(name)
-        beyond: dict[str, tuple[Any, str]] = {}
-        fitted: dict[str, Any] = {}
-        for key, item in cast("dict[str, Any]", wire).items():
-            if key in arrived:
-                # came so at this revision, an unknown key to its class (another revision's
-                # property, or params `_meta` left to the envelope): sent back as it came
-                fitted[key] = item
-            elif (
-                widened is not None
-                and key in widened
-                and (problem := _beyond(name, key, item, revision))
-            ):
-                beyond[key] = (
-                    item,
-                    problem,
-                )  # SEP-2106: downgraded below, once `content` is fitted
-            elif key in shape.keys:
-                if key in walked and isinstance(item, _CONTAINERS):
-                    fitted[key] = _fit(
-                        getattr(value, attributes[key]), item, _step(path, key), sending
-                    )
-                else:
-                    fitted[key] = item
-            elif shape.open or key not in attributes:
-                fitted[key] = item  # allowed here, or no revision's key
-            elif sending.reporting:
-                sending.note(
-                    Change(
-                        "dropped",
-                        _step(path, key),
-                        f"revision {revision} does not define {key} here",
-                    )
-                )
-        for key, (item, problem) in beyond.items():
-            _downgrade(
-                fitted, path, key, item, problem, cast("dict[str, Widened]", widened)[key], sending
-            )
-        for key, meaning in ABSENT_MEANS.items():
-            if key in shape.required and key not in fitted:
-                fitted[key] = meaning
-                if sending.reporting:
-                    reason = f"revision {revision} requires {key}; the spec says its absence means "
-                    reason += repr(meaning)
-                    sending.note(Change("filled", _step(path, key), reason))
-        for key, constant in _constants(revision, shape).items():
-            fitted.setdefault(key, constant)
-        return fitted
-    if isinstance(value, _SEQUENCES) and _is_array(wire):
-        items = cast("list[object]", value)
-        return [
-            (
-                _fit(item, dumped, f"{path}/{index}", sending)
-                if isinstance(dumped, _CONTAINERS)
-                else dumped
-            )
-            for index, (item, dumped) in enumerate(zip(items, wire, strict=False))
-        ]
-    if isinstance(value, dict) and isinstance(wire, dict):
-        members = cast("dict[str, object]", value)
-        return {
-            key: (
-                _fit(members.get(key), dumped, _step(path, key), sending)
-                if isinstance(dumped, _CONTAINERS)
-                else dumped
-            )
-            for key, dumped in cast("dict[str, Any]", wire).items()
-        }
-    return wire
-
-
-# -- what `_fit` leaves as it is: most of a message sent at the revision it came from --------------
-
-
-@cache
-def _walked_keys(model: type[BaseModel]) -> frozenset[str]:
-    """The wire keys of a surface class whose values `_fit` walks: those whose type may hold a
-    model (not scalars, not `Any`)."""
-    return frozenset(
-        field.alias or attribute
-        for attribute, field in model.model_fields.items()
-        if _classes_in(field.annotation) != frozenset()
-    )
-
-
-@dataclass(frozen=True)
-class _Plan:
-    """How `_fit` treats a surface class at a revision that widened none of its keys: absent, the
-    keys the class declares that the revision does not (an instance must have none of them for
-    nothing to be dropped); holds, the keys an instance must have for nothing to be filled in
-    either (a constant or `resultType` the revision requires); walk, the (wire key, attribute) of
-    the fields that may hold something `_fit` changes, walked as `_fit` walks them. The other
-    fields are left as dumped: the classes their types hold need no change at any depth."""
-
-    absent: tuple[str, ...]
-    holds: tuple[str, ...]
-    walk: tuple[tuple[str, str], ...]
-    unset: tuple[str, ...]
-    """The attributes of `absent`: what `_left_as_dumped` reads on an instance."""
-    held: tuple[tuple[str, str], ...]
-    """(key, attribute) of `holds`; the attribute "" where the class does not declare the key (an
-    instance then has it as an unknown key or not at all)."""
-
-
-def _fit_as_planned(
-    value: BaseModel, wire: dict[str, Any], plan: _Plan, path: str, sending: _Sending
-) -> Any:
-    if not plan.walk:
-        return wire
-    arrived = _arrived(value, sending.revision)
-    fitted = dict(wire)
-    for key, attribute in plan.walk:
-        item = fitted.get(key)
-        if isinstance(item, _CONTAINERS) and key not in arrived:
-            fitted[key] = _fit(getattr(value, attribute), item, _step(path, key), sending)
-    return fitted
-
-
-def _left_as_dumped(value: BaseModel, revision: str) -> bool:
-    """Whether `_fit` gives value's dump back as it is at revision, read from the objects instead
-    of their dump: every object it walks takes its class's _Plan (no key the revision lacks is set,
-    every key it would fill in is), walked where `_fit_as_planned` walks."""
-    plans = _plans_by_class(revision)
-    pending: list[object] = [value]
-    while pending:
-        item = pending.pop()
-        if isinstance(item, BaseModel):
-            kind = type(item)
-            plan = (
-                plans[kind]
-                if kind in plans
-                else plans.setdefault(kind, _class_plan(kind, revision))
-            )
-            if plan is None:
-                continue  # a class `_fit` leaves to the revision's validation
-            if plan is False:
-                return False
-            stored = vars(item)
-            for attribute in plan.unset:
-                if stored.get(attribute, MISSING) is not MISSING:
-                    return False
-            for key, attribute in plan.held:
-                if not _dumps(item, stored, key, attribute):
-                    return False
-            for _, attribute in plan.walk:
-                inside: object = stored.get(attribute)
-                if _holds_objects(inside):
-                    pending.append(inside)
-        elif isinstance(item, _SEQUENCES):
-            pending.extend(cast("list[object]", item))
-        elif isinstance(item, dict):
-            pending.extend(cast("dict[str, object]", item).values())
-    return True
-
-
-@cache
-def _plans_by_class(revision: str) -> dict[type[BaseModel], _Plan | Literal[False] | None]:
-    """_left_as_dumped's plans at revision by class, filled in as classes are met (`_class_plan`)."""
-    return {}
-
-
-def _class_plan(kind: type[BaseModel], revision: str) -> _Plan | Literal[False] | None:
-    """The _Plan `_fit` takes for a class at revision; None where `_fit` leaves the class to the
-    revision's validation (not a class of the schemas), False where it has no plan."""
-    name = kind.__name__
-    if name not in SHAPES:
-        return None
-    plan = _fit_plan(name, revision)
-    return False if plan is None else plan
-
-
-def _dumps(value: BaseModel, stored: dict[str, Any], key: str, attribute: str) -> bool:
-    """Whether value's dump has key: its field's value set, or (attribute "") an unknown key."""
-    if attribute:
-        return stored.get(attribute, MISSING) is not MISSING
-    extra = value.__pydantic_extra__
-    return extra is not None and key in extra
-
-
-@cache
-def _fit_plan(name: str, revision: str) -> _Plan | None:
-    """The class's _Plan at revision, or None where `_fit` must look at every key."""
-    shape = _unwidened(name, revision)
-    if shape is None:
-        return None
-    unchanged = _unchanged(revision)
-    fields = cast("type[BaseModel]", _surface_class(name)).model_fields
-    walk: list[tuple[str, str]] = []
-    for attribute, field in fields.items():
-        key = field.alias or attribute
-        classes = _classes_in(field.annotation)
-        if key in shape.keys and (classes is None or not classes <= unchanged):
-            walk.append((key, attribute))
-    declared = _wire_names(cast("type[BaseModel]", _surface_class(name)))
-    absent = () if shape.open else tuple(key for key in declared if key not in shape.keys)
-    holds = _holds(name, revision)
-    unset = tuple(declared[key] for key in absent)
-    held = tuple((key, declared.get(key, "")) for key in holds)
-    return _Plan(absent, holds, tuple(walk), unset, held)
-
-
-def _keeps_every_key(name: str, revision: str) -> Shape | None:
-    """The class's Shape at revision when the revision has every key it declares (or takes any) and
-    widened none of them, else None."""
-    shape = _unwidened(name, revision)
-    if shape is None:
-        return None
-    model = cast("type[BaseModel]", _surface_class(name))
-    return shape if shape.open or _wire_names(model).keys() <= shape.keys else None
-
-
-def _unwidened(name: str, revision: str) -> Shape | None:
-    """The class's Shape at revision where the revision has its own class for it and widened none
-    of its keys, else None."""
-    shape = SHAPES.get(name, {}).get(revision)
-    model = _surface_class(name) if shape is not None and shape.model is not None else None
-    if shape is None or not (isinstance(model, type) and issubclass(model, BaseModel)):
-        return None
-    return None if name in WIDENED and not _carries_any(name, revision) else shape
-
-
-@cache
-def _carries_any(name: str, revision: str) -> bool:
-    """Whether the revision types each key of the class that SEP-2106 widened as any JSON, so that
-    `_beyond` finds nothing to downgrade there whatever the value (2026-07-28's structuredContent)."""
-    shape = SHAPES[name][revision]
-    for key in WIDENED[name]:
-        if key not in shape.keys or shape.model is None:
-            return False
-        field = _class_of(revision, shape).model_fields[
-            _wire_names(_class_of(revision, shape))[key]
-        ]
-        arms = (
-            get_args(field.annotation)
-            if get_origin(field.annotation) in (Union, UnionType)
-            else (field.annotation,)
-        )
-        if field.metadata or Any not in arms:
-            return False
-    return True
-
-
-def _holds(name: str, revision: str) -> tuple[str, ...]:
-    """The keys the revision requires that `_fit` fills in when absent, less those every dump of the
-    surface class has (a required field, a constant's default)."""
-    shape = SHAPES[name][revision]
-    fields = cast("type[BaseModel]", _surface_class(name)).model_fields.items()
-    dumped = {
-        field.alias or attribute for attribute, field in fields if field.default is not MISSING
-    }
-    needed = (*(key for key in ABSENT_MEANS if key in shape.required), *_constants(revision, shape))
-    return tuple(key for key in needed if key not in dumped)
-
-
-@cache
-def _unchanged(revision: str) -> frozenset[str]:
-    """The classes `_fit` leaves as dumped at revision, whatever their instances hold: they keep
-    every key, need nothing filled in, and hold only such classes (or classes `_fit` leaves to the
-    revision's validation); a class found to hold another takes its holders out with it."""
-    held: dict[str, frozenset[str]] = {}
-    for name in SHAPES:
-        if _keeps_every_key(name, revision) is not None and not _holds(name, revision):
-            fields = cast("type[BaseModel]", _surface_class(name)).model_fields.values()
-            found = [_classes_in(field.annotation) for field in fields]
-            if all(classes is not None for classes in found):
-                held[name] = frozenset().union(*cast("list[frozenset[str]]", found)) & SHAPES.keys()
-    kept = set(held)
-    while gone := {name for name in kept if not held[name] <= kept}:
-        kept -= gone
-    return frozenset(kept)
-
-
-_SCALARS = (str, int, float, bool, type(None))
-
-
-def _classes_in(annotation: object) -> frozenset[str] | None:
-    """The names of the model classes a field of this type may hold, or None where that is not
-    known (a name not yet defined, a type variable)."""
-    classes = _model_classes_in(annotation)
-    return None if classes is None else frozenset(model.__name__ for model in classes)
-
-
-def _model_classes_in(annotation: object) -> frozenset[type[BaseModel]] | None:
-    """The model classes a field of this type may hold, or None where that is not known. `Any`
-    holds none: it is JSON the schema does not constrain, read as JSON (received) and dumped as
-    pydantic dumps it (sent: a model object put there is not fitted, see docs/surface.md)."""
-    found: set[type[BaseModel]] = set()
-    # (type, the module a quoted name in it is written in: a type alias's own, like JSONValue's)
-    pending: list[tuple[object, str | None]] = [(annotation, None)]
-    seen: set[int] = set()
-    while pending:
-        kind, module = pending.pop()
-        if isinstance(kind, ForwardRef):
-            kind = kind.__forward_arg__
-        if isinstance(kind, str):
-            named = _quoted_names(kind, module)
-            if named is None:
-                return None
-            pending.extend((found_name, module) for found_name in named)
-            continue
-        if id(kind) in seen or kind is MISSING or kind is Any:
-            continue
-        seen.add(id(kind))
-        origin = get_origin(kind)
-        if isinstance(kind, type) and issubclass(kind, BaseModel):
-            found.add(kind)
-        elif isinstance(kind, type) and issubclass(kind, _SCALARS):
-            continue
-        elif (
-            origin is None and getattr(cast(Any, kind), "__value__", None) is not None
-        ):  # a type alias
-            alias = cast(Any, kind)
-            pending.append(
-                (alias.__value__, cast("str | None", getattr(alias, "__module__", None)))
-            )
-        elif origin is Annotated:
-            pending.append((get_args(kind)[0], module))
-        elif origin in (Union, UnionType, list, dict, tuple):
-            pending.extend((arg, module) for arg in get_args(kind) if arg is not Ellipsis)
-        elif origin is not Literal:
-            return None
-    return frozenset(found)
-
-
-# Builtins a quoted type may name that hold no model themselves (a container's arguments do).
-_HOLD_NOTHING = frozenset({"list", "dict", "tuple", "str", "int", "float", "bool"})
-
-
-def _quoted_names(text: str, module: str | None) -> list[object] | None:
-    """What a quoted type (a type alias naming itself: `"list[JSONValue]"`) names, looked up in the
-    module it is written in, never evaluated: the model classes it may hold are those of the names
-    it subscripts and unites. None where it is not only names, None, subscripts, `|` and tuples of
-    them, or a name is not found."""
-    if module is None or module not in sys.modules:
-        return None
-    namespace = vars(sys.modules[module])
-    try:
-        tree = ast.parse(text, mode="eval")
-    except SyntaxError:
-        return None
-    named: list[object] = []
-    pending: list[ast.expr] = [tree.body]
-    while pending:
-        node = pending.pop()
-        if isinstance(node, ast.Name):
-            if node.id in _HOLD_NOTHING:
-                continue
-            if node.id in namespace:
-                named.append(namespace[node.id])
-            else:
-                return None
-        elif isinstance(node, ast.Subscript):
-            pending.extend((node.value, node.slice))
-        elif isinstance(node, ast.Tuple):
-            pending.extend(node.elts)
-        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
-            pending.extend((node.left, node.right))
-        elif not (isinstance(node, ast.Constant) and node.value is None):  # None holds nothing
-            return None
-    return named
-
-
-# -- SEP-2106: values a later revision widened, sent to one that cannot carry them -----------------
-
-
-def _beyond(name: str, key: str, item: Any, revision: str) -> str:
-    """Why the revision cannot carry item as the widened key of class name ("" if it can), in the
-    words of the revision's own model of that property; a revision without the key asks the oldest
-    revision that has it (an object structuredContent is dropped there as any unknown key is, an
-    array is beyond every revision before SEP-2106)."""
-    shapes = SHAPES[name]
-    shape = shapes.get(revision)
-    where = revision if shape is not None and key in shape.keys else _introduced(name, key)
-    adapter = _property_adapter(where, name, key)
-    if adapter is None:
-        return ""
-    try:
-        adapter.validate_python(item)
-    except ValidationError as exc:
-        first = exc.errors(include_url=False)[0]
-        location, message = ".".join(str(part) for part in first["loc"]), first["msg"]
-        checked = "" if where == revision else f"it has no {key}; in {where}: "
-        return f"{checked}{location + ': ' if location else ''}{message}"
-    return ""
-
-
-@cache
-def _introduced(name: str, key: str) -> str:
-    """The oldest revision whose class name has key."""
-    return next(revision for revision, shape in SHAPES[name].items() if key in shape.keys)
-
-
-@cache
-def _property_adapter(revision: str, name: str, key: str) -> TypeAdapter[Any] | None:
-    """The revision's own type of a class's property, as its model validates it (None: a plain
-    map)."""
-    shape = SHAPES[name][revision]
-    if shape.model is None:
-        return None
-    model = _class_of(revision, shape)
-    field = model.model_fields[_wire_names(model)[key]]
-    annotated: Any = (
-        Annotated[field.annotation, *field.metadata] if field.metadata else field.annotation
-    )
-    return TypeAdapter(annotated)
-
-
-def _downgrade(
-    fitted: dict[str, Any],
-    path: str,
-    key: str,
-    item: Any,
-    problem: str,
-    rule: Widened,
-    sending: _Sending,
-) -> None:
-    """Leave out a value the revision cannot carry; where the rule names a fallback, make sure a
-    TextContent there holds its JSON (SEP-2106: servers MUST also emit one for older clients)."""
-    where = _step(path, key)
-    revision = sending.revision
-    fallback_hint = (
-        f", its JSON in a TextContent in {_step(path, rule.fallback)}" if rule.fallback else ""
-    )
-    if sending.downgrade == "refuse":
-        raise RevisionError(
-            f"revision {revision} cannot carry {_described(item)} here "
-            f"({problem}; SEP-2106 allows it later); "
-            f'downgrade="fallback" leaves it out{fallback_hint}',
-            revision=revision,
-            path=where,
-        )
-    if rule.fallback is None:
-        if sending.reporting:
-            reason = (
-                f"revision {revision} cannot carry {_described(item)} here ({problem}): left out"
-            )
-            sending.note(Change("downgraded", where, reason))
-        return
-    blocks = fitted.setdefault(rule.fallback, [])
-    index, added = _text_holding(blocks, item)
-    carrier = f"{_step(path, rule.fallback)}/{index}"
-    if sending.reporting:
-        reason = f"revision {revision} cannot carry {_described(item)} here ({problem}): left out, "
-        reason += f"its JSON in {carrier}"
-        sending.note(Change("downgraded", where, reason, carrier))
-        if added:
-            sending.note(
-                Change(
-                    "added",
-                    carrier,
-                    f"a TextContent with the JSON of {where}, for peers of {revision} (SEP-2106)",
-                )
-            )
-
-
-def _text_holding(blocks: list[Any], item: Any) -> tuple[int, bool]:
-    """The index of a text block of blocks whose text is item's JSON (any spacing or key order), or
-    of one appended; and whether it was appended."""
-    wanted = _canonical(item)
-    for index, block in enumerate(blocks):
-        fields = cast("dict[str, object]", block) if isinstance(block, dict) else {}
-        text = fields.get("text") if fields.get("type") == "text" else None
-        if isinstance(text, str) and _canonical_text(text) == wanted:
-            return index, False
-    text_content = cast("type[BaseModel]", _surface_class("TextContent"))
-    blocks.append(_wire(text_content(text=to_json(item).decode())))
-    return len(blocks) - 1, True
-
-
-def _canonical(value: Any) -> str:
-    """JSON text that tells 1 from 1.0 and true from 1, keys sorted: equal for equal JSON values."""
-    return json.dumps(value, sort_keys=True, ensure_ascii=False)
-
-
-def _canonical_text(text: str) -> str | None:
-    try:
-        return _canonical(from_json(text, allow_inf_nan=False))
-    except ValueError:
-        return None
-
-
-def _described(value: object) -> str:
-    if isinstance(value, dict):
-        return "this object"
-    if isinstance(value, list):
-        return "an array"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, bool):
-        return "a boolean"
-    if value is None:
-        return "null"
-    return "a number"
-
-
-@cache
-def _surface_class(name: str) -> object:
-    """A class of the surface's models module (looked up at run time: wire.py names no model
-    class)."""
-    return getattr(_surface_models(), name)
-
-
-@cache
-def _surface_models() -> ModuleType:
-    return importlib.import_module(".models", __package__)
-
-
-def _wire(obj: BaseModel) -> Any:
-    """obj's wire JSON, decoded (its JSON dump read back: faster than a Python-mode dump of
-    unions)."""
-    return from_json(obj.__pydantic_serializer__.to_json(obj))
-
-
-def _step(path: str, key: str) -> str:
-    """path extended by one JSON pointer token."""
-    return f"{path}/{key.replace('~', '~0').replace('/', '~1')}"
-
-
-def _holds_objects(value: object) -> bool:
-    """Whether a value may hold models below it (a model, a list or a map); a bool, not a narrowing
-    isinstance: the walks keep the value as the object it is."""
-    return isinstance(value, _HOLDERS)
-
-
-def _is_array(value: object) -> TypeIs[list[Any]]:
-    """A JSON array (what isinstance cannot tell a type checker about its items)."""
-    return isinstance(value, list)
-
-
-def _arrived(value: BaseModel, revision: str) -> frozenset[str]:
-    private = value.__pydantic_private__
-    found = private.get(_ARRIVED) if private else None
-    if isinstance(found, tuple):
-        arrived_at, keys = cast("tuple[str, frozenset[str]]", found)
-        if arrived_at == revision:
-            return keys
-    return frozenset()
-
-
-def _remember(exact: object, surface: object, revision: str) -> None:
-    """Walk the revision's object and the surface's side by side; where the revision kept a key as
-    an unknown extra that the surface declares (another revision's property), note it on the
-    surface object, so that sending it back at this revision keeps it. A loop, not recursion: a
-    value of any JSON (a tool's inputSchema) may nest deeper than Python's stack."""
-    pending: list[tuple[object, object]] = [(exact, surface)]
-    walked = _REMEMBERED
-    while pending:
-        exact, surface = pending.pop()
-        if isinstance(exact, BaseModel) and isinstance(surface, BaseModel):
-            if exact.__pydantic_extra__:
-                _note_foreign(exact, surface, exact.__pydantic_extra__, revision)
-            pair = (type(exact), type(surface))
-            fields = (
-                walked[pair]
-                if pair in walked
-                else walked.setdefault(pair, _remembered_fields(*pair))
-            )
-            # as stored: reading a field the revision deprecates as an attribute would warn
-            mine, theirs = vars(exact), vars(surface)
-            for mine_name, theirs_name in fields:
-                inside: object = mine.get(mine_name)
-                if _holds_objects(inside):
-                    pending.append((inside, theirs.get(theirs_name)))
-        elif isinstance(exact, _SEQUENCES) and isinstance(surface, _SEQUENCES):
-            pending.extend(
-                zip(cast("list[object]", exact), cast("list[object]", surface), strict=False)
-            )
-        elif isinstance(exact, dict) and isinstance(surface, dict):
-            theirs = cast("dict[str, object]", surface)
-            pending.extend(
-                (mine, theirs[key])
-                for key, mine in cast("dict[str, object]", exact).items()
-                if key in theirs
-            )
-
-
-# _remember's fields to walk, by (the revision's class, the surface's): `_remembered_fields`, met once
-_REMEMBERED: dict[tuple[type[BaseModel], type[BaseModel]], tuple[tuple[str, str], ...]] = {}
-
-
-def _note_foreign(
-    exact: BaseModel, surface: BaseModel, extra: dict[str, Any], revision: str
-) -> None:
-    """Note on the surface object the unknown keys of the revision's that the surface declares."""
-    declared = _wire_names(type(surface))
-    foreign = frozenset(key for key in extra if key in declared)
-    if foreign:
-        private = dict(surface.__pydantic_private__ or {})
-        private[_ARRIVED] = (revision, foreign)
-        object.__setattr__(surface, "__pydantic_private__", private)
-
-
-@cache
-def _remembered_fields(
-    exact: type[BaseModel], surface: type[BaseModel]
-) -> tuple[tuple[str, str], ...]:
-    """(attribute of exact's class, attribute of surface's) of the fields `_remember` walks into:
-    those both declare whose values may hold, at any depth, a pair of classes where a note can be
-    (`_may_keep_foreign`); a field of scalars or `Any` holds none."""
-    return tuple(
-        (attribute, theirs)
-        for attribute, theirs, mine_held, theirs_held in _paired_fields(exact, surface)
-        if mine_held is None
-        or theirs_held is None
-        or any(_notes_below(mine, other) for mine in mine_held for other in theirs_held)
-    )
-
-
-@cache
-def _paired_fields(
-    exact: type[BaseModel], surface: type[BaseModel]
-) -> tuple[
-    tuple[str, str, frozenset[type[BaseModel]] | None, frozenset[type[BaseModel]] | None], ...
-]:
-    """(attribute of exact's class, attribute of surface's, the model classes each may hold) of the
-    fields both declare whose revision type may hold a model."""
-    declared = _wire_names(surface)
-    paired: list[
-        tuple[str, str, frozenset[type[BaseModel]] | None, frozenset[type[BaseModel]] | None]
-    ] = []
-    for attribute, key in _attribute_wire(exact).items():
-        mine = _model_classes_in(exact.model_fields[attribute].annotation)
-        if key in declared and mine != frozenset():
-            theirs = _model_classes_in(surface.model_fields[declared[key]].annotation)
-            paired.append((attribute, declared[key], mine, theirs))
-    return tuple(paired)
-
-
-@cache
-def _may_pair(exact: type[BaseModel], surface: type[BaseModel]) -> bool:
-    """Whether one JSON object can be read as both classes: not where the revision's class requires
-    a constant (a content block's `type`) that the surface's class, having that key, cannot be."""
-    wire = _wire_names(surface)
-    for attribute, field in exact.model_fields.items():
-        key = field.alias or attribute
-        mine = _constants_of(field.annotation) if field.is_required() else None
-        theirs = _constants_of(surface.model_fields[wire[key]].annotation) if key in wire else None
-        if mine is not None and theirs is not None and not mine & theirs:
-            return False
-    return True
-
-
-def _constants_of(annotation: object) -> frozenset[object] | None:
-    """The values a type of only Literal arms (and MISSING) allows, else None."""
-    arms = get_args(annotation) if get_origin(annotation) in (Union, UnionType) else (annotation,)
-    values: set[object] = set()
-    for arm in arms:
-        if arm is MISSING:
-            continue
-        if get_origin(arm) is not Literal:
-            return None
-        values.update(get_args(arm))
-    return frozenset(values)
-
-
-@cache
-def _may_keep_foreign(exact: type[BaseModel], surface: type[BaseModel]) -> bool:
-    """Whether an instance of the revision's class can hold, as an unknown key, a key the surface's
-    class declares: only where the surface declares a key the revision's class does not."""
-    return not _wire_names(surface).keys() <= set(_attribute_wire(exact).values())
-
-
-@cache
-def _notes_below(exact: type[BaseModel], surface: type[BaseModel]) -> bool:
-    """Whether `_remember` can find a note in a pair of these classes or in the pairs their fields
-    hold, at any depth: decided once per class pair from the classes' declared keys and field types
-    (where a type is not known, it can)."""
-    pending, seen = [(exact, surface)], {(exact, surface)}
-    while pending:
-        pair = pending.pop()
-        if _may_keep_foreign(*pair):
-            return True
-        for _, _, mine_held, theirs_held in _paired_fields(*pair):
-            if mine_held is None or theirs_held is None:
-                return True
-            for below in ((mine, other) for mine in mine_held for other in theirs_held):
-                if below not in seen and _may_pair(*below):
-                    seen.add(below)
-                    pending.append(below)
-    return False
+# The engine (the shared runtime's surface.py) over this package's tables, models and messages;
+# the revision packages it sends and receives with are this package's siblings.
+_surface = Surface(
+    __package__,
+    _models,
+    _messages,
+    revisions=REVISIONS,
+    packages=PACKAGES,
+    renamed=RENAMED,
+    absent_means=ABSENT_MEANS,
+    shapes=SHAPES,
+    wire_shapes=WIRE_SHAPES,
+    widened=WIDENED,
+    methods=METHODS,
+)
+
+if TYPE_CHECKING:
+
+    def revision_of(protocol_version: str) -> str: ...
+    @overload
+    def parse_message(
+        raw: RawJSON,
+        *,
+        protocol_version: str,
+        pending: Pending | None = None,
+        tolerant: Literal[False] = False,
+    ) -> Message: ...
+    @overload
+    def parse_message(
+        raw: RawJSON,
+        *,
+        protocol_version: str,
+        pending: Pending | None = None,
+        tolerant: Literal[True],
+    ) -> Tolerated[Message]: ...
+    def parse_message(
+        raw: RawJSON,
+        *,
+        protocol_version: str,
+        pending: Pending | None = None,
+        tolerant: bool = False,
+    ) -> Message | Tolerated[Message]: ...
+    @overload
+    def parse_result(
+        method: str,
+        raw: RawJSON | BaseModel,
+        *,
+        protocol_version: str,
+        tolerant: Literal[False] = False,
+    ) -> AnyResult: ...
+    @overload
+    def parse_result(
+        method: Literal["prompts/list"],
+        raw: RawJSON | BaseModel,
+        *,
+        protocol_version: str,
+        tolerant: Literal[True],
+    ) -> Tolerated[_models.ListPromptsResult]: ...
+    @overload
+    def parse_result(
+        method: Literal["resources/list"],
+        raw: RawJSON | BaseModel,
+        *,
+        protocol_version: str,
+        tolerant: Literal[True],
+    ) -> Tolerated[_models.ListResourcesResult]: ...
+    @overload
+    def parse_result(
+        method: Literal["resources/templates/list"],
+        raw: RawJSON | BaseModel,
+        *,
+        protocol_version: str,
+        tolerant: Literal[True],
+    ) -> Tolerated[_models.ListResourceTemplatesResult]: ...
+    @overload
+    def parse_result(
+        method: Literal["roots/list"],
+        raw: RawJSON | BaseModel,
+        *,
+        protocol_version: str,
+        tolerant: Literal[True],
+    ) -> Tolerated[_models.ListRootsResult]: ...
+    @overload
+    def parse_result(
+        method: Literal["tasks/list"],
+        raw: RawJSON | BaseModel,
+        *,
+        protocol_version: str,
+        tolerant: Literal[True],
+    ) -> Tolerated[_models.ListTasksResult]: ...
+    @overload
+    def parse_result(
+        method: Literal["tools/list"],
+        raw: RawJSON | BaseModel,
+        *,
+        protocol_version: str,
+        tolerant: Literal[True],
+    ) -> Tolerated[_models.ListToolsResult]: ...
+    @overload
+    def parse_result(
+        method: ListMethod,
+        raw: RawJSON | BaseModel,
+        *,
+        protocol_version: str,
+        tolerant: Literal[True],
+    ) -> Tolerated[AnyListResult]: ...
+    def parse_result(
+        method: str, raw: RawJSON | BaseModel, *, protocol_version: str, tolerant: bool = False
+    ) -> AnyResult | Tolerated[AnyResult]: ...
+    @overload
+    def parse_as(model: type[_M], raw: RawJSON, *, protocol_version: str) -> _M: ...
+    @overload
+    def parse_as(model: object, raw: RawJSON, *, protocol_version: str) -> Any: ...
+    def parse_as(model: Any, raw: RawJSON, *, protocol_version: str) -> Any: ...
+    def to_revision(
+        obj: BaseModel,
+        protocol_version: str,
+        *,
+        dropped: list[str] | None = None,
+        changes: list[Change] | None = None,
+        downgrade: DowngradeMode = "fallback",
+    ) -> BaseModel: ...
+    def send(
+        obj: BaseModel,
+        protocol_version: str,
+        *,
+        dropped: list[str] | None = None,
+        changes: list[Change] | None = None,
+        downgrade: DowngradeMode = "fallback",
+    ) -> str: ...
+    def revision_classes(method: str, protocol_version: str) -> tuple[Any, Any, Any]: ...
+
+else:
+    revision_of = _surface.revision_of
+    parse_message = _surface.parse_message
+    parse_result = _surface.parse_result
+    parse_as = _surface.parse_as
+    to_revision = _surface.to_revision
+    send = _surface.send
+    revision_classes = _surface.revision_classes
