@@ -214,7 +214,7 @@ class Surface:
 
     def __init__(
         self,
-        package: str,
+        package: str | None,
         models: ModuleType,
         messages: ModuleType,
         *,
