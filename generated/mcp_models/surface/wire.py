@@ -1159,7 +1159,8 @@ def _unwidened(name: str, revision: str) -> Shape | None:
 @cache
 def _carries_any(name: str, revision: str) -> bool:
     """Whether the revision types each key of the class that SEP-2106 widened as any JSON, so that
-    `_beyond` finds nothing to downgrade there whatever the value (2026-07-28's structuredContent)."""
+    `_beyond` finds nothing to downgrade there whatever the value (2026-07-28's
+    structuredContent)."""
     shape = SHAPES[name][revision]
     for key in WIDENED[name]:
         if key not in shape.keys or shape.model is None:
