@@ -492,7 +492,8 @@ def keyword_models(tmp_path_factory: pytest.TempPathFactory) -> Any:
     files = tools_package.generate_tools_package(
         _tools_listing()["tools"], models_package="mcp_models.v2026_07_28", limits=DEFAULT_LIMITS
     )
-    for name, text in files.items():
+    for name, text in files.items():  # the package holds its own _runtime/
+        (out / name).parent.mkdir(parents=True, exist_ok=True)
         (out / name).write_text(text, encoding="utf-8")
     sys.path.insert(0, str(root))
     try:

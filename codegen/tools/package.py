@@ -279,7 +279,8 @@ def generate_tools_package(
         structural = render.structural_module(model, stamp, runtime.INSIDE)
         if structural is not None:  # its engine: the runtime's, in a copy the package holds
             files["_structural.py"] = structural
-        files.update(runtime.runtime_files(stamp))  # a package of its own: it holds the runtime
+        # a package of its own holds the runtime, behind the plain header: it depends on no listing
+        files.update(runtime.runtime_files(header()))
         formatted = format_files(files, options=model.options, where="tools", revision=LABEL)
     except CodegenError as exc:
         raise _relocated(exc.with_revision(LABEL), origins) from exc

@@ -535,9 +535,8 @@ def _first_init(self: ModelBase, /, **data: Any) -> None:
 
 
 _first_init.__doc__ = ModelBase.__init__.__doc__
-vars(_first_init)["__pydantic_base_init__"] = (
-    True  # reading never calls it (see ModelBase.__init__)
-)
+# reading never calls it (see ModelBase.__init__)
+vars(_first_init)["__pydantic_base_init__"] = True
 
 
 class FastDumps(BaseModel):

@@ -398,7 +398,8 @@ __all__ = [
     "union_arms",
 ]
 
-if not TYPE_CHECKING:  # type checkers see the imports above; a misspelt name stays an error there
+# Type checkers see the imports above, so a misspelt name stays an error there.
+if not TYPE_CHECKING:
     from .._runtime.lazy import lazy_names
 
     __getattr__, __dir__ = lazy_names(

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .._runtime.base import SPURIOUS_UNION_WARNINGS
 from .._runtime.examples import Example, Examples, Outcome, page_blocks
 from . import messages, models
-from ._base import SPURIOUS_UNION_WARNINGS
 
 __all__ = [
     "Example",

@@ -32,29 +32,14 @@ __all__ = [
     "Page",
 ]
 
-if not TYPE_CHECKING:  # type checkers see the imports above; a misspelt name stays an error there
-    import importlib
+# Type checkers see the imports above, so a misspelt name stays an error there.
+if not TYPE_CHECKING:
+    from ._runtime.lazy import lazy_names
 
-    _EXPORTS = frozenset(__all__)
-    _RENAMED = {}
-    _FROM_MESSAGES = frozenset(())
-
-    def __getattr__(name: str) -> object:
-        if name in _EXPORTS:
-            module = importlib.import_module(
-                ".messages" if name in _FROM_MESSAGES else ".models", __name__
-            )
-            value = getattr(module, _RENAMED.get(name, name))
-        else:
-            # a submodule (models, messages, narrowing, …) imported on first use, like the names
-            try:
-                value = importlib.import_module(f"{__name__}.{name}")
-            except ModuleNotFoundError as exc:
-                if exc.name != f"{__name__}.{name}":
-                    raise
-                raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-        globals()[name] = value
-        return value
-
-    def __dir__() -> list[str]:
-        return sorted(set(globals()) | _EXPORTS)
+    __getattr__, __dir__ = lazy_names(
+        __name__,
+        globals(),
+        __all__,
+        elsewhere={},
+        renamed={},
+    )

@@ -16,7 +16,6 @@ from pydantic import BaseModel, ConfigDict
 
 from ._runtime.base import AS_ANY, FastDumps, ModelBase, StrictNumber, const, union_arms, wire_names
 from ._runtime.base import DEFER_BUILD as _DEFER_BUILD
-from ._runtime.base import SPURIOUS_UNION_WARNINGS as SPURIOUS_UNION_WARNINGS
 
 __all__ = ["AS_ANY", "JSONNumber", "MCPModel", "const", "union_arms", "wire_names"]
 

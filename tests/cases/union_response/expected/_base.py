@@ -26,7 +26,6 @@ from ._runtime.base import (
     wire_names,
 )
 from ._runtime.base import DEFER_BUILD as _DEFER_BUILD
-from ._runtime.base import SPURIOUS_UNION_WARNINGS as SPURIOUS_UNION_WARNINGS
 
 __all__ = [
     "AS_ANY",

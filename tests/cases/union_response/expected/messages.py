@@ -2,55 +2,22 @@
 # Do not edit.
 # MCP schema revision union_response,
 # sha256 74f25202d13ab2630997beabcc1e9c62b2b48ba6af1ac4341aa138a4b5477c78.
-"""Typed message dispatch for MCP revision union_response, from the schema's method tables.
-
-- `parse_message(raw, pending=...)`: a request or notification as the class of its `method`; a
-  success response to a pending request as that method's response (the schema's own class, else a
-  `ResultResponse[<its result>]`), any other as the JSON-RPC envelope; an error response as the
-  class of its error code when the schema has one.
-- `parse_result(method, raw)`: a result (JSON text, a dict or a parsed model) as the type answering
-  `method` (results do not say which request they answer: the caller knows the pending request's
-  method).
-- `parse_error(raw)`: an `error` member as the class of its code when the schema has one.
-- `parse_envelope(raw)`: only the JSON-RPC envelope (request / notification / response / error).
-- `tolerant=True` (`parse_result` of a list method in `LIST_RESULTS`, `parse_message`): one invalid
-  item does not sink a list. The result comes back as a `Tolerated`: `.value` typed as the strict
-  parse types it, without the items it could not read, and `.dropped`, a `DroppedItem` per item
-  left out (index, JSON pointer, the raw item, why). Anything else invalid fails as strict does.
-- `ErrorResponse[E]`: an error response whose `error` is any error object of the revision
-  (`ErrorResponse(id=7, error=InvalidParamsError(message="..."))` where the schema has such
-  classes).
-- `ResultResponse[R]`: a success response whose result is typed, to build
-  (`ResultResponse(id=7, result=CallToolResult(...))` is a `ResultResponse[CallToolResult]`) or to
-  read (`ResultResponse[CallToolResult].model_validate_json(raw)`).
-
-Only the chosen class validates the message, so an error names what is wrong with that message,
-not why each of the other 2 message classes did not fit.
+"""Typed message dispatch for MCP revision union_response: its method table (`_routes`: a row
+per method, from which the runtime derives REQUESTS, PARAMS, RESULTS, SENDERS, ...), its types and
+the typed signatures of `parse_message`, `parse_result`, `parse_error` and `parse_envelope`. What
+they do is the shared runtime's message routing engine (`._runtime/messages.py`, `Routes`).
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Mapping
-from functools import cache
-from typing import (
-    TYPE_CHECKING,
-    Any,
-    Generic,
-    Literal,
-    Never,
-    TypeAlias,
-    TypeVar,
-    cast,
-    overload,
-)
+from typing import TYPE_CHECKING, Any, Generic, Literal, Never, TypeAlias, TypeVar, overload
 
-from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic import BaseModel
 from pydantic_core import MISSING
 
 from ._base import MCPModel, const, union_arms
-from ._runtime import reading as _reading
-from ._runtime.reading import MessageError, NotJSONError
+from ._runtime.messages import Pending, Routes
+from ._runtime.reading import MessageError, NotJSONError, RawJSON
 from .models import (
     GetPayloadRequest,
     GetPayloadRequestParams,
@@ -68,10 +35,7 @@ from .models import (
 )
 
 if TYPE_CHECKING:
-    from ._runtime.tolerant import (  # at run time made on first use: __getattr__ below
-        DroppedItem,
-        Tolerated,
-    )
+    from ._runtime.tolerant import DroppedItem, Tolerated  # at run time: __getattr__ below
 
 __all__ = [
     "EMBEDDED_REQUESTS",
@@ -106,73 +70,10 @@ __all__ = [
     "union_arms",
 ]
 
-RawJSON: TypeAlias = bytes | bytearray | str | Mapping[str, Any]
-# The shared readers of JSON text (the runtime's reading.py), under the names this module and the
-# surface's wire.py call them by.
-_utf8 = _reading.utf8
-_load = _reading.load
-_object = _reading.json_object
-_json_numbers_only = _reading.json_numbers_only
-_load_any_depth = _reading.load_any_depth
-_holds_non_finite = _reading.holds_non_finite
-_may_hold_non_finite = _reading.may_hold_non_finite
-_refuse_non_finite = _reading.refuse_non_finite
-Pending: TypeAlias = Mapping[int, str] | Mapping[str, str] | Mapping[str | int, str]
-"""The methods of the requests awaiting a response, by request id (a `dict[int, str]` will do)."""
-
-REQUESTS: dict[str, type[MCPModel]] = {
-    "ping": PingRequest,
-    "tasks/result": GetPayloadRequest,
-}
-"""Requests sent as JSON-RPC messages, by method: each a class carrying `jsonrpc` and `id`."""
-
-NOTIFICATIONS: dict[str, type[MCPModel]] = {}
-"""Notifications sent as JSON-RPC messages, by method: each a class carrying `jsonrpc`."""
-
-EMBEDDED_REQUESTS: dict[str, type[MCPModel]] = {}
-"""Requests whose class does not carry `jsonrpc` and `id` because they travel inside another message
-(InputRequiredResult, 2026-07-28 on). Empty where every request is sent on its own (REQUESTS)."""
-
-_ENVELOPE_OF: dict[type[MCPModel], type[MCPModel]] = {}
-"""The generic envelope each wire class also satisfies on the wire: the class checks the envelope's
-`jsonrpc` and `id`, and the envelope its `params` (a `_meta` the definition may not declare)."""
-
-PARAMS: dict[str, Any] = {
-    "tasks/result": GetPayloadRequestParams,
-}
-"""The params type of each method."""
-
-RESULTS: dict[str, Any] = {
-    "ping": PingResult,
-    "tasks/result": GetPayloadResult,
-}
-"""The type of the result answering each request method."""
-
-RESULT_CLASSES: dict[str, tuple[type[MCPModel], ...]] = {
-    "ping": (PingResult,),
-    "tasks/result": (GetPayloadResult,),
-}
-"""The classes a result answering each request method may be, as a tuple (what RESULTS types as one
-union): the method's own result, InputRequiredResult where the schema allows it, the task result
-where the request may ask for one."""
 
 LIST_RESULTS: dict[str, tuple[str, Any]] = {}
-"""The list results, by method: the wire key of the list and the type of one item. These are the
-results of the schema's `*/list` methods that hold one required array of objects; each item
-stands alone, so `tolerant=True` may leave an invalid one out. Other arrays (a tool result's
-`content`, a prompt's `messages`) are one answer in parts and are never tolerated."""
-
-ListMethod: TypeAlias = Never
-"""The methods of LIST_RESULTS (none in this revision)."""
-
-AnyListResult: TypeAlias = Never
-"""Every list result of this revision (none)."""
-
-SENDERS: dict[str, tuple[str, ...]] = {
-    "ping": ("client",),
-    "tasks/result": ("client",),
-}
-"""Who sends each method ("client", "server"), from the schema's Client*/Server* unions."""
+"""The list results, by method: the wire key of the list and the type of one item (an invalid item
+`tolerant=True` leaves out)."""
 
 ERROR_RESPONSES: dict[int, type[MCPModel]] = {}
 """Error responses the schema defines with a fixed code."""
@@ -180,51 +81,74 @@ ERROR_RESPONSES: dict[int, type[MCPModel]] = {}
 ERROR_OBJECTS: dict[int, type[MCPModel]] = {}
 """`error` members the schema defines with a fixed code."""
 
+ListMethod: TypeAlias = Never
+AnyListResult: TypeAlias = Never
 
 AnyResult: TypeAlias = GetPayloadResult | PingResult | Result
 """Every result a request of this revision is answered with (and the generic Result)."""
 
+AnyError: TypeAlias = JSONRPCErrorResponseError
+"""Every `error` object of this revision: the generic one and those with a fixed code."""
+
+Envelope: TypeAlias = (
+    JSONRPCRequest | JSONRPCNotification | JSONRPCResultResponse | JSONRPCErrorResponse
+)
+"""Everything `parse_envelope` returns."""
+
 _ResultT = TypeVar("_ResultT", bound=AnyResult)
+_ErrorT = TypeVar("_ErrorT", bound=AnyError)
 
 
 class ResultResponse(MCPModel, Generic[_ResultT]):
-    """A success response (JSONRPCResultResponse) whose `result` is typed.
-
-    Built with a result it is typed by it: `ResultResponse(id=7, result=CallToolResult(...))` is a
-    `ResultResponse[CallToolResult]` and dumps every field of the result. Parametrised, it reads a
-    response to a known request: `ResultResponse[CallToolResult].model_validate_json(raw)`.
-    """
+    """A success response (JSONRPCResultResponse) whose `result` is typed: by the result it is
+    built with, or parametrised to read a response (`ResultResponse[CallToolResult]`)."""
 
     jsonrpc: Literal["2.0"] = const("2.0")
     id: RequestId
     result: _ResultT
 
 
-# The response class of each request method: the schema's own, else (None) a ResultResponse typed by
-# the method's result (_TYPED_BY), parametrised the first time it is needed: pydantic builds the
-# validators of every result of the revision when ResultResponse is first parametrised.
-_RESPONSE_CLASSES: dict[str, type[MCPModel] | None] = {
-    "ping": PingResultResponse,
-    "tasks/result": None,
-}
-_TYPED_BY: dict[str, Any] = {
-    "tasks/result": GetPayloadResult,
-}
+class ErrorResponse(MCPModel, Generic[_ErrorT]):
+    """An error response (JSONRPCErrorResponse) whose `error` is typed by the object it carries."""
+
+    jsonrpc: Literal["2.0"] = const("2.0")
+    id: RequestId | MISSING = MISSING
+    error: _ErrorT
 
 
-def _response_class(method: str) -> type[MCPModel] | None:
-    """The class of the whole success response to a request method (RESPONSES[method]), or None."""
-    found = _RESPONSE_CLASSES.get(method)
-    if found is None and method in _TYPED_BY:
-        generic: Any = ResultResponse  # parametrised by a value, which type checkers do not follow
-        found = _RESPONSE_CLASSES[method] = generic[_TYPED_BY[method]]
-    return found
-
+_routes = Routes[MCPModel](
+    (JSONRPCRequest, JSONRPCNotification, JSONRPCResultResponse, JSONRPCErrorResponse),
+    (Result, JSONRPCErrorResponseError),
+    ResultResponse,
+    __name__,
+    # method: (class, params, result, senders)
+    requests={
+        "ping": (PingRequest, None, PingResult, ("client",)),
+        "tasks/result": (GetPayloadRequest, GetPayloadRequestParams, GetPayloadResult, ("client",)),
+    },
+    # method: (class, params, senders)
+    notifications={},
+    # requests that travel inside another message (InputRequiredResult), without `jsonrpc` and `id`
+    embedded={},
+    # the schema's own response classes (the others: ResultResponse[<the method's result>])
+    responses={
+        "ping": PingResultResponse,
+    },
+    lists=LIST_RESULTS,
+    error_responses=ERROR_RESPONSES,
+    error_objects=ERROR_OBJECTS,
+)
+REQUESTS = _routes.requests
+NOTIFICATIONS = _routes.notifications
+EMBEDDED_REQUESTS = _routes.embedded
+PARAMS = _routes.params
+RESULTS = _routes.results
+RESULT_CLASSES = _routes.result_classes
+SENDERS = _routes.senders
 
 if TYPE_CHECKING:
     RESPONSES: dict[str, type[MCPModel]]
-    """The class of the whole success response to each request method: the schema's own where it
-    defines one, else a ResultResponse typed by the method's result. Made on first use."""
+    """The class of the whole success response to each request method. Made on first use."""
 
     Message: TypeAlias = (
         PingRequest
@@ -237,535 +161,45 @@ if TYPE_CHECKING:
         | ResultResponse[Any]
     )
     """Everything `parse_message` returns."""
+
+    @overload
+    def parse_message(
+        raw: RawJSON, pending: Pending | None = None, *, tolerant: Literal[False] = False
+    ) -> Message: ...
+    @overload
+    def parse_message(
+        raw: RawJSON, pending: Pending | None = None, *, tolerant: Literal[True]
+    ) -> Tolerated[Message]: ...
+    def parse_message(
+        raw: RawJSON, pending: Pending | None = None, *, tolerant: bool = False
+    ) -> Message | Tolerated[Message]: ...
+    @overload
+    def parse_result(
+        method: Literal["ping"], raw: RawJSON | BaseModel, *, tolerant: Literal[False] = False
+    ) -> PingResult: ...
+    @overload
+    def parse_result(
+        method: Literal["tasks/result"],
+        raw: RawJSON | BaseModel,
+        *,
+        tolerant: Literal[False] = False,
+    ) -> GetPayloadResult: ...
+    @overload
+    def parse_result(
+        method: str, raw: RawJSON | BaseModel, *, tolerant: Literal[False] = False
+    ) -> object: ...
+    def parse_result(
+        method: str, raw: RawJSON | BaseModel, *, tolerant: bool = False
+    ) -> object: ...
+    def parse_error(raw: RawJSON) -> MCPModel: ...
+    def parse_envelope(raw: RawJSON) -> Envelope: ...
+
 else:
-    # At run time the union holds the generic ResultResponse, of which every ResultResponse[...] is
-    # a subclass (so `isinstance(x, Message)` holds for each), and parametrises nothing at import.
-    Message = (
-        PingRequest
-        | GetPayloadRequest
-        | PingResultResponse
-        | JSONRPCRequest
-        | JSONRPCNotification
-        | JSONRPCResultResponse
-        | JSONRPCErrorResponse
-        | ResultResponse
-    )
-
-    def __getattr__(name: str) -> object:
-        if name == "RESPONSES":  # every response class: made on the first look-up
-            responses = {method: _response_class(method) for method in _RESPONSE_CLASSES}
-            globals()[name] = responses
-            return responses
-        if name in ("DroppedItem", "Tolerated"):  # what a tolerant parse gives: made on first use
-            from ._runtime import tolerant as _tolerant
-
-            made = globals()[name] = getattr(_tolerant, name)
-            return made
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-AnyError: TypeAlias = JSONRPCErrorResponseError
-"""Every `error` object of this revision: the generic one and those with a fixed code."""
-
-_ErrorT = TypeVar("_ErrorT", bound=AnyError)
-
-
-class ErrorResponse(MCPModel, Generic[_ErrorT]):
-    """An error response (JSONRPCErrorResponse) whose `error` is typed by the object it carries."""
-
-    jsonrpc: Literal["2.0"] = const("2.0")
-    id: RequestId | MISSING = MISSING
-    error: _ErrorT
-
-
-Envelope: TypeAlias = (
-    JSONRPCRequest | JSONRPCNotification | JSONRPCResultResponse | JSONRPCErrorResponse
-)
-"""Everything `parse_envelope` returns."""
-
-
-# Fast paths. Each guesses a class from the raw text and validates the JSON straight into it with
-# the class's own validator (one pass, no union trial); a guess is kept only when the exact rule
-# below would choose the same class, otherwise the exact rule decides. A guess can only be wrong
-# through keys written with escapes (`"\u0069d"`), which arrive among the model's extra keys.
-@cache
-def _validate_json(model: type[MCPModel]) -> Callable[[bytes], Any]:
-    """The JSON validator of a model class. The models build their validators on first use (that
-    keeps the import fast), so it is looked up once, the first time it is needed."""
-    return model.__pydantic_validator__.validate_json
-
-
-def _has_extra(model: MCPModel, *keys: str) -> bool:
-    extra = model.__pydantic_extra__
-    return not extra.keys().isdisjoint(keys) if extra else False
-
-
-def _envelope_from_text(raw: bytes) -> Envelope | None:
-    """The envelope guessed from the text, or None. Each envelope requires the keys that mark it,
-    so a successful validation leaves only escaped keys to contradict the guess."""
-    try:
-        if raw.find(b'"method"') >= 0:
-            # a `result` or `error` beside the method: which kind the message is, the rules say
-            if raw.find(b'"id"') >= 0:
-                request = cast(JSONRPCRequest, _validate_json(JSONRPCRequest)(raw))
-                return None if _has_extra(request, "result", "error") else request
-            notification = cast(JSONRPCNotification, _validate_json(JSONRPCNotification)(raw))
-            return None if _has_extra(notification, "id", "result", "error") else notification
-        if raw.find(b'"result"') >= 0:
-            result = cast(JSONRPCResultResponse, _validate_json(JSONRPCResultResponse)(raw))
-            return None if _has_extra(result, "method", "error") else result
-        if raw.find(b'"error"') >= 0:
-            error = cast(JSONRPCErrorResponse, _validate_json(JSONRPCErrorResponse)(raw))
-            return None if _has_extra(error, "method", "result") else error
-    except ValidationError:
-        return None
-    return None
-
-
-def parse_envelope(raw: RawJSON) -> Envelope:
-    """The JSON-RPC envelope of one message: requests have `method` and `id`, notifications
-    `method` only, responses `result`, error responses `error`."""
-    if type(raw) is str:
-        raw = _utf8(raw)
-    if type(raw) is bytes:
-        if _may_hold_non_finite(raw):
-            _refuse_non_finite(raw)  # the exact check, for the rare text that needs it
-        guessed = _envelope_from_text(raw)
-        if guessed is not None:
-            return guessed
-    elif isinstance(raw, bytes | bytearray | str):  # a bytearray, a subclass of bytes or str
-        _json_numbers_only(raw)
-    message = _object(raw)
-    first: ValidationError | None = None
-    for kind in _kinds(message):
-        try:
-            return cast(Envelope, _ENVELOPES[kind].model_validate(message))
-        except ValidationError as exc:
-            first = first or exc
-    assert first is not None
-    raise first
-
-
-_ENVELOPES: dict[str, type[MCPModel]] = {
-    "request": JSONRPCRequest,
-    "notification": JSONRPCNotification,
-    "result": JSONRPCResultResponse,
-    "error": JSONRPCErrorResponse,
-}
-
-
-def _kinds(message: Mapping[str, object]) -> tuple[str, ...]:
-    """The envelopes a message may be, in the order a reader tries them: by its keys, as the one its
-    keys point to, for the error.
-    """
-    if "method" in message:
-        return ("request",) if "id" in message else ("notification",)
-    for kind in ("error", "result"):  # an error response first, whatever else it holds
-        if kind in message:
-            return (kind,)
-    raise MessageError("not a JSON-RPC message: it has no `method`, `result` or `error`")
-
-
-_BY_METHOD: dict[bytes, type[MCPModel]] = {
-    b"ping": PingRequest,
-    b"tasks/result": GetPayloadRequest,
-}
-"""Every class that pins `method`, by that method (as it is written in JSON without escapes)."""
-_NOTIFICATION_CLASSES = frozenset(NOTIFICATIONS.values()) - frozenset(EMBEDDED_REQUESTS.values())
-# The value of the first `"method"` key, when it is a string written without escapes.
-_METHOD_VALUE = re.compile(rb'"method"\s*:\s*"([^"\\]*)"').search
-
-
-_MethodRoute: TypeAlias = tuple[Callable[[bytes], Any], Callable[[bytes], Any] | None, bool]
-_METHOD_ROUTES: dict[bytes, _MethodRoute] = {}
-
-
-def _method_route(method: bytes) -> _MethodRoute | None:
-    """How parse_message reads, in one validation pass, a message whose text names `method`: the
-    JSON validator of the class that pins the method, the generic envelope's too where that class
-    is a wire class, and whether an `id` beside the method makes the message another kind (a
-    notification's). None for a method no class pins: the general path then decides (and reports),
-    so both paths always agree.
-
-    Made on a method's first message, when the class builds its validator (that keeps the import
-    fast), and kept for the known methods only. The class validates `method` itself (it pins it),
-    so a method read from a nested object that comes first picks a class whose validation fails,
-    or no class. Routing is one dict look-up: measured against a tagged union of every method class
-    in pydantic-core, it costs the same per message, and builds only the class the message needs
-    (the union builds them all on the first read: +18% memory after it, and a first read three
-    times as long).
-    """
-    model = _BY_METHOD.get(method)
-    if model is None:
-        return None
-    envelope = _ENVELOPE_OF.get(model)
-    route = _METHOD_ROUTES[method] = (
-        _validate_json(model),
-        _validate_json(envelope) if envelope is not None else None,
-        model in _NOTIFICATION_CLASSES,
-    )
-    return route
-
-
-# A JSON-RPC id (number or string without escapes) right after an `"id"` key, and an error's
-# `"code"`. An id written with escapes is not matched here: the general path reads it.
-_ID_VALUE = re.compile(rb'"id"\s*:\s*(-?[0-9]{1,20}|"[^"\\]*")').search
-_CODE_VALUE = re.compile(rb'"code"\s*:\s*(-?\d{1,20})')
-
-
-_RESPONSE_VALIDATORS: dict[str, Callable[[bytes], Any]] = {}
-
-
-def _response_validator(method: str) -> Callable[[bytes], Any] | None:
-    """The JSON validator of the response class of a request method (RESPONSES), made on first use
-    and kept; None for a method without one."""
-    response = _response_class(method)
-    if response is None:
-        return None
-    validate = _RESPONSE_VALIDATORS[method] = _validate_json(response)
-    return validate
-
-
-def _error_response(raw: bytes) -> Message | None:
-    """An error response in one validation pass, or None to take the general path. The class of a
-    fixed code pins that code, so a successful validation confirms the code read from the text."""
-    found = _CODE_VALUE.search(raw)
-    response = ERROR_RESPONSES.get(int(found.group(1))) if found is not None else None
-    try:
-        if response is not None:
-            parsed = cast(MCPModel, _validate_json(response)(raw))
-        else:
-            parsed = cast(MCPModel, _validate_json(JSONRPCErrorResponse)(raw))
-            code = cast(JSONRPCErrorResponse, parsed).error.code
-            if type(code) is int and code in ERROR_RESPONSES:
-                return None  # the text's first "code" was not the error's own
-    except ValidationError:
-        return None
-    return None if _has_extra(parsed, "method", "result") else cast(Message, parsed)
-
-
-def _validated_message(model: type[MCPModel], message: Mapping[str, object]) -> MCPModel:
-    """message as model, and as the generic envelope too where the model is a wire class."""
-    parsed = model.model_validate(message)
-    envelope = _ENVELOPE_OF.get(model)
-    if envelope is not None:
-        envelope.model_validate(message)
-    return parsed
-
-
-@overload
-def parse_message(
-    raw: RawJSON, pending: Pending | None = None, *, tolerant: Literal[False] = False
-) -> Message: ...
-
-
-@overload
-def parse_message(
-    raw: RawJSON, pending: Pending | None = None, *, tolerant: Literal[True]
-) -> Tolerated[Message]: ...
-
-
-def parse_message(
-    raw: RawJSON, pending: Pending | None = None, *, tolerant: bool = False
-) -> Message | Tolerated[Message]:
-    """The concrete model of one JSON-RPC message, chosen by its `method`, `result` or `error`.
-
-    pending: the methods of requests awaiting a response, by request id. A success response to one
-    of them is parsed as that method's response class where the schema defines one.
-    tolerant: a `Tolerated[Message]`, where a response to a pending list request (LIST_RESULTS)
-    leaves out the list items it cannot read (`/result/tools/3`) instead of failing.
-    """
-    if tolerant:
-        return _tolerant_message(raw, pending)
-    if type(raw) is str:
-        raw = _utf8(raw)
-    if type(raw) is bytes:
-        if _may_hold_non_finite(raw):
-            _refuse_non_finite(raw)  # the exact check, for the rare text that needs it
-        # the fast paths, inlined: the text names the kind, then the class (a `method` the text
-        # does not spell plainly is an extra key of the response classes, which they refuse: the
-        # general path reads it)
-        found = _METHOD_VALUE(raw)
-        if found is not None:
-            # a request or notification, by its `method`
-            method = found.group(1)
-            route = _METHOD_ROUTES.get(method) or _method_route(method)
-            if route is not None:
-                validate, envelope, notification = route
-                try:
-                    parsed: Message = validate(raw)
-                    if envelope is not None:
-                        envelope(raw)
-                except ValidationError:
-                    pass
-                else:
-                    extra = parsed.__pydantic_extra__
-                    # a `result` or `error` beside the method, or a notification's method with an
-                    # id: which kind the message is, the schema's rules say (the general path)
-                    if not extra or not (
-                        "result" in extra or "error" in extra or (notification and "id" in extra)
-                    ):
-                        return parsed
-        elif raw.find(b'"result"') >= 0:
-            if pending:
-                # a response to a pending request, typed by the request's method. The id is read
-                # from the text at the first `"id"` key; one inside the result is caught by
-                # comparing it with the id validation finds at the top level.
-                found = _ID_VALUE(raw)
-                if found is not None:
-                    text = found.group(1)
-                    # a string as written (the pattern takes none with escapes; bytes that are not
-                    # UTF-8 make a guess no id equals), else an integer
-                    guessed: str | int = (
-                        text[1:-1].decode("utf-8", "replace") if text[:1] == b'"' else int(text)
-                    )
-                    answered = cast("Mapping[str | int, str]", pending).get(guessed)
-                    validate_response = (
-                        (_RESPONSE_VALIDATORS.get(answered) or _response_validator(answered))
-                        if answered is not None
-                        else None
-                    )
-                    if validate_response is not None:
-                        try:
-                            response: Message = validate_response(raw)
-                        except ValidationError:
-                            pass
-                        else:
-                            extra = response.__pydantic_extra__
-                            if getattr(response, "id", None) == guessed and not (
-                                extra and ("method" in extra or "error" in extra)
-                            ):
-                                return response
-        elif raw.find(b'"error"') >= 0:
-            typed = _error_response(raw)
-            if typed is not None:
-                return typed
-    elif isinstance(raw, bytes | bytearray | str):  # a bytearray, a subclass of bytes or str
-        _json_numbers_only(raw)
-    lookup = cast(
-        "Mapping[str | int, str] | None", pending
-    )  # read by key only: any of the three will do
-    message = _object(raw)
-    first: ValidationError | None = None
-    for kind in _kinds(message):
-        try:
-            return cast(Message, _validated_message(_message_class(message, lookup, kind), message))
-        except ValidationError as exc:
-            if _ENVELOPES[kind].__pydantic_validator__.isinstance_python(message):
-                raise  # the envelope holds: the message is a bad one of its kind
-            first = first or exc
-    assert first is not None
-    raise first
-
-
-def _message_class(
-    message: Mapping[str, object], pending: Mapping[str | int, str] | None, kind: str | None = None
-) -> type[MCPModel]:
-    """The typed class of a decoded message as one envelope kind it may be (by default the first,
-    which history.py reads too): by method, by the pending request's method, or by the error code;
-    the envelope itself where none is more specific."""
-    kind = kind or _kinds(message)[0]
-    if kind == "request" or kind == "notification":
-        method = message["method"]
-        known = method if isinstance(method, str) else ""
-        if kind == "request":
-            return REQUESTS.get(known) or EMBEDDED_REQUESTS.get(known) or JSONRPCRequest
-        # a request embedded in a result carries no id; with an id that is not one, the message is
-        # a notification holding an extra key
-        embedded = EMBEDDED_REQUESTS.get(known) if "id" not in message else None
-        return NOTIFICATIONS.get(known) or embedded or JSONRPCNotification
-    if kind == "result":
-        request_id = message.get("id")
-        answered = (
-            pending.get(request_id)
-            if pending is not None and isinstance(request_id, str | int)
-            else None
-        )
-        return (
-            (_response_class(answered) or JSONRPCResultResponse)
-            if answered is not None
-            else JSONRPCResultResponse
-        )
-    error = message["error"]
-    code = cast("Mapping[str, object]", error).get("code") if isinstance(error, Mapping) else None
-    return (
-        ERROR_RESPONSES.get(code, JSONRPCErrorResponse)
-        if isinstance(code, int)
-        else JSONRPCErrorResponse
-    )
-
-
-def _result_type(method: str) -> Any:
-    """The type parse_result validates a result of method with (history.py reads it too)."""
-    return RESULTS.get(method, Result)
-
-
-@cache
-def _result_adapter(method: str) -> TypeAdapter[Any]:
-    return TypeAdapter(_result_type(method))
-
-
-@overload
-def parse_result(
-    method: Literal["ping"], raw: RawJSON | BaseModel, *, tolerant: Literal[False] = False
-) -> PingResult: ...
-
-
-@overload
-def parse_result(
-    method: Literal["tasks/result"], raw: RawJSON | BaseModel, *, tolerant: Literal[False] = False
-) -> GetPayloadResult: ...
-
-
-@overload
-def parse_result(
-    method: str, raw: RawJSON | BaseModel, *, tolerant: Literal[False] = False
-) -> object: ...
-
-
-def parse_result(method: str, raw: RawJSON | BaseModel, *, tolerant: bool = False) -> object:
-    """The typed result answering a `method` request, from JSON text, a dict, or a model already
-    parsed (such as the generic `result` of an envelope): a model is re-read from its wire form.
-
-    For a method the schema does not define, a generic Result (typed `object`: a
-    method only known at run time has no static result type).
-    tolerant (a list method: LIST_RESULTS): a `Tolerated` result, whose list leaves out the items it
-    cannot read (`/tools/3`) instead of failing; anything else invalid fails as strict does.
-    """
-    if tolerant:
-        return _tolerant_result(method, raw)
-    adapter = _result_adapter(method)
-    if isinstance(raw, BaseModel):
-        return adapter.validate_python(raw.model_dump(mode="json"))
-    if isinstance(raw, bytes | bytearray | str):
-        _json_numbers_only(raw)
-        return adapter.validate_json(raw)
-    return adapter.validate_python(raw)
-
-
-def parse_error(raw: RawJSON) -> MCPModel:
-    """An `error` member as the class of its code when the schema defines one, else
-    JSONRPCErrorResponseError."""
-    if isinstance(raw, bytes | bytearray | str):
-        _json_numbers_only(raw)
-    data = _load(raw)
-    code = cast("Mapping[str, object]", data).get("code") if isinstance(data, Mapping) else None
-    error = (
-        ERROR_OBJECTS.get(code, JSONRPCErrorResponseError)
-        if isinstance(code, int)
-        else JSONRPCErrorResponseError
-    )
-    return error.model_validate(data)
-
-
-# Tolerant parsing. The strict parse runs first, unchanged: valid input costs nothing more and gives
-# exactly the strict value. Only when it fails are the list's items validated one by one; the
-# invalid ones are left out and the rest validated again as a whole. Whatever still fails (the
-# envelope, a field beside the list, the list itself) raises the strict parse's own error.
-def _tolerant_result(method: str, raw: RawJSON | BaseModel) -> Tolerated[Any]:
-    from ._runtime.tolerant import Tolerated  # made on the first tolerant parse
-
-    try:
-        return Tolerated(parse_result(method, raw))
-    except ValidationError as exc:
-        strict = exc
-    data: object
-    if isinstance(raw, BaseModel):
-        data = raw.model_dump(mode="json")
-    else:
-        data, deep = _load_any_depth(raw)
-        if deep:  # text the strict parse could not read: read as the same value decoded is
-            return _tolerant_result(method, cast("Mapping[str, Any]", data))
-    sifted = _sifted(method, data, "")
-    if sifted is None:
-        raise strict
-    kept, dropped = sifted
-    try:
-        return Tolerated(_result_adapter(method).validate_python(kept), dropped)
-    except ValidationError:
-        raise strict from None
-
-
-def _tolerant_message(raw: RawJSON, pending: Pending | None) -> Tolerated[Message]:
-    from ._runtime.tolerant import Tolerated  # made on the first tolerant parse
-
-    try:
-        return Tolerated(parse_message(raw, pending))
-    except ValidationError as exc:
-        strict = exc
-    except MessageError:
-        if not isinstance(raw, bytes | bytearray | str):
-            raise
-        data, deep = _load_any_depth(raw)  # raises again where the text is no JSON at all
-        if not deep:
-            raise
-        return _tolerant_message(
-            cast("Mapping[str, Any]", data), pending
-        )  # as the same value decoded
-    sifted = _sifted_response(raw, pending)
-    if sifted is None:
-        raise strict
-    kept, dropped = sifted
-    try:
-        return Tolerated(parse_message(kept, pending), dropped)
-    except ValidationError:
-        raise strict from None
-
-
-def _sifted_response(
-    raw: RawJSON, pending: Pending | None
-) -> tuple[dict[str, object], tuple[DroppedItem, ...]] | None:
-    """A success response to a pending list request without the items of its list that fail to
-    validate, and those items; None when it is no such response or no item fails."""
-    if pending is None:
-        return None
-    message = _object(raw)
-    request_id = message.get("id")
-    lookup = cast("Mapping[str | int, str]", pending)
-    method = lookup.get(request_id) if isinstance(request_id, str | int) else None
-    if method is None or "method" in message or "result" not in message:
-        return None
-    sifted = _sifted(method, message["result"], "/result")
-    if sifted is None:
-        return None
-    kept, dropped = sifted
-    return {**message, "result": kept}, dropped
-
-
-def _sifted(
-    method: str, data: object, where: str
-) -> tuple[dict[str, object], tuple[DroppedItem, ...]] | None:
-    """data (a method's result) without the items of its list that fail to validate, and those
-    items (pointers under `where`); None when it has no such list or no item fails. NaN and
-    infinity are never tolerated: data holding one is left to the strict parse's refusal."""
-    from ._runtime.tolerant import DroppedItem, reason, token  # made on the first tolerant parse
-
-    listed = LIST_RESULTS.get(method)
-    if listed is None or not isinstance(data, Mapping):
-        return None
-    result = cast("Mapping[str, object]", data)
-    if _holds_non_finite(result):
-        return None
-    key = listed[0]
-    items = result.get(key)
-    if not isinstance(items, list):
-        return None
-    check = _item_validator(method)
-    prefix = f"{where}/{token(key)}"
-    kept: list[object] = []
-    dropped: list[DroppedItem] = []
-    for index, item in enumerate(cast("list[object]", items)):
-        try:
-            check(item)
-        except ValidationError as exc:
-            dropped.append(DroppedItem(index, f"{prefix}/{index}", item, reason(exc, item)))
-        else:
-            kept.append(item)
-    return ({**result, key: kept}, tuple(dropped)) if dropped else None
-
-
-@cache
-def _item_validator(method: str) -> Callable[[object], object]:
-    """The validator of one item of a list result (LIST_RESULTS), built on first use."""
-    adapter: TypeAdapter[Any] = TypeAdapter(LIST_RESULTS[method][1])
-    return adapter.validate_python
+    Message = _routes.message_union()  # every ResultResponse[...] is an instance of ResultResponse
+    parse_message = _routes.parse_message
+    parse_result = _routes.parse_result
+    parse_error = _routes.parse_error
+    parse_envelope = _routes.parse_envelope
+
+    def __getattr__(name: str) -> object:  # RESPONSES, DroppedItem, Tolerated: made on first use
+        return _routes.module_attribute(name, globals())
