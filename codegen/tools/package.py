@@ -279,8 +279,9 @@ def generate_tools_package(
         structural = render.structural_module(model, stamp, runtime.INSIDE)
         if structural is not None:  # its engine: the runtime's, in a copy the package holds
             files["_structural.py"] = structural
-        # a package of its own holds the runtime, behind the plain header: it depends on no listing
-        files.update(runtime.runtime_files(header()))
+        # a package of its own holds the runtime modules it imports, behind the plain header: they
+        # depend on no listing
+        files.update(runtime.runtime_files(header(), only=runtime.needed_by(files)))
         formatted = format_files(files, options=model.options, where="tools", revision=LABEL)
     except CodegenError as exc:
         raise _relocated(exc.with_revision(LABEL), origins) from exc
