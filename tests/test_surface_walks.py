@@ -131,7 +131,8 @@ def test_the_pruned_receive_walk_leaves_the_notes_a_full_walk_finds() -> None:
 def _escaped(text: str, keys: list[str]) -> str:
     """text with each of keys, where it stands quoted, spelled with its first letter escaped."""
     for key in keys:
-        text = text.replace(f'"{key}"', '"\\u%04x%s"' % (ord(key[0]), key[1:]))
+        escaped = f"\\u{ord(key[0]):04x}{key[1:]}"
+        text = text.replace(f'"{key}"', f'"{escaped}"')
     return text
 
 

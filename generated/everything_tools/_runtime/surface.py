@@ -35,6 +35,7 @@ from .fields import (
     classes_in,
     holds_objects,
     is_array,
+    may_note,
     remember,
     walked_keys,
     wire_names,
@@ -413,7 +414,8 @@ class Surface:
             raise self._surface_refused(
                 exc, revision, lambda history, error: history.explain(error, type(exact))
             ) from exc
-        remember(exact, message, revision)
+        if may_note(raw, type(exact), type(message)):
+            remember(exact, message, revision)
         return message
 
     def _typed_result(self, exact: object, raw: RawJSON, pending: Any) -> Any:
