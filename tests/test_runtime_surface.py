@@ -120,16 +120,19 @@ class OldListing(Model):
 def test_receive_walks_for_notes_only_where_the_text_spells_a_key_one_can_be_of() -> None:
     """`may_note`: a note can be only of a key the surface's class declares and the revision's
     lacks (r1's Item: icons), at any depth; a text without it, plainly spelled, needs no walk."""
-    assert fields.may_note(b'{"name":"a","icons":[]}', OldItem, Item)
-    assert fields.may_note('{"items":[{"name":"a","icons":[]}]}', OldListing, Listing)
-    assert not fields.may_note(b'{"name":"a"}', OldItem, Item)
-    assert not fields.may_note('{"items":[{"name":"a"}]}', OldListing, Listing)
-    assert not fields.may_note(b'{"name":"a","icons":[]}', NewItem, Item)  # r2 has icons
+    old, new, item = OldItem(name="a"), NewItem(name="a"), Item(name="a")
+    old_listing, listing = OldListing(items=[]), Listing(items=[])
+    assert fields.may_note(b'{"name":"a","icons":[]}', old, item)
+    assert fields.may_note('{"items":[{"name":"a","icons":[]}]}', old_listing, listing)
+    assert not fields.may_note(b'{"name":"a"}', old, item)
+    assert not fields.may_note('{"items":[{"name":"a"}]}', old_listing, listing)
+    assert not fields.may_note(b'{"name":"a","icons":[]}', new, item)  # r2 has icons
     # the key may stand behind an escape: the walk decides, as it does for a decoded value
-    assert fields.may_note(b'{"name":"a","\\u0069cons":[]}', OldItem, Item)
-    assert fields.may_note(b'{"name":"a\\/b"}', OldItem, Item)
-    assert fields.may_note({"name": "a"}, OldItem, Item)
-    assert fields.may_note(bytearray(b'{"name":"a"}'), OldItem, Item)
+    assert fields.may_note(b'{"name":"a","\\u0069cons":[]}', old, item)
+    assert fields.may_note(b'{"name":"a\\/b"}', old, item)
+    assert fields.may_note({"name": "a"}, old, item)
+    assert fields.may_note(bytearray(b'{"name":"a"}'), old, item)
+    assert fields.may_note(b'{"name":"a"}', {"name": "a"}, item)  # not a model: walked
 
 
 @pytest.mark.filterwarnings("ignore:Pydantic serializer warnings")  # the wrong value, dumped

@@ -412,7 +412,7 @@ class Surface:
             raise self._surface_refused(
                 exc, revision, lambda history, error: history.explain(error, type(exact))
             ) from exc
-        if may_note(raw, type(exact), type(message)):
+        if may_note(raw, exact, message):
             remember(exact, message, revision)
         return message
 

@@ -207,21 +207,22 @@ def remember(exact: object, surface: object, revision: str) -> None:
             )
 
 
-def may_note(raw: object, exact: type[BaseModel], surface: type[BaseModel]) -> bool:
-    """Whether `remember` may note anything on a surface object of class surface read from raw
-    beside the revision's of class exact: False only where raw is JSON text that spells none of
-    the keys a note can be of, quoted, and escapes no character (`\\u`, `\\/`) that one of them
-    could be hidden behind, so that no object in it has such a key. A search of the text instead of
-    a walk of the objects."""
+def may_note(raw: object, exact: object, surface: object) -> bool:
+    """Whether `remember(exact, surface, ...)` may note anything, surface and exact read from raw:
+    False only where raw is JSON text that spells none of the keys a note can be of, quoted, and
+    escapes no character (`\\u`, `\\/`) that one of them could be hidden behind, so that no object
+    in it has such a key. A search of the text instead of a walk of the objects."""
+    if not (isinstance(exact, BaseModel) and isinstance(surface, BaseModel)):
+        return True
     if isinstance(raw, bytes):
-        found = _foreign_keys(exact, surface)
+        found = _foreign_keys(type(exact), type(surface))
         if found is None:
             return True
         if found[0]:
             return b"\\u" in raw or b"\\/" in raw or any(key in raw for key in found[0])
         return False
     if isinstance(raw, str):
-        found = _foreign_keys(exact, surface)
+        found = _foreign_keys(type(exact), type(surface))
         if found is None:
             return True
         if found[1]:
