@@ -210,34 +210,39 @@ def may_note(raw: object, exact: object, surface: object) -> bool:
     False only where raw is JSON text that spells none of the keys a note can be of, quoted, and
     escapes no character (`\\u`, `\\/`) that one of them could be hidden behind, so that no object
     in it has such a key. A search of the text instead of a walk of the objects."""
-    if not (isinstance(exact, BaseModel) and isinstance(surface, BaseModel)):
+    found = _foreign_keys(type(exact), type(surface))
+    if found is None:
         return True
-    if isinstance(raw, bytes):
-        found = _foreign_keys(type(exact), type(surface))
-        if found is None:
-            return True
-        if found[0]:
-            return b"\\u" in raw or b"\\/" in raw or any(key in raw for key in found[0])
+    if type(raw) is bytes:
+        keys: tuple[object, ...] = found[0]
+        escapes: tuple[object, ...] = _BYTE_ESCAPES
+    elif type(raw) is str:
+        keys, escapes = found[1], _TEXT_ESCAPES
+    else:
+        return True  # decoded (or a subclass of bytes or str): walked
+    if not keys:
         return False
-    if isinstance(raw, str):
-        found = _foreign_keys(type(exact), type(surface))
-        if found is None:
-            return True
-        if found[1]:
-            return "\\u" in raw or "\\/" in raw or any(key in raw for key in found[1])
-        return False
-    return True
+    return any(map(cast("Any", raw).__contains__, escapes + keys))
+
+
+# what a key of a note could be hidden behind in JSON text
+_BYTE_ESCAPES = (b"\\u", b"\\/")
+_TEXT_ESCAPES = ("\\u", "\\/")
 
 
 @cache
 def _foreign_keys(
-    exact: type[BaseModel], surface: type[BaseModel]
+    exact: type[object], surface: type[object]
 ) -> tuple[tuple[bytes, ...], tuple[str, ...]] | None:
     """Each key a note can be of, quoted as JSON text has it (bytes and str), or None where that is
-    not known: the keys surface classes declare that the revision classes beside them do not, over
-    the pairs `remember` can meet from this one (as `_notes_below` pairs them)."""
+    not known (or the two are not models): the keys surface classes declare that the revision
+    classes beside them do not, over the pairs `remember` can meet from this one (as `_notes_below`
+    pairs them)."""
+    if not (issubclass(exact, BaseModel) and issubclass(surface, BaseModel)):
+        return None
     keys: set[str] = set()
-    pending, seen = [(exact, surface)], {(exact, surface)}
+    pending: list[tuple[type[BaseModel], type[BaseModel]]] = [(exact, surface)]
+    seen = set(pending)
     while pending:
         mine, theirs = pending.pop()
         keys |= wire_names(theirs).keys() - attribute_wire(mine).values()
