@@ -111,30 +111,6 @@ def test_a_key_that_arrived_at_a_revision_goes_back_as_it_came(surface: Surface)
     assert json.loads(surface.send(received, "r1")) == {"name": "a", "icons": ["i.png"]}
 
 
-class OldListing(Model):
-    """Revision r1's Listing."""
-
-    items: list[OldItem]
-
-
-def test_receive_walks_for_notes_only_where_the_text_spells_a_key_one_can_be_of() -> None:
-    """`may_note`: a note can be only of a key the surface's class declares and the revision's
-    lacks (r1's Item: icons), at any depth; a text without it, plainly spelled, needs no walk."""
-    old, new, item = OldItem(name="a"), NewItem(name="a"), Item(name="a")
-    old_listing, listing = OldListing(items=[]), Listing(items=[])
-    assert fields.may_note(b'{"name":"a","icons":[]}', old, item)
-    assert fields.may_note('{"items":[{"name":"a","icons":[]}]}', old_listing, listing)
-    assert not fields.may_note(b'{"name":"a"}', old, item)
-    assert not fields.may_note('{"items":[{"name":"a"}]}', old_listing, listing)
-    assert not fields.may_note(b'{"name":"a","icons":[]}', new, item)  # r2 has icons
-    # the key may stand behind an escape: the walk decides, as it does for a decoded value
-    assert fields.may_note(b'{"name":"a","\\u0069cons":[]}', old, item)
-    assert fields.may_note(b'{"name":"a\\/b"}', old, item)
-    assert fields.may_note({"name": "a"}, old, item)
-    assert fields.may_note(bytearray(b'{"name":"a"}'), old, item)
-    assert fields.may_note(b'{"name":"a"}', {"name": "a"}, item)  # not a model: walked
-
-
 @pytest.mark.filterwarnings("ignore:Pydantic serializer warnings")  # the wrong value, dumped
 def test_what_a_revision_refuses_is_a_revision_error_naming_the_place(surface: Surface) -> None:
     wrong = Item.model_construct(name=3)  # built without validation, as a caller may

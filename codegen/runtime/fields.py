@@ -7,7 +7,6 @@ may hold, and receive's notes of the keys a revision kept as unknown ones that t
 from __future__ import annotations
 
 import ast
-import json
 import sys
 from functools import cache
 from types import UnionType
@@ -24,7 +23,6 @@ __all__ = [
     "classes_in",
     "holds_objects",
     "is_array",
-    "may_note",
     "model_classes_in",
     "quoted_names",
     "remember",
@@ -203,58 +201,6 @@ def remember(exact: object, surface: object, revision: str) -> None:
                 for key, mine in cast("dict[str, object]", exact).items()
                 if key in theirs
             )
-
-
-def may_note(raw: object, exact: object, surface: object) -> bool:
-    """Whether `remember(exact, surface, ...)` may note anything, surface and exact read from raw:
-    False only where raw is JSON text that spells none of the keys a note can be of, quoted, and
-    escapes no character (`\\u`, `\\/`) that one of them could be hidden behind, so that no object
-    in it has such a key. A search of the text instead of a walk of the objects."""
-    found = _foreign_keys(type(exact), type(surface))
-    if found is None:
-        return True
-    if type(raw) is bytes:
-        keys: tuple[object, ...] = found[0]
-        escapes: tuple[object, ...] = _BYTE_ESCAPES
-    elif type(raw) is str:
-        keys, escapes = found[1], _TEXT_ESCAPES
-    else:
-        return True  # decoded (or a subclass of bytes or str): walked
-    if not keys:
-        return False
-    return any(map(cast("Any", raw).__contains__, escapes + keys))
-
-
-# what a key of a note could be hidden behind in JSON text
-_BYTE_ESCAPES = (b"\\u", b"\\/")
-_TEXT_ESCAPES = ("\\u", "\\/")
-
-
-@cache
-def _foreign_keys(
-    exact: type[object], surface: type[object]
-) -> tuple[tuple[bytes, ...], tuple[str, ...]] | None:
-    """Each key a note can be of, quoted as JSON text has it (bytes and str), or None where that is
-    not known (or the two are not models): the keys surface classes declare that the revision
-    classes beside them do not, over the pairs `remember` can meet from this one (as `_notes_below`
-    pairs them)."""
-    if not (issubclass(exact, BaseModel) and issubclass(surface, BaseModel)):
-        return None
-    keys: set[str] = set()
-    pending: list[tuple[type[BaseModel], type[BaseModel]]] = [(exact, surface)]
-    seen = set(pending)
-    while pending:
-        mine, theirs = pending.pop()
-        keys |= wire_names(theirs).keys() - attribute_wire(mine).values()
-        for _, _, mine_held, theirs_held in _paired_fields(mine, theirs):
-            if mine_held is None or theirs_held is None:
-                return None
-            for below in ((one, other) for one in mine_held for other in theirs_held):
-                if below not in seen and _may_pair(*below):
-                    seen.add(below)
-                    pending.append(below)
-    quoted = tuple(json.dumps(key, ensure_ascii=False) for key in sorted(keys))
-    return tuple(key.encode() for key in quoted), quoted
 
 
 # remember's fields to walk, by (the revision's class, the surface's): `_remembered`, met once

@@ -9,7 +9,6 @@ may hold, and receive's notes of the keys a revision kept as unknown ones that t
 from __future__ import annotations
 
 import ast
-import json
 import sys
 from functools import cache
 from types import UnionType
@@ -26,7 +25,6 @@ __all__ = [
     "classes_in",
     "holds_objects",
     "is_array",
-    "may_note",
     "model_classes_in",
     "quoted_names",
     "remember",
@@ -205,53 +203,6 @@ def remember(exact: object, surface: object, revision: str) -> None:
                 for key, mine in cast("dict[str, object]", exact).items()
                 if key in theirs
             )
-
-
-def may_note(raw: object, exact: object, surface: object) -> bool:
-    """Whether `remember(exact, surface, ...)` may note anything, surface and exact read from raw:
-    False only where raw is JSON text that spells none of the keys a note can be of, quoted, and
-    escapes no character (`\\u`, `\\/`) that one of them could be hidden behind, so that no object
-    in it has such a key. A search of the text instead of a walk of the objects."""
-    if not (isinstance(exact, BaseModel) and isinstance(surface, BaseModel)):
-        return True
-    if isinstance(raw, bytes):
-        found = _foreign_keys(type(exact), type(surface))
-        if found is None:
-            return True
-        if found[0]:
-            return b"\\u" in raw or b"\\/" in raw or any(key in raw for key in found[0])
-        return False
-    if isinstance(raw, str):
-        found = _foreign_keys(type(exact), type(surface))
-        if found is None:
-            return True
-        if found[1]:
-            return "\\u" in raw or "\\/" in raw or any(key in raw for key in found[1])
-        return False
-    return True
-
-
-@cache
-def _foreign_keys(
-    exact: type[BaseModel], surface: type[BaseModel]
-) -> tuple[tuple[bytes, ...], tuple[str, ...]] | None:
-    """Each key a note can be of, quoted as JSON text has it (bytes and str), or None where that is
-    not known: the keys surface classes declare that the revision classes beside them do not, over
-    the pairs `remember` can meet from this one (as `_notes_below` pairs them)."""
-    keys: set[str] = set()
-    pending, seen = [(exact, surface)], {(exact, surface)}
-    while pending:
-        mine, theirs = pending.pop()
-        keys |= wire_names(theirs).keys() - attribute_wire(mine).values()
-        for _, _, mine_held, theirs_held in _paired_fields(mine, theirs):
-            if mine_held is None or theirs_held is None:
-                return None
-            for below in ((one, other) for one in mine_held for other in theirs_held):
-                if below not in seen and _may_pair(*below):
-                    seen.add(below)
-                    pending.append(below)
-    quoted = tuple(json.dumps(key, ensure_ascii=False) for key in sorted(keys))
-    return tuple(key.encode() for key in quoted), quoted
 
 
 # remember's fields to walk, by (the revision's class, the surface's): `_remembered`, met once

@@ -35,7 +35,6 @@ from .fields import (
     classes_in,
     holds_objects,
     is_array,
-    may_note,
     remember,
     walked_keys,
     wire_names,
@@ -414,8 +413,7 @@ class Surface:
             raise self._surface_refused(
                 exc, revision, lambda history, error: history.explain(error, type(exact))
             ) from exc
-        if may_note(raw, exact, message):
-            remember(exact, message, revision)
+        remember(exact, message, revision)
         return message
 
     def _typed_result(self, exact: object, raw: RawJSON, pending: Any) -> Any:
