@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from pydantic_core import MISSING
 
 from codegen.analysis import specific as analysis_specific
-from codegen.runtime import base, elicitation, forms, specific
+from codegen.runtime import base, elicitation, forms, mixins, specific
 
 _STRICT = ConfigDict(
     extra="allow", strict=True, validate_by_name=False, validate_by_alias=True, serialize_by_alias=True,
@@ -20,12 +20,12 @@ _STRICT = ConfigDict(
 )  # fmt: skip
 
 
-class Strict(base.ModelBase, base.FastDumps, BaseModel):
+class Strict(base.ModelBase, BaseModel):
     model_config = _STRICT
     __mcp_build_strict__ = True
 
 
-class Lenient(base.ModelBase, base.LenientNulls, base.FastDumps, BaseModel):
+class Lenient(base.ModelBase, mixins.LenientNulls, BaseModel):
     model_config = ConfigDict(**{**_STRICT, "strict": False})
 
 

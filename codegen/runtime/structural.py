@@ -11,8 +11,7 @@ A predicate is `(op, path, values)`: "is" (the value itself is of the JSON type 
 values) and "eq_or_absent" (likewise, or no value at path). A path is a tuple of keys ("0" is also
 an array's first item).
 
-Each union's rules are also compiled, when pydantic first builds a schema holding the union (or on
-the first value its discriminator's pick is called with), into one straight-line function
+Each union's rules are also compiled, on the union's first value, into one straight-line function
 that decides for values of exact JSON types (what pydantic hands over for JSON input) with exact
 type tests, in the rules' order, and takes an instance of an arm's own class as that arm (its class
 is its tag, as on the general path). Any other value (an instance of a subclass, a dict or int
@@ -134,18 +133,15 @@ class Unions:
         self._tests: dict[str, tuple[_Compiled, ...]] = {}
         self._general: dict[str, Pick] = {}
         self._compiled: dict[str, Pick] = {}
-        self._picks: dict[str, _Deferred] = {}
+        self._picks: dict[str, Pick] = {}
         self._closed: dict[str, dict[str, tuple[Any, ...]]] = {}
 
     def structural(self, union: str, *, read_as_python: bool = False) -> Discriminator:
         """The pydantic discriminator of a union: picks an arm's tag, or None for pydantic to
         report. Its pick and its error line are made when pydantic first builds a schema holding it
         (a model's first use), not at import."""
-        pick = self._picks.get(union)
-        if pick is None:
-            pick = self._picks[union] = _Deferred(self, union)
         kind = _ReadAsPython if read_as_python else _Structural
-        return kind(pick, custom_error_type="union_variant")
+        return kind(self._pick(union), custom_error_type="union_variant")
 
     def holding(self, union: str, value: object) -> tuple[str, ...]:
         """The tags of every arm of a union whose rule holds on a JSON value, in the schema's order.
@@ -177,7 +173,15 @@ class Unions:
         """The union's rules as one straight-line function (which falls back to `general`)."""
         found = self._compiled.get(union)
         if found is None:
-            found = self._compiled[union] = _compile(self, union)
+            found = self._compiled[union] = _compile(self, union, self._pick(union))
+        return found
+
+    def _pick(self, union: str) -> Pick:
+        """The union's one pick function, which its discriminators hold: compiled on its first call
+        (`_first_call`), then the compiled function itself."""
+        found = self._picks.get(union)
+        if found is None:
+            found = self._picks[union] = _first_call(self, union)
         return found
 
     def closed_keys(self, union: str) -> dict[str, tuple[Any, ...]]:
@@ -262,37 +266,21 @@ def _describe(predicate: Predicate) -> str:
     return f"{where} = {shown} or absent"
 
 
-class _Deferred:
-    """A union's pick before it is compiled: compiles it on the first value it is called with.
-    A schema never calls it (`_Structural` hands pydantic the compiled function itself: a Python
-    call less per value, ~0.2 us, on every message that holds such a union)."""
-
-    __slots__ = ("unions", "union")
-
-    def __init__(self, unions: Unions, union: str) -> None:
-        self.unions = unions
-        self.union = union
-
-    def __call__(self, value: Any) -> str | None:
-        return self.unions.compiled(self.union)(value)
-
-
 class _Structural(Discriminator):
-    """A union's discriminator (`Unions.structural`) whose pick and error line are made when
-    pydantic builds a schema holding it: the import of a models module makes neither."""
+    """A union's discriminator (`Unions.structural`) whose error line is made when pydantic builds a
+    schema holding it: the import of a models module makes none."""
 
     __slots__ = ()
 
     def __get_pydantic_core_schema__(
         self, source_type: Any, handler: GetCoreSchemaHandler
     ) -> CoreSchema:
-        deferred = self.discriminator
-        if not isinstance(deferred, _Deferred):
-            return super().__get_pydantic_core_schema__(source_type, handler)
+        pick = cast("Pick", self.discriminator)
+        unions, union = _union_of(pick)
         made = Discriminator(
-            deferred.unions.compiled(deferred.union),
+            pick,
             custom_error_type=self.custom_error_type,
-            custom_error_message=deferred.unions.message(deferred.union),
+            custom_error_message=unions.message(union),
             custom_error_context=self.custom_error_context,
         )
         return made.__get_pydantic_core_schema__(source_type, handler)
@@ -331,25 +319,46 @@ def _as_is(value: Any) -> Any:
 # bools, None), else as names bound in its namespace: no text of the schema is ever read as code.
 
 
-def _compile(unions: Unions, union: str) -> Pick:
-    """The straight-line function of a union's rules, or its general path where a rule uses a test
-    the compiler does not know (or an arm is named like a JSON type, which the general path would
-    pick by name)."""
+# A union's pick is one function from the import on: until its first call its code only compiles
+# the union's rules, and then takes the compiled code as its own. pydantic-core, which holds the
+# function, so calls the compiled code directly: a function in front of it cost ~0.2 us a union on
+# every message holding one, and compiling when pydantic builds a schema compiled every union the
+# schema holds (0.3-1 ms each), needed or not, on a model's first use.
+_FIRST_CALL = compile(
+    "def pick(v0):\n    return _unions.compiled(_union)(v0)\n", "<structural>", "exec"
+)
+
+
+def _first_call(unions: Unions, union: str) -> Pick:
+    """The union's pick before its first call, in the namespace its compiled code will have."""
+    namespace: dict[str, Any] = {"_unions": unions, "_union": union}
+    exec(_FIRST_CALL, namespace)  # noqa: S102 - a constant source
+    return cast("Pick", namespace["pick"])
+
+
+def _union_of(pick: Pick) -> tuple[Unions, str]:
+    """The union (and its Unions) of a pick `_first_call` made."""
+    namespace = cast("Any", pick).__globals__
+    return namespace["_unions"], namespace["_union"]
+
+
+def _compile(unions: Unions, union: str, pick: Pick) -> Pick:
+    """The straight-line function of a union's rules: `pick` (from `_first_call`), its code now the
+    compiled one; or the union's general path where a rule uses a test the compiler does not know
+    (or an arm is named like a JSON type, which the general path would pick by name)."""
     rules = unions.rules[union]
-    namespace: dict[str, Any] = {
-        "_type": type,
-        "_ABSENT": _ABSENT,
-        "_EXACT": _EXACT,
-        "_ARMS": frozenset(tag for tag, _ in rules),
-        "_unions": unions,
-        "_union": union,
-    }
+    function: Any = pick
+    namespace: dict[str, Any] = function.__globals__
+    namespace.update(
+        _type=type, _ABSENT=_ABSENT, _EXACT=_EXACT, _ARMS=frozenset(tag for tag, _ in rules)
+    )
     source = _source(rules, namespace)
     if source is None:
         return unions.general(union)
     code = compile(source, f"<structural {union}>", "exec")
     exec(code, namespace)  # noqa: S102 - the source holds literals and bound names only (above)
-    return cast("Pick", namespace["pick"])
+    function.__code__ = namespace["pick"].__code__
+    return pick
 
 
 class _Nodes:
