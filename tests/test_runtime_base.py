@@ -40,6 +40,29 @@ class Loose(Lenient):
     count: int | MISSING = MISSING
 
 
+class Audited(BaseModel):
+    """A user base class (setting `base-class`) with dumps of its own."""
+
+    def model_dump_json(self, /, **options: Any) -> str:
+        return "audited:" + super().model_dump_json(**options)
+
+
+class OnUserBase(mixins.QuietDumps, base.ModelBase, Audited):
+    model_config = _STRICT
+
+
+class Note(OnUserBase):
+    text: str
+    is_error: bool | MISSING = MISSING
+
+
+def test_under_a_user_base_class_its_own_dumps_stand_not_model_base_s() -> None:
+    note = Note(text="a")
+    assert note.model_dump_json() == 'audited:{"text":"a"}'  # MISSING left out, as BaseModel's does
+    assert note.model_dump(mode="json") == {"text": "a"}  # pydantic's, through the user base class
+    assert Note.__dict__["__init__"] is not base.ModelBase.__init__  # built by ModelBase's machinery
+
+
 def _wire(keywords: dict[str, Any]) -> dict[str, Any]:
     """Keywords spelled as wire names, which type checkers do not offer."""
     return keywords
