@@ -24,6 +24,7 @@ chooses the error to report: both paths pick the same arm for every value.
 from __future__ import annotations
 
 import math
+import types
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, cast
 
@@ -326,16 +327,18 @@ def _as_is(value: Any) -> Any:
 # function, so calls the compiled code directly: a function in front of it cost ~0.2 us a union on
 # every message holding one, and compiling when pydantic builds a schema compiled every union the
 # schema holds (0.3-1 ms each), needed or not, on a model's first use.
-_FIRST_CALL = compile(
-    "def pick(v0):\n    return _unions.compiled(_union)(v0)\n", "<structural>", "exec"
-)
+def _uncompiled(v0: Any) -> str | None:
+    """The code of a union's pick before its first call. Run with the union's namespace as its
+    globals (`_first_call`), it compiles the union and calls the compiled function."""
+    namespace = globals()  # the union's namespace, not this module's: it has no other name
+    unions: Unions = namespace["_unions"]
+    return unions.compiled(namespace["_union"])(v0)
 
 
 def _first_call(unions: Unions, union: str) -> Pick:
     """The union's pick before its first call, in the namespace its compiled code will have."""
     namespace: dict[str, Any] = {"_unions": unions, "_union": union}
-    exec(_FIRST_CALL, namespace)  # noqa: S102 - a constant source
-    return cast("Pick", namespace["pick"])
+    return cast("Pick", types.FunctionType(_uncompiled.__code__, namespace, "pick"))
 
 
 def _union_of(pick: Pick) -> tuple[Unions, str]:
