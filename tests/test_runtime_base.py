@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from pydantic_core import MISSING
 
 from codegen.analysis import specific as analysis_specific
-from codegen.runtime import base, elicitation, forms, specific
+from codegen.runtime import base, elicitation, forms, mixins, specific
 
 _STRICT = ConfigDict(
     extra="allow", strict=True, validate_by_name=False, validate_by_alias=True, serialize_by_alias=True,
@@ -20,12 +20,12 @@ _STRICT = ConfigDict(
 )  # fmt: skip
 
 
-class Strict(base.ModelBase, base.FastDumps, BaseModel):
+class Strict(base.ModelBase, BaseModel):
     model_config = _STRICT
     __mcp_build_strict__ = True
 
 
-class Lenient(base.ModelBase, base.LenientNulls, base.FastDumps, BaseModel):
+class Lenient(base.ModelBase, mixins.LenientNulls, BaseModel):
     model_config = ConfigDict(**{**_STRICT, "strict": False})
 
 
@@ -38,6 +38,29 @@ class Block(Strict):
 
 class Loose(Lenient):
     count: int | MISSING = MISSING
+
+
+class Audited(BaseModel):
+    """A user base class (setting `base-class`) with dumps of its own."""
+
+    def model_dump_json(self, /, **options: Any) -> str:
+        return "audited:" + super().model_dump_json(**options)
+
+
+class OnUserBase(mixins.QuietDumps, base.ModelBase, Audited):
+    model_config = _STRICT
+
+
+class Note(OnUserBase):
+    text: str
+    is_error: bool | MISSING = MISSING
+
+
+def test_under_a_user_base_class_its_own_dumps_stand_not_model_base_s() -> None:
+    note = Note(text="a")
+    assert note.model_dump_json() == 'audited:{"text":"a"}'  # MISSING left out, as BaseModel's does
+    assert note.model_dump(mode="json") == {"text": "a"}  # pydantic's, through the user base class
+    assert Note.__dict__["__init__"] is not base.ModelBase.__init__  # built by ModelBase's machinery
 
 
 def _wire(keywords: dict[str, Any]) -> dict[str, Any]:

@@ -116,11 +116,45 @@ def test_a_union_compiles_on_its_first_value_not_when_its_discriminator_is_made(
     unions = Unions(RULES)
     discriminator = unions.structural("Content")
     assert isinstance(discriminator, Discriminator)
-    assert discriminator.custom_error_message == unions.message("Content")
     assert "Content" not in unions._compiled  # pyright: ignore[reportPrivateUsage]
     pick: Any = discriminator.discriminator
+    first_call = pick.__code__
     assert pick({"type": "text", "text": "a"}) == "Text"
     assert "Content" in unions._compiled  # pyright: ignore[reportPrivateUsage]
+    # the function a schema holds is now the compiled one: no call in front of it
+    assert unions.compiled("Content") is pick and pick.__code__ is not first_call
+    assert unions.structural("Content").discriminator is pick
+    assert pick({"type": "image", "data": "x"}) == "Image" and pick([]) == "Blocks"
+
+
+def _tagged_unions(schema: object) -> list[dict[str, Any]]:
+    """The tagged-union nodes of a core schema, wherever they stand in it."""
+    found: list[dict[str, Any]] = []
+    if isinstance(schema, dict):
+        node: dict[str, Any] = schema  # pyright: ignore[reportUnknownVariableType]
+        if node.get("type") == "tagged-union":
+            found.append(node)
+        for value in node.values():
+            found += _tagged_unions(value)
+    elif isinstance(schema, list | tuple):
+        for item in schema:  # pyright: ignore[reportUnknownVariableType]
+            found += _tagged_unions(item)
+    return found
+
+
+def test_a_schema_calls_the_pick_itself_and_reports_the_rules_line() -> None:
+    """The schema pydantic builds holds the union's pick function itself (no call in front of it)
+    and the line that says how the arms are told apart; making the discriminator does not make
+    that line: a schema holding it is built on a model's first use."""
+    unions = Unions({"Content": RULES["Content"][:2]})
+    arms: Any = Annotated[Text, Tag("Text")] | Annotated[Image, Tag("Image")]
+    for read_as_python in (False, True):
+        discriminator = unions.structural("Content", read_as_python=read_as_python)
+        assert discriminator.custom_error_message is None
+        [schema] = _tagged_unions(TypeAdapter(Annotated[arms, discriminator]).core_schema)
+        assert schema["discriminator"] is discriminator.discriminator
+        assert schema["custom_error_message"] == unions.message("Content")
+    assert "Content" not in unions._compiled  # pyright: ignore[reportPrivateUsage]
 
 
 def test_rule_text_is_data_never_code() -> None:

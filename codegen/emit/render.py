@@ -294,7 +294,8 @@ def base_module(options: ir.Options, header: str, *, most_specific: bool = False
     module, _, name = (options.base_class or "").rpartition(".")
     entries = config_entries(options)
     lenient = options.inbound == "lenient"
-    mixins = ["ModelBase"] + (["LenientNulls"] if lenient else []) + ["QuietDumps" if options.base_class else "FastDumps"]
+    # QuietDumps before ModelBase: a user base class's own dumps, not ModelBase's
+    mixins = (["QuietDumps"] if options.base_class else []) + ["ModelBase"] + (["LenientNulls"] if lenient else [])
     return render(
         "_base.py.jinja2",
         # building passes strict=True only where the models are strict: it then changes nothing

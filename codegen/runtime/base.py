@@ -1,6 +1,6 @@
 """The machinery of every generated model, the same in every revision package: each package's
-_base.py makes its `MCPModel` from `ModelBase` and the mixins its settings choose, and gives it the
-ConfigDict those settings write.
+_base.py makes its `MCPModel` from `ModelBase` (and the mixins some settings choose: mixins.py),
+and gives it the ConfigDict those settings write.
 
 Reading (JSON, dicts, `model_validate*`, `TypeAdapter`):
 - strict JSON types ("7" is not an integer, 1 is not a boolean), unless the package is configured
@@ -61,7 +61,6 @@ from pydantic import (
     StrictFloat,
     StrictInt,
     Tag,
-    model_validator,
 )
 from pydantic.version import VERSION as _PYDANTIC_VERSION
 from pydantic_core import PydanticUndefined, core_schema
@@ -76,12 +75,9 @@ __all__ = [
     "DEFER_BUILD",
     "LEFT_TO_RIGHT",
     "SPURIOUS_UNION_WARNINGS",
-    "FastDumps",
     "LaxNumber",
-    "LenientNulls",
     "ModelBase",
     "MostSpecific",
-    "QuietDumps",
     "StrictNumber",
     "const",
     "most_specific",
@@ -456,8 +452,9 @@ def _named(
 
 class ModelBase(BaseModel):
     """What every generated model does, whatever the settings. A package's MCPModel derives from
-    it (first, then the mixins its settings choose, then BaseModel or a configured user base class)
-    and says in its ConfigDict how it reads, and in
+    it (first, or after QuietDumps under a user base class; then LenientNulls where the package
+    reads leniently, then BaseModel or the user base class) and says in its ConfigDict how it
+    reads, and in
     `__mcp_build_strict__` whether building passes strict=True (only where the models are strict:
     it then changes nothing but the cost of a union tagged by a constant, ~0.15 us a block; a
     Mapping that is not a dict is still refused there, as not a model instead of by its arm)."""
@@ -516,37 +513,13 @@ class ModelBase(BaseModel):
     # Reading never goes through __init__: validation stays by wire name, constants required.
     vars(__init__)["__pydantic_base_init__"] = True
 
-
-# Every model class's __init__ until it first builds: makes the class's own (_init_of), keeps it
-# and builds with it. Made on first use, a class never built by keyword costs nothing (a function
-# for each class, made with the class, was 4% more memory after the first parse).
-def _first_init(self: ModelBase, /, **data: Any) -> None:
-    cls = type(self)
-    if cls.__dict__.get("__init__") is not _first_init:
-        ModelBase.__init__(self, **data)  # through super() from a subclass's own __init__
-        return
-    init = _init_of(cls)
-    if cls.__subclasses__():  # one may call it through super(): it checks the class it serves
-        init = _checking(cls, init)
-    cls.__init__ = init  # type: ignore[method-assign]
-    init(self, **data)
-
-
-_first_init.__doc__ = ModelBase.__init__.__doc__
-# reading never calls it (see ModelBase.__init__)
-vars(_first_init)["__pydantic_base_init__"] = True
-
-
-class FastDumps(BaseModel):
-    """The dumps of a package whose models derive from pydantic's BaseModel directly.
-
-    BaseModel's dumps pass every option on, each spelled out (~0.4 us a call). These name the
-    options a lossless dump uses, with BaseModel's defaults (which are the serializer's too), and
-    pass any other only when given: a call that forwards `**options` costs ~0.2 us more, and one
-    that names no option passes none (0.05 us less than naming the defaults)."""
-
-    model_config = _MIXIN
-
+    # BaseModel's dumps pass every option on, each spelled out (~0.4 us a call). These name the
+    # options a lossless dump uses, with BaseModel's defaults (which are the serializer's too),
+    # and pass any other only when given: a call that forwards `**options` costs ~0.2 us more, and
+    # one that names no option passes none (0.05 us less than naming the defaults). Here, not in a
+    # mixin of their own: each class in a model's MRO costs pydantic ~10 us per model class made
+    # (a models module: ~1.5 ms more to import). Under a user base class QuietDumps, before this
+    # class, leaves these out.
     if not TYPE_CHECKING and SPURIOUS_UNION_WARNINGS:
 
         def model_dump(self, /, **options):
@@ -608,64 +581,21 @@ class FastDumps(BaseModel):
             ).decode()
 
 
-class QuietDumps(BaseModel):
-    """The dumps of a package whose models derive from a user base class: that class's own, with the
-    spurious union warnings of an older pydantic left out unless asked for."""
-
-    model_config = _MIXIN
-
-    if not TYPE_CHECKING and SPURIOUS_UNION_WARNINGS:
-
-        def model_dump(self, /, **options):
-            options.setdefault("warnings", False)
-            return super().model_dump(**options)
-
-        def model_dump_json(self, /, **options):
-            options.setdefault("warnings", False)
-            return super().model_dump_json(**options)
+# Every model class's __init__ until it first builds: makes the class's own (_init_of), keeps it
+# and builds with it. Made on first use, a class never built by keyword costs nothing (a function
+# for each class, made with the class, was 4% more memory after the first parse).
+def _first_init(self: ModelBase, /, **data: Any) -> None:
+    cls = type(self)
+    if cls.__dict__.get("__init__") is not _first_init:
+        ModelBase.__init__(self, **data)  # through super() from a subclass's own __init__
+        return
+    init = _init_of(cls)
+    if cls.__subclasses__():  # one may call it through super(): it checks the class it serves
+        init = _checking(cls, init)
+    cls.__init__ = init  # type: ignore[method-assign]
+    init(self, **data)
 
 
-def _admits_none(annotation: object) -> bool:
-    if annotation is None or annotation is type(None) or annotation is Any:
-        return True
-    value = getattr(annotation, "__value__", None)  # a type alias
-    if value is not None:
-        return _admits_none(value)
-    origin = get_origin(annotation)
-    if origin is Annotated:
-        return _admits_none(get_args(annotation)[0])
-    if origin is Union or origin is types.UnionType:
-        return any(_admits_none(arm) for arm in get_args(annotation))
-    return False
-
-
-_NULL_AS_ABSENT: dict[type[Any], frozenset[str]] = {}
-
-
-def _null_as_absent(cls: type[BaseModel]) -> frozenset[str]:
-    """Both names of each optional field whose type does not allow None (made once per class)."""
-    names = _NULL_AS_ABSENT.get(cls)
-    if names is None:
-        found: set[str] = set()
-        for name, info in cls.model_fields.items():
-            if not info.is_required() and not _admits_none(info.annotation):
-                found |= {name, info.alias if isinstance(info.alias, str) else name}
-        names = _NULL_AS_ABSENT[cls] = frozenset(found)
-    return names
-
-
-class LenientNulls(BaseModel):
-    """inbound = "lenient": `null` for an optional property that does not allow it is absent."""
-
-    model_config = _MIXIN
-
-    @model_validator(mode="before")
-    @classmethod
-    def _lenient_nulls(cls, data: Any) -> Any:
-        if not isinstance(data, dict):
-            return data
-        values = cast("dict[str, Any]", data)
-        if None not in values.values():
-            return values
-        absent = _null_as_absent(cls)
-        return {k: v for k, v in values.items() if v is not None or k not in absent}
+_first_init.__doc__ = ModelBase.__init__.__doc__
+# reading never calls it (see ModelBase.__init__)
+vars(_first_init)["__pydantic_base_init__"] = True

@@ -335,9 +335,38 @@ class Routes(Generic[ModelT]):
                             return parsed
             elif raw.find(b'"result"') >= 0:
                 if pending:
-                    typed = self._response(raw, cast("Mapping[str | int, str]", pending))
-                    if typed is not None:
-                        return typed
+                    # a response to a pending request, typed by the request's method (inlined: a
+                    # call here cost a response ~0.15 us). The id is read from the text at the
+                    # first `"id"` key; one inside the result is caught by comparing it with the id
+                    # validation finds at the top level.
+                    found = _ID_VALUE(raw)
+                    if found is not None:
+                        text = found.group(1)
+                        # a string as written (the pattern takes none with escapes; bytes that are
+                        # not UTF-8 make a guess no id equals), else an integer
+                        guessed: str | int = (
+                            text[1:-1].decode("utf-8", "replace") if text[:1] == b'"' else int(text)
+                        )
+                        answered = cast("Mapping[str | int, str]", pending).get(guessed)
+                        validate_response = (
+                            (
+                                self._response_validators.get(answered)
+                                or self._response_validator(answered)
+                            )
+                            if answered is not None
+                            else None
+                        )
+                        if validate_response is not None:
+                            try:
+                                response: BaseModel = validate_response(raw)
+                            except ValidationError:
+                                pass
+                            else:
+                                extra = response.__pydantic_extra__
+                                if getattr(response, "id", None) == guessed and not (
+                                    extra and ("method" in extra or "error" in extra)
+                                ):
+                                    return response
             elif raw.find(b'"error"') >= 0:
                 typed = self._error_response(raw)
                 if typed is not None:
@@ -358,37 +387,6 @@ class Routes(Generic[ModelT]):
                 first = first or exc
         assert first is not None
         raise first
-
-    def _response(self, raw: bytes, pending: Mapping[str | int, str]) -> BaseModel | None:
-        """A response to a pending request, typed by the request's method, in one validation pass;
-        None to take the general path. The id is read from the text at the first `"id"` key; one
-        inside the result is caught by comparing it with the id validation finds at the top level.
-        """
-        found = _ID_VALUE(raw)
-        if found is None:
-            return None
-        text = found.group(1)
-        # a string as written (the pattern takes none with escapes; bytes that are not UTF-8 make a
-        # guess no id equals), else an integer
-        guessed: str | int = (
-            text[1:-1].decode("utf-8", "replace") if text[:1] == b'"' else int(text)
-        )
-        answered = pending.get(guessed)
-        if answered is None:
-            return None
-        validate = self._response_validators.get(answered) or self._response_validator(answered)
-        if validate is None:
-            return None
-        try:
-            response: BaseModel = validate(raw)
-        except ValidationError:
-            return None
-        extra = response.__pydantic_extra__
-        if getattr(response, "id", None) == guessed and not (
-            extra and ("method" in extra or "error" in extra)
-        ):
-            return response
-        return None
 
     def _kinds(self, message: Mapping[str, object]) -> tuple[str, ...]:
         """The envelopes a message may be, in the order a reader tries them: each whose structural

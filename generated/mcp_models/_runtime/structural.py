@@ -24,6 +24,7 @@ chooses the error to report: both paths pick the same arm for every value.
 from __future__ import annotations
 
 import math
+import types
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, cast
 
@@ -140,14 +141,10 @@ class Unions:
 
     def structural(self, union: str, *, read_as_python: bool = False) -> Discriminator:
         """The pydantic discriminator of a union: picks an arm's tag, or None for pydantic to
-        report."""
-        pick = self._picks.get(union)
-        if pick is None:
-            pick = self._picks[union] = self._deferred(union)
-        kind = _ReadAsPython if read_as_python else Discriminator
-        return kind(
-            pick, custom_error_type="union_variant", custom_error_message=self.message(union)
-        )
+        report. Its pick and its error line are made when pydantic first builds a schema holding it
+        (a model's first use), not at import."""
+        kind = _ReadAsPython if read_as_python else _Structural
+        return kind(self._pick(union), custom_error_type="union_variant")
 
     def holding(self, union: str, value: object) -> tuple[str, ...]:
         """The tags of every arm of a union whose rule holds on a JSON value, in the schema's order.
@@ -179,7 +176,15 @@ class Unions:
         """The union's rules as one straight-line function (which falls back to `general`)."""
         found = self._compiled.get(union)
         if found is None:
-            found = self._compiled[union] = _compile(self, union)
+            found = self._compiled[union] = _compile(self, union, self._pick(union))
+        return found
+
+    def _pick(self, union: str) -> Pick:
+        """The union's one pick function, which its discriminators hold: compiled on its first call
+        (`_first_call`), then the compiled function itself."""
+        found = self._picks.get(union)
+        if found is None:
+            found = self._picks[union] = _first_call(self, union)
         return found
 
     def closed_keys(self, union: str) -> dict[str, tuple[Any, ...]]:
@@ -212,18 +217,6 @@ class Unions:
             tests = [_describe(p) for p in predicates if not (p[0] == "has" and p[1] in pinned)]
             parts.append(f"{tag} ({', '.join(tests) or 'otherwise'})")
         return f"cannot tell which {named} this is: expected {'; '.join(parts)}"
-
-    def _deferred(self, union: str) -> Pick:
-        """The union's pick: its compiled function, made on its first value (not at import)."""
-        pick: Pick | None = None
-
-        def first(value: Any) -> str | None:
-            nonlocal pick
-            if pick is None:
-                pick = self.compiled(union)
-            return pick(value)
-
-        return first
 
     def _general_pick(self, union: str) -> Pick:
         tags = frozenset(tag for tag, _ in self.rules[union])
@@ -276,7 +269,27 @@ def _describe(predicate: Predicate) -> str:
     return f"{where} = {shown} or absent"
 
 
-class _ReadAsPython(Discriminator):
+class _Structural(Discriminator):
+    """A union's discriminator (`Unions.structural`) whose error line is made when pydantic builds a
+    schema holding it: the import of a models module makes none."""
+
+    __slots__ = ()
+
+    def __get_pydantic_core_schema__(
+        self, source_type: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        pick = cast("Pick", self.discriminator)
+        unions, union = _union_of(pick)
+        made = Discriminator(
+            pick,
+            custom_error_type=self.custom_error_type,
+            custom_error_message=unions.message(union),
+            custom_error_context=self.custom_error_context,
+        )
+        return made.__get_pydantic_core_schema__(source_type, handler)
+
+
+class _ReadAsPython(_Structural):
     """The discriminator of a union of JSON-RPC messages, which reads a JSON text through the Python
     objects its rules look at.
 
@@ -309,25 +322,48 @@ def _as_is(value: Any) -> Any:
 # bools, None), else as names bound in its namespace: no text of the schema is ever read as code.
 
 
-def _compile(unions: Unions, union: str) -> Pick:
-    """The straight-line function of a union's rules, or its general path where a rule uses a test
-    the compiler does not know (or an arm is named like a JSON type, which the general path would
-    pick by name)."""
+# A union's pick is one function from the import on: until its first call its code only compiles
+# the union's rules, and then takes the compiled code as its own. pydantic-core, which holds the
+# function, so calls the compiled code directly: a function in front of it cost ~0.2 us a union on
+# every message holding one, and compiling when pydantic builds a schema compiled every union the
+# schema holds (0.3-1 ms each), needed or not, on a model's first use.
+def _uncompiled(v0: Any) -> str | None:
+    """The code of a union's pick before its first call. Run with the union's namespace as its
+    globals (`_first_call`), it compiles the union and calls the compiled function."""
+    namespace = globals()  # the union's namespace, not this module's: it has no other name
+    unions: Unions = namespace["_unions"]
+    return unions.compiled(namespace["_union"])(v0)
+
+
+def _first_call(unions: Unions, union: str) -> Pick:
+    """The union's pick before its first call, in the namespace its compiled code will have."""
+    namespace: dict[str, Any] = {"_unions": unions, "_union": union}
+    return cast("Pick", types.FunctionType(_uncompiled.__code__, namespace, "pick"))
+
+
+def _union_of(pick: Pick) -> tuple[Unions, str]:
+    """The union (and its Unions) of a pick `_first_call` made."""
+    namespace = cast("Any", pick).__globals__
+    return namespace["_unions"], namespace["_union"]
+
+
+def _compile(unions: Unions, union: str, pick: Pick) -> Pick:
+    """The straight-line function of a union's rules: `pick` (from `_first_call`), its code now the
+    compiled one; or the union's general path where a rule uses a test the compiler does not know
+    (or an arm is named like a JSON type, which the general path would pick by name)."""
     rules = unions.rules[union]
-    namespace: dict[str, Any] = {
-        "_type": type,
-        "_ABSENT": _ABSENT,
-        "_EXACT": _EXACT,
-        "_ARMS": frozenset(tag for tag, _ in rules),
-        "_unions": unions,
-        "_union": union,
-    }
+    function: Any = pick
+    namespace: dict[str, Any] = function.__globals__
+    namespace.update(
+        _type=type, _ABSENT=_ABSENT, _EXACT=_EXACT, _ARMS=frozenset(tag for tag, _ in rules)
+    )
     source = _source(rules, namespace)
     if source is None:
         return unions.general(union)
     code = compile(source, f"<structural {union}>", "exec")
     exec(code, namespace)  # noqa: S102 - the source holds literals and bound names only (above)
-    return cast("Pick", namespace["pick"])
+    function.__code__ = namespace["pick"].__code__
+    return pick
 
 
 class _Nodes:

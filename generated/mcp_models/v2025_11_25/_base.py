@@ -17,7 +17,6 @@ from pydantic import BaseModel, ConfigDict
 from .._runtime.base import (
     AS_ANY,
     LEFT_TO_RIGHT,
-    FastDumps,
     ModelBase,
     MostSpecific,
     StrictNumber,
@@ -41,7 +40,7 @@ __all__ = [
 JSONNumber: TypeAlias = StrictNumber
 
 
-class MCPModel(ModelBase, FastDumps, BaseModel):
+class MCPModel(ModelBase, BaseModel):
     model_config = ConfigDict(
         extra="allow",
         strict=True,

@@ -14,24 +14,16 @@ from typing import TypeAlias
 
 from pydantic import BaseModel, ConfigDict
 
-from ._runtime.base import (
-    AS_ANY,
-    FastDumps,
-    LaxNumber,
-    LenientNulls,
-    ModelBase,
-    const,
-    union_arms,
-    wire_names,
-)
+from ._runtime.base import AS_ANY, LaxNumber, ModelBase, const, union_arms, wire_names
 from ._runtime.base import DEFER_BUILD as _DEFER_BUILD
+from ._runtime.mixins import LenientNulls
 
 __all__ = ["AS_ANY", "JSONNumber", "MCPModel", "const", "union_arms", "wire_names"]
 
 JSONNumber: TypeAlias = LaxNumber
 
 
-class MCPModel(ModelBase, LenientNulls, FastDumps, BaseModel):
+class MCPModel(ModelBase, LenientNulls, BaseModel):
     model_config = ConfigDict(
         extra="allow",
         strict=False,

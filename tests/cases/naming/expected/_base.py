@@ -14,7 +14,7 @@ from typing import TypeAlias
 
 from pydantic import BaseModel, ConfigDict
 
-from ._runtime.base import AS_ANY, FastDumps, ModelBase, StrictNumber, const, union_arms, wire_names
+from ._runtime.base import AS_ANY, ModelBase, StrictNumber, const, union_arms, wire_names
 from ._runtime.base import DEFER_BUILD as _DEFER_BUILD
 
 __all__ = ["AS_ANY", "JSONNumber", "MCPModel", "const", "union_arms", "wire_names"]
@@ -22,7 +22,7 @@ __all__ = ["AS_ANY", "JSONNumber", "MCPModel", "const", "union_arms", "wire_name
 JSONNumber: TypeAlias = StrictNumber
 
 
-class MCPModel(ModelBase, FastDumps, BaseModel):
+class MCPModel(ModelBase, BaseModel):
     model_config = ConfigDict(
         extra="allow",
         strict=True,
