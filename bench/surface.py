@@ -7,6 +7,8 @@
   revision's exact check, then the surface's object) vs `R.parse_message(raw)`;
 - send: the received objects to wire JSON at that revision: `surface.send(obj, R)` (sieve, the
   revision's model, dump) vs `obj.model_dump_json()` on the revision's own objects;
+- receive a long tools/list: the corpus's tools/list result with its tools repeated to --tools
+  (renamed apart), as a server with many tools answers it, read as above;
 - import: cold `import` of the surface plus its names, vs the revision package plus its names, in
   fresh interpreters (alternating).
 
@@ -49,6 +51,7 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("--repeat", type=int, default=20)
     parser.add_argument("--revision", default="2026-07-28")
+    parser.add_argument("--tools", type=int, default=50)
     args = parser.parse_args()
     revision = args.revision
     surface = importlib.import_module("mcp_models.surface")
@@ -65,6 +68,20 @@ def main() -> int:
     own = [package.parse_message(raw, pending=p) for raw, p in corpus]
     for ours, theirs in zip(received, own, strict=True):  # like is compared with like
         assert json.loads(surface.send(ours, revision)) == json.loads(theirs.model_dump_json())
+
+    long_list = _long_tools_list(corpus, args.tools)
+
+    def receive_list_surface() -> int:
+        raw, pending = long_list
+        for _ in range(max(1, args.repeat // 4)):
+            surface.parse_message(raw, protocol_version=revision, pending=pending)
+        return max(1, args.repeat // 4)
+
+    def receive_list_revision() -> int:
+        raw, pending = long_list
+        for _ in range(max(1, args.repeat // 4)):
+            package.parse_message(raw, pending=pending)
+        return max(1, args.repeat // 4)
 
     def receive_surface() -> int:
         for _ in range(args.repeat):
@@ -92,7 +109,8 @@ def main() -> int:
 
     timings = interleaved(
         {"receive surface": receive_surface, "receive revision": receive_revision,
-         "send surface": send_surface, "send revision": send_revision},
+         "send surface": send_surface, "send revision": send_revision,
+         "receive list surface": receive_list_surface, "receive list revision": receive_list_revision},
         args.rounds,
     )  # fmt: skip
     imports: dict[str, list[float]] = {"surface": [], "revision": []}
@@ -100,14 +118,28 @@ def main() -> int:
         imports["surface"].append(_import_seconds("mcp_models.surface"))
         imports["revision"].append(_import_seconds(f"mcp_models.{surface.wire.PACKAGES[revision]}"))
     rows = [("layer", "surface", f"{revision} package", "ratio surface/revision")]
-    for layer in ("receive", "send"):
+    for layer, label in (("receive", "receive"), ("send", "send"), ("receive list", f"receive tools/list of {args.tools}")):
         ours, peer = timings[f"{layer} surface"], timings[f"{layer} revision"]
-        rows.append((f"{layer} (msg/s)", f"{ours.median:,.0f}", f"{peer.median:,.0f}", f"{ratio(ours, peer):.2f}x"))
+        rows.append((f"{label} (msg/s)", f"{ours.median:,.0f}", f"{peer.median:,.0f}", f"{ratio(ours, peer):.2f}x"))
     ours_import, peer_import = statistics.median(imports["surface"]), statistics.median(imports["revision"])
     rows.append(("import + names (ms)", f"{ours_import * 1000:.1f}", f"{peer_import * 1000:.1f}", f"{ours_import / peer_import:.2f}x (time)"))
     print(f"{len(corpus)} messages of {revision}, {args.rounds} rounds x {args.repeat}")
     print(table(rows))
     return 0
+
+
+def _long_tools_list(corpus: list[tuple[bytes, dict[object, str] | None]], tools: int) -> tuple[bytes, dict[object, str]]:
+    """The corpus's tools/list result with its tools repeated to `tools`, each renamed apart."""
+    for raw, pending in corpus:
+        if pending and "tools/list" in pending.values():
+            message = json.loads(raw)
+            if message.get("result", {}).get("tools"):
+                given = message["result"]["tools"]
+                message["result"]["tools"] = [
+                    {**given[index % len(given)], "name": f"tool_{index}"} for index in range(tools)
+                ]
+                return json.dumps(message, indent=2).encode(), pending
+    raise SystemExit("the corpus has no tools/list result with tools")
 
 
 if __name__ == "__main__":

@@ -1,9 +1,13 @@
 """What the surface's send and receive walks leave out (issue 37): they must change nothing.
 
 - Receive walks the revision's object beside the surface's only where, by the class pair's declared
-  keys and field types, an unknown key the surface declares can be kept; the notes it leaves are
-  those a walk of every field finds, for every example message of every revision at every revision
-  that reads it, and for those messages with another revision's keys put into every object.
+  keys and field types, an unknown key the surface declares can be kept, and only where the JSON
+  text spells such a key; the notes it leaves are those a walk of every field finds, for every
+  example message of every revision at every revision that reads it, for those messages with
+  another revision's keys put into every object, and for both with every key and string escaped.
+- The notes receive does not make (an unknown key where the revision's definition is open, which
+  sending keeps as dumped anyway) change nothing sent: the same bytes and the same changes as from
+  an object noted everywhere.
 - Send stops at a field the revision types `Any`: what is there is JSON the schema does not
   constrain, so a model object put there goes out as its own JSON, not fitted to the revision.
 """
@@ -22,19 +26,18 @@ from .surface_support import SPANNED, surface
 FIELDS: Any = importlib.import_module("mcp_models._runtime.fields")  # the walks keyed by class
 
 
-def _full_walk_notes(
-    exact: object, received: object, revision: str
-) -> dict[str, frozenset[str]]:
-    """Path -> foreign keys, found by walking every field both objects declare (no pruning)."""
+def _full_walk_notes(exact: object, received: object, revision: str) -> dict[str, frozenset[str]]:
+    """Path -> foreign keys (as the engine's rule at revision counts them), found by walking every
+    field both objects declare (no pruning, whatever the text spells)."""
+    rule = surface().wire._surface._foreign(revision)
     notes: dict[str, frozenset[str]] = {}
     pending: list[tuple[object, object, str]] = [(exact, received, "")]
     while pending:
         mine, theirs, path = pending.pop()
         if isinstance(mine, BaseModel) and isinstance(theirs, BaseModel):
             declared = FIELDS.wire_names(type(theirs))
-            foreign = frozenset(
-                key for key in (mine.__pydantic_extra__ or {}) if key in declared
-            )
+            kept = rule(type(mine), type(theirs))
+            foreign = frozenset(key for key in (mine.__pydantic_extra__ or {}) if key in kept)
             if foreign:
                 notes[path] = foreign
             for attribute, key in FIELDS.attribute_wire(type(mine)).items():
@@ -48,13 +51,10 @@ def _full_walk_notes(
                     )
         elif isinstance(mine, list | tuple) and isinstance(theirs, list | tuple):
             pending.extend(
-                (a, b, f"{path}/{i}")
-                for i, (a, b) in enumerate(zip(mine, theirs, strict=False))
+                (a, b, f"{path}/{i}") for i, (a, b) in enumerate(zip(mine, theirs, strict=False))
             )
         elif isinstance(mine, dict) and isinstance(theirs, dict):
-            pending.extend(
-                (a, theirs[k], f"{path}/{k}") for k, a in mine.items() if k in theirs
-            )
+            pending.extend((a, theirs[k], f"{path}/{k}") for k, a in mine.items() if k in theirs)
     return notes
 
 
@@ -70,14 +70,30 @@ def _recorded_notes(received: object, revision: str) -> dict[str, frozenset[str]
                 notes[path] = keys
             wire = FIELDS.attribute_wire(type(value))
             pending.extend(
-                (getattr(value, attribute), f"{path}/{key}")
-                for attribute, key in wire.items()
+                (getattr(value, attribute), f"{path}/{key}") for attribute, key in wire.items()
             )
         elif isinstance(value, list | tuple):
             pending.extend((item, f"{path}/{i}") for i, item in enumerate(value))
         elif isinstance(value, dict):
             pending.extend((item, f"{path}/{key}") for key, item in value.items())
     return notes
+
+
+def _escaped(value: Any) -> str:
+    """value's JSON text with the first character of every object key and string escaped
+    (`"\\u0074asks"`): the same JSON, spelling no key or string plainly."""
+
+    def string(text: str) -> str:
+        return f'"\\u{ord(text[0]):04x}{json.dumps(text[1:])[1:-1]}"' if text else '""'
+
+    if isinstance(value, dict):
+        members = (f"{string(key)}:{_escaped(item)}" for key, item in value.items())
+        return "{" + ",".join(members) + "}"
+    if isinstance(value, list):
+        return "[" + ",".join(_escaped(item) for item in value) + "]"
+    if isinstance(value, str):
+        return string(value)
+    return json.dumps(value)
 
 
 def _with_every_key(value: Any, keys: dict[str, Any]) -> Any:
@@ -110,8 +126,11 @@ def test_the_pruned_receive_walk_leaves_the_notes_a_full_walk_finds() -> None:
             message,
             {**message, **_with_every_key({k: v for k, v in message.items()}, foreign)},
         ):
-            raw = json.dumps(value)
-            for revision in SPANNED:
+            for raw, revision in (
+                (text, revision)
+                for text in (json.dumps(value), _escaped(value))
+                for revision in SPANNED
+            ):
                 package = s.wire._surface._package(revision)
                 try:
                     exact = package.parse_message(raw)
@@ -128,6 +147,93 @@ def test_the_pruned_receive_walk_leaves_the_notes_a_full_walk_finds() -> None:
     assert checked > 100 and noted > 20, (checked, noted)
 
 
+def test_escaped_spells_the_same_json() -> None:
+    value = {"tasks": {"list": {}}, "a": [{"b": 1, "": 2}], "\u00e9t\u00e9": "text", "c": ""}
+    text = _escaped(value)
+    assert '"tasks"' not in text and '"b"' not in text and '"text"' not in text
+    assert json.loads(text) == value
+
+
+def test_the_notes_receive_leaves_out_change_nothing_sent() -> None:
+    s = surface()
+    extra = {"properties": {"a": {"type": "string"}}, "required": ["a"], "execution": {}}
+    compared = 0
+    left_out = 0
+    for sample in support.samples():
+        if sample.target != "message" or not isinstance(sample.value, dict):
+            continue
+        message = sample.value
+        for value in (message, {**message, **_with_every_key(dict(message), extra)}):
+            raw = json.dumps(value)
+            for revision in SPANNED:
+                package = s.wire._surface._package(revision)
+                try:
+                    exact = package.parse_message(raw)
+                    received = s.parse_message(raw, protocol_version=revision)
+                except ValueError:
+                    continue
+                everywhere = s.parse_message(raw, protocol_version=revision)
+                FIELDS.remember(exact, everywhere, revision)  # every foreign key noted
+                full = _recorded_notes(everywhere, revision)
+                left_out += full != _recorded_notes(received, revision)
+                for mode in ("fallback", "refuse"):
+                    ours: list[Any] = []
+                    theirs: list[Any] = []
+                    try:
+                        sent = s.send(received, revision, changes=ours, downgrade=mode)
+                    except ValueError as exc:
+                        sent = f"refused: {exc}"
+                    try:
+                        noted = s.send(everywhere, revision, changes=theirs, downgrade=mode)
+                    except ValueError as exc:
+                        noted = f"refused: {exc}"
+                    assert (sent, ours) == (noted, theirs), (sample.origin, revision, mode)
+                    compared += 1
+    assert compared > 200 and left_out > 4, (compared, left_out)
+
+
+def test_receive_walks_no_object_where_the_text_spells_no_note_key() -> None:
+    s = surface()
+    engine = s.wire._surface
+    raw = json.dumps(
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "result": {
+                "resultType": "complete",
+                "ttlMs": 0,
+                "cacheScope": "private",
+                "tools": [
+                    {
+                        "name": "t",
+                        "inputSchema": {"type": "object", "properties": {}, "required": []},
+                    }
+                ],
+            },
+        }
+    )
+    pending = {1: "tools/list"}
+    exact = engine._package("2026-07-28").parse_message(raw, pending)
+    received = s.parse_message(raw, protocol_version="2026-07-28", pending=pending)
+    rule = engine._foreign("2026-07-28")
+    pair = (type(exact), type(received))
+    # the open inputSchema's unknown keys are no note; a Tool's `execution` (2025-11-25's) is one
+    where = FIELDS.note_conditions(*pair, rule)
+    assert where == {(frozenset({"name", "inputSchema"}), frozenset({"execution"}))}, where
+    assert not FIELDS._spells_note_key(raw, *pair, rule)
+    with_execution = raw.replace('"name"', '"execution": {}, "name"')
+    assert FIELDS._spells_note_key(with_execution, *pair, rule)
+    assert FIELDS._spells_note_key(with_execution.encode(), *pair, rule)
+    # a \u or \/ escape may spell any string; others (\n) spell none of the keys or constants
+    assert FIELDS._spells_note_key(raw.replace('"t"', '"caf\\u00e9"'), *pair, rule)
+    assert FIELDS._spells_note_key(raw.replace('"t"', '"a\\/b"').encode(), *pair, rule)
+    assert not FIELDS._spells_note_key(raw.replace('"t"', '"a\\nb \\"q\\""'), *pair, rule)
+    assert not FIELDS._spells_note_key(raw.encode(), *pair, rule)
+    assert FIELDS._spells_note_key(json.loads(raw), *pair, rule)  # not text: walked
+    # every foreign key counts by default: the open inputSchema's too
+    assert any("properties" in noted for _, noted in FIELDS.note_conditions(*pair))
+
+
 def test_a_model_object_in_an_any_field_goes_out_as_its_own_json_unfitted() -> None:
     s = surface()
     tool = s.Tool(
@@ -141,7 +247,5 @@ def test_a_model_object_in_an_any_field_goes_out_as_its_own_json_unfitted() -> N
         content=[], meta={"tool": tool}
     )  # `_meta` is JSON the schema leaves open
     sent = json.loads(s.send(reply, "2024-11-05"))
-    assert sent["_meta"]["tool"] == json.loads(
-        tool.model_dump_json()
-    )  # its own JSON, icons kept
+    assert sent["_meta"]["tool"] == json.loads(tool.model_dump_json())  # its own JSON, icons kept
     assert "icons" in sent["_meta"]["tool"]

@@ -29,8 +29,10 @@ from pydantic_core import MISSING, from_json, to_json
 
 from .base import union_arms
 from .fields import (
+    Foreign,
     arrived,
     classes_in,
+    declared_foreign,
     holds_objects,
     is_array,
     remember,
@@ -261,6 +263,7 @@ class Surface:
         self._unchanged = cache(self._find_unchanged)
         self._introduced = cache(self._find_introduced)
         self._property_adapter = cache(self._find_property_adapter)
+        self._foreign = cache(self._find_foreign)
 
     # -- the revisions -----------------------------------------------------------------------------
 
@@ -411,7 +414,7 @@ class Surface:
             raise self._surface_refused(
                 exc, revision, lambda history, error: history.explain(error, type(exact))
             ) from exc
-        remember(exact, message, revision)
+        remember(exact, message, revision, raw, self._foreign(revision))
         return message
 
     def _typed_result(self, exact: object, raw: RawJSON, pending: Any) -> Any:
@@ -494,6 +497,26 @@ class Surface:
             return model.__pydantic_validator__.validate_json(raw)
         return model.__pydantic_validator__.validate_python(raw)
 
+    def _find_foreign(self, revision: str) -> Foreign:
+        """The keys receive notes on a pair of classes at revision (`remember`): the keys the
+        surface's class declares that the revision's beside it does not, less those that sending
+        treats alike noted or not. Those are where the revision's definition of the surface's
+        class is open: `_fit_object` keeps an unknown key there as dumped, as it keeps a noted one,
+        unless the class's revision declares it or SEP-2106 widened it."""
+        shapes, widened, wire_shapes = self.shapes, self.widened, self.wire_shapes
+
+        @cache
+        def foreign(exact: type[BaseModel], surface: type[BaseModel]) -> frozenset[str]:
+            keys = declared_foreign(exact, surface)
+            name = surface.__name__
+            shape = shapes.get(name, {}).get(revision)
+            if not keys or shape is None or not shape.open or revision in wire_shapes.get(name, {}):
+                return keys
+            kept = widened.get(name, {})
+            return frozenset(key for key in keys if key in kept or key in shape.keys)
+
+        return foreign
+
     def _find_surface_class_of(self, revision: str, exact: str) -> type[BaseModel] | None:
         """_as_surface's class for the revision's class named exact (looked up once per name)."""
         name = self._sent_as.get((revision, exact)) or self.renamed.get(exact, exact)
@@ -536,7 +559,7 @@ class Surface:
             raise self._surface_refused(
                 exc, revision, lambda history, error: history.explain_result(error, method)
             ) from exc
-        remember(exact, result, revision)
+        remember(exact, result, revision, raw, self._foreign(revision))
         return result
 
     def _tolerant_result(
@@ -607,7 +630,7 @@ class Surface:
             raise self._surface_refused(
                 exc, revision, lambda history, error: history.explain(error, own)
             ) from exc
-        remember(exact, parsed, revision)
+        remember(exact, parsed, revision, raw, self._foreign(revision))
         return parsed
 
     # -- send --------------------------------------------------------------------------------------
