@@ -7,8 +7,8 @@
   revision's exact check, then the surface's object) vs `R.parse_message(raw)`;
 - send: the received objects to wire JSON at that revision: `surface.send(obj, R)` (sieve, the
   revision's model, dump) vs `obj.model_dump_json()` on the revision's own objects;
-- receive a long tools/list: the corpus's tools/list result with its tools repeated to --tools
-  (renamed apart), as a server with many tools answers it, read as above;
+- a long tools/list: the corpus's tools/list result with its tools repeated to --tools (renamed
+  apart), as a server with many tools answers it, received and sent as above;
 - import: cold `import` of the surface plus its names, vs the revision package plus its names, in
   fresh interpreters (alternating).
 
@@ -83,6 +83,20 @@ def main() -> int:
             package.parse_message(raw, pending=pending)
         return max(1, args.repeat // 4)
 
+    list_received = surface.parse_message(long_list[0], protocol_version=revision, pending=long_list[1])
+    list_own = package.parse_message(long_list[0], pending=long_list[1])
+    assert json.loads(surface.send(list_received, revision)) == json.loads(list_own.model_dump_json())
+
+    def send_list_surface() -> int:
+        for _ in range(max(1, args.repeat // 4)):
+            surface.send(list_received, revision)
+        return max(1, args.repeat // 4)
+
+    def send_list_revision() -> int:
+        for _ in range(max(1, args.repeat // 4)):
+            list_own.model_dump_json()
+        return max(1, args.repeat // 4)
+
     def receive_surface() -> int:
         for _ in range(args.repeat):
             for raw, pending in corpus:
@@ -110,7 +124,8 @@ def main() -> int:
     timings = interleaved(
         {"receive surface": receive_surface, "receive revision": receive_revision,
          "send surface": send_surface, "send revision": send_revision,
-         "receive list surface": receive_list_surface, "receive list revision": receive_list_revision},
+         "receive list surface": receive_list_surface, "receive list revision": receive_list_revision,
+         "send list surface": send_list_surface, "send list revision": send_list_revision},
         args.rounds,
     )  # fmt: skip
     imports: dict[str, list[float]] = {"surface": [], "revision": []}
@@ -118,7 +133,7 @@ def main() -> int:
         imports["surface"].append(_import_seconds("mcp_models.surface"))
         imports["revision"].append(_import_seconds(f"mcp_models.{surface.wire.PACKAGES[revision]}"))
     rows = [("layer", "surface", f"{revision} package", "ratio surface/revision")]
-    for layer, label in (("receive", "receive"), ("send", "send"), ("receive list", f"receive tools/list of {args.tools}")):
+    for layer, label in (("receive", "receive"), ("send", "send"), ("receive list", f"receive tools/list of {args.tools}"), ("send list", f"send tools/list of {args.tools}")):
         ours, peer = timings[f"{layer} surface"], timings[f"{layer} revision"]
         rows.append((f"{label} (msg/s)", f"{ours.median:,.0f}", f"{peer.median:,.0f}", f"{ratio(ours, peer):.2f}x"))
     ours_import, peer_import = statistics.median(imports["surface"]), statistics.median(imports["revision"])

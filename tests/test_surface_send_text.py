@@ -117,6 +117,19 @@ def _edited(message: BaseModel) -> Iterator[tuple[str, BaseModel]]:
         yield "structuredContent an array", message.model_copy(
             update={"result": result.model_copy(update={"structured_content": [1, 2]})}
         )
+    if isinstance(result, s.ListToolsResult) and result.tools:
+        first, *rest = result.tools
+
+        def tools(*listed: BaseModel) -> BaseModel:
+            return message.model_copy(update={"result": result.model_copy(update={"tools": list(listed)})})
+
+        array = s.ToolOutputSchema.model_validate({"type": "array", "items": {"type": "string"}})
+        yield "outputSchema no object schema", tools(first.model_copy(update={"output_schema": array}), *rest)
+        yield "outputSchema left out", tools(*(tool.model_copy(update={"output_schema": MISSING}) for tool in result.tools))
+        yield "outputSchema not a model", tools(first.model_copy(update={"output_schema": {"type": "object"}}), *rest)
+        yield "execution set", tools(
+            first.model_copy(update={"execution": s.ToolExecution(task_support="optional")}), *rest
+        )
 
 
 def test_an_edited_or_invalid_object_fails_or_goes_out_as_through_the_fit(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -130,10 +143,28 @@ def test_an_edited_or_invalid_object_fails_or_goes_out_as_through_the_fit(monkey
         protocol_version="2026-07-28",
         pending={1: "tools/call"},
     )
+    tool = {"name": "t", "inputSchema": {"type": "object"}}
+    listed = s.parse_message(
+        json.dumps(
+            {
+                "jsonrpc": "2.0",
+                "id": 2,
+                "result": {
+                    "resultType": "complete",
+                    "ttlMs": 0,
+                    "cacheScope": "private",
+                    "tools": [{**tool, "outputSchema": {"type": "object"}}, {**tool, "name": "u"}],
+                },
+            }
+        ),
+        protocol_version="2026-07-28",
+        pending={2: "tools/list"},
+    )
     assert isinstance(request, s.CallToolRequest) and isinstance(response.result, s.CallToolResult)
+    assert isinstance(listed.result, s.ListToolsResult)
     kinds: set[str] = set()
     refused = 0
-    for message in (request, response):
+    for message in (request, response, listed):
         for what, edited in _edited(message):
             for revision in SPANNED:
                 ours, through_fit = _both_ways(edited, revision, monkeypatch)
@@ -143,6 +174,8 @@ def test_an_edited_or_invalid_object_fails_or_goes_out_as_through_the_fit(monkey
                     kinds.add(what)
     # the text path was taken for edited objects that the revision then refused or took
     assert {"name not a string", "method wrong", "content of another class", "jsonrpc wrong"} <= kinds, kinds
+    # a class SEP-2106 widened takes the text path where its instance leaves the widened key out
+    assert "outputSchema left out" in kinds and "outputSchema no object schema" not in kinds, kinds
     assert refused > 20, refused
 
 

@@ -895,8 +895,10 @@ class Surface:
         return False if plan is None else plan
 
     def _find_fit_plan(self, name: str, revision: str) -> _Plan | None:
-        """The class's _Plan at revision, or None where `_fit` must look at every key."""
-        shape = self._unwidened(name, revision)
+        """The class's _Plan at revision, or None where `_fit` must look at every key. A key
+        SEP-2106 widened that the revision may not carry counts as absent: an instance without it
+        has nothing to downgrade (a tool without an outputSchema)."""
+        shape = self._modelled(name, revision)
         if shape is None:
             return None
         unchanged = self._unchanged(revision)
@@ -909,6 +911,10 @@ class Surface:
                 walk.append((key, attribute))
         declared = wire_names(model)
         absent = () if shape.open else tuple(key for key in declared if key not in shape.keys)
+        if name in self.widened and not self._carries_any(name, revision):
+            absent += tuple(
+                key for key in self.widened[name] if key in declared and key not in absent
+            )
         holds = self._holds(name, revision)
         unset = tuple(declared[key] for key in absent)
         held = tuple((key, declared.get(key, "")) for key in holds)
@@ -926,11 +932,18 @@ class Surface:
     def _unwidened(self, name: str, revision: str) -> Shape | None:
         """The class's Shape at revision where the revision has its own class for it and widened
         none of its keys, else None."""
+        shape = self._modelled(name, revision)
+        if shape is None:
+            return None
+        return None if name in self.widened and not self._carries_any(name, revision) else shape
+
+    def _modelled(self, name: str, revision: str) -> Shape | None:
+        """The class's Shape at revision where the revision has its own class for it, else None."""
         shape = self.shapes.get(name, {}).get(revision)
         model = self._surface_class(name) if shape is not None and shape.model is not None else None
         if shape is None or not (isinstance(model, type) and issubclass(model, BaseModel)):
             return None
-        return None if name in self.widened and not self._carries_any(name, revision) else shape
+        return shape
 
     def _find_carries_any(self, name: str, revision: str) -> bool:
         """Whether the revision types each key of the class that SEP-2106 widened as any JSON, so
