@@ -1,10 +1,10 @@
 """What the surface's send and receive walks leave out (issue 37): they must change nothing.
 
 - Receive walks the revision's object beside the surface's only where, by the class pair's declared
-  keys and field types, an unknown key the surface declares can be kept, and only where the JSON
-  text spells such a key; the notes it leaves are those a walk of every field finds, for every
-  example message of every revision at every revision that reads it, for those messages with
-  another revision's keys put into every object, and for both with every key and string escaped.
+  keys and field types, an unknown key the surface declares can be kept; the notes it leaves are
+  those a walk of every field finds, for every example message of every revision at every revision
+  that reads it, for those messages with another revision's keys put into every object, and for
+  both with every key and string escaped.
 - The notes receive does not make (an unknown key where the revision's definition is open, which
   sending keeps as dumped anyway) change nothing sent: the same bytes and the same changes as from
   an object noted everywhere.
@@ -192,9 +192,13 @@ def test_the_notes_receive_leaves_out_change_nothing_sent() -> None:
     assert compared > 200 and left_out > 4, (compared, left_out)
 
 
-def test_receive_walks_no_object_where_the_text_spells_no_note_key() -> None:
+def test_receive_walks_no_open_schema_of_a_tools_list() -> None:
+    """A 2026-07-28 tool's inputSchema is open: its unknown keys need no note (sending keeps them
+    as dumped), so receive walks a tool but not its schemas; a tool's `execution` (2025-11-25's)
+    is still noted."""
     s = surface()
     engine = s.wire._surface
+    tool = {"name": "t", "inputSchema": {"type": "object", "properties": {}, "required": []}}
     raw = json.dumps(
         {
             "jsonrpc": "2.0",
@@ -203,12 +207,7 @@ def test_receive_walks_no_object_where_the_text_spells_no_note_key() -> None:
                 "resultType": "complete",
                 "ttlMs": 0,
                 "cacheScope": "private",
-                "tools": [
-                    {
-                        "name": "t",
-                        "inputSchema": {"type": "object", "properties": {}, "required": []},
-                    }
-                ],
+                "tools": [tool],
             },
         }
     )
@@ -216,22 +215,50 @@ def test_receive_walks_no_object_where_the_text_spells_no_note_key() -> None:
     exact = engine._package("2026-07-28").parse_message(raw, pending)
     received = s.parse_message(raw, protocol_version="2026-07-28", pending=pending)
     rule = engine._foreign("2026-07-28")
-    pair = (type(exact), type(received))
-    # the open inputSchema's unknown keys are no note; a Tool's `execution` (2025-11-25's) is one
-    where = FIELDS.note_conditions(*pair, rule)
-    assert where == {(frozenset({"name", "inputSchema"}), frozenset({"execution"}))}, where
-    assert not FIELDS._spells_note_key(raw, *pair, rule)
-    with_execution = raw.replace('"name"', '"execution": {}, "name"')
-    assert FIELDS._spells_note_key(with_execution, *pair, rule)
-    assert FIELDS._spells_note_key(with_execution.encode(), *pair, rule)
-    # a \u or \/ escape may spell any string; others (\n) spell none of the keys or constants
-    assert FIELDS._spells_note_key(raw.replace('"t"', '"caf\\u00e9"'), *pair, rule)
-    assert FIELDS._spells_note_key(raw.replace('"t"', '"a\\/b"').encode(), *pair, rule)
-    assert not FIELDS._spells_note_key(raw.replace('"t"', '"a\\nb \\"q\\""'), *pair, rule)
-    assert not FIELDS._spells_note_key(raw.encode(), *pair, rule)
-    assert FIELDS._spells_note_key(json.loads(raw), *pair, rule)  # not text: walked
-    # every foreign key counts by default: the open inputSchema's too
-    assert any("properties" in noted for _, noted in FIELDS.note_conditions(*pair))
+    mine, theirs = type(exact.result.tools[0]), type(received.result.tools[0])
+    schemas = (
+        type(exact.result.tools[0].input_schema),
+        type(received.result.tools[0].input_schema),
+    )
+    assert rule(*schemas) == frozenset() and FIELDS.declared_foreign(*schemas) >= {"properties"}
+    assert rule(mine, theirs) == {"execution"}
+    walked = dict(FIELDS._remembered(mine, theirs, rule))
+    assert "input_schema" not in walked and "input_schema" in dict(
+        FIELDS._remembered(mine, theirs, FIELDS.declared_foreign)
+    )
+    assert _recorded_notes(received, "2026-07-28") == {}
+    with_execution = json.loads(raw)
+    with_execution["result"]["tools"][0]["execution"] = {"taskSupport": "optional"}
+    again = s.parse_message(
+        json.dumps(with_execution), protocol_version="2026-07-28", pending=pending
+    )
+    assert _recorded_notes(again, "2026-07-28") == {"/result/tools/0": frozenset({"execution"})}
+
+
+def test_a_value_two_unions_read_as_different_arms_keeps_its_notes() -> None:
+    """2026-07-28 reads a result with content and an unknown resultType as CallToolResult (its
+    rules test content first), the surface as InputRequiredResult (resultType first): the keys the
+    revision kept as unknown, which the surface's arm declares, are noted."""
+    s = surface()
+    requests = {
+        "ask": {
+            "method": "elicitation/create",
+            "params": {"message": "m", "requestedSchema": {"type": "object", "properties": {}}},
+        }
+    }
+    for result in (
+        {"resultType": "later", "content": [], "inputRequests": requests},
+        {"resultType": "later", "content": [], "requestState": "s"},
+    ):
+        raw = json.dumps({"jsonrpc": "2.0", "id": 1, "result": result})
+        pending = {1: "tools/call"}
+        exact = s.wire._surface._package("2026-07-28").parse_message(raw, pending)
+        received = s.parse_message(raw, protocol_version="2026-07-28", pending=pending)
+        assert type(exact.result).__name__ == "CallToolResult"
+        assert type(received.result).__name__ == "InputRequiredResult"
+        notes = _recorded_notes(received, "2026-07-28")
+        assert notes and notes == _full_walk_notes(exact, received, "2026-07-28"), notes
+        assert json.loads(s.send(received, "2026-07-28")) == json.loads(raw)
 
 
 def test_a_model_object_in_an_any_field_goes_out_as_its_own_json_unfitted() -> None:

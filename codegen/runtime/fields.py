@@ -8,14 +8,12 @@ from __future__ import annotations
 
 import ast
 import sys
-from collections import Counter
 from collections.abc import Callable
 from functools import cache
 from types import UnionType
 from typing import (
     Annotated,
     Any,
-    AnyStr,
     ForwardRef,
     Literal,
     TypeAlias,
@@ -39,7 +37,6 @@ __all__ = [
     "holds_objects",
     "is_array",
     "model_classes_in",
-    "note_conditions",
     "quoted_names",
     "remember",
     "walked_keys",
@@ -200,20 +197,13 @@ def declared_foreign(exact: type[BaseModel], surface: type[BaseModel]) -> frozen
 
 
 def remember(
-    exact: object,
-    surface: object,
-    revision: str,
-    raw: object = None,
-    foreign: Foreign = declared_foreign,
+    exact: object, surface: object, revision: str, foreign: Foreign = declared_foreign
 ) -> None:
     """Walk the revision's object and the surface's side by side; where the revision kept a key as
     an unknown extra that the surface declares (another revision's property; foreign: which of
     those a pair of classes notes), note it on the surface object, so that sending it back at this
     revision keeps it. A loop, not recursion: a value of any JSON (a tool's inputSchema) may nest
-    deeper than Python's stack. raw: the JSON text both were read from, if they were; where it
-    spells none of the keys a note can be of, nothing is walked (`_spells_note_key`)."""
-    if raw is not None and not _spells_note_key(raw, type(exact), type(surface), foreign):
-        return
+    deeper than Python's stack."""
     pending: list[tuple[object, object]] = [(exact, surface)]
     walked = _REMEMBERED
     while pending:
@@ -334,133 +324,3 @@ def _notes_below(exact: type[BaseModel], surface: type[BaseModel], foreign: Fore
                     seen.add(below)
                     pending.append(below)
     return False
-
-
-def _spells_note_key(raw: object, exact: type[Any], surface: type[Any], foreign: Foreign) -> bool:
-    """Whether JSON text raw may hold a note below a pair of these classes (`note_conditions`):
-    it spells, in quotes, every string some pair's classes require and one of the keys a note of
-    that pair is of; or it has a `\\u` or `\\/` escape, the only ones that can spell those
-    strings otherwise (they are printable and hold no quote or backslash). A string spelled where
-    it does not stand as a key or constant only costs the walk. Anything but text may hold one."""
-    if not (issubclass(exact, BaseModel) and issubclass(surface, BaseModel)):
-        return True
-    found = _spelled_conditions(exact, surface, foreign)
-    if found is None:
-        return True
-    if isinstance(raw, str):
-        return _meets(raw, found[0], ("\\u", "\\/"))
-    if isinstance(raw, bytes | bytearray):
-        return _meets(bytes(raw), found[1], (b"\\u", b"\\/"))
-    return True
-
-
-def _meets(
-    raw: AnyStr,
-    conditions: tuple[tuple[tuple[AnyStr, ...], tuple[AnyStr, ...]], ...],
-    escapes: tuple[AnyStr, AnyStr],
-) -> bool:
-    """Whether raw spells every required string and one noted key of a condition, or an escape."""
-    if not conditions:
-        return False
-    if escapes[0] in raw or escapes[1] in raw:
-        return True
-    for required, noted in conditions:  # loops written out: this runs on every message
-        for needle in required:
-            if needle not in raw:
-                break
-        else:
-            for needle in noted:
-                if needle in raw:
-                    return True
-    return False
-
-
-_Spelled = tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]
-_SpelledOctets = tuple[tuple[tuple[bytes, ...], tuple[bytes, ...]], ...]
-
-
-@cache
-def _spelled_conditions(
-    exact: type[BaseModel], surface: type[BaseModel], foreign: Foreign
-) -> tuple[_Spelled, _SpelledOctets] | None:
-    """note_conditions quoted, as text and as UTF-8: the required strings that fewest conditions
-    share first (most likely absent: a condition is let go at its first one missing). None where a
-    note may be anywhere, or a string is one JSON text must escape (then never found plain)."""
-    conditions = note_conditions(exact, surface, foreign)
-    if conditions is None:
-        return None
-    every = {text for required, noted in conditions for text in required | noted}
-    if not all(text.isprintable() and '"' not in text and "\\" not in text for text in every):
-        return None
-    shared = Counter(text for required, _ in conditions for text in required)
-    spelled = tuple(
-        (
-            tuple(f'"{text}"' for text in sorted(required, key=lambda text: (shared[text], text))),
-            tuple(f'"{key}"' for key in sorted(noted)),
-        )
-        for required, noted in sorted(conditions, key=lambda c: (sorted(c[0]), sorted(c[1])))
-    )
-    octets = tuple(
-        (tuple(text.encode() for text in required), tuple(key.encode() for key in noted))
-        for required, noted in spelled
-    )
-    return spelled, octets
-
-
-@cache
-def note_conditions(
-    exact: type[BaseModel], surface: type[BaseModel], foreign: Foreign = declared_foreign
-) -> frozenset[tuple[frozenset[str], frozenset[str]]] | None:
-    """Where a note `remember` makes below a pair of these classes can be: per pair of classes
-    reachable as `_notes_below` reaches them whose foreign keys are not none, (the strings an
-    object both classes read spells: their required keys and the string constants those hold; the
-    foreign keys). An object noted there was read as both classes, so it spells every one of the
-    former and one of the latter. None where a type is not known, or a class may read other keys
-    than its wire names (`_required_strings`): a note may then be anywhere."""
-    conditions: set[tuple[frozenset[str], frozenset[str]]] = set()
-    pending, seen = [(exact, surface)], {(exact, surface)}
-    while pending:
-        mine, theirs = pending.pop()
-        noted = foreign(mine, theirs)
-        if noted:
-            required = (_required_strings(mine), _required_strings(theirs))
-            if required[0] is None or required[1] is None:
-                return None
-            conditions.add((required[0] | required[1], noted))
-        for _, _, mine_held, theirs_held in _paired_fields(mine, theirs):
-            if mine_held is None or theirs_held is None:
-                return None
-            for below in ((held, other) for held in mine_held for other in theirs_held):
-                if below not in seen and _may_pair(*below):
-                    seen.add(below)
-                    pending.append(below)
-    return frozenset(conditions)
-
-
-# the model validator inbound = "lenient" adds: it reads null as absent, which a required key is not
-_LENIENT_NULLS = "_lenient_nulls"
-
-
-@cache
-def _required_strings(model: type[BaseModel]) -> frozenset[str] | None:
-    """The strings every JSON object a class reads spells: its required wire keys, and the value of
-    each of those that is one string constant (a content block's `type`). None where the class may
-    read other keys than its wire names (attribute names too, or a validator of a user's base
-    class that may read anything)."""
-    config = model.model_config
-    decorators = model.__pydantic_decorators__
-    own = set(decorators.model_validators) - {_LENIENT_NULLS}
-    if config.get("validate_by_name") or config.get("populate_by_name") or own:
-        return None
-    if decorators.field_validators or decorators.root_validators:
-        return None
-    strings: set[str] = set()
-    for attribute, field in model.model_fields.items():
-        if field.is_required():
-            strings.add(field.alias or attribute)
-            constants = _constants_of(field.annotation)
-            if constants is not None and len(constants) == 1:
-                (constant,) = constants
-                if isinstance(constant, str):
-                    strings.add(constant)
-    return frozenset(strings)

@@ -414,7 +414,7 @@ class Surface:
             raise self._surface_refused(
                 exc, revision, lambda history, error: history.explain(error, type(exact))
             ) from exc
-        remember(exact, message, revision, raw, self._foreign(revision))
+        remember(exact, message, revision, self._foreign(revision))
         return message
 
     def _typed_result(self, exact: object, raw: RawJSON, pending: Any) -> Any:
@@ -559,7 +559,7 @@ class Surface:
             raise self._surface_refused(
                 exc, revision, lambda history, error: history.explain_result(error, method)
             ) from exc
-        remember(exact, result, revision, raw, self._foreign(revision))
+        remember(exact, result, revision, self._foreign(revision))
         return result
 
     def _tolerant_result(
@@ -630,7 +630,7 @@ class Surface:
             raise self._surface_refused(
                 exc, revision, lambda history, error: history.explain(error, own)
             ) from exc
-        remember(exact, parsed, revision, raw, self._foreign(revision))
+        remember(exact, parsed, revision, self._foreign(revision))
         return parsed
 
     # -- send --------------------------------------------------------------------------------------
