@@ -10,7 +10,11 @@
 - a long tools/list: the corpus's tools/list result with its tools repeated to --tools (renamed
   apart), as a server with many tools answers it, received and sent as above;
 - import: cold `import` of the surface plus its names, vs the revision package plus its names, in
-  fresh interpreters (alternating).
+  fresh interpreters (alternating);
+- the floors, what no exact surface can beat, in the same run: receive's two validations alone
+  (the revision's `parse_message`, then the surface class's validator on the same text, nothing
+  else) and send's three steps alone (the surface's dump, the revision class's `validate_json`
+  of it, the revision object's dump), each against the same peer.
 
 Ratios are ours / peer: below 1.0 the surface is slower. It pays by design for a second
 validation (the revision's exact one, then its own) and a walk of the object on each side.
@@ -70,6 +74,26 @@ def main() -> int:
         assert json.loads(surface.send(ours, revision)) == json.loads(theirs.model_dump_json())
 
     long_list = _long_tools_list(corpus, args.tools)
+    engine = surface.wire._surface  # the floors call the engine's own class lookups
+    validators = [
+        engine._surface_class_of(revision, type(exact).__name__).__pydantic_validator__ for exact in own
+    ]
+    own_classes = [engine._own_class(type(obj).__name__, revision) for obj in received]
+    assert all(own_classes), "every corpus message has its revision's own class"
+
+    def receive_floor() -> int:
+        for _ in range(args.repeat):
+            for (raw, pending), validator in zip(corpus, validators, strict=True):
+                package.parse_message(raw, pending=pending)
+                validator.validate_json(raw)
+        return args.repeat * len(corpus)
+
+    def send_floor() -> int:
+        for _ in range(args.repeat):
+            for obj, own_class in zip(received, own_classes, strict=True):
+                text = obj.__pydantic_serializer__.to_json(obj)
+                own_class.model_validate_json(text).model_dump_json()
+        return args.repeat * len(received)
 
     def receive_list_surface() -> int:
         raw, pending = long_list
@@ -125,7 +149,8 @@ def main() -> int:
         {"receive surface": receive_surface, "receive revision": receive_revision,
          "send surface": send_surface, "send revision": send_revision,
          "receive list surface": receive_list_surface, "receive list revision": receive_list_revision,
-         "send list surface": send_list_surface, "send list revision": send_list_revision},
+         "send list surface": send_list_surface, "send list revision": send_list_revision,
+         "receive floor surface": receive_floor, "send floor surface": send_floor},
         args.rounds,
     )  # fmt: skip
     imports: dict[str, list[float]] = {"surface": [], "revision": []}
@@ -135,6 +160,9 @@ def main() -> int:
     rows = [("layer", "surface", f"{revision} package", "ratio surface/revision")]
     for layer, label in (("receive", "receive"), ("send", "send"), ("receive list", f"receive tools/list of {args.tools}"), ("send list", f"send tools/list of {args.tools}")):
         ours, peer = timings[f"{layer} surface"], timings[f"{layer} revision"]
+        rows.append((f"{label} (msg/s)", f"{ours.median:,.0f}", f"{peer.median:,.0f}", f"{ratio(ours, peer):.2f}x"))
+    for layer, label in (("receive", "receive floor: two validations alone"), ("send", "send floor: dump, validate, dump")):
+        ours, peer = timings[f"{layer} floor surface"], timings[f"{layer} revision"]
         rows.append((f"{label} (msg/s)", f"{ours.median:,.0f}", f"{peer.median:,.0f}", f"{ratio(ours, peer):.2f}x"))
     ours_import, peer_import = statistics.median(imports["surface"]), statistics.median(imports["revision"])
     rows.append(("import + names (ms)", f"{ours_import * 1000:.1f}", f"{peer_import * 1000:.1f}", f"{ours_import / peer_import:.2f}x (time)"))

@@ -5,6 +5,8 @@
   those a walk of every field finds, for every example message of every revision at every revision
   that reads it, for those messages with another revision's keys put into every object, and for
   both with every key and string escaped.
+- Receive's common case (one method: the revision's parse, the surface class's validator, the
+  walk only where it can note) reads every example as the general path does, errors included.
 - The notes receive does not make (an unknown key where the revision's definition is open, which
   sending keeps as dumped anyway) change nothing sent: the same bytes and the same changes as from
   an object noted everywhere.
@@ -276,3 +278,43 @@ def test_a_model_object_in_an_any_field_goes_out_as_its_own_json_unfitted() -> N
     sent = json.loads(s.send(reply, "2024-11-05"))
     assert sent["_meta"]["tool"] == json.loads(tool.model_dump_json())  # its own JSON, icons kept
     assert "icons" in sent["_meta"]["tool"]
+
+
+def test_receive_s_common_case_reads_as_the_general_path() -> None:
+    """parse_message's common case (the revision's parse, then the validator of the surface class
+    `_as_surface` picks, then `remember`) gives what the general path gives: the same object, the
+    same notes, and for a message refused on either side the same error."""
+    s = surface()
+    engine = s.wire._surface
+    foreign = {"tasks": {}, "execution": {"taskSupport": "forbidden"}, "icons": None}
+    outcomes = 0
+    fast = 0
+    for sample in support.samples():
+        if sample.target != "message" or not isinstance(sample.value, dict):
+            continue
+        message = sample.value
+        for value in (message, {**message, **_with_every_key(dict(message), foreign)}):
+            raw = json.dumps(value)
+            for revision in SPANNED:
+                seen = []
+                for attempt in ("general", "common"):
+                    if attempt == "general":
+                        engine._receiving.clear()
+                    armed = bool(engine._receiving.get(revision, (None, {}))[1])
+                    fast += attempt == "common" and armed
+                    try:
+                        received = s.parse_message(raw, protocol_version=revision)
+                    except ValueError as exc:
+                        seen.append(("error", type(exc).__name__, str(exc)))
+                        continue
+                    seen.append(
+                        (
+                            type(received).__name__,
+                            received.model_dump_json(),
+                            _recorded_notes(received, revision),
+                            received,
+                        )
+                    )
+                assert seen[0] == seen[1], (sample.origin, revision)
+                outcomes += 1
+    assert outcomes > 150 and fast > 100, (outcomes, fast)

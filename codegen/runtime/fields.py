@@ -40,6 +40,7 @@ __all__ = [
     "quoted_names",
     "remember",
     "walked_keys",
+    "walks_below",
     "wire_names",
 ]
 
@@ -49,7 +50,7 @@ ARRIVED = "_mcp_arrived"
 
 # isinstance's classes on the hot paths as tuples: `a | b` there builds a union on every call.
 _SEQUENCES = (list, tuple)
-_HOLDERS = (BaseModel, list, tuple, dict)
+_HOLDERS = (list, dict, BaseModel, tuple)  # the cheap tests first: BaseModel's is an ABC's
 _SCALARS = (str, int, float, bool, type(None))
 # Builtins a quoted type may name that hold no model themselves (a container's arguments do).
 _HOLD_NOTHING = frozenset({"list", "dict", "tuple", "str", "int", "float", "bool"})
@@ -204,37 +205,53 @@ def remember(
     those a pair of classes notes), note it on the surface object, so that sending it back at this
     revision keeps it. A loop, not recursion: a value of any JSON (a tool's inputSchema) may nest
     deeper than Python's stack."""
-    pending: list[tuple[object, object]] = [(exact, surface)]
     walked = _REMEMBERED
+    pending: list[tuple[object, object]] = [(exact, surface)]
     while pending:
         exact, surface = pending.pop()
-        if isinstance(exact, BaseModel) and isinstance(surface, BaseModel):
-            pair = (type(exact), type(surface), foreign)
-            if exact.__pydantic_extra__:
-                _note_foreign(surface, exact.__pydantic_extra__, revision, foreign(*pair[:2]))
-            fields = walked[pair] if pair in walked else walked.setdefault(pair, _remembered(*pair))
+        if isinstance(exact, _SEQUENCES):  # the cheap tests first: BaseModel's is an ABC's
+            if isinstance(surface, _SEQUENCES):
+                items = cast("list[object]", exact)
+                pending.extend(zip(items, cast("list[object]", surface), strict=False))
+            continue
+        if isinstance(exact, dict):
+            if isinstance(surface, dict):
+                theirs = cast("dict[str, object]", surface)
+                pending.extend(
+                    (mine, theirs[key])
+                    for key, mine in cast("dict[str, object]", exact).items()
+                    if key in theirs
+                )
+            continue
+        pair = (type(exact), type(surface), foreign)
+        fields = walked.get(pair)  # met before: a pair of model classes
+        if fields is None:
+            if not (isinstance(exact, BaseModel) and isinstance(surface, BaseModel)):
+                continue
+            fields = walked.setdefault(pair, _remembered(type(exact), type(surface), foreign))
+        model, other = cast("BaseModel", exact), cast("BaseModel", surface)
+        extra = model.__pydantic_extra__
+        if extra:
+            _note_foreign(other, extra, revision, foreign(type(model), type(other)))
+        if fields:
             # as stored: reading a field the revision deprecates as an attribute would warn
-            mine, theirs = vars(exact), vars(surface)
+            mine, theirs = model.__dict__, other.__dict__
             for mine_name, theirs_name in fields:
                 inside: object = mine.get(mine_name)
-                if holds_objects(inside):
-                    pending.append((inside, theirs.get(theirs_name)))
-        elif isinstance(exact, _SEQUENCES) and isinstance(surface, _SEQUENCES):
-            pairs = zip(cast("list[object]", exact), cast("list[object]", surface), strict=False)
-            pending.extend(pairs)
-        elif isinstance(exact, dict) and isinstance(surface, dict):
-            theirs = cast("dict[str, object]", surface)
-            pending.extend(
-                (mine, theirs[key])
-                for key, mine in cast("dict[str, object]", exact).items()
-                if key in theirs
-            )
+                if isinstance(inside, _HOLDERS):
+                    pending.append((cast(object, inside), theirs.get(theirs_name)))
+
+
+def walks_below(exact: type[BaseModel], surface: type[BaseModel], foreign: Foreign) -> bool:
+    """Whether `remember` walks into a field of a pair of these classes (it looks at the pair's own
+    unknown keys either way)."""
+    return bool(_remembered(exact, surface, foreign))
 
 
 # (attribute of the revision's class, attribute of the surface's) of each field remember walks
 _Walked: TypeAlias = tuple[tuple[str, str], ...]
 # remember's fields to walk, by (the revision's class, the surface's, foreign): `_remembered`
-_REMEMBERED: dict[tuple[type[BaseModel], type[BaseModel], Foreign], _Walked] = {}
+_REMEMBERED: dict[tuple[type[object], type[object], Foreign], _Walked] = {}
 
 
 def _note_foreign(

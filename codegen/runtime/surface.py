@@ -37,6 +37,7 @@ from .fields import (
     is_array,
     remember,
     walked_keys,
+    walks_below,
     wire_names,
 )
 from .reading import MessageError, NotJSONError, RawJSON, json_numbers_only, load_any_depth
@@ -264,6 +265,12 @@ class Surface:
         self._introduced = cache(self._find_introduced)
         self._property_adapter = cache(self._find_property_adapter)
         self._foreign = cache(self._find_foreign)
+        # parse_message's common case, per revision: (its package's parse_message, per revision
+        # class read so far its surface class's validator and whether remember walks there, the
+        # note rule)
+        self._receiving: dict[
+            str, tuple[Callable[..., Any], dict[type[object], tuple[Any, bool]], Foreign]
+        ] = {}
 
     # -- the revisions -----------------------------------------------------------------------------
 
@@ -346,13 +353,56 @@ class Surface:
         response, by id (a response to one comes back typed by its method). tolerant: a
         `Tolerated[Message]`, where a response to a pending list request leaves out the items that
         revision cannot read (`/result/tools/3`) instead of failing."""
+        receiving = self._receiving.get(protocol_version)
+        if receiving is not None and not tolerant:
+            # the common case written out (a tenth of a receive was calls between these steps):
+            # anything else, a refusal included, takes the general path below, which explains it
+            parse, readers, foreign = receiving
+            try:
+                exact: object = parse(raw, pending)
+            except ValueError:
+                exact = None
+            found = readers.get(type(exact)) if exact is not None else None
+            if found is not None:
+                reader, walks = found
+                try:
+                    if isinstance(raw, _TEXT):
+                        message = reader.validate_json(raw)
+                    else:
+                        message = reader.validate_python(raw)
+                except ValidationError:
+                    pass
+                else:
+                    if walks or cast("BaseModel", exact).__pydantic_extra__:
+                        remember(exact, message, protocol_version, foreign)
+                    return message
         if protocol_version in self.packages:
             revision = protocol_version
         else:
             revision = self.revision_of(protocol_version)
         if tolerant:
             return self._tolerant_message(raw, revision, pending)
-        return self._received(self._exact_message(raw, revision, pending), raw, revision, pending)
+        read: object = self._exact_message(raw, revision, pending)
+        received = self._received(read, raw, revision, pending)
+        self._learn_reader(revision, type(read))
+        return received
+
+    def _learn_reader(self, revision: str, exact: type[object]) -> None:
+        """Let parse_message's common case read the revision's class exact as `_as_surface` does:
+        (its surface class's validator, whether `remember` walks below that pair of classes), where
+        it has one (a typed response has none)."""
+        receiving = self._receiving.get(revision)
+        if receiving is None:
+            readers: dict[type[object], tuple[Any, bool]] = {}
+            parse = cast("Callable[..., Any]", self._package(revision).parse_message)
+            self._receiving[revision] = (parse, readers, self._foreign(revision))
+        else:
+            readers = receiving[1]
+        if exact not in readers and issubclass(exact, BaseModel):
+            model = self._surface_class_of(revision, exact.__name__)
+            if model is not None:
+                walks = walks_below(exact, model, self._foreign(revision))
+                readers[exact] = (model.__pydantic_validator__, walks)
 
     def _exact_message(
         self, raw: RawJSON, revision: str, pending: Any, *, tolerant: bool = False
