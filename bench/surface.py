@@ -75,11 +75,12 @@ def main() -> int:
 
     long_list = _long_tools_list(corpus, args.tools)
     engine = surface.wire._surface  # the floors call the engine's own class lookups
-    validators = [
-        engine._surface_class_of(revision, type(exact).__name__).__pydantic_validator__ for exact in own
-    ]
+    models = [engine._surface_class_of(revision, type(exact).__name__) for exact in own]
+    validators = [model.__pydantic_validator__ for model in models if model is not None]
     own_classes = [engine._own_class(type(obj).__name__, revision) for obj in received]
-    assert all(own_classes), "every corpus message has its revision's own class"
+    # the floors need each message's surface class and revision class (2026-07-28's corpus has
+    # them; an older revision reads a response as a generic ResultResponse[...])
+    floors = len(validators) == len(corpus) and all(own_classes)
 
     def receive_floor() -> int:
         for _ in range(args.repeat):
@@ -150,7 +151,7 @@ def main() -> int:
          "send surface": send_surface, "send revision": send_revision,
          "receive list surface": receive_list_surface, "receive list revision": receive_list_revision,
          "send list surface": send_list_surface, "send list revision": send_list_revision,
-         "receive floor surface": receive_floor, "send floor surface": send_floor},
+         **({"receive floor surface": receive_floor, "send floor surface": send_floor} if floors else {})},
         args.rounds,
     )  # fmt: skip
     imports: dict[str, list[float]] = {"surface": [], "revision": []}
@@ -162,6 +163,9 @@ def main() -> int:
         ours, peer = timings[f"{layer} surface"], timings[f"{layer} revision"]
         rows.append((f"{label} (msg/s)", f"{ours.median:,.0f}", f"{peer.median:,.0f}", f"{ratio(ours, peer):.2f}x"))
     for layer, label in (("receive", "receive floor: two validations alone"), ("send", "send floor: dump, validate, dump")):
+        if not floors:
+            rows.append((f"{label} (msg/s)", "n/a", "", "a message without its classes"))
+            continue
         ours, peer = timings[f"{layer} floor surface"], timings[f"{layer} revision"]
         rows.append((f"{label} (msg/s)", f"{ours.median:,.0f}", f"{peer.median:,.0f}", f"{ratio(ours, peer):.2f}x"))
     ours_import, peer_import = statistics.median(imports["surface"]), statistics.median(imports["revision"])

@@ -318,3 +318,45 @@ def test_receive_s_common_case_reads_as_the_general_path() -> None:
                 assert seen[0] == seen[1], (sample.origin, revision)
                 outcomes += 1
     assert outcomes > 150 and fast > 100, (outcomes, fast)
+
+
+def test_a_typed_response_reads_alike_on_both_paths() -> None:
+    """A response to a pending request comes back typed by its method; where the surface has no
+    class of the revision's typed response (2025-11-25's task-augmented tools/call answered with
+    CreateTaskResult), the common case hands the revision's object to the surface's dispatch
+    without parsing it again: the same object, notes or error as the general path. Every example
+    result, as the response to each method whose result it may be, at every revision."""
+    s = surface()
+    engine = s.wire._surface
+    answering: dict[str, set[str]] = {}  # a result's class name -> the methods it answers
+    for method, row in s.wire.METHODS.items():
+        for name in (*row.result.values(), row.surface[2]):
+            if name:
+                answering.setdefault(name, set()).add(method)
+    compared = 0
+    for sample in support.samples():
+        target = sample.target or ""
+        methods = {target.removeprefix("result of ")} if target.startswith("result of ") else set()
+        methods |= answering.get(target, set())
+        if not methods or not isinstance(sample.value, dict):
+            continue
+        raw = json.dumps({"jsonrpc": "2.0", "id": 7, "result": sample.value})
+        for revision in SPANNED:
+            for method in sorted(methods):
+                seen = []
+                for attempt in ("general", "common"):
+                    if attempt == "general":
+                        engine._receiving.clear()
+                    try:
+                        received = s.parse_message(
+                            raw, protocol_version=revision, pending={7: method}
+                        )
+                    except ValueError as exc:
+                        seen.append(("error", type(exc).__name__, str(exc)))
+                        continue
+                    seen.append(
+                        (type(received).__name__, received, _recorded_notes(received, revision))
+                    )
+                assert seen[0] == seen[1], (sample.origin, revision, method)
+                compared += seen[0][0] != "error"
+    assert compared > 50, compared

@@ -367,6 +367,8 @@ class Surface:
             found = readers.get(type(exact)) if exact is not None else None
             if found is not None:
                 reader, walks = found
+                if reader is None:  # a typed response: the surface's dispatch reads it
+                    return self._received(exact, raw, protocol_version, pending)
                 try:
                     if isinstance(raw, _TEXT):
                         message = reader.validate_json(raw)
@@ -391,8 +393,9 @@ class Surface:
 
     def _learn_reader(self, revision: str, exact: type[object]) -> None:
         """Let parse_message's common case read the revision's class exact as `_as_surface` does:
-        (its surface class's validator, whether `remember` walks below that pair of classes), where
-        it has one (a typed response has none)."""
+        (its surface class's validator, whether `remember` walks below that pair of classes); a
+        typed response, which has none, (None, False): `_received` reads it without a second parse
+        of the revision's."""
         receiving = self._receiving.get(revision)
         if receiving is None:
             readers: dict[type[object], tuple[Any, bool]] = {}
@@ -402,7 +405,9 @@ class Surface:
             readers = receiving[1]
         if exact not in readers and issubclass(exact, BaseModel):
             model = self._surface_class_of(revision, exact.__name__)
-            if model is not None:
+            if model is None:
+                readers[exact] = (None, False)
+            else:
                 walks = walks_below(exact, model, self._foreign(revision))
                 readers[exact] = (model.__pydantic_validator__, walks)
 
