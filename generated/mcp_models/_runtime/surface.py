@@ -370,10 +370,7 @@ class Surface:
                 if reader is None:  # a typed response: the surface's dispatch reads it
                     return self._received(exact, raw, protocol_version, pending)
                 try:
-                    if isinstance(raw, _TEXT):
-                        message = reader.validate_json(raw)
-                    else:
-                        message = reader.validate_python(raw)
+                    message = _read(reader, raw)
                 except ValidationError:
                     pass
                 else:
@@ -550,9 +547,7 @@ class Surface:
         if model is None:
             return None
         # the class's validator itself: model_validate_json adds a frame and its options' checks
-        if isinstance(raw, _TEXT):
-            return model.__pydantic_validator__.validate_json(raw)
-        return model.__pydantic_validator__.validate_python(raw)
+        return _read(model.__pydantic_validator__, raw)
 
     def _find_foreign(self, revision: str) -> Foreign:
         """The keys receive notes on a pair of classes at revision (`remember`): the keys the
@@ -672,17 +667,12 @@ class Surface:
         try:
             if isinstance(raw, _TEXT):
                 json_numbers_only(raw)
-                exact = _adapter(own).validate_json(raw)
-            else:
-                exact = _adapter(own).validate_python(raw)
+            exact = _read(_adapter(own), raw)
         except ValidationError as exc:
             self._explain_refusal(exc, revision, lambda history, error: history.explain(error, own))
             raise
         try:
-            if isinstance(raw, _TEXT):
-                parsed = _adapter(target).validate_json(raw)
-            else:
-                parsed = _adapter(target).validate_python(raw)
+            parsed = _read(_adapter(target), raw)
         except ValidationError as exc:
             raise self._surface_refused(
                 exc, revision, lambda history, error: history.explain(error, own)
@@ -1185,6 +1175,13 @@ def _result_classes(response: type[BaseModel]) -> tuple[object, ...]:
     if getattr(annotation, "__value__", None) is not None:
         return union_arms(annotation)
     return (annotation,)
+
+
+def _read(reader: Any, raw: object) -> Any:
+    """raw read by a validator or TypeAdapter: the validation of its JSON text, or of the value."""
+    if isinstance(raw, _TEXT):
+        return reader.validate_json(raw)
+    return reader.validate_python(raw)
 
 
 def _object_of(raw: object) -> object:
